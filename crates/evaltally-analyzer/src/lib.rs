@@ -1,0 +1,29 @@
+//! Loads many evaluation runs in parallel and analyses them.
+//!
+//! * [`load`] finds runs below the given paths and reads every file once, in parallel
+//!   with rayon (largest files first, one reusable buffer per worker).
+//! * [`Matrix`] lines up the tests of one (model, category) across runs.
+//! * [`stability`] sorts every test into stable pass, flaky or stable fail.
+//!
+//! The analyses are pure functions of the loaded [`CategoryRun`]s, so they can be fed
+//! from any adapter.
+//!
+//! ```no_run
+//! use evaltally_analyzer::{load, stability, Filter, NoProgress};
+//!
+//! let loaded = load::load_bfcl(&["results".into()], &Filter::default(), &NoProgress)?;
+//! let report = stability::analyze(&loaded.runs);
+//! for model in &report.models {
+//!     println!("{}: {} flaky of {}", model.model, model.overall.flaky, model.overall.total);
+//! }
+//! # Ok::<(), evaltally_analyzer::LoadError>(())
+//! ```
+//!
+//! [`CategoryRun`]: evaltally_core::CategoryRun
+
+pub mod load;
+mod matrix;
+pub mod stability;
+
+pub use load::{Filter, LoadError, Loaded, NoProgress, Progress};
+pub use matrix::{Cell, Matrix, group};

@@ -1,0 +1,40 @@
+//! Reads Berkeley Function Calling Leaderboard (BFCL) result and score files into the
+//! evaltally model.
+//!
+//! BFCL writes two JSON Lines files per (model, category): a result file listing every test
+//! that ran, and a score file whose first line is a summary and whose other lines are the
+//! failures only. A test passed when its id is in the result file and not among the
+//! failures; a test absent from the result file did not run.
+//!
+//! * [`layout`] finds runs on disk in every known layout and pairs result and score files
+//!   by (model, category).
+//! * [`read_pair`] reads one pair into a [`CategoryRun`](evaltally_core::CategoryRun),
+//!   reporting every oddity as a [`Diagnostic`](evaltally_core::Diagnostic) rather than
+//!   failing.
+//! * [`lines`] holds the borrowed, skip-what-is-not-needed line types.
+//!
+//! ```no_run
+//! use evaltally_bfcl::{layout, read_pair, Scratch};
+//!
+//! let mut diags = Vec::new();
+//! let mut scratch = Scratch::default();
+//! for run in layout::find_runs("results".as_ref(), &mut diags)? {
+//!     for pair in run.files(&mut diags) {
+//!         let read = read_pair(&pair, &mut scratch);
+//!         if let Some(cat) = read.run {
+//!             println!("{} {} {}: {} of {} passed", cat.run, cat.model, cat.category, cat.passed(), cat.len());
+//!         }
+//!         diags.extend(read.diagnostics);
+//!     }
+//! }
+//! # Ok::<(), evaltally_bfcl::BfclError>(())
+//! ```
+
+mod error;
+pub mod layout;
+pub mod lines;
+mod read;
+
+pub use error::BfclError;
+pub use layout::{FilePair, RunDir};
+pub use read::{PairOutcome, Scratch, read_pair};

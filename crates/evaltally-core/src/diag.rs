@@ -1,0 +1,103 @@
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// How bad a [`Diagnostic`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Tolerated: the data was read, with an assumption the user should know about.
+    Warning,
+    /// Something could not be read; the affected part was left out.
+    Error,
+}
+
+/// A warning or error about one file, and where in it.
+///
+/// ```
+/// use evaltally_core::{Diagnostic, Severity};
+/// let d = Diagnostic::warning("run/score/m/BFCL_v4_simple_score.json", "duplicate id `simple_3`")
+///     .at_line(7);
+/// assert_eq!(d.to_string(), "run/score/m/BFCL_v4_simple_score.json:7: warning: duplicate id `simple_3`");
+/// assert_eq!(d.severity, Severity::Warning);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Warning or error.
+    pub severity: Severity,
+    /// The file (or folder) the message is about.
+    #[serde(serialize_with = "lossy_path")]
+    pub path: PathBuf,
+    /// 1-based line, when the message is about one line.
+    pub line: Option<u64>,
+    /// 1-based column (in bytes), when it helps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A warning about `path`.
+    pub fn warning(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, path.into(), message.into())
+    }
+
+    /// An error about `path`.
+    pub fn error(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, path.into(), message.into())
+    }
+
+    fn new(severity: Severity, path: PathBuf, message: String) -> Self {
+        Self { severity, path, line: None, column: None, message }
+    }
+
+    /// Sets the 1-based line.
+    #[must_use]
+    pub fn at_line(mut self, line: u64) -> Self {
+        self.line = Some(line);
+        self
+    }
+
+    /// Sets the 1-based line and column.
+    #[must_use]
+    pub fn at(mut self, line: u64, column: u64) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether this is an error rather than a warning.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Paths that are not UTF-8 are written with U+FFFD in place of the bad bytes rather
+/// than failing the whole document.
+fn lossy_path<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(col) = self.column {
+                write!(f, ":{col}")?;
+            }
+        }
+        let kind = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, ": {kind}: {}", self.message)
+    }
+}

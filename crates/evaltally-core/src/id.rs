@@ -1,0 +1,173 @@
+//! Test ids and their natural order.
+//!
+//! Evaluators number their tests (`simple_python_0`, `live_simple_12-3-0`,
+//! `multi_turn_base_104`), and a plain string sort puts `simple_python_10` before
+//! `simple_python_2`. [`natural_cmp`] orders ids by their category prefix, then by the first
+//! integer after it, then by the rest of the id compared with embedded numbers as numbers.
+
+use std::cmp::Ordering;
+
+/// The category part of a BFCL-style test id: the text before any `:`, up to its last `_`.
+///
+/// ```
+/// use evaltally_core::id::category_of;
+/// assert_eq!(category_of("simple_python_10"), "simple_python");
+/// assert_eq!(category_of("live_simple_0-0-0"), "live_simple");
+/// assert_eq!(category_of("format_sensitivity_3:ret_fmt=python:simple_1"), "format_sensitivity");
+/// assert_eq!(category_of("plain"), "plain");
+/// ```
+pub fn category_of(id: &str) -> &str {
+    let head = id.split(':').next().unwrap_or(id);
+    match head.rfind('_') {
+        Some(pos) => &head[..pos],
+        None => head,
+    }
+}
+
+/// Splits an id into (category, first integer after the category, rest).
+fn key(id: &str) -> (&str, Option<u64>, &str) {
+    let cat = category_of(id);
+    let tail = id[cat.len()..].strip_prefix('_').unwrap_or(&id[cat.len()..]);
+    let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 19 {
+        return (cat, None, tail);
+    }
+    let number = tail[..digits].parse().ok();
+    (cat, number, &tail[digits..])
+}
+
+/// Compares two test ids in natural order: category, then first integer, then the rest
+/// (with digit runs compared as numbers), and finally byte-wise so the order is total.
+///
+/// ```
+/// use std::cmp::Ordering;
+/// use evaltally_core::id::natural_cmp;
+/// assert_eq!(natural_cmp("simple_python_2", "simple_python_10"), Ordering::Less);
+/// assert_eq!(natural_cmp("live_simple_9-1-0", "live_simple_10-0-0"), Ordering::Less);
+/// assert_eq!(natural_cmp("live_simple_1-0-2", "live_simple_1-0-10"), Ordering::Less);
+/// assert_eq!(natural_cmp("irrelevance_0", "live_simple_0-0-0"), Ordering::Less);
+/// ```
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (ca, na, ra) = key(a);
+    let (cb, nb, rb) = key(b);
+    ca.cmp(cb)
+        .then_with(|| match (na, nb) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (None, Some(_)) => Ordering::Greater,
+            (Some(_), None) => Ordering::Less,
+            (None, None) => Ordering::Equal,
+        })
+        .then_with(|| natural_str_cmp(ra, rb))
+        .then_with(|| a.cmp(b))
+}
+
+/// Compares two strings with runs of ASCII digits compared by numeric value.
+///
+/// Used for run names too (`run-2` before `run-10`).
+///
+/// ```
+/// use std::cmp::Ordering;
+/// use evaltally_core::id::natural_str_cmp;
+/// assert_eq!(natural_str_cmp("run-2", "run-10"), Ordering::Less);
+/// assert_eq!(natural_str_cmp("v0.10.2", "v0.9.1"), Ordering::Greater);
+/// assert_eq!(natural_str_cmp("a", "a"), Ordering::Equal);
+/// ```
+pub fn natural_str_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
+                let dx = x.iter().take_while(|c| c.is_ascii_digit()).count();
+                let dy = y.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (nx, ny) = (trim_zeros(&x[..dx]), trim_zeros(&y[..dy]));
+                let ord = nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny));
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+                x = &x[dx..];
+                y = &y[dy..];
+            }
+            (Some(p), Some(q)) => {
+                if p != q {
+                    return p.cmp(q);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let zeros = digits.iter().take_while(|&&c| c == b'0').count();
+    &digits[zeros.min(digits.len().saturating_sub(1))..]
+}
+
+/// Sorts ids in place in natural order.
+///
+/// ```
+/// let mut ids = vec!["multi_turn_base_10".to_string(), "multi_turn_base_9".to_string()];
+/// evaltally_core::id::sort_natural(&mut ids);
+/// assert_eq!(ids, ["multi_turn_base_9", "multi_turn_base_10"]);
+/// ```
+pub fn sort_natural<S: AsRef<str>>(ids: &mut [S]) {
+    ids.sort_by(|a, b| natural_cmp(a.as_ref(), b.as_ref()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order_of_real_ids() {
+        let mut ids = vec![
+            "simple_python_10",
+            "live_simple_10-3-2",
+            "simple_python_2",
+            "live_simple_2-0-0",
+            "live_simple_10-3-10",
+            "irrelevance_100",
+            "irrelevance_20",
+            "memory_kv_11-customer-2",
+            "memory_kv_2-student-0",
+        ];
+        sort_natural(&mut ids);
+        assert_eq!(
+            ids,
+            [
+                "irrelevance_20",
+                "irrelevance_100",
+                "live_simple_2-0-0",
+                "live_simple_10-3-2",
+                "live_simple_10-3-10",
+                "memory_kv_2-student-0",
+                "memory_kv_11-customer-2",
+                "simple_python_2",
+                "simple_python_10",
+            ]
+        );
+    }
+
+    #[test]
+    fn order_is_total_and_consistent() {
+        let ids = ["a_01", "a_1", "a_1x", "a_", "a", "_", "", "a_99999999999999999999999"];
+        for x in ids {
+            assert_eq!(natural_cmp(x, x), Ordering::Equal);
+            for y in ids {
+                assert_eq!(natural_cmp(x, y), natural_cmp(y, x).reverse(), "{x} vs {y}");
+                if x != y {
+                    assert_ne!(natural_cmp(x, y), Ordering::Equal, "{x} vs {y}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn leading_zeros_compare_by_value() {
+        assert_eq!(natural_str_cmp("run-007", "run-10"), Ordering::Less);
+        assert_eq!(natural_str_cmp("run-0", "run-00"), Ordering::Less);
+    }
+}

@@ -1,0 +1,27 @@
+//! Renders evaltally analyses for people and programs.
+//!
+//! Every renderer returns a `String` (or a serializable document) and does no I/O, so the
+//! same output can go to a terminal, a file or a CI job summary.
+//!
+//! * [`stability`]: the stability report as text (optionally coloured), Markdown, JSON,
+//!   and the per-class id files (`stable_tests.json`, `flaky_tests.json`,
+//!   `failing_tests.json`).
+//!
+//! ```
+//! use evaltally_core::{CategoryRun, Outcome};
+//! use evaltally_analyzer::stability;
+//! use evaltally_report::{stability as render, Style};
+//!
+//! let mut run = CategoryRun::new("run-1", "m", "simple");
+//! run.push("simple_0", Outcome::Pass, None);
+//! let report = stability::analyze(&[run]);
+//! let text = render::text(&report, Style::plain());
+//! assert!(text.contains("simple"));
+//! let md = render::markdown(&report, &[]);
+//! assert!(md.contains("| simple |"));
+//! ```
+
+mod style;
+pub mod stability;
+
+pub use style::Style;

@@ -1,0 +1,58 @@
+//! Test helpers shared by evaltally's crates (a dev-dependency only).
+//!
+//! Reference data lives beside the checkout in `../shared/refdata` and is never copied
+//! into the repository. [`refdata`] finds it; a test that needs it skips with a printed
+//! notice when it is missing, except under `CI=true`, where a missing folder fails the
+//! test.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (the folder holding the top `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("testkit lives at crates/evaltally-testkit")
+        .to_path_buf()
+}
+
+/// A path inside the workspace's `testdata/` folder.
+pub fn testdata(rel: &str) -> PathBuf {
+    workspace_root().join("testdata").join(rel)
+}
+
+/// Whether the tests run in CI (`CI` set to anything but empty, `0` or `false`).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// The `shared/` folder beside the checkout, if it exists.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = workspace_root().parent()?.join("shared");
+    dir.is_dir().then_some(dir)
+}
+
+/// A path inside `../shared/<rel>`: `Some` when it exists; `None` (after printing a notice)
+/// when it does not.
+///
+/// # Panics
+/// Under `CI=true` when the path is missing: CI always has the shared data.
+pub fn shared(rel: &str) -> Option<PathBuf> {
+    let path = workspace_root().parent().map(|p| p.join("shared").join(rel));
+    match path {
+        Some(p) if p.exists() => Some(p),
+        _ => {
+            assert!(!in_ci(), "../shared/{rel} is missing; CI must have the shared data beside the checkout");
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("skipped: ../shared/{rel} not found beside the checkout");
+            }
+            None
+        }
+    }
+}
+
+/// A path inside `../shared/refdata/<rel>`; see [`shared`].
+pub fn refdata(rel: &str) -> Option<PathBuf> {
+    shared(&format!("refdata/{rel}"))
+}

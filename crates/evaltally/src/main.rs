@@ -1,0 +1,56 @@
+//! `evaltally`: the command-line front end. It parses arguments, wires the library crates
+//! together, and maps outcomes to exit codes; all analysis lives in the libraries.
+
+mod cli;
+mod commands;
+mod output;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Exit codes shared by every command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Exit {
+    /// Success.
+    Ok = 0,
+    /// The work was done, but something was wrong (errors, or warnings with `--strict`,
+    /// or a gate such as `--fail-on` tripped).
+    Problems = 1,
+    /// Usage error, or nothing to work on.
+    Usage = 2,
+}
+
+/// An error that ends a command with [`Exit::Usage`].
+#[derive(Debug)]
+pub(crate) struct UsageError(pub(crate) String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
+    };
+    match result {
+        Ok(exit) => ExitCode::from(exit as u8),
+        Err(err) => {
+            if output::is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("error: {err:#}");
+            }
+            let usage = err.downcast_ref::<UsageError>().is_some();
+            ExitCode::from(if usage { Exit::Usage } else { Exit::Problems } as u8)
+        }
+    }
+}
