@@ -190,15 +190,15 @@ fn search(dir: &Path, depth: usize, runs: &mut Vec<RunDir>, diags: &mut Vec<Diag
     }
 }
 
-/// The entries of a folder as (name, path), sorted by name so results never depend on
-/// the order the file system lists them in.
+/// The entries of a folder as (name, path), in natural name order (`run-2` before
+/// `run-10`), so results never depend on the order the file system lists them in.
 fn sorted_children(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         out.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
     }
-    out.sort();
+    out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.0, &b.0));
     Ok(out)
 }
 

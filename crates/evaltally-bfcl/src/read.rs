@@ -100,7 +100,22 @@ fn describe(e: &serde_json::Error) -> String {
     }
 }
 
+/// Warns when the last line has no newline: a JSON Lines writer ends every line with one,
+/// so its absence often means the writer stopped early.
+fn check_final_newline(buf: &[u8], rep: &mut Reporter<'_>) {
+    if buf.is_empty() || buf.ends_with(b"\n") {
+        return;
+    }
+    let last_line = lines::split(buf).last().map_or(1, |(n, _)| n);
+    rep.warn(
+        "final newline",
+        last_line,
+        "no newline at the end of the file (was it cut short?); the last line was read as it is".into(),
+    );
+}
+
 fn parse_results(buf: &[u8], category: &str, rep: &mut Reporter<'_>) -> ResultIds {
+    check_final_newline(buf, rep);
     let mut out = ResultIds::default();
     let mut index: HashMap<String, u64> = HashMap::new();
     let mut saw_idx = None;
@@ -175,6 +190,7 @@ struct ScoreFile {
 }
 
 fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> ScoreFile {
+    check_final_newline(buf, rep);
     let by_id: HashMap<&str, usize> = results.ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
     let mut out = ScoreFile { summary: None, failures: Vec::new() };
     let mut seen: HashMap<usize, u64> = HashMap::new();

@@ -1,0 +1,117 @@
+//! Golden tests: every BFCL fixture under `testdata/bfcl/` read through the adapter, with
+//! every test's outcome and every diagnostic, compared with a reviewed snapshot.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use evaltally_bfcl::{Scratch, layout, read_pair};
+use evaltally_testkit::{testdata, workspace_root};
+
+/// Reads every run below `testdata/<rel>` and renders what the adapter saw.
+fn render(rel: &str) -> String {
+    let root = workspace_root();
+    let shown = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
+    let mut diags = Vec::new();
+    let mut runs = layout::find_runs(&testdata(rel), &mut diags).expect("fixture folder exists");
+    layout::disambiguate(&mut runs);
+    let mut out = String::new();
+    let mut scratch = Scratch::default();
+    for run in &runs {
+        let _ = writeln!(out, "run {} at {}", run.name, shown(&run.root));
+        for pair in run.files(&mut diags) {
+            let read = read_pair(&pair, &mut scratch);
+            diags.extend(read.diagnostics);
+            let Some(cat) = read.run else {
+                let _ = writeln!(out, "  {} / {}: left out", pair.model, pair.category);
+                continue;
+            };
+            let files: Vec<String> = cat.sources.iter().map(|p| shown(p)).collect();
+            let _ = writeln!(
+                out,
+                "  {} / {}: {} tests, {} passed, {} failed{} <- {}",
+                cat.model,
+                cat.category,
+                cat.len(),
+                cat.passed(),
+                cat.failed(),
+                if cat.scored { "" } else { ", unscored" },
+                files.join(" + ")
+            );
+            for t in cat.tests() {
+                let label = t.error_type.map(|e| format!(" {e} [{}]", e.family())).unwrap_or_default();
+                let _ = writeln!(out, "    {} {:?}{label}", t.id, t.outcome);
+            }
+        }
+    }
+    out.push_str("diagnostics:\n");
+    for d in &diags {
+        let mut d = d.clone();
+        d.path = shown(&d.path).into();
+        let _ = writeln!(out, "  {d}");
+    }
+    out
+}
+
+#[test]
+fn v4_folder_of_runs() {
+    insta::assert_snapshot!(render("bfcl/v4"));
+}
+
+#[test]
+fn pairs_layout_with_scores_at_other_depths() {
+    insta::assert_snapshot!(render("bfcl/pairs"));
+}
+
+#[test]
+fn v3_project_folder_with_integer_score_ids() {
+    insta::assert_snapshot!(render("bfcl/v3-project"));
+}
+
+#[test]
+fn v1_idx_result_lines_and_unprefixed_scores() {
+    insta::assert_snapshot!(render("bfcl/v1"));
+}
+
+#[test]
+fn every_tolerated_quirk() {
+    insta::assert_snapshot!(render("bfcl/quirks"));
+}
+
+#[test]
+fn a_single_run_folder_and_a_result_folder_are_runs_too() {
+    let mut diags = Vec::new();
+    let one = layout::find_runs(&testdata("bfcl/v4/run-2"), &mut diags).unwrap();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].name, "run-2");
+    let inner = layout::find_runs(&testdata("bfcl/v4/run-2/result"), &mut diags).unwrap();
+    assert_eq!(inner, one);
+    let pair = layout::find_runs(&testdata("bfcl/pairs/result-baseline"), &mut diags).unwrap();
+    assert_eq!(pair.len(), 1);
+    assert_eq!(pair[0].name, "baseline");
+    assert!(pair[0].score_root.as_ref().is_some_and(|p| p.ends_with("score-baseline")));
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
+fn missing_and_non_folder_paths_are_errors() {
+    let mut diags = Vec::new();
+    let missing = layout::find_runs(&testdata("bfcl/no-such-folder"), &mut diags).unwrap_err();
+    assert!(missing.to_string().contains("no-such-folder"), "{missing}");
+    let file = testdata("bfcl/v4/run-1/score/data_overall.csv");
+    let not_dir = layout::find_runs(&file, &mut diags).unwrap_err();
+    assert!(not_dir.to_string().contains("not a folder"), "{not_dir}");
+}
+
+#[test]
+fn duplicate_run_names_get_their_parent_folder() {
+    let mut runs = Vec::new();
+    let mut diags = Vec::new();
+    runs.extend(layout::find_runs(&testdata("bfcl/v4/run-1"), &mut diags).unwrap());
+    let copy = tempfile::tempdir().unwrap();
+    let other = copy.path().join("elsewhere").join("run-1");
+    std::fs::create_dir_all(other.join("result")).unwrap();
+    runs.extend(layout::find_runs(&other, &mut diags).unwrap());
+    layout::disambiguate(&mut runs);
+    assert_eq!(runs[0].name, "v4/run-1");
+    assert_eq!(runs[1].name, "elsewhere/run-1");
+}
