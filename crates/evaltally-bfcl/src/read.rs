@@ -71,6 +71,9 @@ impl<'p> Reporter<'p> {
     }
 
     fn finish(mut self, into: &mut Vec<Diagnostic>) {
+        // File-level messages (no line) first, then by line; stable, so same-line messages
+        // keep the order they were found in.
+        self.out.sort_by_key(|d| d.line);
         let mut extra: Vec<_> = self.counts.iter().filter(|(_, (n, _))| *n > MAX_REPEATS).collect();
         extra.sort();
         for (kind, (n, _)) in extra {

@@ -1,0 +1,46 @@
+//! Running the `evaltally` binary from tests.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use evaltally_testkit::workspace_root;
+
+/// The result of one run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// Exit code, stdout and stderr in one text, for snapshots.
+    pub fn transcript(&self) -> String {
+        format!("exit: {}\n--- stdout\n{}--- stderr\n{}", self.code, self.stdout, self.stderr)
+    }
+}
+
+fn finish(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `evaltally ARGS` in the workspace root, without colour settings inherited from
+/// the caller.
+pub fn evaltally(args: &[&str]) -> Run {
+    evaltally_in(&workspace_root(), args, &[])
+}
+
+/// Runs `evaltally ARGS` in `dir` with extra environment variables.
+pub fn evaltally_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_evaltally"));
+    cmd.current_dir(dir).args(args).env_remove("NO_COLOR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    finish(cmd.output().expect("the evaltally binary runs"))
+}
