@@ -9,6 +9,8 @@
 //! A run that did not list a test says nothing about it; an unscored run (a result file
 //! without scores) is reported apart and judges nothing.
 
+use std::collections::BTreeMap;
+
 use evaltally_core::{CategoryRun, id};
 use serde::Serialize;
 
@@ -60,7 +62,11 @@ impl Counts {
 
     /// `part` as a percentage of `total` (0 when there are no tests).
     pub fn percent(&self, part: usize) -> f64 {
-        if self.total == 0 { 0.0 } else { 100.0 * part as f64 / self.total as f64 }
+        if self.total == 0 {
+            0.0
+        } else {
+            100.0 * part as f64 / self.total as f64
+        }
     }
 }
 
@@ -113,7 +119,12 @@ fn is_zero(n: &usize) -> bool {
 impl CategoryStability {
     /// The three counts.
     pub fn counts(&self) -> Counts {
-        Counts { total: self.total, stable_pass: self.stable_pass, flaky: self.flaky, stable_fail: self.stable_fail }
+        Counts {
+            total: self.total,
+            stable_pass: self.stable_pass,
+            flaky: self.flaky,
+            stable_fail: self.stable_fail,
+        }
     }
 }
 
@@ -129,7 +140,10 @@ impl ModelStability {
     }
 }
 
-fn best_by(cats: &[CategoryStability], part: impl Fn(&CategoryStability) -> usize) -> Option<&CategoryStability> {
+fn best_by(
+    cats: &[CategoryStability],
+    part: impl Fn(&CategoryStability) -> usize,
+) -> Option<&CategoryStability> {
     let mut best: Option<(&CategoryStability, f64)> = None;
     for c in cats.iter().filter(|c| c.total > 0) {
         let share = part(c) as f64 / c.total as f64;
@@ -158,34 +172,39 @@ fn best_by(cats: &[CategoryStability], part: impl Fn(&CategoryStability) -> usiz
 /// assert_eq!(cat.correct, [1, 2]);
 /// ```
 pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
-    let mut models: Vec<ModelStability> = Vec::new();
+    let mut by_model: BTreeMap<&str, Vec<CategoryStability>> = BTreeMap::new();
     for matrix in group(runs) {
-        let cat = category(&matrix);
-        let model = match models.last_mut() {
-            Some(m) if m.model == matrix.model => m,
-            _ => {
-                models.push(ModelStability {
-                    model: matrix.model.to_string(),
-                    runs: Vec::new(),
-                    unscored_runs: Vec::new(),
-                    categories: Vec::new(),
-                    overall: Counts::default(),
-                });
-                models.last_mut().expect("just pushed")
-            }
-        };
-        model.overall.add(cat.counts());
-        model.runs.extend(cat.runs.iter().cloned());
-        model.unscored_runs.extend(cat.unscored_runs.iter().cloned());
-        model.categories.push(cat);
+        by_model
+            .entry(matrix.model)
+            .or_default()
+            .push(category(&matrix));
     }
-    for m in &mut models {
-        sort_dedup(&mut m.runs);
-        sort_dedup(&mut m.unscored_runs);
-        let runs = m.runs.clone();
-        m.unscored_runs.retain(|r| !runs.contains(r));
-    }
+    let models = by_model
+        .into_iter()
+        .map(|(model, categories)| model_stability(model, categories))
+        .collect();
     StabilityReport { models }
+}
+
+fn model_stability(model: &str, categories: Vec<CategoryStability>) -> ModelStability {
+    let mut overall = Counts::default();
+    let mut runs = Vec::new();
+    let mut unscored_runs = Vec::new();
+    for c in &categories {
+        overall.add(c.counts());
+        runs.extend(c.runs.iter().cloned());
+        unscored_runs.extend(c.unscored_runs.iter().cloned());
+    }
+    sort_dedup(&mut runs);
+    sort_dedup(&mut unscored_runs);
+    unscored_runs.retain(|r| !runs.contains(r));
+    ModelStability {
+        model: model.to_string(),
+        runs,
+        unscored_runs,
+        categories,
+        overall,
+    }
 }
 
 fn sort_dedup(names: &mut Vec<String>) {
@@ -204,7 +223,10 @@ fn category(m: &Matrix<'_>) -> CategoryStability {
         stable_fail: 0,
         correct: scored.iter().map(|&r| m.runs[r].passed()).collect(),
         listed: scored.iter().map(|&r| m.runs[r].len()).collect(),
-        unscored_runs: (0..m.runs.len()).filter(|&r| !m.runs[r].scored).map(|r| m.runs[r].run.clone()).collect(),
+        unscored_runs: (0..m.runs.len())
+            .filter(|&r| !m.runs[r].scored)
+            .map(|r| m.runs[r].run.clone())
+            .collect(),
         unscored_tests: 0,
         ids: ClassIds::default(),
     };

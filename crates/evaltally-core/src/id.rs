@@ -27,7 +27,9 @@ pub fn category_of(id: &str) -> &str {
 /// Splits an id into (category, first integer after the category, rest).
 fn key(id: &str) -> (&str, Option<u64>, &str) {
     let cat = category_of(id);
-    let tail = id[cat.len()..].strip_prefix('_').unwrap_or(&id[cat.len()..]);
+    let tail = id[cat.len()..]
+        .strip_prefix('_')
+        .unwrap_or(&id[cat.len()..]);
     let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 19 {
         return (cat, None, tail);
@@ -79,7 +81,7 @@ pub fn natural_str_cmp(a: &str, b: &str) -> Ordering {
             (None, None) => return a.cmp(b),
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
-            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
+            (Some(cx), Some(cy)) if cx.is_ascii_digit() && cy.is_ascii_digit() => {
                 let dx = x.iter().take_while(|c| c.is_ascii_digit()).count();
                 let dy = y.iter().take_while(|c| c.is_ascii_digit()).count();
                 let (nx, ny) = (trim_zeros(&x[..dx]), trim_zeros(&y[..dy]));
@@ -90,9 +92,9 @@ pub fn natural_str_cmp(a: &str, b: &str) -> Ordering {
                 x = &x[dx..];
                 y = &y[dy..];
             }
-            (Some(p), Some(q)) => {
-                if p != q {
-                    return p.cmp(q);
+            (Some(cx), Some(cy)) => {
+                if cx != cy {
+                    return cx.cmp(cy);
                 }
                 x = &x[1..];
                 y = &y[1..];
@@ -153,7 +155,16 @@ mod tests {
 
     #[test]
     fn order_is_total_and_consistent() {
-        let ids = ["a_01", "a_1", "a_1x", "a_", "a", "_", "", "a_99999999999999999999999"];
+        let ids = [
+            "a_01",
+            "a_1",
+            "a_1x",
+            "a_",
+            "a",
+            "_",
+            "",
+            "a_99999999999999999999999",
+        ];
         for x in ids {
             assert_eq!(natural_cmp(x, x), Ordering::Equal);
             for y in ids {

@@ -21,7 +21,7 @@
 //! assert!(md.contains("| simple |"));
 //! ```
 
-mod style;
 pub mod stability;
+mod style;
 
 pub use style::Style;

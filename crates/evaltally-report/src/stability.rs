@@ -31,7 +31,8 @@ pub fn document<'a>(report: &'a StabilityReport, diagnostics: &'a [Diagnostic]) 
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &StabilityReport, diagnostics: &[Diagnostic]) -> String {
-    let mut s = serde_json::to_string_pretty(&document(report, diagnostics)).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s = serde_json::to_string_pretty(&document(report, diagnostics))
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
 }
@@ -60,11 +61,26 @@ fn model_text(out: &mut String, model: &ModelStability, style: Style) {
     let header = if model.runs.is_empty() {
         "no scored runs".to_string()
     } else {
-        format!("{} run{} ({})", model.runs.len(), if model.runs.len() == 1 { "" } else { "s" }, names(&model.runs))
+        format!(
+            "{} run{} ({})",
+            model.runs.len(),
+            if model.runs.len() == 1 { "" } else { "s" },
+            names(&model.runs)
+        )
     };
     let _ = writeln!(out, "{}: {header}", style.bold(&model.model));
-    let scored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.runs.is_empty()).collect();
-    let width = model.categories.iter().map(|c| c.category.len()).max().unwrap_or(0).max("category".len());
+    let scored: Vec<&CategoryStability> = model
+        .categories
+        .iter()
+        .filter(|c| !c.runs.is_empty())
+        .collect();
+    let width = model
+        .categories
+        .iter()
+        .map(|c| c.category.len())
+        .max()
+        .unwrap_or(0)
+        .max("category".len());
     if !scored.is_empty() {
         let _ = writeln!(
             out,
@@ -72,21 +88,40 @@ fn model_text(out: &mut String, model: &ModelStability, style: Style) {
             "category", "runs", "tests", "stable pass", "flaky", "stable fail"
         );
         for cat in &scored {
-            row(out, &cat.category, &cat.runs.len().to_string(), cat.counts(), width, style);
+            row(
+                out,
+                &cat.category,
+                &cat.runs.len().to_string(),
+                cat.counts(),
+                width,
+                style,
+            );
         }
         row(out, "overall", "", model.overall, width, style);
     }
 
-    let differing: Vec<&&CategoryStability> = scored.iter().filter(|c| c.runs != model.runs).collect();
+    let differing: Vec<&&CategoryStability> =
+        scored.iter().filter(|c| c.runs != model.runs).collect();
     if !differing.is_empty() {
-        let _ = writeln!(out, "\n  runs per category, where not all {}:", model.runs.len());
+        let _ = writeln!(
+            out,
+            "\n  runs per category, where not all {}:",
+            model.runs.len()
+        );
         for c in differing {
             let _ = writeln!(out, "    {:<width$}  {}", c.category, names(&c.runs));
         }
     }
-    let unscored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.unscored_runs.is_empty()).collect();
+    let unscored: Vec<&CategoryStability> = model
+        .categories
+        .iter()
+        .filter(|c| !c.unscored_runs.is_empty())
+        .collect();
     if !unscored.is_empty() {
-        let _ = writeln!(out, "\n  unscored (result files without scores; counted as neither pass nor fail):");
+        let _ = writeln!(
+            out,
+            "\n  unscored (result files without scores; counted as neither pass nor fail):"
+        );
         for c in unscored {
             let tests = c.unscored_tests;
             let _ = writeln!(
@@ -147,12 +182,22 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic]) -> String 
         if runs.is_empty() {
             out.push_str("No scored runs.\n");
         } else {
-            let _ = writeln!(out, "{} run{}: {}\n", runs.len(), if runs.len() == 1 { "" } else { "s" }, runs.join(", "));
+            let _ = writeln!(
+                out,
+                "{} run{}: {}\n",
+                runs.len(),
+                if runs.len() == 1 { "" } else { "s" },
+                runs.join(", ")
+            );
             md_table(&mut out, model);
         }
         let mut notes = Vec::new();
         if let Some(flaky) = model.most_flaky().filter(|c| c.flaky > 0) {
-            notes.push(format!("Most flaky: `{}` ({:.1}% flaky).", flaky.category, flaky.counts().percent(flaky.flaky)));
+            notes.push(format!(
+                "Most flaky: `{}` ({:.1}% flaky).",
+                flaky.category,
+                flaky.counts().percent(flaky.flaky)
+            ));
         }
         if let Some(stable) = model.most_stable().filter(|c| c.stable_pass > 0) {
             notes.push(format!(
@@ -171,13 +216,20 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic]) -> String 
             .map(|c| format!("`{}` ({})", c.category, c.unscored_runs.join(", ")))
             .collect();
         if !unscored.is_empty() {
-            let _ = writeln!(out, "\nUnscored (result files without scores): {}.", unscored.join("; "));
+            let _ = writeln!(
+                out,
+                "\nUnscored (result files without scores): {}.",
+                unscored.join("; ")
+            );
         }
     }
     if !diagnostics.is_empty() {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = diagnostics.len() - errors;
-        let _ = writeln!(out, "\n<details><summary>{warnings} warnings, {errors} errors</summary>\n");
+        let _ = writeln!(
+            out,
+            "\n<details><summary>{warnings} warnings, {errors} errors</summary>\n"
+        );
         for d in diagnostics {
             let _ = writeln!(out, "- `{}`", d.to_string().replace('`', "'"));
         }
@@ -222,7 +274,11 @@ fn md_cell(c: Counts, part: usize) -> String {
 /// `{category: [ids in natural order]}` with empty lists kept.
 pub fn id_files(model: &ModelStability) -> [(&'static str, String); 3] {
     let file = |pick: fn(&CategoryStability) -> &Vec<String>| {
-        let map: BTreeMap<&str, &Vec<String>> = model.categories.iter().map(|c| (c.category.as_str(), pick(c))).collect();
+        let map: BTreeMap<&str, &Vec<String>> = model
+            .categories
+            .iter()
+            .map(|c| (c.category.as_str(), pick(c)))
+            .collect();
         let mut s = serde_json::to_string_pretty(&map).unwrap_or_default();
         s.push('\n');
         s

@@ -8,6 +8,9 @@
 use std::path::{Path, PathBuf};
 
 /// The workspace root (the folder holding the top `Cargo.toml`).
+///
+/// # Panics
+/// Never in this workspace: the crate lives two levels below the root.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
@@ -38,11 +41,16 @@ pub fn shared_dir() -> Option<PathBuf> {
 /// # Panics
 /// Under `CI=true` when the path is missing: CI always has the shared data.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let path = workspace_root().parent().map(|p| p.join("shared").join(rel));
+    let path = workspace_root()
+        .parent()
+        .map(|p| p.join("shared").join(rel));
     match path {
         Some(p) if p.exists() => Some(p),
         _ => {
-            assert!(!in_ci(), "../shared/{rel} is missing; CI must have the shared data beside the checkout");
+            assert!(
+                !in_ci(),
+                "../shared/{rel} is missing; CI must have the shared data beside the checkout"
+            );
             #[allow(clippy::print_stderr)]
             {
                 eprintln!("skipped: ../shared/{rel} not found beside the checkout");

@@ -1,4 +1,7 @@
 //! Argument definitions (clap). Only types here; behaviour lives in `commands`.
+//!
+//! Doc comments here are `--help` text, read in a terminal, so they are not Markdown.
+#![allow(clippy::doc_markdown)]
 
 use std::path::PathBuf;
 

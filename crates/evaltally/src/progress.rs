@@ -26,9 +26,11 @@ impl Progress for Bar {
         self.0.set_draw_target(ProgressDrawTarget::stderr());
         self.0.set_length(bytes);
         self.0.set_style(
-            ProgressStyle::with_template("{spinner} reading {msg} [{bar:30}] {binary_bytes}/{binary_total_bytes} ({eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{spinner} reading {msg} [{bar:30}] {binary_bytes}/{binary_total_bytes} ({eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
         );
         self.0.set_message(format!("{files} files"));
     }
