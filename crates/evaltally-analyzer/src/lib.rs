@@ -24,6 +24,7 @@
 pub mod load;
 mod matrix;
 pub mod stability;
+pub mod stats;
 
 pub use load::{Filter, LoadError, Loaded, NoProgress, Progress};
 pub use matrix::{Cell, Matrix, group};

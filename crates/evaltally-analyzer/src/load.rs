@@ -62,11 +62,7 @@ pub enum LoadError {
 }
 
 fn list(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// Everything read from the given paths.
@@ -86,11 +82,7 @@ pub struct Loaded {
 /// Files are read in parallel, largest first so a few big files do not leave a core idle
 /// at the end. The result does not depend on scheduling: runs and diagnostics come back
 /// in (model, category, run) order.
-pub fn load_bfcl(
-    paths: &[PathBuf],
-    filter: &Filter,
-    progress: &dyn Progress,
-) -> Result<Loaded, LoadError> {
+pub fn load_bfcl(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Result<Loaded, LoadError> {
     let mut diagnostics = Vec::new();
     let mut run_dirs: Vec<RunDir> = Vec::new();
     let mut roots = BTreeSet::new();
@@ -109,12 +101,9 @@ pub fn load_bfcl(
         all_pairs.extend(run.files(&mut diagnostics));
     }
     if all_pairs.is_empty() {
-        return Err(LoadError::NothingFound {
-            searched: paths.to_vec(),
-        });
+        return Err(LoadError::NothingFound { searched: paths.to_vec() });
     }
-    let (pairs, dropped): (Vec<FilePair>, Vec<FilePair>) =
-        all_pairs.into_iter().partition(|p| filter.keeps(p));
+    let (pairs, dropped): (Vec<FilePair>, Vec<FilePair>) = all_pairs.into_iter().partition(|p| filter.keeps(p));
     if pairs.is_empty() {
         let models: BTreeSet<_> = dropped.iter().map(|p| p.model.clone()).collect();
         let categories: BTreeSet<_> = dropped.iter().map(|p| p.category.clone()).collect();
@@ -149,9 +138,5 @@ pub fn load_bfcl(
             .cmp(&(b.model.as_str(), b.category.as_str()))
             .then_with(|| evaltally_core::id::natural_str_cmp(&a.run, &b.run))
     });
-    Ok(Loaded {
-        runs,
-        diagnostics,
-        run_dirs,
-    })
+    Ok(Loaded { runs, diagnostics, run_dirs })
 }

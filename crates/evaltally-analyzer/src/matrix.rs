@@ -82,14 +82,7 @@ impl<'a> Matrix<'a> {
             }
         }
         let sorted_ids = order.iter().map(|&i| ids[i as usize]).collect();
-        Self {
-            model: &runs[0].model,
-            category: &runs[0].category,
-            runs,
-            ids: sorted_ids,
-            cells,
-            positions,
-        }
+        Self { model: &runs[0].model, category: &runs[0].category, runs, ids: sorted_ids, cells, positions }
     }
 
     /// The cells of one test, one per run.
@@ -106,22 +99,16 @@ impl<'a> Matrix<'a> {
     /// The error label of one test in one run, if it failed with one.
     pub fn error_type(&self, test: usize, run: usize) -> Option<&'a ErrorType> {
         let pos = self.positions[test * self.runs.len() + run];
-        (pos != ABSENT)
-            .then(|| self.runs[run].error_type(pos as usize))
-            .flatten()
+        (pos != ABSENT).then(|| self.runs[run].error_type(pos as usize)).flatten()
     }
 }
 
 /// Groups category runs by (model, category) into matrices, sorted by model then
 /// category.
 pub fn group(runs: &[CategoryRun]) -> Vec<Matrix<'_>> {
-    let mut groups: std::collections::BTreeMap<(&str, &str), Vec<&CategoryRun>> =
-        std::collections::BTreeMap::new();
+    let mut groups: std::collections::BTreeMap<(&str, &str), Vec<&CategoryRun>> = std::collections::BTreeMap::new();
     for run in runs {
-        groups
-            .entry((run.model.as_str(), run.category.as_str()))
-            .or_default()
-            .push(run);
+        groups.entry((run.model.as_str(), run.category.as_str())).or_default().push(run);
     }
     groups.into_values().map(Matrix::new).collect()
 }
@@ -140,22 +127,10 @@ mod tests {
 
     #[test]
     fn lines_up_tests_across_runs() {
-        let a = run(
-            "run-10",
-            &[
-                ("c_10", Outcome::Pass, None),
-                ("c_2", Outcome::Fail, Some("x:y")),
-            ],
-        );
-        let b = run(
-            "run-9",
-            &[("c_2", Outcome::Pass, None), ("c_3", Outcome::Fail, None)],
-        );
+        let a = run("run-10", &[("c_10", Outcome::Pass, None), ("c_2", Outcome::Fail, Some("x:y"))]);
+        let b = run("run-9", &[("c_2", Outcome::Pass, None), ("c_3", Outcome::Fail, None)]);
         let m = Matrix::new(vec![&a, &b]);
-        assert_eq!(
-            m.runs.iter().map(|r| r.run.as_str()).collect::<Vec<_>>(),
-            ["run-9", "run-10"]
-        );
+        assert_eq!(m.runs.iter().map(|r| r.run.as_str()).collect::<Vec<_>>(), ["run-9", "run-10"]);
         assert_eq!(m.ids, ["c_2", "c_3", "c_10"]);
         assert_eq!(m.row(0), [Cell::Pass, Cell::Fail]);
         assert_eq!(m.row(1), [Cell::Fail, Cell::NotRun]);

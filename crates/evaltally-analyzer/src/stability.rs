@@ -15,6 +15,7 @@ use evaltally_core::{CategoryRun, id};
 use serde::Serialize;
 
 use crate::matrix::{Cell, Matrix, group};
+use crate::stats;
 
 /// Stability of every model found.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -62,11 +63,7 @@ impl Counts {
 
     /// `part` as a percentage of `total` (0 when there are no tests).
     pub fn percent(&self, part: usize) -> f64 {
-        if self.total == 0 {
-            0.0
-        } else {
-            100.0 * part as f64 / self.total as f64
-        }
+        if self.total == 0 { 0.0 } else { 100.0 * part as f64 / self.total as f64 }
     }
 }
 
@@ -106,9 +103,63 @@ pub struct CategoryStability {
     /// Tests that appear only in unscored runs.
     #[serde(skip_serializing_if = "is_zero")]
     pub unscored_tests: usize,
+    /// pass@k for k = 1..=runs: the chance that at least one of k runs passes, averaged
+    /// over tests (tests listed in fewer than k runs are left out; `null` when none is left).
+    pub pass_at_k: Vec<Option<f64>>,
+    /// pass^k (τ-bench) for k = 1..=runs: the chance that all of k runs pass.
+    pub pass_hat_k: Vec<Option<f64>>,
+    /// Every judged test, in natural id order.
+    pub tests: Vec<TestStability>,
     /// The ids of each class.
     #[serde(skip)]
     pub ids: ClassIds,
+}
+
+/// How one test behaved across the runs of its category.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestStability {
+    /// The test id.
+    pub id: String,
+    /// Runs that judged it.
+    pub runs: usize,
+    /// Runs it passed.
+    pub passed: usize,
+    /// Share of consecutive judged runs (in run order) whose outcome differs.
+    pub flip_rate: f64,
+    /// Wilson 95% interval of its pass rate.
+    pub wilson: [f64; 2],
+    /// One character per run of the category, in run order: `P` pass, `F` fail, `-` not run.
+    pub outcomes: String,
+}
+
+impl TestStability {
+    /// Its class: stable pass, flaky or stable fail.
+    pub fn class(&self) -> Class {
+        if self.passed == self.runs {
+            Class::StablePass
+        } else if self.passed == 0 {
+            Class::StableFail
+        } else {
+            Class::Flaky
+        }
+    }
+
+    /// Pass rate in the runs that judged it.
+    pub fn pass_rate(&self) -> f64 {
+        if self.runs == 0 { 0.0 } else { self.passed as f64 / self.runs as f64 }
+    }
+}
+
+/// The three stability classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// Passed in every run that judged it.
+    StablePass,
+    /// Mixed.
+    Flaky,
+    /// Failed in every run that judged it.
+    StableFail,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -119,12 +170,7 @@ fn is_zero(n: &usize) -> bool {
 impl CategoryStability {
     /// The three counts.
     pub fn counts(&self) -> Counts {
-        Counts {
-            total: self.total,
-            stable_pass: self.stable_pass,
-            flaky: self.flaky,
-            stable_fail: self.stable_fail,
-        }
+        Counts { total: self.total, stable_pass: self.stable_pass, flaky: self.flaky, stable_fail: self.stable_fail }
     }
 }
 
@@ -140,10 +186,7 @@ impl ModelStability {
     }
 }
 
-fn best_by(
-    cats: &[CategoryStability],
-    part: impl Fn(&CategoryStability) -> usize,
-) -> Option<&CategoryStability> {
+fn best_by(cats: &[CategoryStability], part: impl Fn(&CategoryStability) -> usize) -> Option<&CategoryStability> {
     let mut best: Option<(&CategoryStability, f64)> = None;
     for c in cats.iter().filter(|c| c.total > 0) {
         let share = part(c) as f64 / c.total as f64;
@@ -174,15 +217,9 @@ fn best_by(
 pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
     let mut by_model: BTreeMap<&str, Vec<CategoryStability>> = BTreeMap::new();
     for matrix in group(runs) {
-        by_model
-            .entry(matrix.model)
-            .or_default()
-            .push(category(&matrix));
+        by_model.entry(matrix.model).or_default().push(category(&matrix));
     }
-    let models = by_model
-        .into_iter()
-        .map(|(model, categories)| model_stability(model, categories))
-        .collect();
+    let models = by_model.into_iter().map(|(model, categories)| model_stability(model, categories)).collect();
     StabilityReport { models }
 }
 
@@ -198,13 +235,7 @@ fn model_stability(model: &str, categories: Vec<CategoryStability>) -> ModelStab
     sort_dedup(&mut runs);
     sort_dedup(&mut unscored_runs);
     unscored_runs.retain(|r| !runs.contains(r));
-    ModelStability {
-        model: model.to_string(),
-        runs,
-        unscored_runs,
-        categories,
-        overall,
-    }
+    ModelStability { model: model.to_string(), runs, unscored_runs, categories, overall }
 }
 
 fn sort_dedup(names: &mut Vec<String>) {
@@ -223,37 +254,92 @@ fn category(m: &Matrix<'_>) -> CategoryStability {
         stable_fail: 0,
         correct: scored.iter().map(|&r| m.runs[r].passed()).collect(),
         listed: scored.iter().map(|&r| m.runs[r].len()).collect(),
-        unscored_runs: (0..m.runs.len())
-            .filter(|&r| !m.runs[r].scored)
-            .map(|r| m.runs[r].run.clone())
-            .collect(),
+        unscored_runs: (0..m.runs.len()).filter(|&r| !m.runs[r].scored).map(|r| m.runs[r].run.clone()).collect(),
         unscored_tests: 0,
+        pass_at_k: Vec::new(),
+        pass_hat_k: Vec::new(),
+        tests: Vec::new(),
         ids: ClassIds::default(),
     };
     for (t, id) in m.ids.iter().enumerate() {
-        let row = m.row(t);
-        let passes = scored.iter().filter(|&&r| row[r] == Cell::Pass).count();
-        let fails = scored.iter().filter(|&&r| row[r] == Cell::Fail).count();
-        let list = match (passes, fails) {
-            (0, 0) => {
-                out.unscored_tests += 1;
-                continue;
-            }
-            (_, 0) => {
-                out.stable_pass += 1;
-                &mut out.ids.stable_pass
-            }
-            (0, _) => {
-                out.stable_fail += 1;
-                &mut out.ids.stable_fail
-            }
-            _ => {
-                out.flaky += 1;
-                &mut out.ids.flaky
-            }
+        let Some(test) = test_stability(id, m.row(t), &scored) else {
+            out.unscored_tests += 1;
+            continue;
         };
+        let (count, list) = match test.class() {
+            Class::StablePass => (&mut out.stable_pass, &mut out.ids.stable_pass),
+            Class::Flaky => (&mut out.flaky, &mut out.ids.flaky),
+            Class::StableFail => (&mut out.stable_fail, &mut out.ids.stable_fail),
+        };
+        *count += 1;
         list.push((*id).to_string());
         out.total += 1;
+        out.tests.push(test);
+    }
+    for k in 1..=scored.len() {
+        out.pass_at_k.push(mean_over_tests(&out.tests, k, stats::pass_at_k));
+        out.pass_hat_k.push(mean_over_tests(&out.tests, k, stats::pass_hat_k));
     }
     out
+}
+
+/// The stability of one test from its row of cells; `None` when no run judged it.
+fn test_stability(id: &str, row: &[Cell], scored: &[usize]) -> Option<TestStability> {
+    let mut outcomes = String::with_capacity(scored.len());
+    let (mut runs, mut passed, mut flips) = (0, 0, 0);
+    let mut last = None;
+    for &r in scored {
+        let cell = row[r];
+        outcomes.push(match cell {
+            Cell::Pass => 'P',
+            Cell::Fail => 'F',
+            Cell::NotRun | Cell::Unscored => '-',
+        });
+        if matches!(cell, Cell::Pass | Cell::Fail) {
+            runs += 1;
+            passed += usize::from(cell == Cell::Pass);
+            flips += usize::from(last.is_some_and(|l| l != cell));
+            last = Some(cell);
+        }
+    }
+    if runs == 0 {
+        return None;
+    }
+    let (lo, hi) = stats::wilson(passed, runs, stats::Z95);
+    Some(TestStability {
+        id: id.to_string(),
+        runs,
+        passed,
+        flip_rate: if runs < 2 { 0.0 } else { flips as f64 / (runs - 1) as f64 },
+        wilson: [lo, hi],
+        outcomes,
+    })
+}
+
+fn mean_over_tests(tests: &[TestStability], k: usize, f: fn(usize, usize, usize) -> Option<f64>) -> Option<f64> {
+    let values: Vec<f64> = tests.iter().filter_map(|t| f(t.runs, t.passed, k)).collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// The `n` least stable tests of a model, across its categories: pass rate closest to one
+/// half first, then the higher flip rate, then more runs, then category and natural id
+/// order. Only flaky tests qualify.
+pub fn top_flaky(model: &ModelStability, n: usize) -> Vec<(&CategoryStability, &TestStability)> {
+    let mut flaky: Vec<(&CategoryStability, &TestStability)> = model
+        .categories
+        .iter()
+        .flat_map(|c| c.tests.iter().filter(|t| t.class() == Class::Flaky).map(move |t| (c, t)))
+        .collect();
+    // Distance of the pass rate from one half, |2c − n| / 2n, compared exactly.
+    let distance = |t: &TestStability| (2 * t.passed).abs_diff(t.runs);
+    flaky.sort_by(|(ca, a), (cb, b)| {
+        (distance(a) * b.runs)
+            .cmp(&(distance(b) * a.runs))
+            .then_with(|| b.flip_rate.total_cmp(&a.flip_rate))
+            .then_with(|| b.runs.cmp(&a.runs))
+            .then_with(|| ca.category.cmp(&cb.category))
+            .then_with(|| id::natural_cmp(&a.id, &b.id))
+    });
+    flaky.truncate(n);
+    flaky
 }

@@ -12,15 +12,8 @@ fn load(rel: &str) -> Option<Loaded> {
 }
 
 fn category<'a>(report: &'a StabilityReport, model: &str, category: &str) -> &'a CategoryStability {
-    let m = report
-        .models
-        .iter()
-        .find(|m| m.model == model)
-        .unwrap_or_else(|| panic!("model {model} missing"));
-    m.categories
-        .iter()
-        .find(|c| c.category == category)
-        .unwrap_or_else(|| panic!("{category} missing"))
+    let m = report.models.iter().find(|m| m.model == model).unwrap_or_else(|| panic!("model {model} missing"));
+    m.categories.iter().find(|c| c.category == category).unwrap_or_else(|| panic!("{category} missing"))
 }
 
 /// `bfcl-format.md` §2, table "gpt-oss-120b, 5 runs": tests, stable pass, flaky, stable
@@ -43,51 +36,25 @@ fn bbrowning_gpt_oss_120b_matches_the_verified_table() {
         ("multi_turn_base",   [200, 40, 113, 47],  [83, 84, 100, 124, 124]),
     ];
     // Runs come in natural name order; the table lists them chronologically.
-    let natural = [
-        "2025-11-12-harmony-fixes",
-        "2025-11-12-harmony-fixes-2",
-        "2025-11-12-main",
-        "v0.10.2",
-        "v0.11.0",
-    ];
+    let natural = ["2025-11-12-harmony-fixes", "2025-11-12-harmony-fixes-2", "2025-11-12-main", "v0.10.2", "v0.11.0"];
     let table_pos = [3, 4, 2, 0, 1]; // position in the table of each run in natural order
     for (name, [total, sp, fl, sf], correct) in table {
         let c = category(&report, "openai_gpt-oss-120b", name);
         assert_eq!(c.runs, natural, "{name}");
-        assert_eq!(
-            (c.total, c.stable_pass, c.flaky, c.stable_fail),
-            (total, sp, fl, sf),
-            "{name}"
-        );
+        assert_eq!((c.total, c.stable_pass, c.flaky, c.stable_fail), (total, sp, fl, sf), "{name}");
         let expected: Vec<usize> = table_pos.iter().map(|&i| correct[i]).collect();
         assert_eq!(c.correct, expected, "{name}");
     }
-    let m120 = report
-        .models
-        .iter()
-        .find(|m| m.model == "openai_gpt-oss-120b")
-        .unwrap();
+    let m120 = report.models.iter().find(|m| m.model == "openai_gpt-oss-120b").unwrap();
     assert_eq!(
-        (
-            m120.overall.total,
-            m120.overall.stable_pass,
-            m120.overall.flaky,
-            m120.overall.stable_fail
-        ),
+        (m120.overall.total, m120.overall.stable_pass, m120.overall.flaky, m120.overall.stable_fail),
         (1180, 775, 224, 181)
     );
 
-    let m20 = report
-        .models
-        .iter()
-        .find(|m| m.model == "openai_gpt-oss-20b")
-        .expect("20b is its own model");
+    let m20 = report.models.iter().find(|m| m.model == "openai_gpt-oss-20b").expect("20b is its own model");
     assert_eq!(m20.runs, ["2025-11-12-harmony-fixes", "2025-11-12-main"]);
     assert_eq!(
-        m20.categories
-            .iter()
-            .map(|c| c.category.as_str())
-            .collect::<Vec<_>>(),
+        m20.categories.iter().map(|c| c.category.as_str()).collect::<Vec<_>>(),
         ["live_simple", "simple_python"]
     );
     assert_eq!(report.models.len(), 2);
@@ -117,25 +84,16 @@ fn oxayman_integer_ids_are_mapped_through_prompt_id() {
     };
     // The score file ends without a final newline (PROVENANCE.md: no-final-NL); nothing else is odd.
     assert!(
-        loaded
-            .diagnostics
-            .iter()
-            .all(|d| d.message.starts_with("no newline at the end")),
+        loaded.diagnostics.iter().all(|d| d.message.starts_with("no newline at the end")),
         "{:#?}",
         loaded.diagnostics
     );
     let run = &loaded.runs[0];
-    assert_eq!(
-        (run.category.as_str(), run.len(), run.passed(), run.failed()),
-        ("irrelevance", 240, 152, 88)
-    );
+    assert_eq!((run.category.as_str(), run.len(), run.passed(), run.failed()), ("irrelevance", 240, 152, 88));
     // Line 2 of the score file is `{"id": 8, …, "prompt": {"id": "irrelevance_7", …}}`.
     let t = run.tests().find(|t| t.id == "irrelevance_7").unwrap();
     assert_eq!(t.outcome, evaltally_core::Outcome::Fail);
-    assert_eq!(
-        t.error_type.map(evaltally_core::ErrorType::as_str),
-        Some("irrelevance_error:decoder_success")
-    );
+    assert_eq!(t.error_type.map(evaltally_core::ErrorType::as_str), Some("irrelevance_error:decoder_success"));
 }
 
 /// The v1 dumps key result lines by `idx` and number score ids from 1; both summaries'
@@ -145,23 +103,16 @@ fn huanzhimao_v1_ids_map_by_position() {
     let Some(loaded) = load("bfcl/HuanzhiMao-BFCL-Result") else {
         return;
     };
+    assert!(loaded.diagnostics.iter().all(|d| !d.is_error()), "{:#?}", loaded.diagnostics);
     assert!(
-        loaded.diagnostics.iter().all(|d| !d.is_error()),
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| !d.message.contains("summary says") && !d.message.contains("not in the result")),
         "{:#?}",
         loaded.diagnostics
     );
-    assert!(
-        loaded.diagnostics.iter().all(
-            |d| !d.message.contains("summary says") && !d.message.contains("not in the result")
-        ),
-        "{:#?}",
-        loaded.diagnostics
-    );
-    let runs: Vec<_> = loaded
-        .runs
-        .iter()
-        .map(|r| (r.run.as_str(), r.len()))
-        .collect();
+    let runs: Vec<_> = loaded.runs.iter().map(|r| (r.run.as_str(), r.len())).collect();
     assert_eq!(runs, [("2024-07-20", 400), ("2024-08-11", 400)]);
     assert_eq!(loaded.runs[0].passed(), 353); // summary: {"accuracy": 0.8825, "correct_count": 353, "total_count": 400}
 }
@@ -173,35 +124,12 @@ fn gorilla_pr1319_gives_warnings_not_failures() {
     let Some(loaded) = load("bfcl/gorilla-pr1319-airev") else {
         return;
     };
-    assert!(
-        loaded.diagnostics.iter().all(|d| !d.is_error()),
-        "{:#?}",
-        loaded.diagnostics
-    );
-    let has = |file: &str, text: &str| {
-        loaded
-            .diagnostics
-            .iter()
-            .any(|d| d.path.ends_with(file) && d.message.contains(text))
-    };
-    assert!(has(
-        "BFCL_v4_format_sensitivity_result.json",
-        "empty result file"
-    ));
-    for cat in [
-        "live_parallel",
-        "live_relevance",
-        "memory",
-        "web_search",
-        "format_sensitivity",
-    ] {
-        assert!(
-            has(
-                &format!("BFCL_v4_{cat}_result.json"),
-                "without its score file"
-            ),
-            "{cat}"
-        );
+    assert!(loaded.diagnostics.iter().all(|d| !d.is_error()), "{:#?}", loaded.diagnostics);
+    let has =
+        |file: &str, text: &str| loaded.diagnostics.iter().any(|d| d.path.ends_with(file) && d.message.contains(text));
+    assert!(has("BFCL_v4_format_sensitivity_result.json", "empty result file"));
+    for cat in ["live_parallel", "live_relevance", "memory", "web_search", "format_sensitivity"] {
+        assert!(has(&format!("BFCL_v4_{cat}_result.json"), "without its score file"), "{cat}");
     }
     assert_eq!(loaded.runs.len(), 5);
     assert!(loaded.runs.iter().all(|r| !r.scored));
@@ -218,10 +146,5 @@ fn vgangal101_scores_without_results_are_left_out() {
     };
     assert!(loaded.runs.is_empty());
     assert_eq!(loaded.diagnostics.len(), 3);
-    assert!(
-        loaded
-            .diagnostics
-            .iter()
-            .all(|d| d.message.contains("score file without its result file"))
-    );
+    assert!(loaded.diagnostics.iter().all(|d| d.message.contains("score file without its result file")));
 }

@@ -65,9 +65,7 @@ pub enum FileKind {
 /// assert_eq!(classify("data_overall.csv"), None);
 /// ```
 pub fn classify(file_name: &str) -> Option<(FileKind, &str)> {
-    let stem = file_name
-        .strip_suffix(".json")
-        .or_else(|| file_name.strip_suffix(".jsonl"))?;
+    let stem = file_name.strip_suffix(".json").or_else(|| file_name.strip_suffix(".jsonl"))?;
     let (kind, body) = if let Some(body) = stem.strip_suffix("_result") {
         (FileKind::Result, body)
     } else if let Some(body) = stem.strip_suffix("_score") {
@@ -78,13 +76,9 @@ pub fn classify(file_name: &str) -> Option<(FileKind, &str)> {
     if body.ends_with("_prereq") {
         return None;
     }
-    let category = strip_version_prefix(body)
-        .or_else(|| body.strip_prefix("gorilla_openfunctions_v1_test_"))
-        .unwrap_or(body);
-    let valid = !category.is_empty()
-        && category
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    let category =
+        strip_version_prefix(body).or_else(|| body.strip_prefix("gorilla_openfunctions_v1_test_")).unwrap_or(body);
+    let valid = !category.is_empty() && category.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     valid.then_some((kind, category))
 }
 
@@ -104,21 +98,14 @@ fn strip_version_prefix(body: &str) -> Option<&str> {
 /// folder itself. Problems that do not stop the search (unreadable sub-folders, duplicate
 /// run names) are pushed to `diags`.
 pub fn find_runs(path: &Path, diags: &mut Vec<Diagnostic>) -> Result<Vec<RunDir>, BfclError> {
-    let meta = fs::metadata(path).map_err(|source| BfclError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let meta = fs::metadata(path).map_err(|source| BfclError::Io { path: path.to_path_buf(), source })?;
     if !meta.is_dir() {
-        return Err(BfclError::NotAFolder {
-            path: path.to_path_buf(),
-        });
+        return Err(BfclError::NotAFolder { path: path.to_path_buf() });
     }
     let mut runs = Vec::new();
     let name = folder_name(path);
     // Given `…/<run>/result` or `…/result-<run>` directly.
-    if let Some(parent) = path
-        .parent()
-        .filter(|_| name == "result" || name == "score")
+    if let Some(parent) = path.parent().filter(|_| name == "result" || name == "score")
         && (parent.join("result").is_dir() || parent.join("score").is_dir())
     {
         runs.push(project_run(parent));
@@ -205,10 +192,7 @@ fn sorted_children(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
-        out.push((
-            entry.file_name().to_string_lossy().into_owned(),
-            entry.path(),
-        ));
+        out.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
     }
     out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.0, &b.0));
     Ok(out)
@@ -232,12 +216,7 @@ pub struct FilePair {
 impl FilePair {
     /// Total size in bytes of the files (0 where unknown), for scheduling large files first.
     pub fn size(&self) -> u64 {
-        [&self.result, &self.score]
-            .into_iter()
-            .flatten()
-            .filter_map(|p| fs::metadata(p).ok())
-            .map(|m| m.len())
-            .sum()
+        [&self.result, &self.score].into_iter().flatten().filter_map(|p| fs::metadata(p).ok()).map(|m| m.len()).sum()
     }
 }
 
@@ -245,28 +224,18 @@ impl RunDir {
     /// Lists the run's result and score files paired by (model, category), sorted by
     /// model then category.
     pub fn files(&self, diags: &mut Vec<Diagnostic>) -> Vec<FilePair> {
-        let results = self
-            .result_root
-            .as_deref()
-            .map(|r| tree_files(r, FileKind::Result, diags))
-            .unwrap_or_default();
-        let scores = self
-            .score_root
-            .as_deref()
-            .map(|r| tree_files(r, FileKind::Score, diags))
-            .unwrap_or_default();
+        let results = self.result_root.as_deref().map(|r| tree_files(r, FileKind::Result, diags)).unwrap_or_default();
+        let scores = self.score_root.as_deref().map(|r| tree_files(r, FileKind::Score, diags)).unwrap_or_default();
         let mut pairs: BTreeMap<(String, String), FilePair> = BTreeMap::new();
         for (kind, files) in [(FileKind::Result, results), (FileKind::Score, scores)] {
             for ((model, category), path) in files {
-                let pair = pairs
-                    .entry((model.clone(), category.clone()))
-                    .or_insert_with(|| FilePair {
-                        run: self.name.clone(),
-                        model,
-                        category,
-                        result: None,
-                        score: None,
-                    });
+                let pair = pairs.entry((model.clone(), category.clone())).or_insert_with(|| FilePair {
+                    run: self.name.clone(),
+                    model,
+                    category,
+                    result: None,
+                    score: None,
+                });
                 match kind {
                     FileKind::Result => pair.result = Some(path),
                     FileKind::Score => pair.score = Some(path),
@@ -278,11 +247,7 @@ impl RunDir {
 }
 
 /// Every result (or score) file below `root`, keyed by (model, category).
-fn tree_files(
-    root: &Path,
-    want: FileKind,
-    diags: &mut Vec<Diagnostic>,
-) -> BTreeMap<(String, String), PathBuf> {
+fn tree_files(root: &Path, want: FileKind, diags: &mut Vec<Diagnostic>) -> BTreeMap<(String, String), PathBuf> {
     let mut found = BTreeMap::new();
     let children = match sorted_children(root) {
         Ok(c) => c,

@@ -86,10 +86,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for RawId<'a> {
                 Ok(RawId::Other)
             }
             fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map
-                    .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
-                    .is_some()
-                {}
+                while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
                 Ok(RawId::Other)
             }
         }
@@ -114,8 +111,7 @@ pub struct ResultLine<'a> {
 impl ResultLine<'_> {
     /// Whether `result` is the inference-crash marker `"Error during inference: …"`.
     pub fn is_inference_error(&self) -> bool {
-        self.result
-            .is_some_and(|r| r.get().starts_with("\"Error during inference"))
+        self.result.is_some_and(|r| r.get().starts_with("\"Error during inference"))
     }
 }
 
@@ -163,10 +159,7 @@ struct PromptObject<'a> {
 impl<'a> ScoreLine<'a> {
     /// Whether this is a summary line (counts, no id).
     pub fn is_summary(&self) -> bool {
-        self.id.is_none()
-            && (self.total_count.is_some()
-                || self.correct_count.is_some()
-                || self.accuracy.is_some())
+        self.id.is_none() && (self.total_count.is_some() || self.correct_count.is_some() || self.accuracy.is_some())
     }
 
     /// The error label, from the top level or from `error.error_type`.
@@ -178,9 +171,7 @@ impl<'a> ScoreLine<'a> {
         if !raw.get().starts_with('{') {
             return None;
         }
-        serde_json::from_str::<ErrorObject<'a>>(raw.get())
-            .ok()?
-            .error_type
+        serde_json::from_str::<ErrorObject<'a>>(raw.get()).ok()?.error_type
     }
 
     /// The string id inside `prompt`, if the prompt is an object that has one.
@@ -189,10 +180,7 @@ impl<'a> ScoreLine<'a> {
         if !raw.get().starts_with('{') {
             return None;
         }
-        match serde_json::from_str::<PromptObject<'a>>(raw.get())
-            .ok()?
-            .id?
-        {
+        match serde_json::from_str::<PromptObject<'a>>(raw.get()).ok()?.id? {
             RawId::Str(s) => Some(s),
             _ => None,
         }
@@ -203,13 +191,11 @@ impl<'a> ScoreLine<'a> {
 pub fn count(value: Option<&serde_json::Value>) -> Option<u64> {
     let v = value?;
     v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
-            .map(|f| {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let n = f as u64;
-                n
-            })
+        v.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15).map(|f| {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let n = f as u64;
+            n
+        })
     })
 }
 
@@ -219,8 +205,7 @@ mod tests {
 
     #[test]
     fn ids_of_every_shape() {
-        let line: ResultLine<'_> =
-            serde_json::from_str(r#"{"id": "simple_0", "result": []}"#).unwrap();
+        let line: ResultLine<'_> = serde_json::from_str(r#"{"id": "simple_0", "result": []}"#).unwrap();
         assert_eq!(line.id, Some(RawId::Str(Cow::Borrowed("simple_0"))));
         let line: ResultLine<'_> = serde_json::from_str(r#"{"idx": 3, "result": []}"#).unwrap();
         assert_eq!(line.idx, Some(RawId::Int(3)));
@@ -233,16 +218,13 @@ mod tests {
     #[test]
     fn error_label_from_top_level_or_object() {
         let top: ScoreLine<'_> =
-            serde_json::from_str(r#"{"id":"a","error":["x"],"error_type":"value_error:string"}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"id":"a","error":["x"],"error_type":"value_error:string"}"#).unwrap();
         assert_eq!(top.error_label().as_deref(), Some("value_error:string"));
-        let nested: ScoreLine<'_> =
-            serde_json::from_str(r#"{"id":"a","error":{"error_message":"m","error_type":"multi_turn:force_terminated"}}"#)
-                .unwrap();
-        assert_eq!(
-            nested.error_label().as_deref(),
-            Some("multi_turn:force_terminated")
-        );
+        let nested: ScoreLine<'_> = serde_json::from_str(
+            r#"{"id":"a","error":{"error_message":"m","error_type":"multi_turn:force_terminated"}}"#,
+        )
+        .unwrap();
+        assert_eq!(nested.error_label().as_deref(), Some("multi_turn:force_terminated"));
         let string: ScoreLine<'_> = serde_json::from_str(r#"{"id":"a","error":"boom"}"#).unwrap();
         assert_eq!(string.error_label(), None);
     }
@@ -250,25 +232,20 @@ mod tests {
     #[test]
     fn summary_and_prompt_id() {
         let s: ScoreLine<'_> =
-            serde_json::from_str(r#"{"accuracy": 0.5, "correct_count": 1, "total_count": 2}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"accuracy": 0.5, "correct_count": 1, "total_count": 2}"#).unwrap();
         assert!(s.is_summary());
         assert_eq!(count(s.total_count.as_ref()), Some(2));
-        let f: ScoreLine<'_> =
-            serde_json::from_str(r#"{"id": 8, "prompt": {"id": "irrelevance_7"}}"#).unwrap();
+        let f: ScoreLine<'_> = serde_json::from_str(r#"{"id": 8, "prompt": {"id": "irrelevance_7"}}"#).unwrap();
         assert!(!f.is_summary());
         assert_eq!(f.prompt_id().as_deref(), Some("irrelevance_7"));
-        let agentic: ScoreLine<'_> =
-            serde_json::from_str(r#"{"id": "m_0", "prompt": [[{"role":"user"}]]}"#).unwrap();
+        let agentic: ScoreLine<'_> = serde_json::from_str(r#"{"id": "m_0", "prompt": [[{"role":"user"}]]}"#).unwrap();
         assert_eq!(agentic.prompt_id(), None);
     }
 
     #[test]
     fn inference_error_marker() {
-        let l: ResultLine<'_> = serde_json::from_str(
-            r#"{"id":"a","result":"Error during inference: timeout","traceback":"…"}"#,
-        )
-        .unwrap();
+        let l: ResultLine<'_> =
+            serde_json::from_str(r#"{"id":"a","result":"Error during inference: timeout","traceback":"…"}"#).unwrap();
         assert!(l.is_inference_error());
         let l: ResultLine<'_> = serde_json::from_str(r#"{"id":"a","result":"fine"}"#).unwrap();
         assert!(!l.is_inference_error());

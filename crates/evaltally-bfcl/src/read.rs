@@ -46,18 +46,11 @@ struct Reporter<'p> {
 
 impl<'p> Reporter<'p> {
     fn new(path: &'p Path) -> Self {
-        Self {
-            path,
-            out: Vec::new(),
-            counts: HashMap::new(),
-        }
+        Self { path, out: Vec::new(), counts: HashMap::new() }
     }
 
     fn push(&mut self, kind: &'static str, diag: Diagnostic) {
-        let entry = self
-            .counts
-            .entry(kind)
-            .or_insert((0, diag.line.unwrap_or(0)));
+        let entry = self.counts.entry(kind).or_insert((0, diag.line.unwrap_or(0)));
         entry.0 += 1;
         if entry.0 <= MAX_REPEATS {
             self.out.push(diag);
@@ -81,19 +74,12 @@ impl<'p> Reporter<'p> {
         // File-level messages (no line) first, then by line; stable, so same-line messages
         // keep the order they were found in.
         self.out.sort_by_key(|d| d.line);
-        let mut extra: Vec<_> = self
-            .counts
-            .iter()
-            .filter(|(_, (n, _))| *n > MAX_REPEATS)
-            .collect();
+        let mut extra: Vec<_> = self.counts.iter().filter(|(_, (n, _))| *n > MAX_REPEATS).collect();
         extra.sort();
         for (kind, (n, _)) in extra {
             self.out.push(Diagnostic::warning(
                 self.path,
-                format!(
-                    "{} more `{kind}` messages for this file not shown",
-                    n - MAX_REPEATS
-                ),
+                format!("{} more `{kind}` messages for this file not shown", n - MAX_REPEATS),
             ));
         }
         into.append(&mut self.out);
@@ -127,8 +113,7 @@ fn check_final_newline(buf: &[u8], rep: &mut Reporter<'_>) {
     rep.warn(
         "final newline",
         last_line,
-        "no newline at the end of the file (was it cut short?); the last line was read as it is"
-            .into(),
+        "no newline at the end of the file (was it cut short?); the last line was read as it is".into(),
     );
 }
 
@@ -149,10 +134,7 @@ fn parse_results(buf: &[u8], category: &str, rep: &mut Reporter<'_>) -> ResultId
                     "invalid JSON",
                     line_no,
                     Some(e.column() as u64),
-                    format!(
-                        "not a JSON object: {}; expected one result object per line; line skipped",
-                        describe(&e)
-                    ),
+                    format!("not a JSON object: {}; expected one result object per line; line skipped", describe(&e)),
                 );
                 continue;
             }
@@ -163,21 +145,12 @@ fn parse_results(buf: &[u8], category: &str, rep: &mut Reporter<'_>) -> ResultId
                 if parsed.id.is_none() {
                     saw_idx.get_or_insert(line_no);
                 } else {
-                    rep.warn(
-                        "integer id",
-                        line_no,
-                        format!("integer id {n} in a result file; named `{category}_{n}`"),
-                    );
+                    rep.warn("integer id", line_no, format!("integer id {n} in a result file; named `{category}_{n}`"));
                 }
                 Cow::Owned(format!("{category}_{n}"))
             }
             (Some(_), _) | (None, Some(_)) => {
-                rep.error(
-                    "bad id",
-                    line_no,
-                    None,
-                    "`id` is neither a string nor an integer; line skipped".into(),
-                );
+                rep.error("bad id", line_no, None, "`id` is neither a string nor an integer; line skipped".into());
                 continue;
             }
             (None, None) => {
@@ -191,11 +164,7 @@ fn parse_results(buf: &[u8], category: &str, rep: &mut Reporter<'_>) -> ResultId
             }
         };
         if let Some(first) = index.get(id.as_ref()) {
-            rep.warn(
-                "duplicate id",
-                line_no,
-                format!("duplicate id `{id}` (first at line {first}); counted once"),
-            );
+            rep.warn("duplicate id", line_no, format!("duplicate id `{id}` (first at line {first}); counted once"));
             continue;
         }
         index.insert(id.clone().into_owned(), line_no);
@@ -226,16 +195,8 @@ struct ScoreFile {
 
 fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> ScoreFile {
     check_final_newline(buf, rep);
-    let by_id: HashMap<&str, usize> = results
-        .ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (id.as_str(), i))
-        .collect();
-    let mut out = ScoreFile {
-        summary: None,
-        failures: Vec::new(),
-    };
+    let by_id: HashMap<&str, usize> = results.ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    let mut out = ScoreFile { summary: None, failures: Vec::new() };
     let mut seen: HashMap<usize, u64> = HashMap::new();
     let mut first_record = true;
     for (line_no, line) in lines::split(buf) {
@@ -250,7 +211,10 @@ fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> Scor
                     "invalid JSON",
                     line_no,
                     Some(e.column() as u64),
-                    format!("not a JSON object: {}; expected a summary or failure object per line; line skipped", describe(&e)),
+                    format!(
+                        "not a JSON object: {}; expected a summary or failure object per line; line skipped",
+                        describe(&e)
+                    ),
                 );
                 first_record = false;
                 continue;
@@ -259,28 +223,16 @@ fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> Scor
         let was_first = std::mem::replace(&mut first_record, false);
         if parsed.is_summary() {
             if !was_first {
-                rep.warn(
-                    "late summary",
-                    line_no,
-                    "summary line found here; expected it on the first line".into(),
-                );
+                rep.warn("late summary", line_no, "summary line found here; expected it on the first line".into());
             }
             if out.summary.is_some() {
-                rep.warn(
-                    "second summary",
-                    line_no,
-                    "second summary line ignored".into(),
-                );
+                rep.warn("second summary", line_no, "second summary line ignored".into());
                 continue;
             }
             let total = lines::count(parsed.total_count.as_ref());
             let correct = lines::count(parsed.correct_count.as_ref());
             if total.is_none() {
-                rep.warn(
-                    "bad summary",
-                    line_no,
-                    "summary line has no integer `total_count`".into(),
-                );
+                rep.warn("bad summary", line_no, "summary line has no integer `total_count`".into());
             }
             out.summary = Some((line_no, total, correct));
             continue;
@@ -289,15 +241,16 @@ fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> Scor
             rep.warn(
                 "missing summary",
                 line_no,
-                "first line is not a summary (`{\"accuracy\", \"correct_count\", \"total_count\"}`); read as a failure".into(),
+                "first line is not a summary (`{\"accuracy\", \"correct_count\", \"total_count\"}`); read as a failure"
+                    .into(),
             );
         }
-        if parsed
-            .valid
-            .as_ref()
-            .is_some_and(|v| v.as_bool() == Some(true))
-        {
-            rep.warn("valid entry", line_no, "entry has `\"valid\": true`; score files list failures only; not counted as a failure".into());
+        if parsed.valid.as_ref().is_some_and(|v| v.as_bool() == Some(true)) {
+            rep.warn(
+                "valid entry",
+                line_no,
+                "entry has `\"valid\": true`; score files list failures only; not counted as a failure".into(),
+            );
             continue;
         }
         let index = match &parsed.id {
@@ -314,32 +267,18 @@ fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> Scor
                 }
             }
             Some(RawId::Other) => {
-                rep.error(
-                    "bad id",
-                    line_no,
-                    None,
-                    "`id` is neither a string nor an integer; line skipped".into(),
-                );
+                rep.error("bad id", line_no, None, "`id` is neither a string nor an integer; line skipped".into());
                 continue;
             }
             None => {
-                rep.error(
-                    "missing id",
-                    line_no,
-                    None,
-                    "failure entry has no `id`; line skipped".into(),
-                );
+                rep.error("missing id", line_no, None, "failure entry has no `id`; line skipped".into());
                 continue;
             }
         };
         let index = match index {
             Ok(i) => i,
             Err(id) => {
-                rep.warn(
-                    "unknown id",
-                    line_no,
-                    format!("failure `{id}` is not in the result file; ignored"),
-                );
+                rep.warn("unknown id", line_no, format!("failure `{id}` is not in the result file; ignored"));
                 continue;
             }
         };
@@ -347,18 +286,12 @@ fn parse_scores(buf: &[u8], results: &ResultIds, rep: &mut Reporter<'_>) -> Scor
             rep.warn(
                 "duplicate id",
                 line_no,
-                format!(
-                    "duplicate failure for `{}` (first at line {first}); counted once",
-                    results.ids[index]
-                ),
+                format!("duplicate failure for `{}` (first at line {first}); counted once", results.ids[index]),
             );
             continue;
         }
         seen.insert(index, line_no);
-        out.failures.push(Failure {
-            index,
-            error_type: parsed.error_label().map(Cow::into_owned),
-        });
+        out.failures.push(Failure { index, error_type: parsed.error_label().map(Cow::into_owned) });
     }
     out
 }
@@ -387,20 +320,14 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
         return out;
     };
     if let Err(e) = read_into(result_path, &mut scratch.result) {
-        out.diagnostics.push(Diagnostic::error(
-            result_path,
-            format!("cannot read result file: {e}; left out"),
-        ));
+        out.diagnostics.push(Diagnostic::error(result_path, format!("cannot read result file: {e}; left out")));
         return out;
     }
     let mut rep = Reporter::new(result_path);
     let results = parse_results(&scratch.result, &pair.category, &mut rep);
     rep.finish(&mut out.diagnostics);
     if scratch.result.iter().all(u8::is_ascii_whitespace) {
-        out.diagnostics.push(Diagnostic::warning(
-            result_path,
-            "empty result file: no tests ran",
-        ));
+        out.diagnostics.push(Diagnostic::warning(result_path, "empty result file: no tests ran"));
     }
 
     let mut run = CategoryRun::new(&pair.run, &pair.model, &pair.category);
@@ -417,17 +344,14 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
                 Some((score_path, parsed))
             }
             Err(e) => {
-                out.diagnostics.push(Diagnostic::error(
-                    score_path,
-                    format!("cannot read score file: {e}; tests left unscored"),
-                ));
+                out.diagnostics
+                    .push(Diagnostic::error(score_path, format!("cannot read score file: {e}; tests left unscored")));
                 None
             }
         },
     };
     let scores = scores.and_then(|(path, parsed)| {
-        let summary_only = parsed.failures.is_empty()
-            && matches!(parsed.summary, Some((_, Some(t), Some(c))) if c < t);
+        let summary_only = parsed.failures.is_empty() && matches!(parsed.summary, Some((_, Some(t), Some(c))) if c < t);
         if summary_only {
             out.diagnostics.push(Diagnostic::warning(
                 path,
@@ -466,9 +390,8 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
                 match &failed[i] {
                     None => run.push(id, Outcome::Pass, None),
                     Some(label) => {
-                        let label = label
-                            .as_deref()
-                            .or_else(|| results.inference_error[i].then_some("inference_error"));
+                        let label =
+                            label.as_deref().or_else(|| results.inference_error[i].then_some("inference_error"));
                         run.push(id, Outcome::Fail, label);
                     }
                 }
@@ -483,11 +406,7 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
 fn check_summary(scores: &ScoreFile, results: &ResultIds, rep: &mut Reporter<'_>) {
     let Some((line, total, correct)) = scores.summary else {
         if !scores.failures.is_empty() || results.ids.is_empty() {
-            rep.warn(
-                "missing summary",
-                1,
-                "no summary line; counts taken from the files".into(),
-            );
+            rep.warn("missing summary", 1, "no summary line; counts taken from the files".into());
         }
         return;
     };

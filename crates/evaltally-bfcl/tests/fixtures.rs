@@ -38,10 +38,7 @@ fn render(rel: &str) -> String {
                 files.join(" + ")
             );
             for t in cat.tests() {
-                let label = t
-                    .error_type
-                    .map(|e| format!(" {e} [{}]", e.family()))
-                    .unwrap_or_default();
+                let label = t.error_type.map(|e| format!(" {e} [{}]", e.family())).unwrap_or_default();
                 let _ = writeln!(out, "    {} {:?}{label}", t.id, t.outcome);
             }
         }
@@ -91,12 +88,7 @@ fn a_single_run_folder_and_a_result_folder_are_runs_too() {
     let pair = layout::find_runs(&testdata("bfcl/pairs/result-baseline"), &mut diags).unwrap();
     assert_eq!(pair.len(), 1);
     assert_eq!(pair[0].name, "baseline");
-    assert!(
-        pair[0]
-            .score_root
-            .as_ref()
-            .is_some_and(|p| p.ends_with("score-baseline"))
-    );
+    assert!(pair[0].score_root.as_ref().is_some_and(|p| p.ends_with("score-baseline")));
     assert!(diags.is_empty(), "{diags:?}");
 }
 

@@ -50,13 +50,7 @@ impl Diagnostic {
     }
 
     fn new(severity: Severity, path: PathBuf, message: String) -> Self {
-        Self {
-            severity,
-            path,
-            line: None,
-            column: None,
-            message,
-        }
+        Self { severity, path, line: None, column: None, message }
     }
 
     /// Sets the 1-based line.

@@ -27,9 +27,7 @@ pub fn category_of(id: &str) -> &str {
 /// Splits an id into (category, first integer after the category, rest).
 fn key(id: &str) -> (&str, Option<u64>, &str) {
     let cat = category_of(id);
-    let tail = id[cat.len()..]
-        .strip_prefix('_')
-        .unwrap_or(&id[cat.len()..]);
+    let tail = id[cat.len()..].strip_prefix('_').unwrap_or(&id[cat.len()..]);
     let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 19 {
         return (cat, None, tail);
@@ -155,16 +153,7 @@ mod tests {
 
     #[test]
     fn order_is_total_and_consistent() {
-        let ids = [
-            "a_01",
-            "a_1",
-            "a_1x",
-            "a_",
-            "a",
-            "_",
-            "",
-            "a_99999999999999999999999",
-        ];
+        let ids = ["a_01", "a_1", "a_1x", "a_", "a", "_", "", "a_99999999999999999999999"];
         for x in ids {
             assert_eq!(natural_cmp(x, x), Ordering::Equal);
             for y in ids {

@@ -97,11 +97,7 @@ pub struct CategoryRun {
 
 impl CategoryRun {
     /// An empty category run.
-    pub fn new(
-        run: impl Into<String>,
-        model: impl Into<String>,
-        category: impl Into<String>,
-    ) -> Self {
+    pub fn new(run: impl Into<String>, model: impl Into<String>, category: impl Into<String>) -> Self {
         Self {
             run: run.into(),
             model: model.into(),
@@ -172,17 +168,11 @@ impl CategoryRun {
 
     /// Number of tests that passed.
     pub fn passed(&self) -> usize {
-        self.outcomes
-            .iter()
-            .filter(|o| **o == Outcome::Pass)
-            .count()
+        self.outcomes.iter().filter(|o| **o == Outcome::Pass).count()
     }
 
     /// Number of tests that failed.
     pub fn failed(&self) -> usize {
-        self.outcomes
-            .iter()
-            .filter(|o| **o == Outcome::Fail)
-            .count()
+        self.outcomes.iter().filter(|o| **o == Outcome::Fail).count()
     }
 }

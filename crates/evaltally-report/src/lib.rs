@@ -15,9 +15,10 @@
 //! let mut run = CategoryRun::new("run-1", "m", "simple");
 //! run.push("simple_0", Outcome::Pass, None);
 //! let report = stability::analyze(&[run]);
-//! let text = render::text(&report, Style::plain());
+//! let options = render::Options { style: Style::plain(), top_flaky: 0 };
+//! let text = render::text(&report, options);
 //! assert!(text.contains("simple"));
-//! let md = render::markdown(&report, &[]);
+//! let md = render::markdown(&report, &[], options);
 //! assert!(md.contains("| simple |"));
 //! ```
 

@@ -17,11 +17,7 @@ impl Style {
     }
 
     pub(crate) fn paint(self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
+        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
     }
 
     pub(crate) fn bold(self, text: &str) -> String {

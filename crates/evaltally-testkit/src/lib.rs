@@ -41,16 +41,11 @@ pub fn shared_dir() -> Option<PathBuf> {
 /// # Panics
 /// Under `CI=true` when the path is missing: CI always has the shared data.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let path = workspace_root()
-        .parent()
-        .map(|p| p.join("shared").join(rel));
+    let path = workspace_root().parent().map(|p| p.join("shared").join(rel));
     match path {
         Some(p) if p.exists() => Some(p),
         _ => {
-            assert!(
-                !in_ci(),
-                "../shared/{rel} is missing; CI must have the shared data beside the checkout"
-            );
+            assert!(!in_ci(), "../shared/{rel} is missing; CI must have the shared data beside the checkout");
             #[allow(clippy::print_stderr)]
             {
                 eprintln!("skipped: ../shared/{rel} not found beside the checkout");

@@ -70,6 +70,9 @@ pub(crate) struct StabilityArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+    /// Also list the N least stable tests per model, with their per-run outcomes.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub(crate) top_flaky: usize,
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,

@@ -31,10 +31,8 @@ pub(crate) fn print(text: &str) -> anyhow::Result<()> {
 
 /// Whether an error is a closed pipe on stdout (`evaltally … | head`), which is not a failure.
 pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    err.chain()
+        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
 /// Prints diagnostics on stderr, then a one-line count.
@@ -48,12 +46,7 @@ pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;
-    let _ = writeln!(
-        err,
-        "{warnings} warning{}, {errors} error{}",
-        plural(warnings),
-        plural(errors)
-    );
+    let _ = writeln!(err, "{warnings} warning{}, {errors} error{}", plural(warnings), plural(errors));
 }
 
 fn plural(n: usize) -> &'static str {
@@ -64,38 +57,21 @@ fn plural(n: usize) -> &'static str {
 /// flushed to disk, then renamed over `path`. Readers see the old file or the new one,
 /// never half of one.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create folder {}", dir.display()))?;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", dir.display()))?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".evaltally-")
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(contents)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.write_all(contents).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
 /// A model name made safe as a folder name.
 pub(crate) fn folder_name(model: &str) -> String {
-    let name: String = model
-        .chars()
-        .map(|c| {
-            if matches!(c, '/' | '\\' | '\0') {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
+    let name: String = model.chars().map(|c| if matches!(c, '/' | '\\' | '\0') { '_' } else { c }).collect();
     match name.as_str() {
         "" | "." | ".." => format!("model-{name}"),
         _ => name,

@@ -17,16 +17,39 @@ fn text_on_a_folder_of_runs() {
 fn json_on_a_folder_of_runs() {
     let run = evaltally(&["stability", "testdata/bfcl/v4", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let _: serde_json::Value =
-        serde_json::from_str(&run.stdout).expect("stdout is one JSON document");
+    let _: serde_json::Value = serde_json::from_str(&run.stdout).expect("stdout is one JSON document");
     insta::assert_snapshot!(run.stdout);
 }
 
 #[test]
 fn markdown_on_a_folder_of_runs() {
-    insta::assert_snapshot!(
-        evaltally(&["stability", "testdata/bfcl/v4", "--format", "markdown"]).transcript()
+    insta::assert_snapshot!(evaltally(&["stability", "testdata/bfcl/v4", "--format", "markdown"]).transcript());
+}
+
+#[test]
+fn top_flaky_in_text_json_and_markdown() {
+    let args = ["stability", "testdata/bfcl/v4", "--model", "acme_tiny-7b", "--top-flaky", "4"];
+    let text = evaltally(&args);
+    let markdown = evaltally(&[&args[..], &["--format", "markdown"]].concat());
+    let json = evaltally(&[&args[..], &["--format", "json"]].concat());
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    // Pass rate 1/3 or 2/3 from 3 runs; ties broken by flip rate, then category and id.
+    let top: Vec<(&str, &str)> = doc["models"][0]["top_flaky"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["id"].as_str().unwrap(), t["outcomes"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        top,
+        [
+            ("live_simple_2-1-0", "PFP"),
+            ("live_simple_10-3-10", "FPF"),
+            ("multi_turn_base_0", "PFP"),
+            ("simple_python_2", "PFP")
+        ]
     );
+    insta::assert_snapshot!(format!("{}\n{}", text.transcript(), markdown.transcript()));
 }
 
 #[test]
@@ -44,26 +67,17 @@ fn json_carries_warnings_and_errors_with_file_and_line() {
 
 #[test]
 fn markdown_lists_warnings_in_a_details_block() {
-    insta::assert_snapshot!(
-        evaltally(&["stability", "testdata/bfcl/quirks", "--format", "markdown"]).transcript()
-    );
+    insta::assert_snapshot!(evaltally(&["stability", "testdata/bfcl/quirks", "--format", "markdown"]).transcript());
 }
 
 #[test]
 fn strict_turns_warnings_into_exit_1() {
     let lenient = evaltally(&["stability", "testdata/bfcl/v1"]);
     assert_eq!(lenient.code, 0, "{}", lenient.stderr);
-    assert!(
-        lenient.stderr.contains("warning"),
-        "v1 fixtures carry warnings: {}",
-        lenient.stderr
-    );
+    assert!(lenient.stderr.contains("warning"), "v1 fixtures carry warnings: {}", lenient.stderr);
     let strict = evaltally(&["stability", "testdata/bfcl/v1", "--strict"]);
     assert_eq!(strict.code, 1);
-    assert_eq!(
-        strict.stdout, lenient.stdout,
-        "--strict changes the exit code only"
-    );
+    assert_eq!(strict.stdout, lenient.stdout, "--strict changes the exit code only");
     let clean = evaltally(&["stability", "testdata/bfcl/pairs", "--strict"]);
     assert_eq!(clean.code, 0, "{}", clean.stderr);
 }
@@ -88,23 +102,14 @@ fn several_paths_add_up_and_filters_narrow() {
     let models = doc["models"].as_array().unwrap();
     assert_eq!(models.len(), 1);
     assert_eq!(models[0]["runs"], serde_json::json!(["run-1", "run-2"]));
-    let cats: Vec<&str> = models[0]["categories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["category"].as_str().unwrap())
-        .collect();
+    let cats: Vec<&str> =
+        models[0]["categories"].as_array().unwrap().iter().map(|c| c["category"].as_str().unwrap()).collect();
     assert_eq!(cats, ["live_simple", "simple_python"]);
     // simple_python over run-1 and run-2 only: P P / P P / P F / F F / P P / F f / P P / P - /
     // F P / P P / F F / P P  →  7 stable pass, 2 flaky, 3 stable fail.
     let sp = &models[0]["categories"][1];
     assert_eq!(
-        (
-            sp["total"].as_u64(),
-            sp["stable_pass"].as_u64(),
-            sp["flaky"].as_u64(),
-            sp["stable_fail"].as_u64()
-        ),
+        (sp["total"].as_u64(), sp["stable_pass"].as_u64(), sp["flaky"].as_u64(), sp["stable_fail"].as_u64()),
         (Some(12), Some(7), Some(2), Some(3))
     );
     assert_eq!(sp["correct"], serde_json::json!([8, 7]));
@@ -114,20 +119,11 @@ fn several_paths_add_up_and_filters_narrow() {
 fn out_writes_the_three_id_files_atomically_per_model() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let run = evaltally(&[
-        "stability",
-        "testdata/bfcl/v4",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let run = evaltally(&["stability", "testdata/bfcl/v4", "--out", out.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let mut listing = String::new();
     for model in ["acme_big-70b", "acme_tiny-7b"] {
-        for file in [
-            "stable_tests.json",
-            "flaky_tests.json",
-            "failing_tests.json",
-        ] {
+        for file in ["stable_tests.json", "flaky_tests.json", "failing_tests.json"] {
             let text = std::fs::read_to_string(out.join(model).join(file)).unwrap();
             let _ = write!(listing, "== {model}/{file}\n{text}");
         }
@@ -139,11 +135,7 @@ fn out_writes_the_three_id_files_atomically_per_model() {
     names.sort();
     assert_eq!(
         names,
-        [
-            "failing_tests.json",
-            "flaky_tests.json",
-            "stable_tests.json"
-        ],
+        ["failing_tests.json", "flaky_tests.json", "stable_tests.json"],
         "no temporary files left behind"
     );
     insta::assert_snapshot!(listing);
@@ -152,25 +144,13 @@ fn out_writes_the_three_id_files_atomically_per_model() {
 #[test]
 fn out_with_one_model_writes_directly_into_dir_and_keeps_empty_lists() {
     let dir = tempfile::tempdir().unwrap();
-    let run = evaltally(&[
-        "stability",
-        "testdata/bfcl/v3-project",
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
+    let run = evaltally(&["stability", "testdata/bfcl/v3-project", "--out", dir.path().to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let flaky: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("flaky_tests.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(
-        flaky,
-        serde_json::json!({"irrelevance": [], "multi_turn_base": []})
-    );
-    let failing: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("failing_tests.json")).unwrap(),
-    )
-    .unwrap();
+    let flaky: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("flaky_tests.json")).unwrap()).unwrap();
+    assert_eq!(flaky, serde_json::json!({"irrelevance": [], "multi_turn_base": []}));
+    let failing: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("failing_tests.json")).unwrap()).unwrap();
     assert_eq!(
         failing,
         serde_json::json!({"irrelevance": ["irrelevance_1", "irrelevance_4"], "multi_turn_base": ["multi_turn_base_1", "multi_turn_base_2"]})
@@ -188,23 +168,10 @@ fn every_fixture_at_once() {
     let run = evaltally(&["stability", "testdata/bfcl", "--format", "json"]);
     assert_eq!(run.code, 1, "the quirks fixture has unreadable lines");
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let tiny = doc["models"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["model"] == "acme_tiny-7b")
-        .unwrap();
+    let tiny = doc["models"].as_array().unwrap().iter().find(|m| m["model"] == "acme_tiny-7b").unwrap();
     assert_eq!(
         tiny["runs"],
-        serde_json::json!([
-            "baseline",
-            "nightly",
-            "parser-fix",
-            "run-1",
-            "run-2",
-            "run-10",
-            "v3-project"
-        ])
+        serde_json::json!(["baseline", "nightly", "parser-fix", "run-1", "run-2", "run-10", "v3-project"])
     );
 }
 
@@ -219,20 +186,13 @@ fn a_missing_path_exits_2() {
 fn a_filter_that_matches_nothing_names_what_exists() {
     let run = evaltally(&["stability", "testdata/bfcl/pairs", "--model", "gpt-5"]);
     assert_eq!(run.code, 2);
-    assert!(
-        run.stderr.contains("models found: acme_tiny-7b"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("models found: acme_tiny-7b"), "{}", run.stderr);
 }
 
 #[test]
 fn usage_errors_exit_2() {
     assert_eq!(evaltally(&["stability"]).code, 2);
-    assert_eq!(
-        evaltally(&["stability", "testdata/bfcl/v4", "--format", "yaml"]).code,
-        2
-    );
+    assert_eq!(evaltally(&["stability", "testdata/bfcl/v4", "--format", "yaml"]).code, 2);
     assert_eq!(evaltally(&["no-such-command"]).code, 2);
 }
 

@@ -15,18 +15,7 @@ use serde_json::Value;
 fn generate(script: &Path, out: &Path, layout: &str, expected: &Path) {
     let status = Command::new("python3")
         .arg(script)
-        .args([
-            "--out",
-            out.to_str().unwrap(),
-            "--runs",
-            "12",
-            "--models",
-            "2",
-            "--scale",
-            "0.04",
-            "--seed",
-            "11",
-        ])
+        .args(["--out", out.to_str().unwrap(), "--runs", "12", "--models", "2", "--scale", "0.04", "--seed", "11"])
         .args(["--layout", layout, "--expected", expected.to_str().unwrap()])
         .status()
         .expect("python3 runs the workload generator");
@@ -38,25 +27,13 @@ fn check_layout(layout: &str) {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let (work, expected_path, out) = (
-        tmp.path().join("W"),
-        tmp.path().join("E.json"),
-        tmp.path().join("out"),
-    );
+    let (work, expected_path, out) = (tmp.path().join("W"), tmp.path().join("E.json"), tmp.path().join("out"));
     generate(&script, &work, layout, &expected_path);
-    let expected: Value =
-        serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap()).unwrap();
+    let expected: Value = serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap()).unwrap();
 
     let run = evaltally_in(
         &workspace_root(),
-        &[
-            "stability",
-            work.to_str().unwrap(),
-            "--format",
-            "json",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        &["stability", work.to_str().unwrap(), "--format", "json", "--out", out.to_str().unwrap()],
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -86,26 +63,17 @@ fn check_layout(layout: &str) {
                 ("flaky_tests.json", "flaky"),
                 ("failing_tests.json", "stable_fail"),
             ] {
-                let written: Value = serde_json::from_str(
-                    &std::fs::read_to_string(out.join(name).join(file)).unwrap(),
-                )
-                .unwrap();
-                let mut want: Vec<String> = e["ids"][class]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|v| v.as_str().unwrap().to_string())
-                    .collect();
+                let written: Value =
+                    serde_json::from_str(&std::fs::read_to_string(out.join(name).join(file)).unwrap()).unwrap();
+                let mut want: Vec<String> =
+                    e["ids"][class].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
                 sort_natural(&mut want);
                 assert_eq!(written[c], serde_json::json!(want), "{name} {c} {file}");
             }
             checked += 1;
         }
     }
-    assert!(
-        checked >= 40,
-        "every category of both models was checked ({checked})"
-    );
+    assert!(checked >= 40, "every category of both models was checked ({checked})");
 }
 
 #[test]

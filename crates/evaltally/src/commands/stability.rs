@@ -13,36 +13,24 @@ use crate::progress::Bar;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter = Filter {
-        models: args.models.clone(),
-        categories: args.categories.clone(),
-    };
+    let filter = Filter { models: args.models.clone(), categories: args.categories.clone() };
     let loaded = load::load_bfcl(&args.paths, &filter, &Bar::new()).map_err(|e| explain(&e))?;
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(
             "nothing to analyse in {}: no result file could be read (see the warnings above)",
-            args.paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         ))
         .into());
     }
     let report = stability::analyze(&loaded.runs);
 
+    let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
+    let options = render::Options { style, top_flaky: args.top_flaky };
     let text = match args.format {
-        Format::Text => {
-            let style = if output::use_color(color) {
-                Style::colored()
-            } else {
-                Style::plain()
-            };
-            render::text(&report, style)
-        }
-        Format::Json => render::json(&report, &loaded.diagnostics),
-        Format::Markdown => render::markdown(&report, &loaded.diagnostics),
+        Format::Text => render::text(&report, options),
+        Format::Json => render::json(&report, &loaded.diagnostics, options),
+        Format::Markdown => render::markdown(&report, &loaded.diagnostics, options),
     };
     if let Some(dir) = &args.out {
         write_id_files(dir, &report)?;
@@ -50,25 +38,17 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
 
-    let errors = loaded
-        .diagnostics
-        .iter()
-        .any(evaltally_core::Diagnostic::is_error);
+    let errors = loaded.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
     let warnings = loaded.diagnostics.iter().any(|d| !d.is_error());
-    Ok(if errors || (args.strict && warnings) {
-        Exit::Problems
-    } else {
-        Exit::Ok
-    })
+    Ok(if errors || (args.strict && warnings) { Exit::Problems } else { Exit::Ok })
 }
 
 /// Turns "nothing found" into a usage error that says where it looked and what it knows.
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
-        LoadError::NothingFound { .. } => UsageError(format!(
-            "{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}"
-        ))
-        .into(),
+        LoadError::NothingFound { .. } => {
+            UsageError(format!("{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}")).into()
+        }
         LoadError::NothingMatched { .. } | LoadError::Path(_) => UsageError(err.to_string()).into(),
     }
 }
@@ -76,11 +56,7 @@ pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
 fn write_id_files(dir: &Path, report: &stability::StabilityReport) -> anyhow::Result<()> {
     let several = report.models.len() > 1;
     for model in &report.models {
-        let target = if several {
-            dir.join(output::folder_name(&model.model))
-        } else {
-            dir.to_path_buf()
-        };
+        let target = if several { dir.join(output::folder_name(&model.model)) } else { dir.to_path_buf() };
         for (name, contents) in render::id_files(model) {
             output::write_atomic(&target.join(name), contents.as_bytes())
                 .with_context(|| format!("writing --out files for model {}", model.model))?;

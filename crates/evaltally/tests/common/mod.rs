@@ -17,25 +17,16 @@ pub struct Run {
 impl Run {
     /// Exit code, stdout and stderr in one text, for snapshots.
     pub fn transcript(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
+        format!("exit: {}\n--- stdout\n{}--- stderr\n{}", self.code, self.stdout, self.stderr)
     }
 }
 
 fn finish(out: Output) -> Run {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = out;
+    let Output { status, stdout, stderr } = out;
     Run {
         code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8(stdout)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        stderr: String::from_utf8(stderr)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        stdout: String::from_utf8(stdout).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        stderr: String::from_utf8(stderr).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
     }
 }
 

@@ -1,0 +1,141 @@
+//! The stability report as Markdown, fit for a CI job summary.
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::stability::{Counts, ModelStability, StabilityReport};
+use evaltally_core::Diagnostic;
+
+use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
+
+/// The report as Markdown.
+pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: Options) -> String {
+    let mut out = String::from("# evaltally stability\n");
+    for model in &report.models {
+        let _ = writeln!(out, "\n## {}\n", model.model);
+        let runs: Vec<String> = model.runs.iter().map(|r| format!("`{r}`")).collect();
+        if runs.is_empty() {
+            out.push_str("No scored runs.\n");
+        } else {
+            let _ = writeln!(out, "{}: {}\n", plural(runs.len(), "run"), runs.join(", "));
+            counts_table(&mut out, model);
+        }
+        let mut notes = Vec::new();
+        if let Some(flaky) = model.most_flaky().filter(|c| c.flaky > 0) {
+            notes.push(format!(
+                "Most flaky: `{}` ({:.1}% flaky).",
+                flaky.category,
+                flaky.counts().percent(flaky.flaky)
+            ));
+        }
+        if let Some(stable) = model.most_stable().filter(|c| c.stable_pass > 0) {
+            notes.push(format!(
+                "Most stable: `{}` ({:.1}% stable pass).",
+                stable.category,
+                stable.counts().percent(stable.stable_pass)
+            ));
+        }
+        if !notes.is_empty() {
+            let _ = writeln!(out, "\n{}", notes.join(" "));
+        }
+        let unscored: Vec<String> = model
+            .categories
+            .iter()
+            .filter(|c| !c.unscored_runs.is_empty())
+            .map(|c| format!("`{}` ({})", c.category, c.unscored_runs.join(", ")))
+            .collect();
+        if !unscored.is_empty() {
+            let _ = writeln!(out, "\nUnscored (result files without scores): {}.", unscored.join("; "));
+        }
+        if model.categories.iter().any(|c| c.runs.len() > 1) {
+            pass_k_table(&mut out, model);
+        }
+        if options.top_flaky > 0 {
+            top_flaky_table(&mut out, model, options.top_flaky);
+        }
+    }
+    if !diagnostics.is_empty() {
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        let _ = writeln!(
+            out,
+            "\n<details><summary>{}, {}</summary>\n",
+            plural(diagnostics.len() - errors, "warning"),
+            plural(errors, "error")
+        );
+        for d in diagnostics {
+            let _ = writeln!(out, "- `{}`", d.to_string().replace('`', "'"));
+        }
+        out.push_str("\n</details>\n");
+    }
+    out
+}
+
+fn counts_table(out: &mut String, model: &ModelStability) {
+    out.push_str("| category | runs | tests | stable pass | flaky | stable fail |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|\n");
+    for c in model.categories.iter().filter(|c| !c.runs.is_empty()) {
+        let counts = c.counts();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            c.category,
+            c.runs.len(),
+            c.total,
+            cell(counts, c.stable_pass),
+            cell(counts, c.flaky),
+            cell(counts, c.stable_fail)
+        );
+    }
+    let o = model.overall;
+    let _ = writeln!(
+        out,
+        "| **overall** | | **{}** | **{}** | **{}** | **{}** |",
+        o.total,
+        cell(o, o.stable_pass),
+        cell(o, o.flaky),
+        cell(o, o.stable_fail)
+    );
+}
+
+fn cell(c: Counts, part: usize) -> String {
+    format!("{part} ({:.1}%)", c.percent(part))
+}
+
+fn pass_k_table(out: &mut String, model: &ModelStability) {
+    out.push_str("\n| category |");
+    for k in SHOWN_K {
+        let _ = write!(out, " pass^{k} |");
+    }
+    for k in &SHOWN_K[1..] {
+        let _ = write!(out, " pass@{k} |");
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---:|".repeat(SHOWN_K.len() * 2 - 1));
+    out.push('\n');
+    for c in model.categories.iter().filter(|c| c.runs.len() > 1) {
+        let _ = write!(out, "| {} |", c.category);
+        for k in SHOWN_K {
+            let _ = write!(out, " {} |", k_cell(&c.pass_hat_k, k));
+        }
+        for k in &SHOWN_K[1..] {
+            let _ = write!(out, " {} |", k_cell(&c.pass_at_k, *k));
+        }
+        out.push('\n');
+    }
+    out.push_str("\npass^k: the chance that all of k runs pass; pass@k: that at least one does (mean over tests).\n");
+}
+
+fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
+    let top = top_flaky(model, n);
+    if top.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n### Least stable tests\n");
+    out.push_str("| test | category | passed | flip rate | outcomes |\n|---|---|---:|---:|---|\n");
+    for t in top {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {}/{} | {:.2} | `{}` |",
+            t.test.id, t.category, t.test.passed, t.test.runs, t.test.flip_rate, t.test.outcomes
+        );
+    }
+}

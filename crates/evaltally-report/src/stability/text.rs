@@ -1,0 +1,154 @@
+//! The stability report as a terminal table per model.
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::stability::{CategoryStability, Counts, ModelStability, StabilityReport};
+
+use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
+use crate::Style;
+
+/// The report as text, one block per model.
+pub fn text(report: &StabilityReport, options: Options) -> String {
+    let mut out = String::new();
+    for (i, model) in report.models.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        model_text(&mut out, model, options);
+    }
+    out
+}
+
+fn model_text(out: &mut String, model: &ModelStability, options: Options) {
+    let style = options.style;
+    let header = if model.runs.is_empty() {
+        "no scored runs".to_string()
+    } else {
+        format!("{} ({})", plural(model.runs.len(), "run"), model.runs.join(", "))
+    };
+    let _ = writeln!(out, "{}: {header}", style.bold(&model.model));
+    let scored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.runs.is_empty()).collect();
+    let width = model.categories.iter().map(|c| c.category.len()).max().unwrap_or(0).max("category".len());
+    if !scored.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n  {:<width$}  {:>4}  {:>6}  {:>13}  {:>13}  {:>13}",
+            "category", "runs", "tests", "stable pass", "flaky", "stable fail"
+        );
+        for cat in &scored {
+            row(out, &cat.category, &cat.runs.len().to_string(), cat.counts(), width, style);
+        }
+        row(out, "overall", "", model.overall, width, style);
+    }
+
+    let differing: Vec<&&CategoryStability> = scored.iter().filter(|c| c.runs != model.runs).collect();
+    if !differing.is_empty() {
+        let _ = writeln!(out, "\n  runs per category, where not all {}:", model.runs.len());
+        for c in differing {
+            let _ = writeln!(out, "    {:<width$}  {}", c.category, c.runs.join(", "));
+        }
+    }
+    let unscored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.unscored_runs.is_empty()).collect();
+    if !unscored.is_empty() {
+        let _ = writeln!(out, "\n  unscored (result files without scores; counted as neither pass nor fail):");
+        for c in unscored {
+            let _ = writeln!(
+                out,
+                "    {:<width$}  {} only unscored, in {}",
+                c.category,
+                plural(c.unscored_tests, "test"),
+                c.unscored_runs.join(", ")
+            );
+        }
+    }
+    if let Some(flaky) = model.most_flaky().filter(|c| c.flaky > 0) {
+        let _ = writeln!(
+            out,
+            "\n  most flaky:  {} ({} of {} tests, {:.1}%)",
+            flaky.category,
+            flaky.flaky,
+            flaky.total,
+            flaky.counts().percent(flaky.flaky)
+        );
+    } else if !scored.is_empty() {
+        let _ = writeln!(out, "\n  no flaky tests");
+    }
+    if let Some(stable) = model.most_stable().filter(|c| c.stable_pass > 0) {
+        let _ = writeln!(
+            out,
+            "  most stable: {} ({} of {} tests, {:.1}%)",
+            stable.category,
+            stable.stable_pass,
+            stable.total,
+            stable.counts().percent(stable.stable_pass)
+        );
+    }
+    if scored.iter().any(|c| c.runs.len() > 1) {
+        pass_k_table(out, &scored, width);
+    }
+    if options.top_flaky > 0 {
+        top_flaky_table(out, model, options.top_flaky);
+    }
+}
+
+fn row(out: &mut String, name: &str, runs: &str, c: Counts, width: usize, style: Style) {
+    let cell = |n: usize| format!("{n:>6} {:5.1}%", c.percent(n));
+    let line = format!(
+        "  {name:<width$}  {runs:>4}  {:>6}  {}  {}  {}",
+        c.total,
+        style.green(&cell(c.stable_pass)),
+        style.yellow(&cell(c.flaky)),
+        style.red(&cell(c.stable_fail)),
+    );
+    if name == "overall" {
+        let _ = writeln!(out, "{}", style.bold(&line));
+    } else {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+fn pass_k_table(out: &mut String, scored: &[&CategoryStability], width: usize) {
+    let _ = writeln!(out, "\n  pass^k: all of k runs pass; pass@k: at least one does (mean over tests)");
+    let mut header = format!("  {:<width$}", "category");
+    for k in SHOWN_K {
+        let _ = write!(header, "  {:>7}", format!("pass^{k}"));
+    }
+    for k in &SHOWN_K[1..] {
+        let _ = write!(header, "  {:>7}", format!("pass@{k}"));
+    }
+    let _ = writeln!(out, "{header}");
+    for c in scored {
+        let mut line = format!("  {:<width$}", c.category);
+        for k in SHOWN_K {
+            let _ = write!(line, "  {:>7}", k_cell(&c.pass_hat_k, k));
+        }
+        for k in &SHOWN_K[1..] {
+            let _ = write!(line, "  {:>7}", k_cell(&c.pass_at_k, *k));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
+    let top = top_flaky(model, n);
+    if top.is_empty() {
+        let _ = writeln!(out, "\n  least stable tests: none (no test is flaky)");
+        return;
+    }
+    let _ = writeln!(out, "\n  least stable tests (P pass, F fail, - not run; runs in the order above):");
+    let id_w = top.iter().map(|t| t.test.id.len()).max().unwrap_or(0).max("test".len());
+    let cat_w = top.iter().map(|t| t.category.len()).max().unwrap_or(0).max("category".len());
+    let _ =
+        writeln!(out, "    {:<id_w$}  {:<cat_w$}  {:>7}  {:>9}  outcomes", "test", "category", "passed", "flip rate");
+    for t in top {
+        let _ = writeln!(
+            out,
+            "    {:<id_w$}  {:<cat_w$}  {:>7}  {:>9.2}  {}",
+            t.test.id,
+            t.category,
+            format!("{}/{}", t.test.passed, t.test.runs),
+            t.test.flip_rate,
+            t.test.outcomes
+        );
+    }
+}
