@@ -1,1 +1,121 @@
-fn main() {}
+//! evaltally's task runner, invoked as `cargo xtask <command>` (see the alias in
+//! `.cargo/config.toml`).
+//!
+//! Commands:
+//! - `ci`: everything CI checks, in order, stopping at the first failure.
+//! - `snapshots [--check|--review|--accept]`: run the tests against the insta
+//!   snapshots and check, review or accept them.
+//!
+//! This module holds the argument parsing and the small helpers the tasks share:
+//! finding the workspace root and running a command with a one-line echo.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod ci;
+mod snapshots;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::OnceLock;
+
+use anyhow::{Context, Result, ensure};
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  ci                    fmt, clippy, doctests, then all tests with the snapshot check
+  snapshots [--check]   run all tests; fail on snapshot mismatches, unreferenced
+                        .snap files and leftover .snap.new / .pending-snap files
+  snapshots --review    record changed snapshots as .snap.new and review them
+                        (with `cargo insta review` when cargo-insta is installed)
+  snapshots --accept    overwrite snapshots with the current output and delete
+                        unreferenced .snap files
+  help                  print this message
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        [] | ["help" | "-h" | "--help"] => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        ["ci"] => ci::run(),
+        ["snapshots", flags @ ..] => match snapshots::Mode::parse(flags) {
+            Some(mode) => snapshots::run(mode),
+            None => return usage_error(&args),
+        },
+        _ => return usage_error(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage_error(args: &[&str]) -> ExitCode {
+    eprintln!("xtask: unknown command `{}`\n\n{USAGE}", args.join(" "));
+    ExitCode::from(2)
+}
+
+/// The workspace root: the parent of this crate's directory. `cargo run` sets
+/// `CARGO_MANIFEST_DIR` at run time too; prefer that over the compile-time
+/// value, which goes stale if the checkout moves but the build is reused.
+pub(crate) fn workspace_root() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+        manifest_dir.parent().expect("xtask lives one level below the workspace root").to_path_buf()
+    })
+}
+
+/// A `cargo <args>` command run from the workspace root, using the same cargo
+/// that runs xtask (so the toolchain pinned by rust-toolchain.toml).
+pub(crate) fn cargo(args: &[&str]) -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.args(args).current_dir(workspace_root());
+    cmd
+}
+
+/// Whether `cmd` runs and exits successfully, with its output discarded.
+pub(crate) fn succeeds(mut cmd: Command) -> bool {
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|status| status.success())
+}
+
+/// Echoes `cmd` to stderr as `xtask: <command line>`, runs it and fails unless
+/// it exits successfully.
+pub(crate) fn run_cmd(cmd: &mut Command) -> Result<()> {
+    let program = Path::new(cmd.get_program()).file_name().unwrap_or_else(|| cmd.get_program());
+    let line = std::iter::once(program).chain(cmd.get_args()).map(OsStr::to_string_lossy).collect::<Vec<_>>().join(" ");
+    eprintln!("xtask: {}{line}", env_prefix(cmd));
+    let status = cmd.status().with_context(|| format!("could not start `{line}`"))?;
+    ensure!(status.success(), "`{line}` failed ({status})");
+    Ok(())
+}
+
+/// The environment changes of `cmd` as a shell prefix, e.g.
+/// `env -u CI INSTA_UPDATE=new `.
+fn env_prefix(cmd: &Command) -> String {
+    let mut unset = Vec::new();
+    let mut set = Vec::new();
+    for (key, value) in cmd.get_envs() {
+        let key = key.to_string_lossy();
+        match value {
+            Some(value) => set.push(format!("{key}={} ", value.to_string_lossy())),
+            None => unset.push(format!("-u {key} ")),
+        }
+    }
+    let env = if unset.is_empty() { "" } else { "env " };
+    format!("{env}{}{}", unset.concat(), set.concat())
+}
+
+/// `path` relative to the workspace root when it lies inside it, for messages.
+pub(crate) fn relative(path: &Path) -> PathBuf {
+    path.strip_prefix(workspace_root()).unwrap_or(path).to_path_buf()
+}

@@ -1,0 +1,18 @@
+//! `cargo xtask ci`: the full CI check, step by step, stopping at the first
+//! failure.
+//!
+//! The last step is the snapshot check, whose test runner prints the final
+//! summary line. Nothing is printed after it on success, because CI judges the
+//! run by that line.
+
+use anyhow::Result;
+
+use crate::{cargo, run_cmd, snapshots};
+
+pub(crate) fn run() -> Result<()> {
+    run_cmd(&mut cargo(&["fmt", "--all", "--check"]))?;
+    run_cmd(&mut cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    // nextest does not run doctests, so they get their own step.
+    run_cmd(&mut cargo(&["test", "--workspace", "--doc"]))?;
+    snapshots::check()
+}
