@@ -21,10 +21,11 @@
 //!
 //! [`CategoryRun`]: evaltally_core::CategoryRun
 
+pub mod compare;
 pub mod load;
 mod matrix;
 pub mod stability;
 pub mod stats;
 
-pub use load::{Filter, LoadError, Loaded, NoProgress, Progress};
+pub use load::{Filter, LoadError, Loaded, NoProgress, Progress, Shown};
 pub use matrix::{Cell, Matrix, group};

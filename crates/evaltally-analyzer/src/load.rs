@@ -3,8 +3,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use evaltally_bfcl::{BfclError, FilePair, RunDir, Scratch, layout, read_pair};
-use evaltally_core::{CategoryRun, Diagnostic};
+use evaltally_bfcl::{BfclError, FilePair, RunDir, Scratch, layout, read_pair, show};
+use evaltally_core::{CategoryRun, Diagnostic, TestDetail};
 use rayon::prelude::*;
 
 /// Which models and categories to read; empty lists mean all.
@@ -77,12 +77,16 @@ pub struct Loaded {
     pub run_dirs: Vec<RunDir>,
 }
 
-/// Finds the BFCL runs below `paths` and reads every file pair that `filter` keeps.
-///
-/// Files are read in parallel, largest first so a few big files do not leave a core idle
-/// at the end. The result does not depend on scheduling: runs and diagnostics come back
-/// in (model, category, run) order.
-pub fn load_bfcl(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Result<Loaded, LoadError> {
+/// What a search of the given paths found.
+struct Discovered {
+    run_dirs: Vec<RunDir>,
+    /// The file pairs the filter keeps, in (run, model, category) order.
+    pairs: Vec<FilePair>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The runs below `paths` and their file pairs that `filter` keeps.
+fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Discovered, LoadError> {
     let mut diagnostics = Vec::new();
     let mut run_dirs: Vec<RunDir> = Vec::new();
     let mut roots = BTreeSet::new();
@@ -112,7 +116,16 @@ pub fn load_bfcl(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) ->
             categories: categories.into_iter().collect(),
         });
     }
+    Ok(Discovered { run_dirs, pairs, diagnostics })
+}
 
+/// Finds the BFCL runs below `paths` and reads every file pair that `filter` keeps.
+///
+/// Files are read in parallel, largest first so a few big files do not leave a core idle
+/// at the end. The result does not depend on scheduling: runs and diagnostics come back
+/// in (model, category, run) order.
+pub fn load_bfcl(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Result<Loaded, LoadError> {
+    let Discovered { run_dirs, pairs, mut diagnostics } = discover(paths, filter)?;
     let sizes: Vec<u64> = pairs.par_iter().map(FilePair::size).collect();
     let mut order: Vec<usize> = (0..pairs.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
@@ -139,4 +152,51 @@ pub fn load_bfcl(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) ->
             .then_with(|| evaltally_core::id::natural_str_cmp(&a.run, &b.run))
     });
     Ok(Loaded { runs, diagnostics, run_dirs })
+}
+
+/// What `show` found about one test.
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// One entry per (run, model) whose files hold the test's category, in run order;
+    /// tests absent from a run's result file are [`Status::NotRun`](evaltally_core::Status::NotRun).
+    pub details: Vec<TestDetail>,
+    /// Problems reading the files.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Finds test `id` in every run below `paths`: first in the files of its category (by
+/// name), then, if it is in none of them, in every file.
+pub fn show_bfcl(paths: &[PathBuf], id: &str, filter: &Filter) -> Result<Shown, LoadError> {
+    let Discovered { pairs, mut diagnostics, .. } = discover(paths, filter)?;
+    let (likely, rest): (Vec<&FilePair>, Vec<&FilePair>) = pairs.iter().partition(|p| show::may_hold(p, id));
+    let look = |candidates: &[&FilePair], diagnostics: &mut Vec<Diagnostic>| -> Vec<TestDetail> {
+        let found: Vec<_> = candidates.par_iter().map(|p| show::show(p, id)).collect();
+        let mut details = Vec::new();
+        for f in found {
+            match f {
+                Ok(Some(d)) => details.push(d),
+                Ok(None) => {}
+                Err(e) => diagnostics.push(e),
+            }
+        }
+        details
+    };
+    let mut details = look(&likely, &mut diagnostics);
+    if details.iter().all(|d| d.status == evaltally_core::Status::NotRun) {
+        let elsewhere: Vec<TestDetail> =
+            look(&rest, &mut diagnostics).into_iter().filter(|d| d.status != evaltally_core::Status::NotRun).collect();
+        if !elsewhere.is_empty() {
+            details = elsewhere;
+        }
+    }
+    // A model none of whose runs lists the test never had it: leave its rows out.
+    let models_with_test: BTreeSet<String> =
+        details.iter().filter(|d| d.status != evaltally_core::Status::NotRun).map(|d| d.model.clone()).collect();
+    details.retain(|d| models_with_test.contains(&d.model));
+    details.sort_by(|a, b| {
+        (a.model.as_str(), a.category.as_str())
+            .cmp(&(b.model.as_str(), b.category.as_str()))
+            .then_with(|| evaltally_core::id::natural_str_cmp(&a.run, &b.run))
+    });
+    Ok(Shown { details, diagnostics })
 }

@@ -61,6 +61,25 @@ pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
     (2.0 * tail).min(1.0)
 }
 
+/// The Wald interval of a paired difference of proportions from `b` pairs that went
+/// pass → fail and `c` that went fail → pass out of `n` pairs:
+/// `d = (c − b)/n`, `d ± z·√(b + c − (c − b)²/n) / n` (Agresti, *Categorical Data Analysis*,
+/// §10.1). `None` without pairs.
+///
+/// ```
+/// let (lo, hi) = evaltally_analyzer::stats::paired_wald(18, 58, 200, evaltally_analyzer::stats::Z95).unwrap();
+/// assert!((lo - 0.119_189).abs() < 1e-6 && (hi - 0.280_811).abs() < 1e-6);
+/// ```
+pub fn paired_wald(b: usize, c: usize, n: usize, z: f64) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let (b, c, n) = (b as f64, c as f64, n as f64);
+    let d = (c - b) / n;
+    let se = (b + c - (c - b) * (c - b) / n).max(0.0).sqrt() / n;
+    Some((d - z * se, d + z * se))
+}
+
 /// C(n, k) as f64 by a product, stable for the sizes of eval runs.
 fn choose_ratio(top_n: u64, bottom_n: u64, k: u64) -> f64 {
     // C(top_n, k) / C(bottom_n, k) = Π_{i=0..k} (top_n - i) / (bottom_n - i)

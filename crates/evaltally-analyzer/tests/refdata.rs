@@ -148,3 +148,61 @@ fn vgangal101_scores_without_results_are_left_out() {
     assert_eq!(loaded.diagnostics.len(), 3);
     assert!(loaded.diagnostics.iter().all(|d| d.message.contains("score file without its result file")));
 }
+
+/// `bfcl-format.md` §2, "Pairwise compares (verified)".
+#[test]
+fn bbrowning_pairwise_compares_match_the_verified_values() {
+    let Some(root) = refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
+    let filter = Filter { models: vec!["openai_gpt-oss-120b".into()], categories: Vec::new() };
+    let side = |run: &str| load::load_bfcl(&[root.join(run)], &filter, &NoProgress).unwrap().runs;
+    let cases = [
+        ("v0.11.0", "2025-11-12-harmony-fixes", "multi_turn_base", 18, 58, 40),
+        ("v0.10.2", "v0.11.0", "live_simple", 7, 9, 2),
+        ("2025-11-12-main", "2025-11-12-harmony-fixes-2", "simple_python", 12, 8, -4),
+    ];
+    for (base, new, category, regressions, improvements, net) in cases {
+        let report = evaltally_analyzer::compare::compare(&side(base), &side(new));
+        assert_eq!(report.mode, evaltally_analyzer::compare::Mode::Runs);
+        let c = report.models[0].categories.iter().find(|c| c.category == category).unwrap();
+        assert_eq!(
+            (c.regressions.len(), c.improvements.len(), c.summary.net),
+            (regressions, improvements, net),
+            "{base} → {new}"
+        );
+        assert!(c.only_in_base.is_empty() && c.only_in_new.is_empty());
+        if category == "multi_turn_base" {
+            assert_eq!(
+                &c.regressions[..5],
+                [
+                    "multi_turn_base_0",
+                    "multi_turn_base_2",
+                    "multi_turn_base_25",
+                    "multi_turn_base_36",
+                    "multi_turn_base_37"
+                ]
+            );
+            assert_eq!((c.summary.base_passed, c.summary.new_passed), (84.0, 124.0));
+            // Exact two-sided binomial p for 18 vs 58 (scipy binomtest), see stats.rs.
+            assert!((c.summary.p_value - 4.713_242_239_575_157e-6).abs() < 1e-15);
+            let by_type: usize = c.summary.regressions_by_error_type.values().sum();
+            assert_eq!(by_type, 18, "every single-turn and multi-turn error shape yields a type");
+        }
+    }
+}
+
+/// Single-turn failures carry `error` as a list and `error_type` at the top level (the
+/// seed's compare script crashes on them): every `live_simple` regression gets its type.
+#[test]
+fn single_turn_error_shapes_are_grouped_by_type() {
+    let Some(root) = refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
+    let filter = Filter { models: vec!["openai_gpt-oss-120b".into()], categories: vec!["live_simple".into()] };
+    let side = |run: &str| load::load_bfcl(&[root.join(run)], &filter, &NoProgress).unwrap().runs;
+    let report = evaltally_analyzer::compare::compare(&side("v0.10.2"), &side("v0.11.0"));
+    let s = &report.models[0].overall;
+    assert_eq!(s.regressions_by_error_type.values().sum::<usize>(), 7);
+    assert_eq!(s.improvements_by_error_type.values().sum::<usize>(), 9);
+    assert_eq!(
+        s.regressions_by_error_family.values().sum::<usize>(),
+        s.regressions_by_error_type.values().sum::<usize>()
+    );
+}

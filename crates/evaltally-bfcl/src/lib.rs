@@ -12,6 +12,7 @@
 //!   reporting every oddity as a [`Diagnostic`](evaltally_core::Diagnostic) rather than
 //!   failing.
 //! * [`lines`] holds the borrowed, skip-what-is-not-needed line types.
+//! * [`show`] pulls everything the files say about one test.
 //!
 //! ```no_run
 //! use evaltally_bfcl::{layout, read_pair, Scratch};
@@ -34,6 +35,7 @@ mod error;
 pub mod layout;
 pub mod lines;
 mod read;
+pub mod show;
 
 pub use error::BfclError;
 pub use layout::{FilePair, RunDir};

@@ -108,6 +108,46 @@ pub struct ResultLine<'a> {
     pub result: Option<&'a RawValue>,
 }
 
+/// Where a result line's test id came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdSource {
+    /// A string `id`: the real id.
+    Id,
+    /// An integer `id`, named `<category>_<n>`.
+    IntegerId,
+    /// A v1 `idx` (0-based), named `<category>_<idx>`.
+    Idx,
+}
+
+/// Why a result line has no usable id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdProblem {
+    /// Neither `id` nor `idx`.
+    Missing,
+    /// `id` or `idx` is neither a string nor an integer.
+    WrongType,
+}
+
+impl<'a> ResultLine<'a> {
+    /// The test id of this line: the string `id`, or `<category>_<n>` for an integer `id`
+    /// or a v1 `idx`.
+    ///
+    /// ```
+    /// use evaltally_bfcl::lines::{IdSource, ResultLine};
+    /// let v1: ResultLine<'_> = serde_json::from_str(r#"{"idx": 13, "result": []}"#).unwrap();
+    /// assert_eq!(v1.test_id("simple").unwrap(), ("simple_13".into(), IdSource::Idx));
+    /// ```
+    pub fn test_id(&self, category: &str) -> Result<(Cow<'a, str>, IdSource), IdProblem> {
+        match (&self.id, &self.idx) {
+            (Some(RawId::Str(s)), _) => Ok((s.clone(), IdSource::Id)),
+            (Some(RawId::Int(n)), _) => Ok((Cow::Owned(format!("{category}_{n}")), IdSource::IntegerId)),
+            (None, Some(RawId::Int(n))) => Ok((Cow::Owned(format!("{category}_{n}")), IdSource::Idx)),
+            (Some(_), _) | (None, Some(_)) => Err(IdProblem::WrongType),
+            (None, None) => Err(IdProblem::Missing),
+        }
+    }
+}
+
 impl ResultLine<'_> {
     /// Whether `result` is the inference-crash marker `"Error during inference: …"`.
     pub fn is_inference_error(&self) -> bool {

@@ -9,7 +9,7 @@ use std::path::Path;
 use evaltally_core::{CategoryRun, Diagnostic, Outcome};
 
 use crate::layout::FilePair;
-use crate::lines::{self, RawId, ResultLine, ScoreLine};
+use crate::lines::{self, IdProblem, IdSource, RawId, ResultLine, ScoreLine};
 
 /// At most this many diagnostics of one kind are reported per file; the rest are counted.
 const MAX_REPEATS: usize = 10;
@@ -139,21 +139,21 @@ fn parse_results(buf: &[u8], category: &str, rep: &mut Reporter<'_>) -> ResultId
                 continue;
             }
         };
-        let id: Cow<'_, str> = match (&parsed.id, &parsed.idx) {
-            (Some(RawId::Str(s)), _) => s.clone(),
-            (Some(RawId::Int(n)), _) | (None, Some(RawId::Int(n))) => {
-                if parsed.id.is_none() {
-                    saw_idx.get_or_insert(line_no);
-                } else {
-                    rep.warn("integer id", line_no, format!("integer id {n} in a result file; named `{category}_{n}`"));
-                }
-                Cow::Owned(format!("{category}_{n}"))
+        let id = match parsed.test_id(category) {
+            Ok((id, IdSource::Id)) => id,
+            Ok((id, IdSource::Idx)) => {
+                saw_idx.get_or_insert(line_no);
+                id
             }
-            (Some(_), _) | (None, Some(_)) => {
+            Ok((id, IdSource::IntegerId)) => {
+                rep.warn("integer id", line_no, format!("integer id in a result file; named `{id}`"));
+                id
+            }
+            Err(IdProblem::WrongType) => {
                 rep.error("bad id", line_no, None, "`id` is neither a string nor an integer; line skipped".into());
                 continue;
             }
-            (None, None) => {
+            Err(IdProblem::Missing) => {
                 rep.error(
                     "missing id",
                     line_no,

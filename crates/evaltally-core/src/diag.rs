@@ -81,7 +81,7 @@ impl Diagnostic {
 
 /// Paths that are not UTF-8 are written with U+FFFD in place of the bad bytes rather
 /// than failing the whole document.
-fn lossy_path<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn lossy_path<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&path.to_string_lossy())
 }
 

@@ -9,6 +9,7 @@
 //! * [`Outcome`] and [`CategoryRun`]: what one run says about the tests of one
 //!   (model, category).
 //! * [`Diagnostic`]: a warning or error tied to a file, line and column.
+//! * [`TestDetail`]: everything known about one test in one run, for `show`.
 //!
 //! ```
 //! use evaltally_core::{id, CategoryRun, Outcome};
@@ -24,12 +25,14 @@
 //! assert_eq!(ids, ["simple_python_2", "simple_python_10"]);
 //! ```
 
+mod detail;
 mod diag;
 mod error_type;
 pub mod id;
 mod outcome;
 mod run;
 
+pub use detail::{Location, Message, Status, TestDetail};
 pub use diag::{Diagnostic, Severity};
 pub use error_type::ErrorType;
 pub use outcome::Outcome;

@@ -6,6 +6,9 @@
 //! * [`stability`]: the stability report as text (optionally coloured), Markdown, JSON,
 //!   and the per-class id files (`stable_tests.json`, `flaky_tests.json`,
 //!   `failing_tests.json`).
+//! * [`show`]: one test across runs.
+//! * [`compare`]: regressions, improvements and their significance, as text, Markdown and
+//!   JSON.
 //!
 //! ```
 //! use evaltally_core::{CategoryRun, Outcome};
@@ -22,6 +25,8 @@
 //! assert!(md.contains("| simple |"));
 //! ```
 
+pub mod compare;
+pub mod show;
 pub mod stability;
 mod style;
 

@@ -30,6 +30,26 @@ pub(crate) enum Command {
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors or when nothing was found.
     Stability(StabilityArgs),
+    /// What regressed and improved between two runs, or two groups of runs, and whether
+    /// the change is more than run-to-run noise.
+    ///
+    /// `evaltally compare BASE NEW` compares two run folders (exact McNemar test, Wilson
+    /// intervals); `evaltally compare --base PATH... --new PATH...` compares two groups of
+    /// runs (consistent regressions apart from flaky ones, paired bootstrap interval and
+    /// sign-flip test with a fixed seed). Tests listed on one side only are reported apart,
+    /// never as regressions or improvements.
+    ///
+    /// Exit status: 0 on success; 1 when --fail-on trips or files had errors (or warnings,
+    /// with --strict); 2 on usage errors or when nothing was found.
+    Compare(CompareArgs),
+    /// One test: its outcome in every run, error type and message, the prompt's question
+    /// turns, the model's answer, the expected answer, tokens and latency.
+    ///
+    /// PATHs are run folders or folders of runs in any layout; TEST_ID is the test id
+    /// (`multi_turn_base_3`, `live_simple_29-7-2`).
+    ///
+    /// Exit status: 0 when the test was found; 2 when it is in none of the runs.
+    Show(ShowArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -50,6 +70,67 @@ pub(crate) enum Format {
     Json,
     /// Markdown tables, fit for a CI job summary.
     Markdown,
+}
+
+/// When `compare` exits 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FailOn {
+    /// Any regression (a consistent one, for groups) in any category.
+    Regressions,
+    /// A model's overall pass rate dropped, significant at 0.05.
+    Significant,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// BASE and NEW: two run folders.
+    #[arg(value_name = "RUN", num_args = 0..=2, conflicts_with_all = ["base", "new"])]
+    pub(crate) runs: Vec<PathBuf>,
+    /// The base group: run folders or folders of runs.
+    #[arg(long, value_name = "PATH", num_args = 1.., requires = "new")]
+    pub(crate) base: Vec<PathBuf>,
+    /// The new group: run folders or folders of runs.
+    #[arg(long, value_name = "PATH", num_args = 1.., requires = "base")]
+    pub(crate) new: Vec<PathBuf>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Exit 1 on any regression, or only on a significant drop: for CI gates.
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub(crate) fail_on: Option<FailOn>,
+    /// Exit 1 when reading the files gave warnings.
+    #[arg(long)]
+    pub(crate) strict: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShowFormat {
+    /// A table of runs and the details of one run.
+    Text,
+    /// Every run's details as one JSON document.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ShowArgs {
+    /// Run folders or folders of runs, then the test id.
+    #[arg(required = true, num_args = 2.., value_name = "PATH... TEST_ID")]
+    pub(crate) args: Vec<String>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Print the details of this run (default: the last run where the test failed).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) run: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub(crate) format: ShowFormat,
 }
 
 #[derive(Debug, Args)]

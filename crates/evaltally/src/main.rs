@@ -38,6 +38,8 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
+        cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
+        cli::Command::Show(args) => commands::show::run(&args, cli.color),
     };
     match result {
         Ok(exit) => ExitCode::from(exit as u8),

@@ -74,6 +74,41 @@ fn check_layout(layout: &str) {
         }
     }
     assert!(checked >= 40, "every category of both models was checked ({checked})");
+    check_first_pair(&expected, &work, layout);
+}
+
+/// `compare` of the first two runs gives exactly the regressions and improvements of
+/// `pairs` in the ground truth.
+fn check_first_pair(expected: &Value, work: &Path, layout: &str) {
+    let (a, b) = ("run-000", "run-001");
+    let dir = |run: &str| match layout {
+        "pairs" => work.join(format!("result-{run}")),
+        _ => work.join(run),
+    };
+    let run = evaltally_in(
+        &workspace_root(),
+        &["compare", dir(a).to_str().unwrap(), dir(b).to_str().unwrap(), "--format", "json"],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let got: Value = serde_json::from_str(&run.stdout).unwrap();
+    let truth = &expected["pairs"][format!("{a}..{b}")];
+    let mut compared = 0;
+    for model in got["models"].as_array().unwrap() {
+        let name = model["model"].as_str().unwrap();
+        for cat in model["categories"].as_array().unwrap() {
+            let c = cat["category"].as_str().unwrap();
+            for key in ["regressions", "improvements"] {
+                let mut want: Vec<String> =
+                    truth[name][c][key].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+                sort_natural(&mut want);
+                assert_eq!(cat[key], serde_json::json!(want), "{name} {c} {key}");
+            }
+            assert_eq!(cat["only_in_base"], serde_json::json!([]));
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, truth.as_object().unwrap().values().map(|m| m.as_object().unwrap().len()).sum::<usize>());
 }
 
 #[test]

@@ -1,3 +1,5 @@
 //! One module per subcommand.
 
+pub(crate) mod compare;
+pub(crate) mod show;
 pub(crate) mod stability;

@@ -1,0 +1,482 @@
+//! Comparing two runs, or two groups of runs: what regressed, what improved, why, and
+//! whether the change is more than run-to-run noise.
+//!
+//! Tests are matched by (model, category, id). A test listed on only one side is reported
+//! apart ("only in base", "only in new") and never counted as a regression or an
+//! improvement.
+//!
+//! * Two single runs: a regression passed in base and failed in new, an improvement the
+//!   reverse. The exact McNemar test on (regressions, improvements) gives the p-value;
+//!   Wilson intervals bound each pass rate.
+//! * Two groups: a test's pass rate on each side is its passes over the runs that judged
+//!   it. A **consistent** regression passed in every base run and failed in every new run;
+//!   other drops touch a flaky test and are listed apart. The p-value comes from a paired
+//!   sign-flip test on the per-test rate differences, and a paired bootstrap gives a 95%
+//!   interval of the accuracy difference; both use a fixed seed, so output reproduces.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use evaltally_core::{CategoryRun, ErrorType, id};
+use serde::{Serialize, Serializer};
+
+use crate::matrix::{Cell, Matrix, group};
+use crate::stats;
+
+/// The significance level of `significant` and `--fail-on significant`.
+pub const ALPHA: f64 = 0.05;
+/// Resampling iterations for the bootstrap interval and the sign-flip test (groups).
+pub const ITERATIONS: usize = 2_000;
+
+/// Single runs or groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// One run on each side.
+    Runs,
+    /// Several runs on at least one side.
+    Groups,
+}
+
+/// The comparison of every model found on either side.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareReport {
+    /// Single runs or groups.
+    pub mode: Mode,
+    /// The base runs, in natural order.
+    pub base_runs: Vec<String>,
+    /// The new runs, in natural order.
+    pub new_runs: Vec<String>,
+    /// One entry per model, sorted by name.
+    pub models: Vec<ModelCompare>,
+}
+
+/// The comparison of one model.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModelCompare {
+    /// The model.
+    pub model: String,
+    /// One entry per category found on either side, sorted by name.
+    pub categories: Vec<CategoryCompare>,
+    /// All categories together.
+    pub overall: Summary,
+}
+
+/// Counts and statistics of one side-by-side comparison (a category, or a model overall).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Tests passed on the base side (mean over runs for a group).
+    #[serde(serialize_with = "count_or_mean")]
+    pub base_passed: f64,
+    /// Tests passed on the new side (mean over runs for a group).
+    #[serde(serialize_with = "count_or_mean")]
+    pub new_passed: f64,
+    /// Tests listed on the base side (mean over runs for a group).
+    #[serde(serialize_with = "count_or_mean")]
+    pub base_total: f64,
+    /// Tests listed on the new side (mean over runs for a group).
+    #[serde(serialize_with = "count_or_mean")]
+    pub new_total: f64,
+    /// `base_passed / base_total`.
+    pub base_rate: f64,
+    /// `new_passed / new_total`.
+    pub new_rate: f64,
+    /// Wilson 95% interval of the base pass rate (single runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_wilson: Option<[f64; 2]>,
+    /// Wilson 95% interval of the new pass rate (single runs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_wilson: Option<[f64; 2]>,
+    /// Tests judged on both sides.
+    pub common: usize,
+    /// Number of tests judged only on the base side.
+    pub only_in_base_count: usize,
+    /// Number of tests judged only on the new side.
+    pub only_in_new_count: usize,
+    /// Number of regressions (consistent ones, for groups).
+    pub regression_count: usize,
+    /// Number of improvements (consistent ones, for groups).
+    pub improvement_count: usize,
+    /// Groups only: drops in pass rate that touch a flaky test.
+    pub flaky_regression_count: usize,
+    /// Groups only: rises in pass rate that touch a flaky test.
+    pub flaky_improvement_count: usize,
+    /// `improvements − regressions`.
+    pub net: i64,
+    /// Regressions by the error type they fail with now.
+    pub regressions_by_error_type: BTreeMap<String, usize>,
+    /// Regressions by error family.
+    pub regressions_by_error_family: BTreeMap<String, usize>,
+    /// Improvements by the error type they failed with before.
+    pub improvements_by_error_type: BTreeMap<String, usize>,
+    /// Improvements by error family.
+    pub improvements_by_error_family: BTreeMap<String, usize>,
+    /// Mean change in pass rate over the common tests (new − base).
+    pub difference: f64,
+    /// 95% interval of `difference`: paired bootstrap for groups; for single runs the
+    /// paired Wald interval `d ± z·√(b + c − (c − b)²/n) / n`.
+    pub difference_interval: Option<[f64; 2]>,
+    /// Exact McNemar (runs) or paired sign-flip (groups) p-value; 1 without common tests.
+    pub p_value: f64,
+    /// Which test gave `p_value`.
+    pub test: &'static str,
+    /// `p_value < 0.05`.
+    pub significant: bool,
+}
+
+/// The comparison of one (model, category).
+#[derive(Clone, Debug, Serialize)]
+pub struct CategoryCompare {
+    /// The category.
+    pub category: String,
+    /// Base runs that judged this category.
+    pub base_runs: Vec<String>,
+    /// New runs that judged this category.
+    pub new_runs: Vec<String>,
+    /// Counts and statistics.
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// Tests judged only on the base side, natural order.
+    pub only_in_base: Vec<String>,
+    /// Tests judged only on the new side, natural order.
+    pub only_in_new: Vec<String>,
+    /// Pass → fail (consistent ones for groups), natural order.
+    pub regressions: Vec<String>,
+    /// Fail → pass (consistent ones for groups), natural order.
+    pub improvements: Vec<String>,
+    /// Groups only: other drops in pass rate, natural order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flaky_regressions: Vec<String>,
+    /// Groups only: other rises in pass rate, natural order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flaky_improvements: Vec<String>,
+    /// Groups only: every common test's passes and runs on each side.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tests: Vec<TestRates>,
+}
+
+/// One test's record on each side of a group comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TestRates {
+    /// The test id.
+    pub id: String,
+    /// `[passed, runs]` on the base side.
+    pub base: [usize; 2],
+    /// `[passed, runs]` on the new side.
+    pub new: [usize; 2],
+}
+
+impl ModelCompare {
+    /// Whether any category has a regression.
+    pub fn has_regressions(&self) -> bool {
+        self.overall.regression_count > 0
+    }
+
+    /// Whether the model's overall pass rate dropped significantly.
+    pub fn dropped_significantly(&self) -> bool {
+        self.overall.significant && self.overall.difference < 0.0
+    }
+}
+
+/// Whole numbers as integers (`84`), fractions as floats (`84.5`).
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `serialize_with` passes a reference
+fn count_or_mean<S: Serializer>(value: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if value.fract() == 0.0 && value.is_finite() && *value >= 0.0 && *value < 9.0e15 {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let n = *value as u64;
+        s.serialize_u64(n)
+    } else {
+        s.serialize_f64(*value)
+    }
+}
+
+/// Per model: its categories, and every common test's (base, new) record for the overall
+/// statistics.
+type PerModel = (Vec<CategoryCompare>, Vec<(Record, Record)>);
+
+/// One side's record of one test.
+#[derive(Clone, Copy, Debug, Default)]
+struct Record {
+    passed: usize,
+    runs: usize,
+}
+
+impl Record {
+    fn rate(self) -> f64 {
+        self.passed as f64 / self.runs as f64
+    }
+    fn stable_pass(self) -> bool {
+        self.runs > 0 && self.passed == self.runs
+    }
+    fn stable_fail(self) -> bool {
+        self.runs > 0 && self.passed == 0
+    }
+}
+
+/// One side of a (model, category): its judged runs lined up.
+struct SideView<'m, 'a> {
+    matrix: Option<&'m Matrix<'a>>,
+    scored: Vec<usize>,
+}
+
+impl<'a> SideView<'_, 'a> {
+    fn record(&self, row: Option<usize>) -> Record {
+        let (Some(m), Some(t)) = (self.matrix, row) else { return Record::default() };
+        let cells = m.row(t);
+        let mut r = Record::default();
+        for &run in &self.scored {
+            match cells[run] {
+                Cell::Pass => {
+                    r.passed += 1;
+                    r.runs += 1;
+                }
+                Cell::Fail => r.runs += 1,
+                Cell::NotRun | Cell::Unscored => {}
+            }
+        }
+        r
+    }
+
+    /// The most frequent error label among this side's failures of a test (ties: by name).
+    fn error_of(&self, row: Option<usize>) -> Option<&'a ErrorType> {
+        let (m, t) = (self.matrix?, row?);
+        let mut counts: BTreeMap<&'a ErrorType, usize> = BTreeMap::new();
+        for &run in &self.scored {
+            if let Some(e) = m.error_type(t, run) {
+                *counts.entry(e).or_default() += 1;
+            }
+        }
+        counts.into_iter().max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0))).map(|(e, _)| e)
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.matrix.map(|m| self.scored.iter().map(|&r| m.runs[r].run.clone()).collect()).unwrap_or_default()
+    }
+
+    /// Mean (over runs) of tests passed and tests listed.
+    fn means(&self) -> (f64, f64) {
+        let Some(m) = self.matrix else { return (0.0, 0.0) };
+        if self.scored.is_empty() {
+            return (0.0, 0.0);
+        }
+        let n = self.scored.len() as f64;
+        let passed: usize = self.scored.iter().map(|&r| m.runs[r].passed()).sum();
+        let listed: usize = self.scored.iter().map(|&r| m.runs[r].len()).sum();
+        (passed as f64 / n, listed as f64 / n)
+    }
+}
+
+fn side<'m, 'a>(matrix: Option<&'m Matrix<'a>>) -> SideView<'m, 'a> {
+    let scored = matrix.map(|m| (0..m.runs.len()).filter(|&r| m.runs[r].scored).collect()).unwrap_or_default();
+    SideView { matrix, scored }
+}
+
+fn all_run_names(runs: &[CategoryRun]) -> Vec<String> {
+    let mut names: Vec<String> = runs.iter().map(|r| r.run.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+    names.sort_by(|a, b| id::natural_str_cmp(a, b));
+    names
+}
+
+/// Compares the runs in `base` with the runs in `new`.
+///
+/// ```
+/// use evaltally_core::{CategoryRun, Outcome};
+/// use evaltally_analyzer::compare;
+///
+/// let mut base = CategoryRun::new("v1", "m", "simple");
+/// base.push("simple_0", Outcome::Pass, None);
+/// base.push("simple_1", Outcome::Fail, Some("type_error:simple"));
+/// base.push("simple_2", Outcome::Pass, None);
+/// let mut new = CategoryRun::new("v2", "m", "simple");
+/// new.push("simple_0", Outcome::Fail, Some("value_error:string"));
+/// new.push("simple_1", Outcome::Pass, None);
+/// new.push("simple_3", Outcome::Pass, None);
+/// let report = compare::compare(&[base], &[new]);
+/// let c = &report.models[0].categories[0];
+/// assert_eq!(c.regressions, ["simple_0"]);
+/// assert_eq!(c.improvements, ["simple_1"]);
+/// assert_eq!((c.only_in_base.as_slice(), c.only_in_new.as_slice()), (&["simple_2".to_string()][..], &["simple_3".to_string()][..]));
+/// assert_eq!(c.summary.regressions_by_error_type["value_error:string"], 1);
+/// ```
+pub fn compare(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
+    let base_runs = all_run_names(base);
+    let new_runs = all_run_names(new);
+    let mode = if base_runs.len() <= 1 && new_runs.len() <= 1 { Mode::Runs } else { Mode::Groups };
+    let base_m = group(base);
+    let new_m = group(new);
+    let key = |m: &Matrix<'_>| (m.model.to_string(), m.category.to_string());
+    let base_by: HashMap<(String, String), &Matrix<'_>> = base_m.iter().map(|m| (key(m), m)).collect();
+    let new_by: HashMap<(String, String), &Matrix<'_>> = new_m.iter().map(|m| (key(m), m)).collect();
+    let keys: BTreeSet<(String, String)> = base_by.keys().chain(new_by.keys()).cloned().collect();
+
+    let mut models: BTreeMap<String, PerModel> = BTreeMap::new();
+    for k in keys {
+        let (cat, pairs) = category(mode, &k.1, &side(base_by.get(&k).copied()), &side(new_by.get(&k).copied()));
+        let entry = models.entry(k.0).or_default();
+        entry.0.push(cat);
+        entry.1.extend(pairs);
+    }
+    let models = models
+        .into_iter()
+        .map(|(model, (categories, pairs))| {
+            let overall = overall(mode, &categories, &pairs);
+            ModelCompare { model, categories, overall }
+        })
+        .collect();
+    CompareReport { mode, base_runs, new_runs, models }
+}
+
+fn category(
+    mode: Mode,
+    name: &str,
+    base: &SideView<'_, '_>,
+    new: &SideView<'_, '_>,
+) -> (CategoryCompare, Vec<(Record, Record)>) {
+    // Every test either side judged, in natural order.
+    let mut ids: Vec<&str> = Vec::new();
+    let mut rows: HashMap<&str, (Option<usize>, Option<usize>)> = HashMap::new();
+    for (which, s) in [(0, base), (1, new)] {
+        if let Some(m) = s.matrix {
+            for (t, id) in m.ids.iter().enumerate() {
+                let e = rows.entry(id).or_insert_with(|| {
+                    ids.push(id);
+                    (None, None)
+                });
+                if which == 0 { e.0 = Some(t) } else { e.1 = Some(t) }
+            }
+        }
+    }
+    ids.sort_by(|a, b| id::natural_cmp(a, b));
+
+    let mut out = CategoryCompare {
+        category: name.to_string(),
+        base_runs: base.names(),
+        new_runs: new.names(),
+        summary: Summary::default(),
+        only_in_base: Vec::new(),
+        only_in_new: Vec::new(),
+        regressions: Vec::new(),
+        improvements: Vec::new(),
+        flaky_regressions: Vec::new(),
+        flaky_improvements: Vec::new(),
+        tests: Vec::new(),
+    };
+    let s = &mut out.summary;
+    let mut pairs = Vec::new();
+    for id in ids {
+        let (rb, rn) = rows[id];
+        let (b, n) = (base.record(rb), new.record(rn));
+        match (b.runs > 0, n.runs > 0) {
+            (false, false) => continue,
+            (true, false) => {
+                out.only_in_base.push(id.to_string());
+                continue;
+            }
+            (false, true) => {
+                out.only_in_new.push(id.to_string());
+                continue;
+            }
+            (true, true) => {}
+        }
+        pairs.push((b, n));
+        if mode == Mode::Groups {
+            out.tests.push(TestRates { id: id.to_string(), base: [b.passed, b.runs], new: [n.passed, n.runs] });
+        }
+        let (regressed, improved) = (b.stable_pass() && n.stable_fail(), b.stable_fail() && n.stable_pass());
+        if regressed {
+            out.regressions.push(id.to_string());
+            if let Some(e) = new.error_of(rn) {
+                count(&mut s.regressions_by_error_type, &mut s.regressions_by_error_family, e);
+            }
+        } else if improved {
+            out.improvements.push(id.to_string());
+            if let Some(e) = base.error_of(rb) {
+                count(&mut s.improvements_by_error_type, &mut s.improvements_by_error_family, e);
+            }
+        } else if n.rate() < b.rate() {
+            out.flaky_regressions.push(id.to_string());
+        } else if n.rate() > b.rate() {
+            out.flaky_improvements.push(id.to_string());
+        }
+    }
+    s.common = pairs.len();
+    s.only_in_base_count = out.only_in_base.len();
+    s.only_in_new_count = out.only_in_new.len();
+    s.regression_count = out.regressions.len();
+    s.improvement_count = out.improvements.len();
+    s.flaky_regression_count = out.flaky_regressions.len();
+    s.flaky_improvement_count = out.flaky_improvements.len();
+    (s.base_passed, s.base_total) = base.means();
+    (s.new_passed, s.new_total) = new.means();
+    finish(mode, s, &pairs);
+    (out, pairs)
+}
+
+fn count(by_type: &mut BTreeMap<String, usize>, by_family: &mut BTreeMap<String, usize>, e: &ErrorType) {
+    *by_type.entry(e.as_str().to_string()).or_default() += 1;
+    *by_family.entry(e.family().to_string()).or_default() += 1;
+}
+
+fn overall(mode: Mode, categories: &[CategoryCompare], pairs: &[(Record, Record)]) -> Summary {
+    let mut s = Summary::default();
+    for c in categories {
+        let x = &c.summary;
+        s.base_passed += x.base_passed;
+        s.new_passed += x.new_passed;
+        s.base_total += x.base_total;
+        s.new_total += x.new_total;
+        s.common += x.common;
+        s.only_in_base_count += x.only_in_base_count;
+        s.only_in_new_count += x.only_in_new_count;
+        s.regression_count += x.regression_count;
+        s.improvement_count += x.improvement_count;
+        s.flaky_regression_count += x.flaky_regression_count;
+        s.flaky_improvement_count += x.flaky_improvement_count;
+        for (into, from) in [
+            (&mut s.regressions_by_error_type, &x.regressions_by_error_type),
+            (&mut s.regressions_by_error_family, &x.regressions_by_error_family),
+            (&mut s.improvements_by_error_type, &x.improvements_by_error_type),
+            (&mut s.improvements_by_error_family, &x.improvements_by_error_family),
+        ] {
+            for (k, v) in from {
+                *into.entry(k.clone()).or_default() += v;
+            }
+        }
+    }
+    finish(mode, &mut s, pairs);
+    s
+}
+
+/// Rates, intervals, net change and the significance test, from the counts and the
+/// per-test records of the common tests.
+fn finish(mode: Mode, s: &mut Summary, pairs: &[(Record, Record)]) {
+    s.base_rate = if s.base_total > 0.0 { s.base_passed / s.base_total } else { 0.0 };
+    s.new_rate = if s.new_total > 0.0 { s.new_passed / s.new_total } else { 0.0 };
+    s.net =
+        i64::try_from(s.improvement_count).unwrap_or(i64::MAX) - i64::try_from(s.regression_count).unwrap_or(i64::MAX);
+    let diffs: Vec<f64> = pairs.iter().map(|(b, n)| n.rate() - b.rate()).collect();
+    s.difference = if diffs.is_empty() { 0.0 } else { diffs.iter().sum::<f64>() / diffs.len() as f64 };
+    match mode {
+        Mode::Runs => {
+            let wilson = |passed: f64, total: f64| {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let (p, t) = (passed as usize, total as usize);
+                let (lo, hi) = stats::wilson(p, t, stats::Z95);
+                [lo, hi]
+            };
+            s.base_wilson = Some(wilson(s.base_passed, s.base_total));
+            s.new_wilson = Some(wilson(s.new_passed, s.new_total));
+            s.p_value = stats::mcnemar_exact(s.regression_count, s.improvement_count);
+            s.test = "exact McNemar";
+            s.difference_interval =
+                stats::paired_wald(s.regression_count, s.improvement_count, pairs.len(), stats::Z95)
+                    .map(|(lo, hi)| [lo, hi]);
+        }
+        Mode::Groups => {
+            s.difference_interval =
+                stats::bootstrap_mean_interval(&diffs, ITERATIONS, 0.95, stats::DEFAULT_SEED).map(|(lo, hi)| [lo, hi]);
+            s.p_value = stats::sign_flip_p(&diffs, ITERATIONS, stats::DEFAULT_SEED);
+            s.test = "paired sign-flip";
+        }
+    }
+    s.significant = s.p_value < ALPHA;
+}

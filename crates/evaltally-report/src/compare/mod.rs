@@ -1,0 +1,115 @@
+//! The comparison report: text ([`text`]), Markdown ([`markdown`]) and JSON ([`json`]).
+
+mod markdown;
+mod text;
+
+use std::collections::BTreeMap;
+
+use evaltally_analyzer::compare::{CompareReport, Mode, ModelCompare, Summary};
+use evaltally_core::Diagnostic;
+use serde::Serialize;
+
+pub use markdown::markdown;
+pub use text::text;
+
+/// The JSON document `evaltally compare --format json` prints.
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    /// Single runs or groups.
+    pub mode: Mode,
+    /// Base runs.
+    pub base_runs: &'a [String],
+    /// New runs.
+    pub new_runs: &'a [String],
+    /// Per-model comparison.
+    pub models: &'a [ModelCompare],
+    /// Warnings from reading either side.
+    pub warnings: Vec<&'a Diagnostic>,
+    /// Errors from reading either side.
+    pub errors: Vec<&'a Diagnostic>,
+}
+
+/// The JSON document as pretty-printed text with a final newline.
+pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
+    let doc = Document {
+        mode: report.mode,
+        base_runs: &report.base_runs,
+        new_runs: &report.new_runs,
+        models: &report.models,
+        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
+        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+/// "v0.11.0" for one run, "3 runs (a, b, c)" for a group.
+fn side_name(runs: &[String]) -> String {
+    match runs {
+        [one] => one.clone(),
+        [] => "no runs".to_string(),
+        many => format!("{} runs ({})", many.len(), many.join(", ")),
+    }
+}
+
+/// A count, or a mean with one decimal when it is not whole.
+fn num(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 { format!("+{n}") } else { n.to_string() }
+}
+
+/// A p-value for a table cell.
+fn p_cell(p: f64) -> String {
+    if p < 0.001 { "<0.001".to_string() } else { format!("{p:.3}") }
+}
+
+/// A p-value in a sentence.
+fn p_text(p: f64) -> String {
+    if p < 0.001 { format!("{p:.1e}") } else { format!("{p:.3}") }
+}
+
+/// `a 3, b 1` sorted by count, then name.
+fn by_count(map: &BTreeMap<String, usize>) -> String {
+    let mut items: Vec<(&String, &usize)> = map.iter().collect();
+    items.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    items.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The sentence with rates, intervals, difference and p-value.
+fn statistics(s: &Summary, mode: Mode) -> String {
+    let which = if mode == Mode::Groups { "mean pass rate" } else { "pass rate" };
+    let rate = |r: f64, w: Option<[f64; 2]>, total: f64| match w {
+        _ if total == 0.0 => "no tests".to_string(),
+        Some([lo, hi]) => format!("{} [{}, {}]", percent(r), percent(lo), percent(hi)),
+        None => percent(r),
+    };
+    let diff = match s.difference_interval {
+        Some([lo, hi]) => format!("{:+.1} points [{:+.1}, {:+.1}]", 100.0 * s.difference, 100.0 * lo, 100.0 * hi),
+        None => format!("{:+.1} points", 100.0 * s.difference),
+    };
+    if s.common == 0 {
+        return format!(
+            "{which} {} → {}; no common tests",
+            rate(s.base_rate, s.base_wilson, s.base_total),
+            rate(s.new_rate, s.new_wilson, s.new_total)
+        );
+    }
+    let verdict = if s.significant {
+        format!("p = {} ({}): more than noise at 0.05", p_text(s.p_value), s.test)
+    } else {
+        format!("p = {} ({}): within noise at 0.05", p_text(s.p_value), s.test)
+    };
+    format!(
+        "{which} {} → {}; change on common tests {diff}; {verdict}",
+        rate(s.base_rate, s.base_wilson, s.base_total),
+        rate(s.new_rate, s.new_wilson, s.new_total)
+    )
+}

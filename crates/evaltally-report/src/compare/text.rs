@@ -1,0 +1,155 @@
+//! The comparison as terminal text.
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::compare::{CategoryCompare, CompareReport, Mode, Summary};
+
+use super::{by_count, num, p_cell, percent, side_name, signed, statistics};
+use crate::Style;
+
+/// Lists of tests present on one side only are cut to this many in text.
+const MAX_LISTED: usize = 20;
+
+/// Wraps ids into lines of at most `width` characters, each indented.
+fn wrap_ids(out: &mut String, ids: &[String], indent: &str, width: usize) {
+    let mut line = String::new();
+    for id in ids {
+        if !line.is_empty() && line.len() + id.len() + 2 > width {
+            let _ = writeln!(out, "{indent}{line},");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(", ");
+        }
+        line.push_str(id);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{indent}{line}");
+    }
+}
+
+/// The comparison as text.
+pub fn text(report: &CompareReport, style: Style) -> String {
+    let mut out = String::new();
+    let what = match report.mode {
+        Mode::Runs => "single runs; p-values: exact McNemar",
+        Mode::Groups => "groups; p-values: paired sign-flip; intervals: paired bootstrap, fixed seed",
+    };
+    let _ = writeln!(
+        out,
+        "compare {} → {}  ({what})",
+        style.bold(&side_name(&report.base_runs)),
+        style.bold(&side_name(&report.new_runs))
+    );
+    for model in &report.models {
+        let _ = writeln!(out, "\n{}", style.bold(&model.model));
+        let width = model.categories.iter().map(|c| c.category.len()).max().unwrap_or(0).max("category".len());
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}",
+            "category", "base", "new", "common", "regr", "impr", "net", "p-value"
+        );
+        for c in &model.categories {
+            row(&mut out, &c.category, &c.summary, width, style);
+        }
+        row(&mut out, "overall", &model.overall, width, style);
+        for c in &model.categories {
+            details(&mut out, c, report.mode, style);
+        }
+        let _ = writeln!(out, "\n  overall: {}", statistics(&model.overall, report.mode));
+    }
+    out
+}
+
+fn row(out: &mut String, name: &str, s: &Summary, width: usize, style: Style) {
+    let side = |passed: f64, total: f64, rate: f64| {
+        if total == 0.0 { "-".to_string() } else { format!("{}/{} {:>6}", num(passed), num(total), percent(rate)) }
+    };
+    let mark = if s.significant { "*" } else { " " };
+    let line = format!(
+        "  {name:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}{mark}",
+        side(s.base_passed, s.base_total, s.base_rate),
+        side(s.new_passed, s.new_total, s.new_rate),
+        s.common,
+        s.regression_count,
+        s.improvement_count,
+        signed(s.net),
+        if s.common == 0 { "-".to_string() } else { p_cell(s.p_value) },
+    );
+    let line = if s.significant && s.difference < 0.0 {
+        style.red(&line)
+    } else if s.significant {
+        style.green(&line)
+    } else {
+        line
+    };
+    if name == "overall" {
+        let _ = writeln!(out, "{}", style.bold(&line));
+    } else {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+fn details(out: &mut String, c: &CategoryCompare, mode: Mode, style: Style) {
+    let s = &c.summary;
+    let _ = writeln!(out, "\n  {}", style.bold(&c.category));
+    let consistent = if mode == Mode::Groups { "consistent " } else { "" };
+    if !c.regressions.is_empty() {
+        let _ = writeln!(
+            out,
+            "    {} ({}, pass → fail):",
+            style.red(&format!("{consistent}regressions")),
+            c.regressions.len()
+        );
+        wrap_ids(out, &c.regressions, "      ", 100);
+        let _ = writeln!(out, "      by error type: {}", by_count(&s.regressions_by_error_type));
+        let _ = writeln!(out, "      by family: {}", by_count(&s.regressions_by_error_family));
+    }
+    if !c.improvements.is_empty() {
+        let _ = writeln!(
+            out,
+            "    {} ({}, fail → pass):",
+            style.green(&format!("{consistent}improvements")),
+            c.improvements.len()
+        );
+        wrap_ids(out, &c.improvements, "      ", 100);
+        let _ = writeln!(out, "      by error type before: {}", by_count(&s.improvements_by_error_type));
+        let _ = writeln!(out, "      by family before: {}", by_count(&s.improvements_by_error_family));
+    }
+    if !c.flaky_regressions.is_empty() {
+        let _ = writeln!(out, "    lower pass rate, touching flaky tests ({}):", c.flaky_regressions.len());
+        wrap_ids(out, &c.flaky_regressions, "      ", 100);
+    }
+    if !c.flaky_improvements.is_empty() {
+        let _ = writeln!(out, "    higher pass rate, touching flaky tests ({}):", c.flaky_improvements.len());
+        wrap_ids(out, &c.flaky_improvements, "      ", 100);
+    }
+    for (side, ids, runs) in [("base", &c.only_in_base, &c.new_runs), ("new", &c.only_in_new, &c.base_runs)] {
+        if ids.is_empty() {
+            continue;
+        }
+        if s.common == 0 && runs.is_empty() {
+            let other = if side == "base" { "new" } else { "base" };
+            let _ =
+                writeln!(out, "    only in {side}, not compared: {} tests (the category is not in {other})", ids.len());
+        } else if ids.len() > MAX_LISTED {
+            let _ = writeln!(
+                out,
+                "    only in {side}, not compared ({}; the first {MAX_LISTED}, all in --format json):",
+                ids.len()
+            );
+            wrap_ids(out, &ids[..MAX_LISTED], "      ", 100);
+        } else {
+            let _ = writeln!(out, "    only in {side}, not compared ({}):", ids.len());
+            wrap_ids(out, ids, "      ", 100);
+        }
+    }
+    if c.regressions.is_empty()
+        && c.improvements.is_empty()
+        && c.flaky_regressions.is_empty()
+        && c.flaky_improvements.is_empty()
+    {
+        let _ = writeln!(out, "    no changes");
+    }
+    let _ = writeln!(out, "    {}", statistics(s, mode));
+}

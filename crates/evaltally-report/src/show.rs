@@ -1,0 +1,207 @@
+//! One test across runs: a row per run, then the prompt, the expected answer and the
+//! details of one run.
+
+use std::fmt::Write as _;
+
+use evaltally_core::{Diagnostic, Status, TestDetail};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::Style;
+
+/// The JSON document `evaltally show --format json` prints.
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    /// The test id.
+    pub id: &'a str,
+    /// One entry per run (and model) that holds the test's category.
+    pub runs: &'a [TestDetail],
+    /// Problems reading the files.
+    pub warnings: Vec<&'a Diagnostic>,
+    /// Files that could not be read.
+    pub errors: Vec<&'a Diagnostic>,
+}
+
+/// The JSON document as pretty-printed text with a final newline.
+pub fn json(id: &str, details: &[TestDetail], diagnostics: &[Diagnostic]) -> String {
+    let doc = Document {
+        id,
+        runs: details,
+        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
+        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+/// `text` (the status word, maybe padded) in the status's colour.
+fn paint(style: Style, s: Status, text: &str) -> String {
+    match s {
+        Status::Passed => style.green(text),
+        Status::Failed => style.red(text),
+        Status::NotRun | Status::Unscored => style.yellow(text),
+    }
+}
+
+/// JSON laid out for reading: a value that fits on one line of `width` stays on one line;
+/// a longer list or object puts each member on a line of its own, recursively.
+fn pretty(v: &Value) -> String {
+    let mut out = String::new();
+    layout(v, 0, 96, &mut out);
+    out
+}
+
+fn layout(v: &Value, depth: usize, width: usize, out: &mut String) {
+    let compact = v.to_string();
+    let pad = "  ".repeat(depth);
+    if compact.len() + pad.len() <= width {
+        out.push_str(&compact);
+        return;
+    }
+    let (open, close, items): (char, char, Vec<(Option<&String>, &Value)>) = match v {
+        Value::Array(a) => ('[', ']', a.iter().map(|x| (None, x)).collect()),
+        Value::Object(m) => ('{', '}', m.iter().map(|(k, x)| (Some(k), x)).collect()),
+        _ => {
+            out.push_str(&compact);
+            return;
+        }
+    };
+    out.push(open);
+    for (i, (key, item)) in items.iter().enumerate() {
+        out.push('\n');
+        out.push_str(&pad);
+        out.push_str("  ");
+        if let Some(k) = key {
+            out.push_str(&Value::String((*k).clone()).to_string());
+            out.push_str(": ");
+        }
+        layout(item, depth + 1, width, out);
+        if i + 1 < items.len() {
+            out.push(',');
+        }
+    }
+    out.push('\n');
+    out.push_str(&pad);
+    out.push(close);
+}
+
+/// At most `max` lines of `text`, with a note of how many were cut.
+fn cap_lines(text: &str, max: usize) -> String {
+    let total = text.lines().count();
+    if total <= max {
+        return text.to_string();
+    }
+    let mut kept: Vec<&str> = text.lines().take(max).collect();
+    let note = format!("… {} more lines (`--format json` has everything)", total - max);
+    kept.push(&note);
+    kept.join("\n")
+}
+
+fn indent(text: &str, by: &str) -> String {
+    text.lines().map(|l| format!("{by}{l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// The test as text. `focus` names the run whose details are printed; by default the
+/// last run (in natural order) in which the test failed, else the last run.
+pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String {
+    let mut out = String::new();
+    let Some(first) = details.first() else { return out };
+    let _ = writeln!(out, "{}  ({} / {})", style.bold(&first.id), first.model, first.category);
+
+    let run_w = details.iter().map(|d| d.run.len()).max().unwrap_or(0).max("run".len());
+    let several_models = details.iter().any(|d| d.model != first.model);
+    let _ = writeln!(
+        out,
+        "\n  {:<run_w$}  {:<8}  {:<40}  {:>13}  {:>9}",
+        "run", "outcome", "error type", "tokens in/out", "latency"
+    );
+    for d in details {
+        let tokens = match (d.input_tokens, d.output_tokens) {
+            (Some(i), Some(o)) => format!("{i}/{o}"),
+            _ => "-".to_string(),
+        };
+        let latency = d.latency_seconds.map_or("-".to_string(), |s| format!("{s:.2} s"));
+        let run = if several_models { format!("{} ({})", d.run, d.model) } else { d.run.clone() };
+        // Pad before colouring so escape codes do not break the columns.
+        let outcome = paint(style, d.status, &format!("{:<8}", d.status.as_str()));
+        let _ = writeln!(
+            out,
+            "  {run:<run_w$}  {outcome}  {:<40}  {tokens:>13}  {latency:>9}",
+            d.error_type.as_deref().unwrap_or("")
+        );
+    }
+
+    let pick = focus
+        .and_then(|name| details.iter().rev().find(|d| d.run == name))
+        .or_else(|| details.iter().rev().find(|d| d.status == Status::Failed))
+        .or_else(|| details.iter().rev().find(|d| d.status != Status::NotRun))
+        .unwrap_or(first);
+
+    // The prompt and the expected answer do not change between runs; BFCL stores them only
+    // with failures, so take them from any run that failed.
+    let with_prompt = details.iter().find(|d| !d.question.is_empty());
+    match with_prompt {
+        Some(d) => {
+            let _ = writeln!(out, "\n{}", style.bold("question"));
+            let several = d.question.len() > 1;
+            for (i, turn) in d.question.iter().enumerate() {
+                if several {
+                    let _ = writeln!(out, "  turn {}", i + 1);
+                }
+                for m in turn {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        indent(&format!("{}: {}", m.role, m.content), if several { "    " } else { "  " })
+                    );
+                }
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "\n{}: not in the files (BFCL keeps the prompt only with failures)",
+                style.bold("question")
+            );
+        }
+    }
+    if let Some(expected) = details.iter().find_map(|d| d.expected.as_ref()) {
+        let _ = writeln!(out, "\n{}\n{}", style.bold("expected answer"), indent(&pretty(expected), "  "));
+    }
+
+    let _ = writeln!(
+        out,
+        "\n{} {}: {}",
+        style.bold("run"),
+        style.bold(&pick.run),
+        paint(style, pick.status, pick.status.as_str())
+    );
+    if let Some(t) = &pick.error_type {
+        let _ = writeln!(out, "  error type: {t}");
+    }
+    if let Some(m) = &pick.error_message {
+        let _ = writeln!(out, "  error: {}", indent(m, "    ").trim_start());
+    }
+    if let Some(details) = &pick.error_details {
+        let _ = writeln!(out, "  error details:\n{}", indent(&cap_lines(&pretty(details), 30), "    "));
+    }
+    if pick.inference_error {
+        let _ = writeln!(out, "  the model call crashed (inference error)");
+    }
+    if let Some(a) = &pick.answer {
+        let _ = writeln!(out, "  model answer (result file):\n{}", indent(&pretty(a), "    "));
+    }
+    if let Some(a) = &pick.decoded_answer {
+        let _ = writeln!(out, "  model answer as decoded (score file):\n{}", indent(&pretty(a), "    "));
+    }
+    for (what, at) in [("result", &pick.result_at), ("score", &pick.score_at)] {
+        if let Some(at) = at {
+            let _ = writeln!(out, "  {what} record: {}:{}", at.path.display(), at.line);
+        }
+    }
+    if details.len() > 1 {
+        let _ = writeln!(out, "\n(details of one run; `--run NAME` picks another, `--format json` shows all)");
+    }
+    out
+}

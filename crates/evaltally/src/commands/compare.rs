@@ -1,0 +1,77 @@
+//! `evaltally compare`.
+
+use std::path::PathBuf;
+
+use evaltally_analyzer::{Filter, Loaded, compare, load};
+use evaltally_core::Diagnostic;
+use evaltally_report::{Style, compare as render};
+
+use super::stability::explain;
+use crate::cli::{ColorChoice, CompareArgs, FailOn, Format};
+use crate::output;
+use crate::progress::Bar;
+use crate::{Exit, UsageError};
+
+pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
+    let filter = Filter { models: args.models.clone(), categories: args.categories.clone() };
+    let (base, new) = match (args.runs.as_slice(), args.base.is_empty()) {
+        ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),
+        ([], false) => (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?),
+        _ => {
+            return Err(UsageError(
+                "give two run folders (`compare BASE NEW`) or two groups (`compare --base PATH... --new PATH...`)"
+                    .into(),
+            )
+            .into());
+        }
+    };
+    let report = compare::compare(&base.runs, &new.runs);
+    let diagnostics: Vec<Diagnostic> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
+
+    let text = match args.format {
+        Format::Text => render::text(&report, if output::use_color(color) { Style::colored() } else { Style::plain() }),
+        Format::Json => render::json(&report, &diagnostics),
+        Format::Markdown => render::markdown(&report, &diagnostics),
+    };
+    output::print(&text)?;
+    output::report_diagnostics(&diagnostics);
+
+    let tripped = match args.fail_on {
+        Some(FailOn::Regressions) => report.models.iter().any(compare::ModelCompare::has_regressions),
+        Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::dropped_significantly),
+        None => false,
+    };
+    let errors = diagnostics.iter().any(Diagnostic::is_error);
+    let warnings = diagnostics.iter().any(|d| !d.is_error());
+    Ok(if tripped || errors || (args.strict && warnings) { Exit::Problems } else { Exit::Ok })
+}
+
+fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {
+    let loaded = load::load_bfcl(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
+    if loaded.runs.is_empty() {
+        output::report_diagnostics(&loaded.diagnostics);
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(
+            UsageError(format!("nothing to compare in {}: no result file could be read", shown.join(", "))).into()
+        );
+    }
+    Ok(loaded)
+}
+
+/// Loads one side given as a single run folder, refusing a folder that holds several runs.
+fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<Loaded> {
+    let loaded = load_side(std::slice::from_ref(path), filter)?;
+    let mut names: Vec<&str> = loaded.runs.iter().map(|r| r.run.as_str()).collect();
+    names.sort_by(|a, b| evaltally_core::id::natural_str_cmp(a, b));
+    names.dedup();
+    if names.len() > 1 {
+        return Err(UsageError(format!(
+            "{label} `{}` holds {} runs ({}); name one run folder, or compare groups with --base/--new",
+            path.display(),
+            names.len(),
+            names.join(", ")
+        ))
+        .into());
+    }
+    Ok(loaded)
+}

@@ -1,0 +1,91 @@
+//! `evaltally compare`: every output format, both modes, gates and usage errors, on the
+//! golden fixtures in `testdata/bfcl/`.
+
+mod common;
+
+use common::evaltally;
+
+const RUN1: &str = "testdata/bfcl/v4/run-1";
+const RUN2: &str = "testdata/bfcl/v4/run-2";
+const RUN10: &str = "testdata/bfcl/v4/run-10";
+
+#[test]
+fn two_runs_as_text() {
+    insta::assert_snapshot!(evaltally(&["compare", RUN1, RUN2]).transcript());
+}
+
+#[test]
+fn two_runs_as_json() {
+    let run = evaltally(&["compare", RUN1, RUN2, "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    // simple_python run-1 → run-2 from the fixture plan: 2 (PFP) and 11 (PPF) regress, 8 (FPP) improves;
+    // 6 is listed in both; 7 ran only in run-1.
+    let sp =
+        doc["models"][1]["categories"].as_array().unwrap().iter().find(|c| c["category"] == "simple_python").unwrap();
+    assert_eq!(sp["regressions"], serde_json::json!(["simple_python_2"]));
+    assert_eq!(sp["improvements"], serde_json::json!(["simple_python_8"]));
+    assert_eq!(sp["only_in_base"], serde_json::json!(["simple_python_7"]));
+    assert_eq!(sp["common"], 11);
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn two_runs_as_markdown() {
+    insta::assert_snapshot!(evaltally(&["compare", RUN1, RUN10, "--format", "markdown"]).transcript());
+}
+
+#[test]
+fn two_groups_as_text_and_json() {
+    let args = ["compare", "--base", RUN1, RUN2, "--new", RUN10, "--model", "acme_tiny-7b"];
+    let text = evaltally(&args);
+    let json = evaltally(&[&args[..], &["--format", "json"]].concat());
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["mode"], "groups");
+    assert_eq!(doc["base_runs"], serde_json::json!(["run-1", "run-2"]));
+    let sp =
+        doc["models"][0]["categories"].as_array().unwrap().iter().find(|c| c["category"] == "simple_python").unwrap();
+    // Base PP/PF, new P or F per test: 11 (PP → F) is a consistent regression; 2 (PF → P) and 8
+    // (FP → P) rise but touch a flaky base; 6 (PP, not run in new) is only in base.
+    assert_eq!(sp["regressions"], serde_json::json!(["simple_python_11"]));
+    assert_eq!(sp["improvements"], serde_json::json!([]));
+    assert_eq!(sp["flaky_improvements"], serde_json::json!(["simple_python_2", "simple_python_8"]));
+    assert_eq!(sp["only_in_base"], serde_json::json!(["simple_python_6"]));
+    assert_eq!(sp["base_passed"], 7.5);
+    insta::assert_snapshot!(text.transcript());
+}
+
+#[test]
+fn scores_at_another_depth_and_tests_on_one_side() {
+    insta::assert_snapshot!(
+        evaltally(&["compare", "testdata/bfcl/pairs/result-baseline", "testdata/bfcl/pairs/result-parser-fix"])
+            .transcript()
+    );
+}
+
+#[test]
+fn fail_on_regressions_and_significant() {
+    let plain = evaltally(&["compare", RUN1, RUN2]);
+    assert_eq!(plain.code, 0);
+    let gate = evaltally(&["compare", RUN1, RUN2, "--fail-on", "regressions"]);
+    assert_eq!(gate.code, 1);
+    assert_eq!(gate.stdout, plain.stdout);
+    // A handful of flips in small categories is not a significant drop.
+    assert_eq!(evaltally(&["compare", RUN1, RUN2, "--fail-on", "significant"]).code, 0);
+    // No regression at all: the gate stays open.
+    let same = evaltally(&["compare", RUN1, RUN1, "--fail-on", "regressions"]);
+    assert_eq!(same.code, 0, "{}", same.stdout);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let one = evaltally(&["compare", RUN1]);
+    assert_eq!(one.code, 2);
+    assert!(one.stderr.contains("two run folders"), "{}", one.stderr);
+    let folder = evaltally(&["compare", "testdata/bfcl/v4", RUN1]);
+    assert_eq!(folder.code, 2);
+    assert!(folder.stderr.contains("holds 3 runs (run-1, run-2, run-10)"), "{}", folder.stderr);
+    assert_eq!(evaltally(&["compare", "--base", RUN1]).code, 2);
+    assert_eq!(evaltally(&["compare", RUN1, RUN2, "--base", RUN1, "--new", RUN2]).code, 2);
+    assert_eq!(evaltally(&["compare", "testdata/not-bfcl", RUN1]).code, 2);
+}
