@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use evaltally_core::{CategoryRun, ErrorType, Outcome, id};
+use rayon::prelude::*;
 
 /// What one run says about one test, with "did not run" made explicit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,13 +105,14 @@ impl<'a> Matrix<'a> {
 }
 
 /// Groups category runs by (model, category) into matrices, sorted by model then
-/// category.
+/// category. Matrices are built in parallel.
 pub fn group(runs: &[CategoryRun]) -> Vec<Matrix<'_>> {
     let mut groups: std::collections::BTreeMap<(&str, &str), Vec<&CategoryRun>> = std::collections::BTreeMap::new();
     for run in runs {
         groups.entry((run.model.as_str(), run.category.as_str())).or_default().push(run);
     }
-    groups.into_values().map(Matrix::new).collect()
+    let groups: Vec<Vec<&CategoryRun>> = groups.into_values().collect();
+    groups.into_par_iter().map(Matrix::new).collect()
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 use evaltally_core::{CategoryRun, id};
 use serde::Serialize;
 
+use rayon::prelude::*;
+
 use crate::matrix::{Cell, Matrix, group};
 use crate::stats;
 
@@ -215,9 +217,11 @@ fn best_by(cats: &[CategoryStability], part: impl Fn(&CategoryStability) -> usiz
 /// assert_eq!(cat.correct, [1, 2]);
 /// ```
 pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
+    let matrices = group(runs);
+    let categories: Vec<CategoryStability> = matrices.par_iter().map(category).collect();
     let mut by_model: BTreeMap<&str, Vec<CategoryStability>> = BTreeMap::new();
-    for matrix in group(runs) {
-        by_model.entry(matrix.model).or_default().push(category(&matrix));
+    for (matrix, cat) in matrices.iter().zip(categories) {
+        by_model.entry(matrix.model).or_default().push(cat);
     }
     let models = by_model.into_iter().map(|(model, categories)| model_stability(model, categories)).collect();
     StabilityReport { models }

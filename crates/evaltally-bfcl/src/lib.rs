@@ -11,7 +11,8 @@
 //! * [`read_pair`] reads one pair into a [`CategoryRun`](evaltally_core::CategoryRun),
 //!   reporting every oddity as a [`Diagnostic`](evaltally_core::Diagnostic) rather than
 //!   failing.
-//! * [`lines`] holds the borrowed, skip-what-is-not-needed line types.
+//! * [`lines`] holds the record types that borrow the few fields analyses need, found
+//!   by [`scan`] without building the rest of the line.
 //! * [`show`] pulls everything the files say about one test.
 //!
 //! ```no_run
@@ -35,6 +36,7 @@ mod error;
 pub mod layout;
 pub mod lines;
 mod read;
+pub mod scan;
 pub mod show;
 
 pub use error::BfclError;

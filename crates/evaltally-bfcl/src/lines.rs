@@ -1,12 +1,11 @@
-//! JSON Lines plumbing: splitting a buffer into lines, and the few fields of each line
-//! that analyses need, deserialized without copying (everything else is skipped).
+//! JSON Lines plumbing: splitting a buffer into lines, and the few fields of result and
+//! score records that analyses need, found with [`scan`](crate::scan) without building
+//! the rest of the line.
 
 use std::borrow::Cow;
-use std::fmt;
+use std::ops::Range;
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
-use serde_json::value::RawValue;
+use crate::scan::{ScanError, int_value, scan_object, string_value};
 
 /// Iterates over the lines of a JSON Lines buffer as (1-based line number, bytes).
 ///
@@ -52,60 +51,21 @@ pub enum RawId<'a> {
     Other,
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for RawId<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = RawId<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string or integer id")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(RawId::Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(RawId::Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(RawId::Int(v))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(i64::try_from(v).map_or(RawId::Other, RawId::Int))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(RawId::Other)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(RawId::Other)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(RawId::Other)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-                Ok(RawId::Other)
-            }
-            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
-                Ok(RawId::Other)
-            }
+impl<'a> RawId<'a> {
+    /// Reads an id from the raw JSON text of its value.
+    ///
+    /// ```
+    /// use evaltally_bfcl::lines::RawId;
+    /// assert_eq!(RawId::from_raw(br#""simple_0""#), RawId::Str("simple_0".into()));
+    /// assert_eq!(RawId::from_raw(b"8"), RawId::Int(8));
+    /// assert_eq!(RawId::from_raw(b"[1]"), RawId::Other);
+    /// ```
+    pub fn from_raw(raw: &'a [u8]) -> Self {
+        if raw.first() == Some(&b'"') {
+            return string_value(raw).map_or(RawId::Other, RawId::Str);
         }
-        d.deserialize_any(V)
+        int_value(raw).map_or(RawId::Other, RawId::Int)
     }
-}
-
-/// The fields of a result line that analyses use.
-#[derive(Debug, Deserialize)]
-pub struct ResultLine<'a> {
-    /// The test id (v2 and later).
-    #[serde(borrow, default)]
-    pub id: Option<RawId<'a>>,
-    /// The 0-based test index (v1 result files).
-    #[serde(default)]
-    pub idx: Option<RawId<'a>>,
-    /// The model's output, kept as raw JSON text.
-    #[serde(borrow, default)]
-    pub result: Option<&'a RawValue>,
 }
 
 /// Where a result line's test id came from.
@@ -128,110 +88,159 @@ pub enum IdProblem {
     WrongType,
 }
 
-impl<'a> ResultLine<'a> {
+fn get<'a>(line: &'a [u8], range: Option<&Range<usize>>) -> Option<&'a [u8]> {
+    range.map(|r| &line[r.clone()])
+}
+
+/// The fields of a result line that analyses use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResultRecord<'a> {
+    /// The raw `id` value (v2 and later).
+    pub id: Option<&'a [u8]>,
+    /// The raw `idx` value (v1).
+    pub idx: Option<&'a [u8]>,
+    /// The raw `result` value: the model's output.
+    pub result: Option<&'a [u8]>,
+}
+
+impl<'a> ResultRecord<'a> {
+    /// Reads a result line.
+    pub fn parse(line: &'a [u8]) -> Result<Self, ScanError> {
+        const KEYS: [&[u8]; 3] = [b"id", b"idx", b"result"];
+        let mut found = [None, None, None];
+        scan_object(line, &KEYS, &mut found)?;
+        Ok(Self {
+            id: get(line, found[0].as_ref()),
+            idx: get(line, found[1].as_ref()),
+            result: get(line, found[2].as_ref()),
+        })
+    }
+
     /// The test id of this line: the string `id`, or `<category>_<n>` for an integer `id`
     /// or a v1 `idx`.
     ///
     /// ```
-    /// use evaltally_bfcl::lines::{IdSource, ResultLine};
-    /// let v1: ResultLine<'_> = serde_json::from_str(r#"{"idx": 13, "result": []}"#).unwrap();
+    /// use evaltally_bfcl::lines::{IdSource, ResultRecord};
+    /// let v1 = ResultRecord::parse(br#"{"idx": 13, "result": []}"#).unwrap();
     /// assert_eq!(v1.test_id("simple").unwrap(), ("simple_13".into(), IdSource::Idx));
     /// ```
     pub fn test_id(&self, category: &str) -> Result<(Cow<'a, str>, IdSource), IdProblem> {
-        match (&self.id, &self.idx) {
-            (Some(RawId::Str(s)), _) => Ok((s.clone(), IdSource::Id)),
+        match (self.id.map(RawId::from_raw), self.idx.map(RawId::from_raw)) {
+            (Some(RawId::Str(s)), _) => Ok((s, IdSource::Id)),
             (Some(RawId::Int(n)), _) => Ok((Cow::Owned(format!("{category}_{n}")), IdSource::IntegerId)),
             (None, Some(RawId::Int(n))) => Ok((Cow::Owned(format!("{category}_{n}")), IdSource::Idx)),
             (Some(_), _) | (None, Some(_)) => Err(IdProblem::WrongType),
             (None, None) => Err(IdProblem::Missing),
         }
     }
-}
 
-impl ResultLine<'_> {
     /// Whether `result` is the inference-crash marker `"Error during inference: …"`.
     pub fn is_inference_error(&self) -> bool {
-        self.result.is_some_and(|r| r.get().starts_with("\"Error during inference"))
+        self.result.is_some_and(|r| r.starts_with(b"\"Error during inference"))
     }
 }
 
 /// The fields of a score line that analyses use: either the summary line or a failure.
-#[derive(Debug, Deserialize)]
-pub struct ScoreLine<'a> {
-    /// The test id; absent on the summary line.
-    #[serde(borrow, default)]
-    pub id: Option<RawId<'a>>,
-    /// `false` on every failure entry.
-    #[serde(default)]
-    pub valid: Option<serde_json::Value>,
-    /// Top-level error label (single-turn failures, old multi-turn failures).
-    #[serde(borrow, default)]
-    pub error_type: Option<Cow<'a, str>>,
-    /// The error: a list, a string, or an object with `error_type` (multi-turn, agentic).
-    #[serde(borrow, default)]
-    pub error: Option<&'a RawValue>,
-    /// The test entry, whose `id` is the real id when the score id is an integer.
-    #[serde(borrow, default)]
-    pub prompt: Option<&'a RawValue>,
-    /// Summary: accuracy.
-    #[serde(default)]
-    pub accuracy: Option<serde_json::Value>,
-    /// Summary: number of tests that passed.
-    #[serde(default)]
-    pub correct_count: Option<serde_json::Value>,
-    /// Summary: number of tests evaluated.
-    #[serde(default)]
-    pub total_count: Option<serde_json::Value>,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRecord<'a> {
+    /// The raw test id; absent on the summary line.
+    pub id: Option<&'a [u8]>,
+    /// The raw `valid` value (`false` on every failure entry).
+    pub valid: Option<&'a [u8]>,
+    /// The raw top-level error label (single-turn failures, old multi-turn failures).
+    pub error_type: Option<&'a [u8]>,
+    /// The raw error: a list, a string, or an object with `error_type`.
+    pub error: Option<&'a [u8]>,
+    /// The raw test entry, whose `id` is the real id when the score id is an integer.
+    pub prompt: Option<&'a [u8]>,
+    /// Summary: raw `accuracy`.
+    pub accuracy: Option<&'a [u8]>,
+    /// Summary: raw `correct_count`.
+    pub correct_count: Option<&'a [u8]>,
+    /// Summary: raw `total_count`.
+    pub total_count: Option<&'a [u8]>,
 }
 
-#[derive(Deserialize)]
-struct ErrorObject<'a> {
-    #[serde(borrow, default)]
-    error_type: Option<Cow<'a, str>>,
-}
+impl<'a> ScoreRecord<'a> {
+    /// Reads a score line.
+    pub fn parse(line: &'a [u8]) -> Result<Self, ScanError> {
+        const KEYS: [&[u8]; 8] =
+            [b"id", b"valid", b"error_type", b"error", b"prompt", b"accuracy", b"correct_count", b"total_count"];
+        let mut f = [None, None, None, None, None, None, None, None];
+        scan_object(line, &KEYS, &mut f)?;
+        let g = |i: usize| get(line, f[i].as_ref());
+        Ok(Self {
+            id: g(0),
+            valid: g(1),
+            error_type: g(2),
+            error: g(3),
+            prompt: g(4),
+            accuracy: g(5),
+            correct_count: g(6),
+            total_count: g(7),
+        })
+    }
 
-#[derive(Deserialize)]
-struct PromptObject<'a> {
-    #[serde(borrow, default)]
-    id: Option<RawId<'a>>,
-}
-
-impl<'a> ScoreLine<'a> {
     /// Whether this is a summary line (counts, no id).
     pub fn is_summary(&self) -> bool {
         self.id.is_none() && (self.total_count.is_some() || self.correct_count.is_some() || self.accuracy.is_some())
     }
 
+    /// Whether the entry says `"valid": true` (score files list failures only).
+    pub fn is_valid(&self) -> bool {
+        self.valid == Some(b"true")
+    }
+
+    /// The test id.
+    pub fn raw_id(&self) -> Option<RawId<'a>> {
+        self.id.map(RawId::from_raw)
+    }
+
     /// The error label, from the top level or from `error.error_type`.
+    ///
+    /// ```
+    /// use evaltally_bfcl::lines::ScoreRecord;
+    /// let top = ScoreRecord::parse(br#"{"id":"a","error":["x"],"error_type":"value_error:string"}"#).unwrap();
+    /// assert_eq!(top.error_label().as_deref(), Some("value_error:string"));
+    /// let nested = ScoreRecord::parse(br#"{"id":"a","error":{"error_type":"multi_turn:force_terminated"}}"#).unwrap();
+    /// assert_eq!(nested.error_label().as_deref(), Some("multi_turn:force_terminated"));
+    /// ```
     pub fn error_label(&self) -> Option<Cow<'a, str>> {
-        if let Some(label) = &self.error_type {
-            return Some(label.clone());
+        if let Some(raw) = self.error_type {
+            return string_value(raw);
         }
-        let raw = self.error?;
-        if !raw.get().starts_with('{') {
-            return None;
-        }
-        serde_json::from_str::<ErrorObject<'a>>(raw.get()).ok()?.error_type
+        member_string(self.error?, b"error_type")
     }
 
     /// The string id inside `prompt`, if the prompt is an object that has one.
     pub fn prompt_id(&self) -> Option<Cow<'a, str>> {
-        let raw = self.prompt?;
-        if !raw.get().starts_with('{') {
-            return None;
-        }
-        match serde_json::from_str::<PromptObject<'a>>(raw.get()).ok()?.id? {
-            RawId::Str(s) => Some(s),
-            _ => None,
-        }
+        member_string(self.prompt?, b"id")
     }
 }
 
+/// The string value of member `key` of a raw JSON object.
+fn member_string<'a>(object: &'a [u8], key: &[u8]) -> Option<Cow<'a, str>> {
+    if !object.starts_with(b"{") {
+        return None;
+    }
+    let mut found = [None];
+    scan_object(object, &[key], &mut found).ok()?;
+    string_value(&object[found[0].clone()?])
+}
+
 /// Reads a summary count: a non-negative integer (an integral float is accepted).
-pub fn count(value: Option<&serde_json::Value>) -> Option<u64> {
-    let v = value?;
-    v.as_u64().or_else(|| {
-        v.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15).map(|f| {
+///
+/// ```
+/// use evaltally_bfcl::lines::count;
+/// assert_eq!(count(Some(b"200")), Some(200));
+/// assert_eq!(count(Some(b"200.0")), Some(200));
+/// assert_eq!(count(Some(b"-1")), None);
+/// assert_eq!(count(Some(b"\"200\"")), None);
+/// ```
+pub fn count(raw: Option<&[u8]>) -> Option<u64> {
+    let text = std::str::from_utf8(raw?).ok()?;
+    text.parse::<u64>().ok().or_else(|| {
+        text.parse::<f64>().ok().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15).map(|f| {
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let n = f as u64;
             n
@@ -243,51 +252,53 @@ pub fn count(value: Option<&serde_json::Value>) -> Option<u64> {
 mod tests {
     use super::*;
 
+    fn result(line: &str) -> ResultRecord<'_> {
+        ResultRecord::parse(line.as_bytes()).unwrap()
+    }
+
+    fn score(line: &str) -> ScoreRecord<'_> {
+        ScoreRecord::parse(line.as_bytes()).unwrap()
+    }
+
     #[test]
     fn ids_of_every_shape() {
-        let line: ResultLine<'_> = serde_json::from_str(r#"{"id": "simple_0", "result": []}"#).unwrap();
-        assert_eq!(line.id, Some(RawId::Str(Cow::Borrowed("simple_0"))));
-        let line: ResultLine<'_> = serde_json::from_str(r#"{"idx": 3, "result": []}"#).unwrap();
-        assert_eq!(line.idx, Some(RawId::Int(3)));
-        let line: ResultLine<'_> = serde_json::from_str(r#"{"id": ["x"]}"#).unwrap();
-        assert_eq!(line.id, Some(RawId::Other));
-        let line: ResultLine<'_> = serde_json::from_str(r#"{"id": "a\"b"}"#).unwrap();
-        assert_eq!(line.id, Some(RawId::Str(Cow::Owned("a\"b".into()))));
+        assert_eq!(result(r#"{"id": "simple_0", "result": []}"#).test_id("simple").unwrap().0, "simple_0");
+        assert_eq!(
+            result(r#"{"idx": 3, "result": []}"#).test_id("simple").unwrap(),
+            ("simple_3".into(), IdSource::Idx)
+        );
+        assert_eq!(result(r#"{"id": 4}"#).test_id("x").unwrap(), ("x_4".into(), IdSource::IntegerId));
+        assert_eq!(result(r#"{"id": ["x"]}"#).test_id("x"), Err(IdProblem::WrongType));
+        assert_eq!(result(r#"{"result": []}"#).test_id("x"), Err(IdProblem::Missing));
+        assert_eq!(result(r#"{"id": "a\"b"}"#).test_id("x").unwrap().0, "a\"b");
     }
 
     #[test]
     fn error_label_from_top_level_or_object() {
-        let top: ScoreLine<'_> =
-            serde_json::from_str(r#"{"id":"a","error":["x"],"error_type":"value_error:string"}"#).unwrap();
-        assert_eq!(top.error_label().as_deref(), Some("value_error:string"));
-        let nested: ScoreLine<'_> = serde_json::from_str(
-            r#"{"id":"a","error":{"error_message":"m","error_type":"multi_turn:force_terminated"}}"#,
-        )
-        .unwrap();
-        assert_eq!(nested.error_label().as_deref(), Some("multi_turn:force_terminated"));
-        let string: ScoreLine<'_> = serde_json::from_str(r#"{"id":"a","error":"boom"}"#).unwrap();
-        assert_eq!(string.error_label(), None);
+        assert_eq!(score(r#"{"id":"a","error":"boom"}"#).error_label(), None);
+        assert_eq!(score(r#"{"id":"a","error":["x"]}"#).error_label(), None);
     }
 
     #[test]
     fn summary_and_prompt_id() {
-        let s: ScoreLine<'_> =
-            serde_json::from_str(r#"{"accuracy": 0.5, "correct_count": 1, "total_count": 2}"#).unwrap();
+        let s = score(r#"{"accuracy": 0.5, "correct_count": 1, "total_count": 2}"#);
         assert!(s.is_summary());
-        assert_eq!(count(s.total_count.as_ref()), Some(2));
-        let f: ScoreLine<'_> = serde_json::from_str(r#"{"id": 8, "prompt": {"id": "irrelevance_7"}}"#).unwrap();
+        assert_eq!(count(s.total_count), Some(2));
+        let f = score(r#"{"id": 8, "prompt": {"id": "irrelevance_7"}}"#);
         assert!(!f.is_summary());
+        assert_eq!(f.raw_id(), Some(RawId::Int(8)));
         assert_eq!(f.prompt_id().as_deref(), Some("irrelevance_7"));
-        let agentic: ScoreLine<'_> = serde_json::from_str(r#"{"id": "m_0", "prompt": [[{"role":"user"}]]}"#).unwrap();
+        let agentic = score(r#"{"id": "m_0", "prompt": [[{"role":"user"}]]}"#);
         assert_eq!(agentic.prompt_id(), None);
+        assert!(score(r#"{"id": "a", "valid": true}"#).is_valid());
+        assert!(!score(r#"{"id": "a", "valid": false}"#).is_valid());
     }
 
     #[test]
     fn inference_error_marker() {
-        let l: ResultLine<'_> =
-            serde_json::from_str(r#"{"id":"a","result":"Error during inference: timeout","traceback":"…"}"#).unwrap();
-        assert!(l.is_inference_error());
-        let l: ResultLine<'_> = serde_json::from_str(r#"{"id":"a","result":"fine"}"#).unwrap();
-        assert!(!l.is_inference_error());
+        assert!(
+            result(r#"{"id":"a","result":"Error during inference: timeout","traceback":"…"}"#).is_inference_error()
+        );
+        assert!(!result(r#"{"id":"a","result":"fine"}"#).is_inference_error());
     }
 }

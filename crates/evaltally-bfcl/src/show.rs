@@ -7,7 +7,7 @@ use memchr::memmem;
 use serde_json::Value;
 
 use crate::layout::FilePair;
-use crate::lines::{self, RawId, ResultLine, ScoreLine};
+use crate::lines::{self, RawId, ResultRecord, ScoreRecord};
 
 /// Whether `pair` may hold test `id`: its category is the id's category, or a prefix of
 /// the id (`memory` for a raw dataset id `memory_0-customer-0`).
@@ -42,7 +42,7 @@ fn find_result(buf: &[u8], category: &str, id: &str) -> Option<(Found, usize)> {
                 position += 1;
                 continue;
             }
-            let Ok(parsed) = serde_json::from_slice::<ResultLine<'_>>(line) else { continue };
+            let Ok(parsed) = ResultRecord::parse(line) else { continue };
             let Ok((line_id, _)) = parsed.test_id(category) else { continue };
             if line_id == id {
                 let value = serde_json::from_slice(line).ok()?;
@@ -60,16 +60,16 @@ fn find_failure(buf: &[u8], id: &str, position: Option<usize>) -> Option<Found> 
         if lines::is_blank(line) {
             continue;
         }
-        let Ok(parsed) = serde_json::from_slice::<ScoreLine<'_>>(line) else { continue };
-        let matches = match &parsed.id {
+        let Ok(parsed) = ScoreRecord::parse(line) else { continue };
+        let matches = match parsed.raw_id() {
             Some(RawId::Str(s)) => s == id,
             Some(RawId::Int(n)) => match parsed.prompt_id() {
                 Some(p) => p == id,
-                None => position.is_some_and(|p| i64::try_from(p + 1).is_ok_and(|p1| p1 == *n)),
+                None => position.is_some_and(|p| i64::try_from(p + 1).is_ok_and(|p1| p1 == n)),
             },
             _ => false,
         };
-        if matches && parsed.valid.as_ref().and_then(Value::as_bool) != Some(true) {
+        if matches && !parsed.is_valid() {
             return serde_json::from_slice(line).ok().map(|value| Found { line_no, value });
         }
     }

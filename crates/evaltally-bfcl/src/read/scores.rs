@@ -1,0 +1,167 @@
+//! The summary and failures of a score file.
+
+use std::borrow::Cow;
+
+use super::reporter::Reporter;
+use super::results::Results;
+use crate::lines::{self, RawId, ScoreRecord};
+
+/// A summary line: where it is, and its counts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Summary {
+    pub(super) line: u64,
+    pub(super) total: Option<u64>,
+    pub(super) correct: Option<u64>,
+}
+
+/// A failure entry: the test failed, with this error label if the entry has one.
+#[derive(Clone, Debug)]
+pub(super) struct Failure<'b> {
+    pub(super) label: Option<Cow<'b, str>>,
+}
+
+/// What a score file says: its summary and, per test of the result file, its failure.
+#[derive(Debug)]
+pub(super) struct Scores<'b> {
+    pub(super) summary: Option<Summary>,
+    /// Per result index: the failure, if the test failed.
+    pub(super) failures: Vec<Option<Failure<'b>>>,
+    pub(super) failure_count: usize,
+}
+
+/// Reads a score file against the tests of its result file.
+pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>) -> Scores<'b> {
+    rep.check_final_newline(buf);
+    let mut out = Scores { summary: None, failures: vec![None; results.len()], failure_count: 0 };
+    let mut failure_line = vec![0u64; results.len()];
+    let mut first_record = true;
+    for (line_no, line) in lines::split(buf) {
+        if lines::is_blank(line) {
+            rep.warn("blank line", line_no, "blank line ignored".into());
+            continue;
+        }
+        let was_first = std::mem::replace(&mut first_record, false);
+        let record = match ScoreRecord::parse(line) {
+            Ok(r) => r,
+            Err(e) => {
+                rep.bad_line(line_no, &e, "summary or failure");
+                continue;
+            }
+        };
+        if record.is_summary() {
+            if !was_first {
+                rep.warn("late summary", line_no, "summary line found here; expected it on the first line".into());
+            }
+            if out.summary.is_some() {
+                rep.warn("second summary", line_no, "second summary line ignored".into());
+                continue;
+            }
+            let total = lines::count(record.total_count);
+            if total.is_none() {
+                rep.warn("bad summary", line_no, "summary line has no integer `total_count`".into());
+            }
+            out.summary = Some(Summary { line: line_no, total, correct: lines::count(record.correct_count) });
+            continue;
+        }
+        if was_first {
+            rep.warn(
+                "missing summary",
+                line_no,
+                "first line is not a summary (`{\"accuracy\", \"correct_count\", \"total_count\"}`); read as a failure"
+                    .into(),
+            );
+        }
+        if record.is_valid() {
+            rep.warn(
+                "valid entry",
+                line_no,
+                "entry has `\"valid\": true`; score files list failures only; not counted as a failure".into(),
+            );
+            continue;
+        }
+        let index = match record.raw_id() {
+            Some(RawId::Str(s)) => results.find(&s).ok_or_else(|| s.into_owned()),
+            Some(RawId::Int(n)) => match record.prompt_id() {
+                Some(p) => results.find(&p).ok_or_else(|| p.into_owned()),
+                None => usize::try_from(n)
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+                    .filter(|&i| i < results.len())
+                    .ok_or_else(|| format!("#{n} (by position)")),
+            },
+            Some(RawId::Other) => {
+                rep.error("bad id", line_no, "`id` is neither a string nor an integer; line skipped".into());
+                continue;
+            }
+            None => {
+                rep.error("missing id", line_no, "failure entry has no `id`; line skipped".into());
+                continue;
+            }
+        };
+        let index = match index {
+            Ok(i) => i,
+            Err(id) => {
+                rep.warn("unknown id", line_no, format!("failure `{id}` is not in the result file; ignored"));
+                continue;
+            }
+        };
+        if failure_line[index] != 0 {
+            rep.warn(
+                "duplicate id",
+                line_no,
+                format!(
+                    "duplicate failure for `{}` (first at line {}); counted once",
+                    results.ids.get(index),
+                    failure_line[index]
+                ),
+            );
+            continue;
+        }
+        failure_line[index] = line_no;
+        out.failures[index] = Some(Failure { label: record.error_label() });
+        out.failure_count += 1;
+    }
+    out
+}
+
+/// Warns when the summary line disagrees with the files.
+pub(super) fn check_summary(scores: &Scores<'_>, results: &Results, rep: &mut Reporter<'_>) {
+    let Some(Summary { line, total, correct }) = scores.summary else {
+        if scores.failure_count > 0 || results.len() == 0 {
+            rep.warn("missing summary", 1, "no summary line; counts taken from the files".into());
+        }
+        return;
+    };
+    let listed = results.len() as u64;
+    let failed = scores.failure_count as u64;
+    if let Some(total) = total
+        && total != listed
+    {
+        rep.warn(
+            "summary mismatch",
+            line,
+            format!("summary says total_count {total}, the result file lists {listed} tests"),
+        );
+    }
+    if let Some(correct) = correct
+        && correct != listed.saturating_sub(failed)
+        && !(failed == 0 && Some(correct) < total)
+    {
+        rep.warn(
+            "summary mismatch",
+            line,
+            format!(
+                "summary says correct_count {correct}, the files give {} ({listed} listed, {failed} failures)",
+                listed.saturating_sub(failed)
+            ),
+        );
+    }
+}
+
+impl Scores<'_> {
+    /// A score file with a summary that counts failures but lists none.
+    pub(super) fn is_summary_only(&self) -> bool {
+        self.failure_count == 0
+            && matches!(self.summary, Some(Summary { total: Some(t), correct: Some(c), .. }) if c < t)
+    }
+}

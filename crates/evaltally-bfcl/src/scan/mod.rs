@@ -1,0 +1,247 @@
+//! A fast reader for the few top-level fields of a JSON Lines record.
+//!
+//! BFCL lines are mostly fields nobody needs for stability (multi-turn lines are 10-60 KB,
+//! 90% of it inference logs). [`scan_object`] walks the top level of one object, records
+//! where the wanted members' values are, and skips everything else without building it:
+//! strings are jumped over with `memchr2` to the next quote or backslash, and nested
+//! containers 64 bytes at a time: bit masks of quotes and brackets give the bytes inside
+//! strings (by prefix parity) and the nesting depth, so a block that cannot close the
+//! container is passed over whole (blocks holding a backslash go byte by byte).
+//!
+//! The scan checks the structure that decides the answer: the line must be one complete
+//! object (balanced brackets, terminated strings, `key: value` members separated by
+//! commas at the top level, nothing after the closing brace), so a line cut short is
+//! rejected with the byte where it went wrong. It does not check every byte of the skipped values
+//! (number syntax, escapes, UTF-8 inside strings): that full check belongs to `validate`.
+
+mod skip;
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use skip::{skip_container, skip_string};
+
+/// Why a line is not a complete JSON object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScanError {
+    /// 0-based byte offset where the problem was found.
+    pub offset: usize,
+    /// What was expected there.
+    pub message: &'static str,
+}
+
+impl ScanError {
+    fn at(offset: usize, message: &'static str) -> Self {
+        Self { offset, message }
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// Skips a number or `true`/`false`/`null`; returns the offset just past it.
+fn skip_scalar(b: &[u8], i: usize) -> Result<usize, ScanError> {
+    let mut j = i;
+    while j < b.len() && matches!(b[j], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'a'..=b'z') {
+        j += 1;
+    }
+    if j == i {
+        return Err(ScanError::at(i, "a JSON value"));
+    }
+    Ok(j)
+}
+
+/// Skips one value starting at `b[i]`; returns the offset just past it.
+fn skip_value(b: &[u8], i: usize) -> Result<usize, ScanError> {
+    match b.get(i) {
+        Some(b'"') => skip_string(b, i),
+        Some(b'{' | b'[') => skip_container(b, i),
+        Some(_) => skip_scalar(b, i),
+        None => Err(ScanError::at(i, "a JSON value (the line is cut short)")),
+    }
+}
+
+/// Scans one JSON object. For each member whose key is in `wanted`, stores the byte
+/// range of its value in the matching slot of `found` (the first occurrence wins).
+///
+/// ```
+/// use evaltally_bfcl::scan::scan_object;
+/// let line = br#"{"id": "simple_0", "result": [{"f": "{\"a\": 1}"}], "latency": 0.5}"#;
+/// let mut found = [None, None];
+/// scan_object(line, &[b"id", b"latency"], &mut found).unwrap();
+/// assert_eq!(&line[found[0].clone().unwrap()], br#""simple_0""#);
+/// assert_eq!(&line[found[1].clone().unwrap()], b"0.5");
+///
+/// let cut = br#"{"id": "simple_0", "result": [{"f": "{\"a\""#;
+/// assert!(scan_object(cut, &[b"id"], &mut [None]).is_err());
+/// ```
+pub fn scan_object(b: &[u8], wanted: &[&[u8]], found: &mut [Option<Range<usize>>]) -> Result<(), ScanError> {
+    debug_assert_eq!(wanted.len(), found.len());
+    found.fill(None);
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return Err(ScanError::at(i, "`{` starting a JSON object"));
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return finish(b, i + 1);
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return Err(ScanError::at(i, "a `\"` starting a member name"));
+        }
+        let key_end = skip_string(b, i)?;
+        let key = &b[i + 1..key_end - 1];
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return Err(ScanError::at(i, "`:` after a member name"));
+        }
+        i = skip_ws(b, i + 1);
+        let end = skip_value(b, i)?;
+        if let Some(slot) = wanted.iter().position(|w| *w == key)
+            && found[slot].is_none()
+        {
+            found[slot] = Some(i..end);
+        }
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return finish(b, i + 1),
+            Some(_) => return Err(ScanError::at(i, "`,` or `}` after a member")),
+            None => return Err(ScanError::at(i, "`,` or `}` (the object is cut short)")),
+        }
+    }
+}
+
+fn finish(b: &[u8], i: usize) -> Result<(), ScanError> {
+    let j = skip_ws(b, i);
+    if j < b.len() {
+        return Err(ScanError::at(j, "the end of the line after the object"));
+    }
+    Ok(())
+}
+
+/// A decoded JSON string value: borrowed when it has no escapes.
+///
+/// ```
+/// use evaltally_bfcl::scan::string_value;
+/// assert_eq!(string_value(br#""plain""#).as_deref(), Some("plain"));
+/// assert_eq!(string_value(br#""a\"b""#).as_deref(), Some("a\"b"));
+/// assert_eq!(string_value(b"12"), None);
+/// ```
+pub fn string_value(raw: &[u8]) -> Option<Cow<'_, str>> {
+    let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if memchr::memchr(b'\\', inner).is_none() {
+        return std::str::from_utf8(inner).ok().map(Cow::Borrowed);
+    }
+    serde_json::from_slice::<String>(raw).ok().map(Cow::Owned)
+}
+
+/// An integer value.
+///
+/// ```
+/// assert_eq!(evaltally_bfcl::scan::int_value(b"-12"), Some(-12));
+/// assert_eq!(evaltally_bfcl::scan::int_value(b"1.5"), None);
+/// ```
+pub fn int_value(raw: &[u8]) -> Option<i64> {
+    std::str::from_utf8(raw).ok()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(line: &str, keys: &[&str]) -> Result<Vec<Option<String>>, ScanError> {
+        let wanted: Vec<&[u8]> = keys.iter().map(|k| k.as_bytes()).collect();
+        let mut found = vec![None; keys.len()];
+        scan_object(line.as_bytes(), &wanted, &mut found)?;
+        Ok(found.into_iter().map(|r| r.map(|r| line[r].to_string())).collect())
+    }
+
+    #[test]
+    fn finds_members_at_any_position_and_skips_the_rest() {
+        let line = r#"{"inference_log": [[{"role": "x", "content": "a \"quoted\" } ] word"}], {"k": [1, 2]}], "id": "m_1", "error": {"error_type": "t"}}"#;
+        assert_eq!(
+            scan(line, &["id", "error", "missing"]).unwrap(),
+            [Some("\"m_1\"".into()), Some(r#"{"error_type": "t"}"#.into()), None]
+        );
+        assert_eq!(scan("  {}  ", &["id"]).unwrap(), [None]);
+        assert_eq!(scan(r#"{"id":1,"id":2}"#, &["id"]).unwrap(), [Some("1".into())]);
+    }
+
+    #[test]
+    fn rejects_what_is_not_one_complete_object() {
+        let cases = [
+            ("", 0),
+            ("[1, 2]", 0),
+            (r#"{"id": "a""#, 10),
+            (r#"{"id": "a", "r": [1, 2}"#, 23),
+            (r#"{"id": "a", "r": "unterminated}"#, 31),
+            (r#"{"id" "a"}"#, 6),
+            (r#"{"id": "a"} {"id": "b"}"#, 12),
+            (r#"{"id": "a" "b": 1}"#, 11),
+            (r"{id: 1}", 1),
+            (r#"{"id": }"#, 7),
+        ];
+        for (line, offset) in cases {
+            let err = scan(line, &["id"]).unwrap_err();
+            assert_eq!(err.offset, offset, "{line}: {err:?}");
+        }
+    }
+
+    /// Counting brackets finds where a value ends without a stack; a `]` closing a `{` is
+    /// left to `validate`'s full check.
+    #[test]
+    fn bracket_kinds_are_not_matched() {
+        assert!(scan(r#"{"a": [1, {"b": "c"]], "d": null}"#, &["a"]).is_ok());
+    }
+
+    /// The block path and the byte path agree wherever a block boundary falls.
+    #[test]
+    fn block_boundaries_do_not_matter() {
+        for pad in 0..130 {
+            let filler = "x".repeat(pad);
+            let good = format!(r#"{{"id": "a", "v": [{{"s": "{filler}\"q\" ]}}"}}, [1, "}}"], "{filler}"]}}"#);
+            let found = scan(&good, &["id", "v"]).unwrap_or_else(|e| panic!("pad {pad}: {e:?}"));
+            assert_eq!(found[0].as_deref(), Some("\"a\""));
+            let cut = &good[..good.len() - 2];
+            assert!(scan(cut, &["id"]).is_err(), "pad {pad}");
+            let escaped_quote_at_end = format!(r#"{{"v": ["{filler}\\", "]"], "id": 1}}"#);
+            assert_eq!(scan(&escaped_quote_at_end, &["id"]).unwrap()[0].as_deref(), Some("1"), "pad {pad}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_needs_no_recursion() {
+        let depth = 100_000;
+        let line = format!(r#"{{"id": "a", "deep": {}{}}}"#, "[".repeat(depth), "]".repeat(depth));
+        assert_eq!(scan(&line, &["id"]).unwrap(), [Some("\"a\"".into())]);
+        let cut = format!(r#"{{"id": "a", "deep": {}{}}}"#, "[".repeat(depth), "]".repeat(depth - 1));
+        assert!(scan(&cut, &["id"]).is_err());
+    }
+
+    /// The scan accepts exactly the complete objects `serde_json` accepts, on lines that
+    /// differ only in structure (the scan does not check number or escape syntax, nor
+    /// bracket kinds: see `bracket_kinds_are_not_matched`).
+    #[test]
+    fn agrees_with_serde_json_on_structure() {
+        let lines = [
+            r#"{"a": [1, {"b": "c"}], "d": null}"#,
+            r#"{"a": "x\\", "b": true}"#,
+            r#"{"a": "x\\\"", "b": false}"#,
+            r#"{"a": "x\\\", "b": false}"#,
+            r#"{"a": {}}"#,
+            r#"{"a": {}"#,
+            r#"{"a": []}}"#,
+        ];
+        for line in lines {
+            let ours = scan(line, &["a"]).is_ok();
+            let serde = serde_json::from_str::<serde_json::Value>(line).is_ok_and(|v| v.is_object());
+            assert_eq!(ours, serde, "{line}");
+        }
+    }
+}
