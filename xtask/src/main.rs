@@ -5,11 +5,14 @@
 //! - `ci`: everything CI checks, in order, stopping at the first failure.
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
+//! - `bench [--runs N] [--quick]`: time evaltally on large generated workloads
+//!   against a Python baseline and `cat`, and write `docs/benchmarks.md`.
 //!
 //! This module holds the argument parsing and the small helpers the tasks share:
 //! finding the workspace root and running a command with a one-line echo.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod bench;
 mod ci;
 mod snapshots;
 
@@ -31,6 +34,12 @@ commands:
                         (with `cargo insta review` when cargo-insta is installed)
   snapshots --accept    overwrite snapshots with the current output and delete
                         unreferenced .snap files
+  bench [--runs N] [--quick]
+                        time evaltally against a Python baseline and `cat` on
+                        generated 40- and 80-run workloads (cached under
+                        <target>/bench) and write docs/benchmarks.md; N measured
+                        runs per command (default 5, Python at most 3);
+                        --quick: only the 40-run workload
   help                  print this message
 ";
 
@@ -43,6 +52,10 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ["ci"] => ci::run(),
+        ["bench", flags @ ..] => match bench::Options::parse(flags) {
+            Some(options) => bench::run(options),
+            None => return usage_error(&args),
+        },
         ["snapshots", flags @ ..] => match snapshots::Mode::parse(flags) {
             Some(mode) => snapshots::run(mode),
             None => return usage_error(&args),
