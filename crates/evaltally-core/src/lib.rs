@@ -10,6 +10,7 @@
 //!   (model, category).
 //! * [`Diagnostic`]: a warning or error tied to a file, line and column.
 //! * [`TestDetail`]: everything known about one test in one run, for `show`.
+//! * [`Finding`]: a problem `validate` found, located by JSON path or line.
 //!
 //! ```
 //! use evaltally_core::{id, CategoryRun, Outcome};
@@ -28,6 +29,7 @@
 mod detail;
 mod diag;
 mod error_type;
+mod finding;
 pub mod id;
 mod outcome;
 mod run;
@@ -35,5 +37,6 @@ mod run;
 pub use detail::{Location, Message, Status, TestDetail};
 pub use diag::{Diagnostic, Severity};
 pub use error_type::ErrorType;
+pub use finding::Finding;
 pub use outcome::Outcome;
 pub use run::{CategoryRun, IdList, TestRef};

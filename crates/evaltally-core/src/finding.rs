@@ -1,0 +1,51 @@
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::Severity;
+
+/// One problem `validate` found inside a document, located by a JSON path
+/// (`$.instances[2].status`) or a line (`line 12`).
+///
+/// ```
+/// use evaltally_core::{Finding, Severity};
+/// let f = Finding::error("$.summary.total_instances", "expected an integer, found \"12\"");
+/// assert_eq!(f.to_string(), "$.summary.total_instances: error: expected an integer, found \"12\"");
+/// assert_eq!(f.severity, Severity::Error);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Error (the document is invalid) or warning (suspicious but allowed).
+    pub severity: Severity,
+    /// Where: a JSON path or a line.
+    pub path: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl Finding {
+    /// An error at `path`.
+    pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { severity: Severity::Error, path: path.into(), message: message.into() }
+    }
+
+    /// A warning at `path`.
+    pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { severity: Severity::Warning, path: path.into(), message: message.into() }
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(f, "{}: {kind}: {}", self.path, self.message)
+    }
+}

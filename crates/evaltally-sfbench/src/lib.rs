@@ -1,0 +1,23 @@
+//! Reads SF-Bench result reports and SWE-bench harness reports into the evaltally model.
+//!
+//! SF-Bench's report schema v2 calls itself "SWE-bench compatible": both describe one run of
+//! a model over a set of instances, each resolved or not. This crate reads both:
+//!
+//! * [`report`]: the SF-Bench v2 report, typed, with both names of every aliased field and
+//!   statuses in any letter case.
+//! * [`swebench`]: SWE-bench run reports (`<model>.<run_id>.json`, every harness version),
+//!   per-instance `report.json` files (wrapped in `{instance_id: …}` or not), and run folders
+//!   `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`.
+//! * [`detect`]: which of these formats a JSON document is.
+//!
+//! Each run becomes [`CategoryRun`](evaltally_core::CategoryRun)s, one per category: the
+//! instance's repository for SWE-bench (`django__django-11099` → `django/django`), the task
+//! family for SF-Bench (`lwc-component-001` → `lwc`).
+
+pub mod detect;
+pub mod report;
+pub mod swebench;
+
+mod error;
+
+pub use error::SfbenchError;

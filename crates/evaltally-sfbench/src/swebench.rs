@@ -1,0 +1,1 @@
+//! SWE-bench harness reports.
