@@ -276,7 +276,9 @@ fn all_run_names(runs: &[CategoryRun]) -> Vec<String> {
     names
 }
 
-/// Compares the runs in `base` with the runs in `new`.
+/// Compares the runs in `base` with the runs in `new`, test by test within each
+/// (model, category). When each side holds one model and they differ (two systems on one
+/// benchmark), they are compared with each other.
 ///
 /// ```
 /// use evaltally_core::{CategoryRun, Outcome};
@@ -298,6 +300,29 @@ fn all_run_names(runs: &[CategoryRun]) -> Vec<String> {
 /// assert_eq!(c.summary.regressions_by_error_type["value_error:string"], 1);
 /// ```
 pub fn compare(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
+    // One model on each side, and not the same one: compare them with each other (system
+    // A against system B), under the name `A → B`.
+    fn models(runs: &[CategoryRun]) -> BTreeSet<&str> {
+        runs.iter().map(|r| r.model.as_str()).collect()
+    }
+    let (bm, nm) = (models(base), models(new));
+    if bm.len() == 1 && nm.len() == 1 && bm != nm {
+        let name = format!("{} → {}", bm.iter().next().unwrap_or(&""), nm.iter().next().unwrap_or(&""));
+        let relabel = |runs: &[CategoryRun]| {
+            runs.iter()
+                .map(|r| {
+                    let mut r = r.clone();
+                    r.model.clone_from(&name);
+                    r
+                })
+                .collect::<Vec<_>>()
+        };
+        return compare_matched(&relabel(base), &relabel(new));
+    }
+    compare_matched(base, new)
+}
+
+fn compare_matched(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
     let base_runs = all_run_names(base);
     let new_runs = all_run_names(new);
     let mode = if base_runs.len() <= 1 && new_runs.len() <= 1 { Mode::Runs } else { Mode::Groups };

@@ -1,7 +1,8 @@
 //! Loads many evaluation runs in parallel and analyses them.
 //!
-//! * [`load`] finds runs below the given paths and reads every file once, in parallel
-//!   with rayon (largest files first, one reusable buffer per worker).
+//! * [`load`] finds runs below the given paths, in every format (BFCL, SF-Bench,
+//!   SWE-bench), and reads every file once, in parallel with rayon (largest files first,
+//!   one reusable buffer per worker).
 //! * [`Matrix`] lines up the tests of one (model, category) across runs.
 //! * [`stability`] sorts every test into stable pass, flaky or stable fail.
 //!
@@ -11,7 +12,7 @@
 //! ```no_run
 //! use evaltally_analyzer::{load, stability, Filter, NoProgress};
 //!
-//! let loaded = load::load_bfcl(&["results".into()], &Filter::default(), &NoProgress)?;
+//! let loaded = load::load(&["results".into()], &Filter::default(), &NoProgress)?;
 //! let report = stability::analyze(&loaded.runs);
 //! for model in &report.models {
 //!     println!("{}: {} flaky of {}", model.model, model.overall.flaky, model.overall.total);
@@ -27,5 +28,5 @@ mod matrix;
 pub mod stability;
 pub mod stats;
 
-pub use load::{Filter, LoadError, Loaded, NoProgress, Progress, Shown};
+pub use load::{Filter, LoadError, Loaded, NoProgress, POOLED, Progress, Shown};
 pub use matrix::{Cell, Matrix, group};

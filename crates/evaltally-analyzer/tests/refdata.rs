@@ -8,7 +8,7 @@ use evaltally_testkit::refdata;
 
 fn load(rel: &str) -> Option<Loaded> {
     let path = refdata(rel)?;
-    Some(load::load_bfcl(&[path], &Filter::default(), &NoProgress).expect("reference data loads"))
+    Some(load::load(&[path], &Filter::default(), &NoProgress).expect("reference data loads"))
 }
 
 fn category<'a>(report: &'a StabilityReport, model: &str, category: &str) -> &'a CategoryStability {
@@ -153,8 +153,8 @@ fn vgangal101_scores_without_results_are_left_out() {
 #[test]
 fn bbrowning_pairwise_compares_match_the_verified_values() {
     let Some(root) = refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
-    let filter = Filter { models: vec!["openai_gpt-oss-120b".into()], categories: Vec::new() };
-    let side = |run: &str| load::load_bfcl(&[root.join(run)], &filter, &NoProgress).unwrap().runs;
+    let filter = Filter { models: vec!["openai_gpt-oss-120b".into()], ..Filter::default() };
+    let side = |run: &str| load::load(&[root.join(run)], &filter, &NoProgress).unwrap().runs;
     let cases = [
         ("v0.11.0", "2025-11-12-harmony-fixes", "multi_turn_base", 18, 58, 40),
         ("v0.10.2", "v0.11.0", "live_simple", 7, 9, 2),
@@ -195,8 +195,12 @@ fn bbrowning_pairwise_compares_match_the_verified_values() {
 #[test]
 fn single_turn_error_shapes_are_grouped_by_type() {
     let Some(root) = refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
-    let filter = Filter { models: vec!["openai_gpt-oss-120b".into()], categories: vec!["live_simple".into()] };
-    let side = |run: &str| load::load_bfcl(&[root.join(run)], &filter, &NoProgress).unwrap().runs;
+    let filter = Filter {
+        models: vec!["openai_gpt-oss-120b".into()],
+        categories: vec!["live_simple".into()],
+        ..Filter::default()
+    };
+    let side = |run: &str| load::load(&[root.join(run)], &filter, &NoProgress).unwrap().runs;
     let report = evaltally_analyzer::compare::compare(&side("v0.10.2"), &side("v0.11.0"));
     let s = &report.models[0].overall;
     assert_eq!(s.regressions_by_error_type.values().sum::<usize>(), 7);
@@ -205,4 +209,65 @@ fn single_turn_error_shapes_are_grouped_by_type() {
         s.regressions_by_error_family.values().sum::<usize>(),
         s.regressions_by_error_type.values().sum::<usize>()
     );
+}
+
+/// `swebench/PROVENANCE.md` §4: 371 of the 500 unwrapped per-instance reports resolve
+/// (74.2%), as `results_summary.json` there says.
+#[test]
+fn mini_swe_agent_500_reports_give_371_resolved() {
+    let Some(loaded) = load("swebench/mini-swe-agent-gemini3pro-verified-500") else { return };
+    assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+    let total: usize = loaded.runs.iter().map(evaltally_core::CategoryRun::len).sum();
+    let passed: usize = loaded.runs.iter().map(evaltally_core::CategoryRun::passed).sum();
+    assert_eq!((total, passed), (500, 371));
+    assert!(loaded.runs.iter().all(|r| r.run == "mini-swe-agent-gemini3pro-verified-500"));
+    let django = loaded.runs.iter().find(|r| r.category == "django/django").unwrap();
+    assert_eq!(django.len(), 231);
+}
+
+/// `swebench/PROVENANCE.md` §3: the 11 distinct ten-instance run reports, pooled as one
+/// system, classify the 10 instances as the per-instance tally there implies: 12907, 13236,
+/// 13453 and 14309 resolve in some runs only; the other six never resolve.
+#[test]
+fn tdad_first10_runs_split_into_flaky_and_failing() {
+    let Some(path) = refdata("swebench/tdad-verified-first10-runs/ten_instance") else { return };
+    let filter = Filter { pool_models: true, ..Filter::default() };
+    let loaded = load::load(&[path], &filter, &NoProgress).unwrap();
+    assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+    let report = stability::analyze(&loaded.runs);
+    assert_eq!(report.models.len(), 1);
+    let m = &report.models[0];
+    assert_eq!(m.runs.len(), 11, "every distinct run report is a run: {:?}", m.runs);
+    let c = category(&report, evaltally_analyzer::POOLED, "astropy/astropy");
+    assert_eq!((c.total, c.stable_pass, c.flaky, c.stable_fail), (10, 0, 4, 6));
+    let flaky: Vec<&str> = c.ids.flaky.iter().map(String::as_str).collect();
+    assert_eq!(
+        flaky,
+        ["astropy__astropy-12907", "astropy__astropy-13236", "astropy__astropy-13453", "astropy__astropy-14309"]
+    );
+    // Without pooling, each file is its own model (the file names do not share one).
+    let separate = load::load(
+        &[refdata("swebench/tdad-verified-first10-runs/ten_instance").unwrap()],
+        &Filter::default(),
+        &NoProgress,
+    )
+    .unwrap();
+    assert_eq!(stability::analyze(&separate.runs).models.len(), 11);
+}
+
+/// The batch25 layout holds run reports beside their per-instance reports: each run is
+/// counted once (from the run report), and its per-instance `resolved` flags agree.
+#[test]
+fn tdad_batch25_run_reports_and_instance_reports_are_one_run() {
+    let Some(path) = refdata("swebench/tdad-verified-batch25-with-instance-reports/20260310_233300_batch25") else {
+        return;
+    };
+    let loaded = load::load(&[path], &Filter::default(), &NoProgress).unwrap();
+    assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
+    let runs: std::collections::BTreeSet<&str> = loaded.runs.iter().map(|r| r.run.as_str()).collect();
+    assert_eq!(runs.into_iter().collect::<Vec<_>>(), ["eval_20260311_034331"]);
+    // PROVENANCE.md table: 25 submitted; 6 resolved, 1 unresolved, 15 empty patch, 3 errors.
+    let total: usize = loaded.runs.iter().map(evaltally_core::CategoryRun::len).sum();
+    let passed: usize = loaded.runs.iter().map(evaltally_core::CategoryRun::passed).sum();
+    assert_eq!((total, passed), (25, 6));
 }

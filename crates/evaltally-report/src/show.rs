@@ -109,25 +109,34 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
     let Some(first) = details.first() else { return out };
     let _ = writeln!(out, "{}  ({} / {})", style.bold(&first.id), first.model, first.category);
 
-    let run_w = details.iter().map(|d| d.run.len()).max().unwrap_or(0).max("run".len());
     let several_models = details.iter().any(|d| d.model != first.model);
+    let names: Vec<String> = details
+        .iter()
+        .map(|d| if several_models { format!("{} ({})", d.run, d.model) } else { d.run.clone() })
+        .collect();
+    let run_w = names.iter().map(String::len).max().unwrap_or(0).max("run".len());
+    let type_w = details
+        .iter()
+        .filter_map(|d| d.error_type.as_ref().map(String::len))
+        .max()
+        .unwrap_or(0)
+        .max("error type".len());
     let _ = writeln!(
         out,
-        "\n  {:<run_w$}  {:<8}  {:<40}  {:>13}  {:>9}",
+        "\n  {:<run_w$}  {:<8}  {:<type_w$}  {:>13}  {:>9}",
         "run", "outcome", "error type", "tokens in/out", "latency"
     );
-    for d in details {
+    for (d, run) in details.iter().zip(&names) {
         let tokens = match (d.input_tokens, d.output_tokens) {
             (Some(i), Some(o)) => format!("{i}/{o}"),
             _ => "-".to_string(),
         };
         let latency = d.latency_seconds.map_or("-".to_string(), |s| format!("{s:.2} s"));
-        let run = if several_models { format!("{} ({})", d.run, d.model) } else { d.run.clone() };
         // Pad before colouring so escape codes do not break the columns.
         let outcome = paint(style, d.status, &format!("{:<8}", d.status.as_str()));
         let _ = writeln!(
             out,
-            "  {run:<run_w$}  {outcome}  {:<40}  {tokens:>13}  {latency:>9}",
+            "  {run:<run_w$}  {outcome}  {:<type_w$}  {tokens:>13}  {latency:>9}",
             d.error_type.as_deref().unwrap_or("")
         );
     }
@@ -159,11 +168,8 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
             }
         }
         None => {
-            let _ = writeln!(
-                out,
-                "\n{}: not in the files (BFCL keeps the prompt only with failures)",
-                style.bold("question")
-            );
+            let _ =
+                writeln!(out, "\n{}: not in these files (BFCL keeps it only with failures)", style.bold("question"));
         }
     }
     if let Some(expected) = details.iter().find_map(|d| d.expected.as_ref()) {

@@ -9,6 +9,7 @@
 //!   per-instance `report.json` files (wrapped in `{instance_id: …}` or not), and run folders
 //!   `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`.
 //! * [`detect`]: which of these formats a JSON document is.
+//! * [`sources`]: finding reports on disk and reading them as runs.
 //!
 //! Each run becomes [`CategoryRun`](evaltally_core::CategoryRun)s, one per category: the
 //! instance's repository for SWE-bench (`django__django-11099` → `django/django`), the task
@@ -16,6 +17,7 @@
 
 pub mod detect;
 pub mod report;
+pub mod sources;
 pub mod swebench;
 
 mod error;

@@ -1,1 +1,277 @@
-//! SWE-bench harness reports.
+//! SWE-bench harness reports: run reports and per-instance reports.
+//!
+//! * A **run report** `<model>.<run_id>.json` (`make_run_report`) lists instance ids by
+//!   outcome: resolved, unresolved, error (no `report.json`: the patch did not apply, a
+//!   timeout, a build failure), empty patch, incomplete (not in the predictions). It holds no
+//!   model or run id: those come from the file name, split at the **last** dot because model
+//!   names contain dots (`opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json`).
+//! * A **per-instance report** `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`
+//!   says whether one instance resolved, with its test results; it may be wrapped in
+//!   `{instance_id: …}` or not.
+//!
+//! Outcomes: resolved passes; unresolved, error and empty patch fail (labelled so); an
+//! incomplete instance did not run.
+
+use evaltally_core::{CategoryRun, Outcome};
+use serde_json::{Map, Value};
+
+/// The repository of a SWE-bench instance id: `django__django-11099` → `django/django`.
+///
+/// ```
+/// use evaltally_sfbench::swebench::repository;
+/// assert_eq!(repository("django__django-11099"), "django/django");
+/// assert_eq!(repository("scikit-learn__scikit-learn-10297"), "scikit-learn/scikit-learn");
+/// assert_eq!(repository("plain"), "plain");
+/// ```
+pub fn repository(instance_id: &str) -> String {
+    let base = match instance_id.rsplit_once('-') {
+        Some((head, tail)) if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => instance_id,
+    };
+    base.replacen("__", "/", 1)
+}
+
+/// Splits a run report's file stem into (model, run id) at the last dot; `None` for the
+/// model when there is no dot.
+///
+/// ```
+/// use evaltally_sfbench::swebench::split_file_stem;
+/// assert_eq!(
+///     split_file_stem("opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331"),
+///     (Some("opencode-qwen3.5-35B-A3B-baseline"), "eval_20260311_034331")
+/// );
+/// assert_eq!(split_file_stem("gold"), (None, "gold"));
+/// ```
+pub fn split_file_stem(stem: &str) -> (Option<&str>, &str) {
+    match stem.rsplit_once('.') {
+        Some((model, run)) if !model.is_empty() && !run.is_empty() => (Some(model), run),
+        _ => (None, stem),
+    }
+}
+
+fn ids(m: &Map<String, Value>, k: &str) -> Vec<String> {
+    m.get(k)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+fn count(m: &Map<String, Value>, k: &str) -> Option<u64> {
+    m.get(k).and_then(Value::as_u64)
+}
+
+/// The outcome of an instance in a run report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RunOutcome {
+    /// Resolved.
+    Resolved,
+    /// Graded and not resolved.
+    Unresolved,
+    /// No per-instance report: the patch did not apply, a timeout, a build failure.
+    Error,
+    /// The prediction's patch was empty.
+    EmptyPatch,
+}
+
+impl RunOutcome {
+    /// The label used as the error type of failures.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Resolved => "resolved",
+            Self::Unresolved => "unresolved",
+            Self::Error => "error",
+            Self::EmptyPatch => "empty_patch",
+        }
+    }
+}
+
+/// A harness run report, every version (v2.1 to v5).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunReport {
+    /// `total_instances`.
+    pub total_instances: Option<u64>,
+    /// `submitted_instances` (can exceed `total_instances`: SWE-bench issue #666).
+    pub submitted_instances: Option<u64>,
+    /// `completed_instances`.
+    pub completed_instances: Option<u64>,
+    /// `resolved_ids`.
+    pub resolved_ids: Vec<String>,
+    /// `unresolved_ids`.
+    pub unresolved_ids: Vec<String>,
+    /// `error_ids`.
+    pub error_ids: Vec<String>,
+    /// `empty_patch_ids`.
+    pub empty_patch_ids: Vec<String>,
+    /// `completed_ids`.
+    pub completed_ids: Vec<String>,
+    /// `incomplete_ids`.
+    pub incomplete_ids: Vec<String>,
+    /// `submitted_ids`.
+    pub submitted_ids: Vec<String>,
+    /// v5: `infra_failure_ids` (a subset of unresolved and error).
+    pub infra_failure_ids: Vec<String>,
+    /// v5: `failure_reasons`, `{instance_id: reason}`.
+    pub failure_reasons: Map<String, Value>,
+}
+
+impl RunReport {
+    /// Reads a run report (tolerant: missing or mistyped keys read as empty).
+    pub fn from_value(v: &Value) -> Self {
+        let empty = Map::new();
+        let m = v.as_object().unwrap_or(&empty);
+        Self {
+            total_instances: count(m, "total_instances"),
+            submitted_instances: count(m, "submitted_instances"),
+            completed_instances: count(m, "completed_instances"),
+            resolved_ids: ids(m, "resolved_ids"),
+            unresolved_ids: ids(m, "unresolved_ids"),
+            error_ids: ids(m, "error_ids"),
+            empty_patch_ids: ids(m, "empty_patch_ids"),
+            completed_ids: ids(m, "completed_ids"),
+            incomplete_ids: ids(m, "incomplete_ids"),
+            submitted_ids: ids(m, "submitted_ids"),
+            infra_failure_ids: ids(m, "infra_failure_ids"),
+            failure_reasons: m.get("failure_reasons").and_then(Value::as_object).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Every instance with an outcome, in the report's order by outcome. An id listed
+    /// twice keeps its first outcome (resolved, unresolved, error, empty patch).
+    pub fn outcomes(&self) -> Vec<(&str, RunOutcome)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for (list, outcome) in [
+            (&self.resolved_ids, RunOutcome::Resolved),
+            (&self.unresolved_ids, RunOutcome::Unresolved),
+            (&self.error_ids, RunOutcome::Error),
+            (&self.empty_patch_ids, RunOutcome::EmptyPatch),
+        ] {
+            for id in list {
+                if seen.insert(id.as_str()) {
+                    out.push((id.as_str(), outcome));
+                }
+            }
+        }
+        out
+    }
+
+    /// The outcome of one instance, if the report lists it.
+    pub fn outcome_of(&self, id: &str) -> Option<RunOutcome> {
+        self.outcomes().into_iter().find(|(i, _)| *i == id).map(|(_, o)| o)
+    }
+
+    /// The report's tests as category runs (one per repository).
+    ///
+    /// ```
+    /// use evaltally_sfbench::swebench::RunReport;
+    /// let v = serde_json::json!({"resolved_ids": ["django__django-1"], "unresolved_ids": ["astropy__astropy-2"],
+    ///     "empty_patch_ids": ["django__django-3"], "incomplete_ids": ["django__django-4"]});
+    /// let runs = RunReport::from_value(&v).category_runs("run-1", "gold");
+    /// assert_eq!(runs.len(), 2);
+    /// assert_eq!(runs[1].category, "django/django");
+    /// assert_eq!((runs[1].len(), runs[1].passed()), (2, 1));
+    /// ```
+    pub fn category_runs(&self, run: &str, model: &str) -> Vec<CategoryRun> {
+        let infra: std::collections::HashSet<&str> = self.infra_failure_ids.iter().map(String::as_str).collect();
+        let mut by_repo: std::collections::BTreeMap<String, CategoryRun> = std::collections::BTreeMap::new();
+        for (id, outcome) in self.outcomes() {
+            let repo = repository(id);
+            let entry = by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo));
+            match outcome {
+                RunOutcome::Resolved => entry.push(id, Outcome::Pass, None),
+                other => {
+                    let label = if infra.contains(id) { "infra_failure" } else { other.label() };
+                    entry.push(id, Outcome::Fail, Some(label));
+                }
+            }
+        }
+        by_repo.into_values().collect()
+    }
+}
+
+/// A per-instance `report.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstanceReport {
+    /// The instance id (from the wrapper key, or given by the caller for unwrapped files).
+    pub instance_id: String,
+    /// Whether the instance resolved.
+    pub resolved: bool,
+    /// `patch_is_None`.
+    pub patch_is_none: bool,
+    /// `patch_exists`.
+    pub patch_exists: Option<bool>,
+    /// `patch_successfully_applied`.
+    pub patch_applied: Option<bool>,
+    /// v5: `infra_failure`.
+    pub infra_failure: bool,
+    /// `tests_status`: `{FAIL_TO_PASS: {success, failure}, PASS_TO_PASS: …}`.
+    pub tests_status: Option<Value>,
+}
+
+impl InstanceReport {
+    /// Reads a per-instance report, wrapped (`{instance_id: {…}}`) or not; `fallback_id`
+    /// names an unwrapped one (usually its folder name).
+    ///
+    /// ```
+    /// use evaltally_sfbench::swebench::InstanceReport;
+    /// let wrapped = serde_json::json!({"django__django-1": {"resolved": false, "patch_successfully_applied": false}});
+    /// let r = InstanceReport::from_value(&wrapped, None).unwrap();
+    /// assert_eq!((r.instance_id.as_str(), r.failure_label()), ("django__django-1", Some("patch_apply_failed")));
+    /// let bare = serde_json::json!({"resolved": true, "patch_exists": true});
+    /// assert_eq!(InstanceReport::from_value(&bare, Some("x__y-2")).unwrap().instance_id, "x__y-2");
+    /// ```
+    pub fn from_value(v: &Value, fallback_id: Option<&str>) -> Option<Self> {
+        let m = v.as_object()?;
+        let (id, body) = if m.contains_key("resolved") {
+            (fallback_id?.to_string(), m)
+        } else if m.len() == 1 {
+            let (k, inner) = m.iter().next()?;
+            (k.clone(), inner.as_object()?)
+        } else {
+            return None;
+        };
+        let flag = |k: &str| body.get(k).and_then(Value::as_bool);
+        Some(Self {
+            instance_id: id,
+            resolved: flag("resolved").unwrap_or(false),
+            patch_is_none: flag("patch_is_None").unwrap_or(false),
+            patch_exists: flag("patch_exists"),
+            patch_applied: flag("patch_successfully_applied"),
+            infra_failure: flag("infra_failure").unwrap_or(false),
+            tests_status: body.get("tests_status").cloned(),
+        })
+    }
+
+    /// Why it did not resolve: `empty_patch`, `patch_apply_failed`, `infra_failure` or
+    /// `tests_failed`; `None` when it resolved.
+    pub fn failure_label(&self) -> Option<&'static str> {
+        if self.resolved {
+            None
+        } else if self.patch_is_none || self.patch_exists == Some(false) {
+            Some("empty_patch")
+        } else if self.patch_applied == Some(false) {
+            Some("patch_apply_failed")
+        } else if self.infra_failure {
+            Some("infra_failure")
+        } else {
+            Some("tests_failed")
+        }
+    }
+
+    /// The failing tests, as `FAIL_TO_PASS: a, b; PASS_TO_PASS: c`, for messages.
+    pub fn failing_tests(&self) -> Option<String> {
+        let status = self.tests_status.as_ref()?.as_object()?;
+        let mut parts = Vec::new();
+        for (kind, groups) in status {
+            let failures: Vec<&str> = groups
+                .get("failure")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if !failures.is_empty() {
+                parts.push(format!("{kind}: {}", failures.join(", ")));
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}

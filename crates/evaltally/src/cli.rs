@@ -101,6 +101,10 @@ pub(crate) struct CompareArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+    /// Read every run as a run of one model ("all models"), e.g. to compare two groups of
+    /// runs of different configurations.
+    #[arg(long)]
+    pub(crate) pool_models: bool,
     /// Exit 1 on any regression, or only on a significant drop: for CI gates.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) fail_on: Option<FailOn>,
@@ -151,6 +155,10 @@ pub(crate) struct StabilityArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+    /// Read every run as a run of one model ("all models"): for runs of different
+    /// configurations of one system, or reports whose file names do not name the model.
+    #[arg(long)]
+    pub(crate) pool_models: bool,
     /// Also list the N least stable tests per model, with their per-run outcomes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) top_flaky: usize,

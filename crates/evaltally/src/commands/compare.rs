@@ -13,7 +13,8 @@ use crate::progress::Bar;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter = Filter { models: args.models.clone(), categories: args.categories.clone() };
+    let filter =
+        Filter { models: args.models.clone(), categories: args.categories.clone(), pool_models: args.pool_models };
     let (base, new) = match (args.runs.as_slice(), args.base.is_empty()) {
         ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),
         ([], false) => (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?),
@@ -47,7 +48,7 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
 }
 
 fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {
-    let loaded = load::load_bfcl(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
+    let loaded = load::load(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

@@ -16,8 +16,8 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         return Err(UsageError("give run folders and a test id".into()).into());
     };
     let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-    let filter = Filter { models: args.models.clone(), categories: Vec::new() };
-    let shown = load::show_bfcl(&paths, id, &filter).map_err(|e| explain(&e))?;
+    let filter = Filter { models: args.models.clone(), ..Filter::default() };
+    let shown = load::show(&paths, id, &filter).map_err(|e| explain(&e))?;
     if shown.details.iter().all(|d| d.status == Status::NotRun) {
         output::report_diagnostics(&shown.diagnostics);
         let shown_paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

@@ -6,6 +6,7 @@ use anyhow::Context;
 use evaltally_analyzer::{Filter, LoadError, load, stability};
 use evaltally_bfcl::layout::LAYOUTS;
 use evaltally_report::{Style, stability as render};
+use evaltally_sfbench::sources;
 
 use crate::cli::{ColorChoice, Format, StabilityArgs};
 use crate::output;
@@ -13,8 +14,9 @@ use crate::progress::Bar;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter = Filter { models: args.models.clone(), categories: args.categories.clone() };
-    let loaded = load::load_bfcl(&args.paths, &filter, &Bar::new()).map_err(|e| explain(&e))?;
+    let filter =
+        Filter { models: args.models.clone(), categories: args.categories.clone(), pool_models: args.pool_models };
+    let loaded = load::load(&args.paths, &filter, &Bar::new()).map_err(|e| explain(&e))?;
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(
@@ -46,9 +48,11 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 /// Turns "nothing found" into a usage error that says where it looked and what it knows.
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
-        LoadError::NothingFound { .. } => {
-            UsageError(format!("{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}")).into()
-        }
+        LoadError::NothingFound { .. } => UsageError(format!(
+            "{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}\nand these reports:\n{}",
+            sources::KNOWN
+        ))
+        .into(),
         LoadError::NothingMatched { .. } | LoadError::Path(_) => UsageError(err.to_string()).into(),
     }
 }

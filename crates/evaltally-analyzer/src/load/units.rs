@@ -1,0 +1,127 @@
+//! The units of reading: a BFCL file pair, or a report source.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use evaltally_bfcl::{FilePair, Scratch, layout, read_pair};
+use evaltally_core::{CategoryRun, Diagnostic, TestDetail};
+use evaltally_sfbench::sources::{self, Source};
+
+use super::{Filter, LoadError};
+
+/// One thing to read.
+#[derive(Debug)]
+pub(super) enum Unit {
+    /// A BFCL (run, model, category) with its result and score files.
+    Bfcl(FilePair),
+    /// An SF-Bench or SWE-bench report, or a folder of per-instance reports.
+    Report(Source),
+}
+
+/// What reading a unit gave.
+#[derive(Debug, Default)]
+pub(super) struct UnitOutcome {
+    pub(super) runs: Vec<CategoryRun>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+}
+
+impl Unit {
+    pub(super) fn size(&self) -> u64 {
+        match self {
+            Unit::Bfcl(p) => p.size(),
+            Unit::Report(s) => s.size(),
+        }
+    }
+
+    pub(super) fn read(&self, scratch: &mut Scratch) -> UnitOutcome {
+        match self {
+            Unit::Bfcl(pair) => {
+                let out = read_pair(pair, scratch);
+                UnitOutcome { runs: out.run.into_iter().collect(), diagnostics: out.diagnostics }
+            }
+            Unit::Report(source) => {
+                let out = sources::read(source);
+                UnitOutcome { runs: out.runs, diagnostics: out.diagnostics }
+            }
+        }
+    }
+
+    /// A short name that tells units apart: the file name without `.json`.
+    pub(super) fn label(&self) -> String {
+        let path = match self {
+            Unit::Bfcl(p) => p.result.as_ref().or(p.score.as_ref()).cloned().unwrap_or_default(),
+            Unit::Report(s) => s.path().to_path_buf(),
+        };
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        name.strip_suffix(".json").map(str::to_string).unwrap_or(name)
+    }
+
+    pub(super) fn may_hold(&self, test: &str) -> bool {
+        match self {
+            Unit::Bfcl(pair) => evaltally_bfcl::show::may_hold(pair, test),
+            Unit::Report(_) => true,
+        }
+    }
+
+    pub(super) fn show(&self, test: &str) -> Result<Option<TestDetail>, Diagnostic> {
+        match self {
+            Unit::Bfcl(pair) => evaltally_bfcl::show::show(pair, test),
+            Unit::Report(source) => sources::show(source, test),
+        }
+    }
+}
+
+/// What a search of the given paths found.
+pub(super) struct Discovered {
+    pub(super) units: Vec<Unit>,
+    pub(super) diagnostics: Vec<Diagnostic>,
+}
+
+/// The units below `paths`. BFCL file pairs that `filter` does not keep are dropped before
+/// any file is opened (reports name their model inside, so they are filtered after reading).
+pub(super) fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Discovered, LoadError> {
+    let mut diagnostics = Vec::new();
+    let mut units = Vec::new();
+    let mut run_dirs = Vec::new();
+    let mut roots = BTreeSet::new();
+    for path in paths {
+        let meta =
+            std::fs::metadata(path).map_err(|source| evaltally_bfcl::BfclError::Io { path: path.clone(), source })?;
+        if meta.is_file() {
+            units.extend(sources::discover(path, &mut diagnostics).into_iter().map(Unit::Report));
+            continue;
+        }
+        let runs = layout::find_runs(path, &mut diagnostics)?;
+        let before = run_dirs.len();
+        for run in runs {
+            let key = std::fs::canonicalize(&run.root).unwrap_or_else(|_| run.root.clone());
+            if roots.insert(key) {
+                run_dirs.push(run);
+            }
+        }
+        if run_dirs.len() == before {
+            units.extend(sources::discover(path, &mut diagnostics).into_iter().map(Unit::Report));
+        }
+    }
+    layout::disambiguate(&mut run_dirs);
+    let mut pairs = Vec::new();
+    for run in &run_dirs {
+        pairs.extend(run.files(&mut diagnostics));
+    }
+    if pairs.is_empty() && units.is_empty() {
+        return Err(LoadError::NothingFound { searched: paths.to_vec() });
+    }
+    let (kept, dropped): (Vec<FilePair>, Vec<FilePair>) =
+        pairs.into_iter().partition(|p| filter.keeps(&p.model, &p.category));
+    if kept.is_empty() && units.is_empty() {
+        let models: BTreeSet<_> = dropped.iter().map(|p| p.model.clone()).collect();
+        let categories: BTreeSet<_> = dropped.iter().map(|p| p.category.clone()).collect();
+        return Err(LoadError::NothingMatched {
+            models: models.into_iter().collect(),
+            categories: categories.into_iter().collect(),
+        });
+    }
+    let mut all: Vec<Unit> = kept.into_iter().map(Unit::Bfcl).collect();
+    all.extend(units);
+    Ok(Discovered { units: all, diagnostics })
+}
