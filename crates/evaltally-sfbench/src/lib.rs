@@ -9,6 +9,10 @@
 //!   per-instance `report.json` files (wrapped in `{instance_id: …}` or not), and run folders
 //!   `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`.
 //! * [`detect`]: which of these formats a JSON document is.
+//! * [`summary`]: the summary object recomputed from the instances as upstream does, the id
+//!   lists, stored-against-computed differences, and which "resolved" rule the flags follow.
+//! * [`markdown`]: upstream's `summary.md`, with its wrong success criteria replaced by the rule
+//!   the data follows.
 //! * [`sources`]: finding reports on disk and reading them as runs.
 //!
 //! Each run becomes [`CategoryRun`](evaltally_core::CategoryRun)s, one per category: the
@@ -16,8 +20,10 @@
 //! family for SF-Bench (`lwc-component-001` → `lwc`).
 
 pub mod detect;
+pub mod markdown;
 pub mod report;
 pub mod sources;
+pub mod summary;
 pub mod swebench;
 
 mod error;
