@@ -7,6 +7,7 @@
 //!   and the per-class id files (`stable_tests.json`, `flaky_tests.json`,
 //!   `failing_tests.json`).
 //! * [`show`]: one test across runs.
+//! * [`summary`]: a report's recomputed summary (SF-Bench, SWE-bench).
 //! * [`compare`]: regressions, improvements and their significance, as text, Markdown and
 //!   JSON.
 //!
@@ -29,5 +30,6 @@ pub mod compare;
 pub mod show;
 pub mod stability;
 mod style;
+pub mod summary;
 
 pub use style::Style;

@@ -50,6 +50,11 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0 when the test was found; 2 when it is in none of the runs.
     Show(ShowArgs),
+    /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it,
+    /// what the stored summary gets wrong, the resolved rule the data follows; `--format
+    /// markdown` renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the
+    /// resolve rate over each denominator).
+    Summary(SummaryArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -135,6 +140,16 @@ pub(crate) struct ShowArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     pub(crate) format: ShowFormat,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SummaryArgs {
+    /// The report file.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
+        cli::Command::Summary(args) => commands::summary::run(&args),
     };
     match result {
         Ok(exit) => ExitCode::from(exit as u8),

@@ -21,6 +21,16 @@ pub(crate) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
+/// Reads a JSON file, with an error that names the file, line and column.
+pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
+        crate::UsageError(format!("{}:{}:{}: not valid JSON: {msg}", path.display(), e.line(), e.column())).into()
+    })
+}
+
 /// Writes `text` to stdout.
 pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();

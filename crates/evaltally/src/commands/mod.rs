@@ -3,3 +3,4 @@
 pub(crate) mod compare;
 pub(crate) mod show;
 pub(crate) mod stability;
+pub(crate) mod summary;

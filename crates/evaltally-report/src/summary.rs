@@ -1,0 +1,248 @@
+//! A report's summary, recomputed: SF-Bench v2 (every `EvaluationSummary` field, the
+//! stored-against-computed differences, the resolved rule the flags follow) and SWE-bench
+//! run reports (counts and resolve rates over each denominator in use).
+
+use std::fmt::Write as _;
+
+use evaltally_sfbench::report::Report;
+use evaltally_sfbench::summary::{self, ResolvedRule, RuleReport, Summary};
+use evaltally_sfbench::swebench::RunReport;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// An SF-Bench v2 report's recomputed summary and what it says about the stored one.
+#[derive(Debug)]
+pub struct SfbenchSummary<'a> {
+    /// The report.
+    pub report: &'a Report,
+    /// The summary recomputed from the instances (upstream's `calculate_summary`).
+    pub computed: Summary,
+    /// (field, stored, computed) where the stored summary differs.
+    pub differences: Vec<(String, Value, Value)>,
+    /// Which resolved rule the stored flags follow.
+    pub rules: RuleReport,
+}
+
+impl<'a> SfbenchSummary<'a> {
+    /// Recomputes everything from the report's instances.
+    pub fn new(report: &'a Report) -> Self {
+        let computed = summary::compute(&report.instances);
+        let differences = report.summary.as_ref().map(|s| summary::differences(s, &computed)).unwrap_or_default();
+        let rules = summary::judged_by(&report.instances);
+        Self { report, computed, differences, rules }
+    }
+
+    fn rule_sentence(&self) -> String {
+        let followed = self.rules.followed();
+        let n = self.rules.instances;
+        match followed.first() {
+            _ if n == 0 => "no instances to judge".to_string(),
+            Some(rule) => format!("the stored flags follow: {} ({n} of {n} agree)", rule.describe()),
+            None => {
+                let c = self.rules.agreement(ResolvedRule::Components);
+                format!(
+                    "the stored flags follow neither rule: {} of {n} agree with \"{}\" (disagreeing: {})",
+                    c.agree,
+                    ResolvedRule::Components.describe(),
+                    c.disagreeing_ids.join(", ")
+                )
+            }
+        }
+    }
+
+    /// The summary as text.
+    pub fn text(&self, path: &str) -> String {
+        let r = self.report;
+        let s = &self.computed;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{path} (SF-Bench v2): run {}, model {}, dataset {}",
+            r.run_id.as_deref().unwrap_or("unknown"),
+            r.model_name.as_deref().unwrap_or("unknown"),
+            r.dataset.as_deref().unwrap_or("unknown")
+        );
+        let _ = writeln!(
+            out,
+            "\n  instances    {} submitted, {} completed, {} resolved, {} unresolved, {} errors, {} empty patches",
+            s.instances_submitted,
+            s.instances_completed,
+            s.resolved_instances,
+            s.instances_unresolved,
+            s.error_instances,
+            s.instances_empty_patch
+        );
+        let _ = writeln!(
+            out,
+            "  resolved     resolve_rate {} (a fraction), resolution_rate {:.2}% (a percentage)",
+            round4(s.resolve_rate),
+            s.resolution_rate
+        );
+        let _ = writeln!(
+            out,
+            "  scores       average {:.1}/100, functional average {:.1}/50, median {}, min {}, max {}",
+            s.avg_score, s.avg_functional_score, s.median_score, s.min_score, s.max_score
+        );
+        let _ = writeln!(
+            out,
+            "  components   deployment {:.1}%, unit tests {:.1}%, functional {:.1}%, bulk {:.1}%, no tweaks {:.1}% pass",
+            100.0 * s.deployment_pass_rate,
+            100.0 * s.unit_test_pass_rate,
+            100.0 * s.functional_pass_rate,
+            100.0 * s.bulk_pass_rate,
+            100.0 * s.no_tweaks_pass_rate
+        );
+        let _ = writeln!(
+            out,
+            "  durations    average {:.1} s, total {:.1} s (instances with a duration > 0)",
+            s.avg_duration_seconds, s.total_duration_seconds
+        );
+        let _ = writeln!(out, "  rule         {}", self.rule_sentence());
+        if !self.rules.status_mismatch_ids.is_empty() {
+            let _ = writeln!(
+                out,
+                "               status contradicts the resolved flag: {}",
+                self.rules.status_mismatch_ids.join(", ")
+            );
+        }
+        if self.differences.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n  the stored summary agrees with the recomputed one{}",
+                if r.summary.as_ref().and_then(Value::as_object).is_some_and(|m| !m.is_empty()) {
+                    ""
+                } else {
+                    " (none stored)"
+                }
+            );
+        } else {
+            let _ = writeln!(out, "\n  the stored summary differs from the recomputed one:");
+            for (field, stored, computed) in &self.differences {
+                let _ = writeln!(out, "    {field}: stored {stored}, recomputed {computed}");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "\n  note: SF-Bench's code writes resolve_rate as a fraction (0-1) and resolution_rate as a percentage;\n  its docs' \"Complete Report\" example shows resolve_rate 41.67, a percentage."
+        );
+        out
+    }
+
+    /// The summary as a JSON document.
+    pub fn json(&self, path: &str) -> String {
+        let doc = json!({
+            "path": path,
+            "format": "sfbench-v2",
+            "summary": self.computed.to_value(),
+            "stored_differences": self.differences.iter().map(|(f, s, c)| json!({"field": f, "stored": s, "computed": c})).collect::<Vec<_>>(),
+            "resolved_rule": {
+                "followed": self.rules.followed().iter().map(|r| r.describe()).collect::<Vec<_>>(),
+                "rules": self.rules.rules.iter().map(|a| json!({
+                    "rule": a.rule.describe(), "origin": a.rule.origin(), "agree": a.agree, "disagree": a.disagree,
+                    "disagreeing_ids": a.disagreeing_ids,
+                })).collect::<Vec<_>>(),
+                "status_mismatch_ids": self.rules.status_mismatch_ids,
+            },
+            "id_lists": summary::id_lists(&self.report.instances),
+        });
+        pretty(&doc)
+    }
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+fn pretty<T: Serialize>(v: &T) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+/// A SWE-bench run report's counts and resolve rates over each denominator in use
+/// (total, submitted, completed): the harness, sb-cli and leaderboards each pick one.
+pub fn swebench_json(path: &str, run: &RunReport) -> String {
+    pretty(&swebench_value(path, run))
+}
+
+fn rate(n: usize, d: Option<u64>) -> Value {
+    match d {
+        Some(d) if d > 0 => json!(n as f64 / d as f64),
+        _ => Value::Null,
+    }
+}
+
+fn swebench_value(path: &str, run: &RunReport) -> Value {
+    let resolved = run.resolved_ids.len();
+    let submitted = run.submitted_instances.or(Some(run.submitted_ids.len() as u64));
+    let completed = run.completed_instances.or(Some(run.completed_ids.len() as u64));
+    json!({
+        "path": path,
+        "format": "swebench-run-report",
+        "total_instances": run.total_instances,
+        "submitted_instances": submitted,
+        "completed_instances": completed,
+        "resolved_instances": resolved,
+        "unresolved_instances": run.unresolved_ids.len(),
+        "error_instances": run.error_ids.len(),
+        "empty_patch_instances": run.empty_patch_ids.len(),
+        "incomplete_instances": run.incomplete_ids.len(),
+        "resolve_rate_of_total": rate(resolved, run.total_instances),
+        "resolve_rate_of_submitted": rate(resolved, submitted),
+        "resolve_rate_of_completed": rate(resolved, completed),
+    })
+}
+
+/// The SWE-bench summary as text.
+pub fn swebench_text(path: &str, run: &RunReport) -> String {
+    let v = swebench_value(path, run);
+    let mut out = format!("{path} (SWE-bench run report)\n\n");
+    for k in [
+        "total_instances",
+        "submitted_instances",
+        "completed_instances",
+        "resolved_instances",
+        "unresolved_instances",
+        "error_instances",
+        "empty_patch_instances",
+        "incomplete_instances",
+    ] {
+        let _ = writeln!(out, "  {:<22} {}", k.replace('_', " "), v[k]);
+    }
+    for (k, label) in [
+        ("resolve_rate_of_total", "total"),
+        ("resolve_rate_of_submitted", "submitted"),
+        ("resolve_rate_of_completed", "completed"),
+    ] {
+        let shown = v[k].as_f64().map_or("-".to_string(), |r| format!("{:.2}%", 100.0 * r));
+        let _ = writeln!(out, "  resolved / {label:<11} {shown}");
+    }
+    out
+}
+
+/// The SWE-bench summary as Markdown.
+pub fn swebench_markdown(path: &str, run: &RunReport) -> String {
+    let v = swebench_value(path, run);
+    let mut out = format!("# SWE-bench run report\n\n`{path}`\n\n| metric | value |\n|---|---:|\n");
+    for k in [
+        "total_instances",
+        "submitted_instances",
+        "completed_instances",
+        "resolved_instances",
+        "unresolved_instances",
+        "error_instances",
+        "empty_patch_instances",
+        "incomplete_instances",
+    ] {
+        let _ = writeln!(out, "| {} | {} |", k.replace('_', " "), v[k]);
+    }
+    for (k, label) in [
+        ("resolve_rate_of_total", "total"),
+        ("resolve_rate_of_submitted", "submitted"),
+        ("resolve_rate_of_completed", "completed"),
+    ] {
+        let shown = v[k].as_f64().map_or("-".to_string(), |r| format!("{:.2}%", 100.0 * r));
+        let _ = writeln!(out, "| resolved / {label} | {shown} |");
+    }
+    out
+}

@@ -1,0 +1,46 @@
+//! `evaltally summary`.
+
+use evaltally_report::summary::{SfbenchSummary, swebench_json, swebench_markdown, swebench_text};
+use evaltally_sfbench::detect::{Format as Detected, detect};
+use evaltally_sfbench::markdown;
+use evaltally_sfbench::report::Report;
+use evaltally_sfbench::swebench::RunReport;
+
+use crate::cli::{Format, SummaryArgs};
+use crate::{Exit, UsageError, output};
+
+pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
+    let path = args.file.display().to_string();
+    let doc = output::read_json(&args.file)?;
+    let text = match detect(&doc) {
+        Some(Detected::SfbenchV2) => {
+            let report = Report::from_value(&doc);
+            let s = SfbenchSummary::new(&report);
+            match args.format {
+                Format::Text => s.text(&path),
+                Format::Json => s.json(&path),
+                Format::Markdown => markdown::render(&report, None),
+            }
+        }
+        Some(Detected::SwebenchRunReport) => {
+            let run = RunReport::from_value(&doc);
+            match args.format {
+                Format::Text => swebench_text(&path, &run),
+                Format::Json => swebench_json(&path, &run),
+                Format::Markdown => swebench_markdown(&path, &run),
+            }
+        }
+        Some(other) => {
+            return Err(UsageError(format!(
+                "{path}: a {} file has no instances to summarise; `evaltally convert {path} --to sfbench-v2` migrates it first",
+                other.name()
+            ))
+            .into());
+        }
+        None => {
+            return Err(UsageError(format!("{path}: not an SF-Bench report or a SWE-bench run report")).into());
+        }
+    };
+    output::print(&text)?;
+    Ok(Exit::Ok)
+}

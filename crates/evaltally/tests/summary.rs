@@ -1,0 +1,64 @@
+//! `evaltally summary`: SF-Bench and SWE-bench reports, every output format.
+
+mod common;
+
+use common::evaltally;
+use evaltally_testkit::refdata;
+
+#[test]
+fn sfbench_summary_as_text() {
+    insta::assert_snapshot!(evaltally(&["summary", "testdata/sfbench-runs/run-2/report.json"]).transcript());
+}
+
+#[test]
+fn sfbench_summary_as_json_recomputes_every_field() {
+    let run = evaltally(&["summary", "testdata/sfbench-runs/run-2/report.json", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    // run-2: lwc resolved, apex-trigger fail, flow resolved, apex-integration skipped.
+    assert_eq!(doc["summary"]["resolved_instances"], 2);
+    assert_eq!(doc["summary"]["resolve_rate"], 0.5);
+    assert_eq!(doc["summary"]["resolution_rate"], 50.0);
+    assert_eq!(doc["summary"]["instances_completed"], 4, "skipped counts as completed upstream");
+    // The fixture stores an empty summary object: nothing to compare.
+    assert_eq!(doc["stored_differences"], serde_json::json!([]));
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn sfbench_summary_as_markdown() {
+    insta::assert_snapshot!(
+        evaltally(&["summary", "testdata/sfbench-runs/run-1/report.json", "--format", "markdown"]).transcript()
+    );
+}
+
+#[test]
+fn swebench_summary_in_every_format() {
+    let file = "testdata/swebench/runs/acme-agent-1.5.run-2.json";
+    let text = evaltally(&["summary", file]);
+    let md = evaltally(&["summary", file, "--format", "markdown"]);
+    let json = evaltally(&["summary", file, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    // 2 resolved of 6 in the dataset, of 5 submitted (one incomplete), of 4 completed.
+    assert_eq!(doc["resolve_rate_of_total"], 2.0 / 6.0);
+    assert_eq!(doc["resolve_rate_of_submitted"], 2.0 / 5.0);
+    assert_eq!(doc["resolve_rate_of_completed"], 0.5);
+    insta::assert_snapshot!(format!("{}\n{}", text.transcript(), md.transcript()));
+}
+
+#[test]
+fn summary_of_what_is_not_a_report_exits_2() {
+    let run = evaltally(&["summary", "testdata/bfcl/v4/run-1/score/data_overall.csv"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("data_overall.csv:1:1: not valid JSON"), "{}", run.stderr);
+}
+
+/// SWE-bench issue #666: `total_instances` 1 against `submitted_instances` 300.
+#[test]
+fn gold_validate_summary_shows_each_denominator() {
+    let Some(file) = refdata("swebench/swebench-official-gold-reports/gold.validate-gold.json") else { return };
+    let run = evaltally(&["summary", file.to_str().unwrap(), "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!((doc["total_instances"].as_u64(), doc["submitted_instances"].as_u64()), (Some(1), Some(300)));
+    assert_eq!(doc["resolve_rate_of_total"], 1.0);
+}
