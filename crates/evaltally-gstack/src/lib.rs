@@ -1,0 +1,1 @@
+//! Reads gstack eval results into the evaltally model.
