@@ -5,6 +5,9 @@
 //!   one reusable buffer per worker).
 //! * [`Matrix`] lines up the tests of one (model, category) across runs.
 //! * [`stability`] sorts every test into stable pass, flaky or stable fail.
+//! * [`compare`] matches two runs or groups test by test; [`stats`] says whether a change is
+//!   more than noise.
+//! * [`validate`] checks files of every format.
 //!
 //! The analyses are pure functions of the loaded [`CategoryRun`]s, so they can be fed
 //! from any adapter.
@@ -27,6 +30,7 @@ pub mod load;
 mod matrix;
 pub mod stability;
 pub mod stats;
+pub mod validate;
 
 pub use load::{Filter, LoadError, Loaded, NoProgress, POOLED, Progress, Shown};
 pub use matrix::{Cell, Matrix, group};

@@ -14,6 +14,7 @@
 //! * [`lines`] holds the record types that borrow the few fields analyses need, found
 //!   by [`scan`] without building the rest of the line.
 //! * [`show`] pulls everything the files say about one test.
+//! * [`validate`] checks every byte of a result/score pair against the format (simd-json).
 //!
 //! ```no_run
 //! use evaltally_bfcl::{layout, read_pair, Scratch};
@@ -38,6 +39,7 @@ pub mod lines;
 mod read;
 pub mod scan;
 pub mod show;
+pub mod validate;
 
 pub use error::BfclError;
 pub use layout::{FilePair, RunDir};

@@ -8,6 +8,7 @@
 //!   `failing_tests.json`).
 //! * [`show`]: one test across runs.
 //! * [`summary`]: a report's recomputed summary (SF-Bench, SWE-bench).
+//! * [`validate`]: validation findings per file.
 //! * [`compare`]: regressions, improvements and their significance, as text, Markdown and
 //!   JSON.
 //!
@@ -31,5 +32,6 @@ pub mod show;
 pub mod stability;
 mod style;
 pub mod summary;
+pub mod validate;
 
 pub use style::Style;

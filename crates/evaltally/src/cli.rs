@@ -55,6 +55,13 @@ pub(crate) enum Command {
     /// markdown` renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the
     /// resolve rate over each denominator).
     Summary(SummaryArgs),
+    /// Check files against their format: BFCL result and score files (every line parsed,
+    /// the summary line against the files, every failure in the result file, no duplicate
+    /// ids, categories matching file names), SF-Bench and SWE-bench reports, gstack results.
+    ///
+    /// Exit status: 0 when every file is valid; 1 when one is invalid (or has warnings, with
+    /// --strict); 2 when nothing could be checked.
+    Validate(ValidateArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -140,6 +147,27 @@ pub(crate) struct ShowArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     pub(crate) format: ShowFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ValidateFormat {
+    /// One line per file and its findings.
+    Text,
+    /// {"files": [{"path", "format", "valid", "errors", "warnings"}]}.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ValidateArgs {
+    /// Files, run folders or folders of reports.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub(crate) format: ValidateFormat,
+    /// Also fail on warnings, and run the checks upstream validators lack.
+    #[arg(long)]
+    pub(crate) strict: bool,
 }
 
 #[derive(Debug, Args)]

@@ -41,6 +41,7 @@ fn main() -> ExitCode {
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Summary(args) => commands::summary::run(&args),
+        cli::Command::Validate(args) => commands::validate::run(&args, cli.color),
     };
     match result {
         Ok(exit) => ExitCode::from(exit as u8),

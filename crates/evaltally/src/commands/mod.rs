@@ -4,3 +4,4 @@ pub(crate) mod compare;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;
+pub(crate) mod validate;

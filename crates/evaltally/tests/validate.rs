@@ -1,0 +1,85 @@
+//! `evaltally validate` on BFCL files: every check, both output formats, exit codes.
+
+mod common;
+
+use common::evaltally;
+use evaltally_testkit::refdata;
+
+#[test]
+fn every_bfcl_quirk_as_text() {
+    insta::assert_snapshot!(evaltally(&["validate", "testdata/bfcl/quirks"]).transcript());
+}
+
+#[test]
+fn json_shape_per_file() {
+    let run = evaltally(&["validate", "testdata/bfcl/pairs", "testdata/bfcl/v3-project", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let files = doc["files"].as_array().unwrap();
+    assert_eq!(files.len(), 12, "pairs: 2 runs × 2 categories × 2 files; v3-project: 2 categories × 2 files");
+    for f in files {
+        assert_eq!(f["valid"], true, "{f}");
+        assert!(f["format"] == "bfcl-result" || f["format"] == "bfcl-score");
+        assert!(f["errors"].as_array().unwrap().is_empty());
+    }
+    insta::assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_single_file_is_checked_on_its_own() {
+    let run = evaltally(&[
+        "validate",
+        "testdata/bfcl/quirks/nightly/result/acme_tiny-7b/non_live/BFCL_v4_simple_javascript_result.json",
+    ]);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!(run.transcript());
+}
+
+#[test]
+fn strict_fails_on_warnings() {
+    let lenient = evaltally(&["validate", "testdata/bfcl/v1"]);
+    assert_eq!(lenient.code, 0, "{}", lenient.stdout);
+    assert!(lenient.stdout.contains("warning: no newline"), "{}", lenient.stdout);
+    assert_eq!(evaltally(&["validate", "testdata/bfcl/v1", "--strict"]).code, 1);
+}
+
+#[test]
+fn nothing_to_validate_exits_2() {
+    assert_eq!(evaltally(&["validate", "testdata/not-bfcl"]).code, 2);
+    assert_eq!(evaltally(&["validate", "testdata/bfcl/missing"]).code, 2);
+}
+
+/// bfcl-format.md §1.8: every invariant holds on every bbrowning run.
+#[test]
+fn refdata_bbrowning_is_valid() {
+    let Some(root) = refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
+    let run = evaltally(&["validate", root.to_str().unwrap(), "--format", "json", "--strict"]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["files"].as_array().unwrap().len(), 78);
+}
+
+/// bfcl-format.md §1.8: the 0-byte result file and the results without scores of PR #1319,
+/// and the scores without results of vgangal101, each reported by file name.
+#[test]
+fn refdata_incomplete_runs_are_reported_by_file() {
+    let (Some(pr), Some(vg)) = (refdata("bfcl/gorilla-pr1319-airev"), refdata("bfcl/vgangal101-gorilla_bfcl")) else {
+        return;
+    };
+    let run = evaltally(&["validate", pr.to_str().unwrap(), vg.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(run.code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let find = |name: &str| {
+        doc["files"].as_array().unwrap().iter().find(|f| f["path"].as_str().unwrap().ends_with(name)).cloned().unwrap()
+    };
+    let empty = find("BFCL_v4_format_sensitivity_result.json");
+    assert_eq!(empty["valid"], false);
+    assert!(empty["errors"][0]["message"].as_str().unwrap().starts_with("empty result file"));
+    for cat in ["live_parallel", "live_relevance", "memory", "web_search"] {
+        let f = find(&format!("BFCL_v4_{cat}_result.json"));
+        assert_eq!(f["valid"], true);
+        assert!(f["warnings"][0]["message"].as_str().unwrap().starts_with("no score file"), "{f}");
+    }
+    let orphan = find("Qwen_Qwen3-8B/live/BFCL_v4_live_parallel_score.json");
+    assert!(orphan["warnings"][0]["message"].as_str().unwrap().starts_with("no result file"), "{orphan}");
+}
