@@ -14,6 +14,13 @@
 //! * [`markdown`]: upstream's `summary.md`, with its wrong success criteria replaced by the rule
 //!   the data follows.
 //! * [`sources`]: finding reports on disk and reading them as runs.
+//! * [`validate`]: what is wrong with a document of any of these formats, each finding located
+//!   by a JSON path; SF-Bench's own `validate_schema` reproduced; documentation examples with
+//!   `{...}` placeholders.
+//! * [`v1`]: the three SF-Bench v1 shapes (the input of upstream's migration, the legacy file
+//!   `scripts/evaluate.py` writes, the engine's `summary.json`) read into one representation.
+//! * [`migrate`]: a v1 run to a complete v2 report, keeping what v1 knows and listing every
+//!   defaulted field.
 //!
 //! Each run becomes [`CategoryRun`](evaltally_core::CategoryRun)s, one per category: the
 //! instance's repository for SWE-bench (`django__django-11099` → `django/django`), the task
@@ -21,10 +28,13 @@
 
 pub mod detect;
 pub mod markdown;
+pub mod migrate;
 pub mod report;
 pub mod sources;
 pub mod summary;
 pub mod swebench;
+pub mod v1;
+pub mod validate;
 
 mod error;
 
