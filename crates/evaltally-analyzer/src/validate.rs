@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use evaltally_bfcl::{FilePair, layout, validate as bfcl};
 use evaltally_core::{Diagnostic, Finding};
+use evaltally_sfbench as sfbench;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -55,7 +56,8 @@ pub struct Validated {
 
 enum Job {
     Bfcl(FilePair),
-    Document(PathBuf),
+    /// A document, and whether the user named it (then an unknown format is reported).
+    Document(PathBuf, bool),
 }
 
 /// Validates every BFCL file pair and every report document below `paths`. In folders
@@ -71,7 +73,7 @@ pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             match layout::classify(&name) {
                 Some((kind, category)) => jobs.push(Job::Bfcl(single(path, kind, category))),
-                None => jobs.push(Job::Document(path.clone())),
+                None => jobs.push(Job::Document(path.clone(), true)),
             }
             continue;
         }
@@ -95,7 +97,7 @@ pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
                 .into_iter()
                 .map(|r| FileValidation { path: r.path, format: r.format.to_string(), findings: r.findings })
                 .collect(),
-            Job::Document(path) => document(path).into_iter().collect(),
+            Job::Document(path, named) => document(path, *named).into_iter().collect(),
         })
         .collect();
     Ok(Validated { files: results.into_iter().flatten().collect(), diagnostics })
@@ -133,37 +135,53 @@ fn json_files(dir: &Path, depth: usize, jobs: &mut Vec<Job>, diags: &mut Vec<Dia
                 json_files(&child, depth + 1, jobs, diags);
             }
         } else if child.extension().is_some_and(|e| e == "json") {
-            jobs.push(Job::Document(child));
+            jobs.push(Job::Document(child, false));
         }
     }
 }
 
-fn document(path: &Path) -> Option<FileValidation> {
-    let unreadable = |format: &str, finding: Finding| FileValidation {
+fn document(path: &Path, named: bool) -> Option<FileValidation> {
+    let file = |format: &str, findings: Vec<Finding>| FileValidation {
         path: path.to_path_buf(),
         format: format.to_string(),
-        findings: vec![finding],
+        findings,
     };
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) => return Some(unreadable("unknown", Finding::error("file", format!("cannot read file: {e}")))),
+        Err(e) => return Some(file("unknown", vec![Finding::error("file", format!("cannot read file: {e}"))])),
     };
-    let value: serde_json::Value = match serde_json::from_slice(&bytes) {
-        Ok(v) => v,
+    let (value, mut findings) = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(v) => (v, Vec::new()),
         Err(e) => {
-            let msg = e.to_string();
-            let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-            return Some(unreadable(
-                "unknown",
-                Finding::error(format!("line {}, column {}", e.line(), e.column()), format!("not valid JSON: {msg}")),
-            ));
+            // Documentation examples stand in `{...}` for what they leave out: read those
+            // with a warning per placeholder rather than stop at the first one.
+            let text = String::from_utf8_lossy(&bytes);
+            match sfbench::validate::read_doc_example(&text) {
+                Ok((v, placeholders)) if !placeholders.is_empty() => (v, placeholders),
+                _ => {
+                    let msg = e.to_string();
+                    let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
+                    let at = format!("line {}, column {}", e.line(), e.column());
+                    return Some(file("unknown", vec![Finding::error(at, format!("not valid JSON: {msg}"))]));
+                }
+            }
         }
     };
-    validate_document(path, &value)
-}
-
-/// Validates a JSON document by its detected format; `None` when it is of no known format.
-fn validate_document(path: &Path, value: &serde_json::Value) -> Option<FileValidation> {
-    let _ = (path, value);
-    None
+    if let Some(format) = sfbench::detect::detect(&value) {
+        findings.extend(sfbench::validate::validate(&value, format));
+        return Some(file(format.name(), findings));
+    }
+    if let Some(part) = sfbench::validate::detect_part(&value) {
+        findings.extend(sfbench::validate::validate_part(&value, part));
+        return Some(file(&format!("sfbench-v2-{}", part.name()), findings));
+    }
+    named.then(|| {
+        file(
+            "unknown",
+            vec![Finding::error(
+                "$",
+                "not a format evaltally knows: expected a BFCL result or score file, an SF-Bench report, a SWE-bench report",
+            )],
+        )
+    })
 }

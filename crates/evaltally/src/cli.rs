@@ -62,6 +62,13 @@ pub(crate) enum Command {
     /// Exit status: 0 when every file is valid; 1 when one is invalid (or has warnings, with
     /// --strict); 2 when nothing could be checked.
     Validate(ValidateArgs),
+    /// Convert a run to another format. Every field with a counterpart is mapped; what has
+    /// none (and what got a default) is listed on stderr.
+    ///
+    /// `--to sfbench-v2` migrates SF-Bench v1 files (the migrate-input shape, evaluate.py's
+    /// legacy file, the engine's summary.json), keeping statuses, scores, durations and
+    /// errors that SF-Bench's own migration loses.
+    Convert(ConvertArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -168,6 +175,26 @@ pub(crate) struct ValidateArgs {
     /// Also fail on warnings, and run the checks upstream validators lack.
     #[arg(long)]
     pub(crate) strict: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Target {
+    /// SF-Bench result report, schema v2.
+    #[value(name = "sfbench-v2")]
+    SfbenchV2,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// The file to convert.
+    #[arg(value_name = "IN")]
+    pub(crate) input: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub(crate) to: Target,
+    /// Write here (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub(crate) output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Summary(args) => commands::summary::run(&args),
         cli::Command::Validate(args) => commands::validate::run(&args, cli.color),
+        cli::Command::Convert(args) => commands::convert::run(&args),
     };
     match result {
         Ok(exit) => ExitCode::from(exit as u8),

@@ -45,6 +45,11 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
         .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
+/// Prints a note on stderr.
+pub(crate) fn note(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "note: {text}");
+}
+
 /// Prints diagnostics on stderr, then a one-line count.
 pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
     if diags.is_empty() {

@@ -83,3 +83,57 @@ fn refdata_incomplete_runs_are_reported_by_file() {
     let orphan = find("Qwen_Qwen3-8B/live/BFCL_v4_live_parallel_score.json");
     assert!(orphan["warnings"][0]["message"].as_str().unwrap().starts_with("no result file"), "{orphan}");
 }
+
+#[test]
+fn sfbench_and_swebench_documents() {
+    let run = evaltally(&[
+        "validate",
+        "testdata/sfbench-runs",
+        "testdata/swebench/runs/acme-agent-1.5.run-3.json",
+        "testdata/sfbench/v1-legacy-evaluate.json",
+    ]);
+    insta::assert_snapshot!(run.transcript());
+}
+
+#[test]
+fn a_file_of_no_known_format_is_reported() {
+    let run = evaltally(&["validate", "testdata/swebench/instance-logs/mini-run/results_summary.json"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("not a format evaltally knows"), "{}", run.stdout);
+}
+
+/// Issue acceptance: every SF-Bench doc example is read, and the impossible doc summary is
+/// reported (sfbench-swebench-format.md §1.13 item 3).
+#[test]
+fn refdata_docs_examples_are_read_and_the_impossible_summary_reported() {
+    let Some(dir) = refdata("sfbench/sf-bench-docs-examples") else { return };
+    let mut files: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files.len(), 12);
+    let mut args = vec!["validate", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let run = evaltally(&args);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let reports = doc["files"].as_array().unwrap();
+    assert_eq!(reports.len(), 12, "every example is read");
+    assert!(reports.iter().all(|f| f["format"] != "unknown"), "{reports:#?}");
+    let summary =
+        reports.iter().find(|f| f["path"].as_str().unwrap().ends_with("head.summary_object_example.json")).unwrap();
+    assert_eq!(summary["valid"], false);
+    let messages: Vec<&str> =
+        summary["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect();
+    assert!(messages.iter().any(|m| m.contains("upstream cannot produce this summary")), "{messages:#?}");
+}
+
+/// Issue acceptance: gold.validate-gold.json gets a warning for total 1 vs submitted 300.
+#[test]
+fn refdata_gold_validate_total_below_submitted() {
+    let Some(file) = refdata("swebench/swebench-official-gold-reports/gold.validate-gold.json") else { return };
+    let run = evaltally(&["validate", file.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(run.code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let w = &doc["files"][0]["warnings"][0];
+    assert_eq!(w["path"], "$.total_instances");
+    assert!(w["message"].as_str().unwrap().starts_with("total_instances (1) is below submitted_instances (300)"));
+}

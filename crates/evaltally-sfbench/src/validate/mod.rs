@@ -94,6 +94,17 @@ pub enum Part {
     Config,
 }
 
+impl Part {
+    /// A short name for messages: `instance`, `validation`, `config`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Instance => "instance",
+            Self::Validation => "validation",
+            Self::Config => "config",
+        }
+    }
+}
+
 /// Which [`Part`] a JSON object looks like, if any: an instance has `instance_id`, a
 /// validation breakdown has `*_status` / `*_points` keys, a config has `tasks_file` or
 /// `validation_mode`.

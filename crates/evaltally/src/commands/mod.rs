@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub(crate) mod compare;
+pub(crate) mod convert;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;

@@ -2,16 +2,25 @@
 
 use evaltally_report::summary::{SfbenchSummary, swebench_json, swebench_markdown, swebench_text};
 use evaltally_sfbench::detect::{Format as Detected, detect};
-use evaltally_sfbench::markdown;
 use evaltally_sfbench::report::Report;
 use evaltally_sfbench::swebench::RunReport;
+use evaltally_sfbench::{markdown, migrate};
 
 use crate::cli::{Format, SummaryArgs};
 use crate::{Exit, UsageError, output};
 
 pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     let path = args.file.display().to_string();
-    let doc = output::read_json(&args.file)?;
+    let mut doc = output::read_json(&args.file)?;
+    if matches!(
+        detect(&doc),
+        Some(Detected::SfbenchV1 | Detected::SfbenchLegacyEvaluate | Detected::SfbenchEngineSummary)
+    ) && let Some(m) = migrate::migrate(&doc)
+    {
+        // A v1 file: summarise what it becomes in v2 (as `convert --to sfbench-v2` writes it).
+        output::note(&format!("{path}: an SF-Bench v1 file, summarised as migrated to v2"));
+        doc = m.report;
+    }
     let text = match detect(&doc) {
         Some(Detected::SfbenchV2) => {
             let report = Report::from_value(&doc);
