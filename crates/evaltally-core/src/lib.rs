@@ -11,6 +11,8 @@
 //! * [`Diagnostic`]: a warning or error tied to a file, line and column.
 //! * [`TestDetail`]: everything known about one test in one run, for `show`.
 //! * [`Finding`]: a problem `validate` found, located by JSON path or line.
+//! * [`RunRecord`] and [`TestRecord`]: a run with everything any format carries (durations,
+//!   tokens, costs, messages), for `convert` and `export`.
 //!
 //! ```
 //! use evaltally_core::{id, CategoryRun, Outcome};
@@ -32,6 +34,7 @@ mod error_type;
 mod finding;
 pub mod id;
 mod outcome;
+mod record;
 mod run;
 
 pub use detail::{Location, Message, Status, TestDetail};
@@ -39,4 +42,5 @@ pub use diag::{Diagnostic, Severity};
 pub use error_type::ErrorType;
 pub use finding::Finding;
 pub use outcome::Outcome;
+pub use record::{RunRecord, TestRecord};
 pub use run::{CategoryRun, IdList, TestRef};

@@ -1,0 +1,66 @@
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::Outcome;
+
+/// One test of a run with everything any format can carry: the form runs are converted
+/// and exported from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TestRecord {
+    /// The test id.
+    pub id: String,
+    /// The category (BFCL category, SWE-bench repository, gstack suite, JUnit testsuite).
+    pub category: String,
+    /// Pass, fail or unscored; `None` when the run lists the test without running it.
+    pub outcome: Option<Outcome>,
+    /// The error label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_type: Option<String>,
+    /// The error message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    /// Wall time in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
+    /// Input tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Output tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Cost in US dollars.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
+/// One run of one model, test by test, with where it came from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunRecord {
+    /// The run's name.
+    pub run: String,
+    /// The model.
+    pub model: String,
+    /// The format it was read from (`bfcl`, `sfbench-v2`, `swebench-run-report`, `gstack`, …).
+    pub format: String,
+    /// The file or folder it was read from.
+    #[serde(serialize_with = "crate::diag::lossy_path")]
+    pub source: PathBuf,
+    /// When the run started, as written (ISO 8601 where the format has it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// The tests, in the order the run lists them.
+    pub tests: Vec<TestRecord>,
+}
+
+impl RunRecord {
+    /// Number of tests that passed.
+    pub fn passed(&self) -> usize {
+        self.tests.iter().filter(|t| t.outcome == Some(Outcome::Pass)).count()
+    }
+
+    /// Number of tests that failed.
+    pub fn failed(&self) -> usize {
+        self.tests.iter().filter(|t| t.outcome == Some(Outcome::Fail)).count()
+    }
+}

@@ -1,0 +1,1 @@
+//! JUnit XML for evaltally.
