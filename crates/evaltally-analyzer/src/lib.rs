@@ -32,5 +32,5 @@ pub mod stability;
 pub mod stats;
 pub mod validate;
 
-pub use load::{Filter, LoadError, Loaded, NoProgress, POOLED, Progress, Shown};
+pub use load::{Filter, LoadError, Loaded, NoProgress, POOLED, Progress, Records, Shown};
 pub use matrix::{Cell, Matrix, group};

@@ -14,6 +14,7 @@
 //! * [`lines`] holds the record types that borrow the few fields analyses need, found
 //!   by [`scan`] without building the rest of the line.
 //! * [`show`] pulls everything the files say about one test.
+//! * [`records`] gives a run with latencies, tokens and messages, for `convert` and `export`.
 //! * [`validate`] checks every byte of a result/score pair against the format (simd-json).
 //!
 //! ```no_run
@@ -37,6 +38,7 @@ mod error;
 pub mod layout;
 pub mod lines;
 mod read;
+pub mod records;
 pub mod scan;
 pub mod show;
 pub mod validate;

@@ -139,7 +139,7 @@ fn fill_failure(d: &mut TestDetail, entry: &Value) {
 
 /// The message of an error of any shape: a string, a list of strings (and objects), or an
 /// object with `error_message` or `message` (itself a string or a list).
-fn error_message(e: &Value) -> Option<String> {
+pub(crate) fn error_message(e: &Value) -> Option<String> {
     match e {
         Value::String(s) => Some(s.clone()),
         Value::Array(items) => {
@@ -201,7 +201,7 @@ fn message(v: &Value) -> Message {
 
 /// The sum of every number in a value (token counts and latencies are per turn and step
 /// in multi-turn results).
-fn sum(v: &Value) -> Option<f64> {
+pub(crate) fn sum(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::Array(items) => items.iter().map(sum).try_fold(0.0, |acc, x| x.map(|x| acc + x)),
@@ -209,7 +209,7 @@ fn sum(v: &Value) -> Option<f64> {
     }
 }
 
-fn to_count(x: f64) -> u64 {
+pub(crate) fn to_count(x: f64) -> u64 {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let n = x.max(0.0).round() as u64;
     n

@@ -13,7 +13,8 @@
 //!   lists, stored-against-computed differences, and which "resolved" rule the flags follow.
 //! * [`markdown`]: upstream's `summary.md`, with its wrong success criteria replaced by the rule
 //!   the data follows.
-//! * [`sources`]: finding reports on disk and reading them as runs.
+//! * [`sources`]: finding reports on disk and reading them as runs; [`records`]: the same
+//!   runs with durations and messages, for `convert` and `export`.
 //! * [`validate`]: what is wrong with a document of any of these formats, each finding located
 //!   by a JSON path; SF-Bench's own `validate_schema` reproduced; documentation examples with
 //!   `{...}` placeholders.
@@ -29,6 +30,7 @@
 pub mod detect;
 pub mod markdown;
 pub mod migrate;
+pub mod records;
 pub mod report;
 pub mod sources;
 pub mod summary;

@@ -74,7 +74,7 @@ fn file_stem(path: &Path) -> String {
     name.strip_suffix(".json").unwrap_or(&name).to_string()
 }
 
-fn read_json(path: &Path) -> Result<Value, Diagnostic> {
+pub(crate) fn read_json(path: &Path) -> Result<Value, Diagnostic> {
     let bytes = std::fs::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))?;
     serde_json::from_slice(&bytes).map_err(|e| {
         let msg = e.to_string();

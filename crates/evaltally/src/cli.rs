@@ -14,6 +14,10 @@ pub(crate) struct Cli {
     /// When to colour text output. Never when NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub(crate) color: ColorChoice,
+    /// The local results store (default: $EVALTALLY_STORE, else a folder under the user's
+    /// data directory). Any PATH may be `store:<name>`.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub(crate) store: Option<PathBuf>,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -65,10 +69,20 @@ pub(crate) enum Command {
     /// Convert a run to another format. Every field with a counterpart is mapped; what has
     /// none (and what got a default) is listed on stderr.
     ///
-    /// `--to sfbench-v2` migrates SF-Bench v1 files (the migrate-input shape, evaluate.py's
-    /// legacy file, the engine's summary.json), keeping statuses, scores, durations and
-    /// errors that SF-Bench's own migration loses.
+    /// IN is any run evaltally reads: a BFCL run folder, an SF-Bench or SWE-bench report, a
+    /// gstack result. `--to sfbench-v2` also migrates SF-Bench v1 files (the migrate-input
+    /// shape, evaluate.py's legacy file, the engine's summary.json), keeping statuses,
+    /// scores, durations and errors that SF-Bench's own migration loses.
     Convert(ConvertArgs),
+    /// Export runs as JSON Lines: one normalised line per (run, test) with run, model,
+    /// category, id, outcome, error type, duration, tokens and cost, the shape DuckDB, Spark
+    /// or BigQuery load directly (see docs/export.md).
+    Export(ExportArgs),
+    /// Validate runs, then save them into the local results store under names that never
+    /// collide (written atomically). Each PATH is a report file or a run folder.
+    Push(PushArgs),
+    /// List what the local results store holds.
+    Runs(RunsArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -179,9 +193,13 @@ pub(crate) struct ValidateArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Target {
+    /// gstack's standard eval result (schema_version 1).
+    Gstack,
     /// SF-Bench result report, schema v2.
     #[value(name = "sfbench-v2")]
     SfbenchV2,
+    /// A SWE-bench harness run report.
+    Swebench,
 }
 
 #[derive(Debug, Args)]
@@ -195,6 +213,51 @@ pub(crate) struct ConvertArgs {
     /// Write here (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub(crate) output: Option<PathBuf>,
+    /// The model to convert, when IN holds several.
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) model: Option<String>,
+    /// The run to convert, when IN holds several.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) run: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// JSON Lines.
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// Run folders, folders of runs, report files.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
+    pub(crate) format: ExportFormat,
+    /// Write here (atomically) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub(crate) output: Option<PathBuf>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PushArgs {
+    /// Report files or run folders.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub(crate) format: ValidateFormat,
 }
 
 #[derive(Debug, Args)]
@@ -235,4 +298,65 @@ pub(crate) struct StabilityArgs {
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
+}
+
+impl Cli {
+    /// Replaces `store:<name>` paths of every command with the store entry's folder.
+    pub(crate) fn resolve_store_paths(&mut self) -> anyhow::Result<()> {
+        let store = self.store.clone();
+        let fix = |paths: &mut Vec<PathBuf>| -> anyhow::Result<()> {
+            *paths = crate::store::resolve(paths, store.as_deref())?;
+            Ok(())
+        };
+        match &mut self.command {
+            Command::Stability(a) => fix(&mut a.paths),
+            Command::Compare(a) => {
+                fix(&mut a.runs)?;
+                fix(&mut a.base)?;
+                fix(&mut a.new)
+            }
+            Command::Show(a) => {
+                // The last argument is the test id.
+                let n = a.args.len().saturating_sub(1);
+                let mut paths: Vec<PathBuf> = a.args[..n].iter().map(PathBuf::from).collect();
+                fix(&mut paths)?;
+                for (slot, p) in a.args.iter_mut().zip(paths) {
+                    *slot = p.to_string_lossy().into_owned();
+                }
+                Ok(())
+            }
+            Command::Summary(a) => {
+                let mut v = vec![a.file.clone()];
+                fix(&mut v)?;
+                a.file = entry_file(v.remove(0));
+                Ok(())
+            }
+            Command::Validate(a) => fix(&mut a.paths),
+            Command::Convert(a) => {
+                let mut v = vec![a.input.clone()];
+                fix(&mut v)?;
+                a.input = entry_file(v.remove(0));
+                Ok(())
+            }
+            Command::Export(a) => fix(&mut a.paths),
+            Command::Push(_) | Command::Runs(_) => Ok(()),
+        }
+    }
+}
+
+/// A store entry folder holding one pushed file stands for that file (for commands that
+/// take a file).
+fn entry_file(path: PathBuf) -> PathBuf {
+    if !path.join(crate::store::ENTRY_FILE).is_file() {
+        return path;
+    }
+    let files: Vec<PathBuf> = std::fs::read_dir(&path)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| !p.ends_with(crate::store::ENTRY_FILE)).collect()
+        })
+        .unwrap_or_default();
+    match files.as_slice() {
+        [one] if one.is_file() => one.clone(),
+        _ => path,
+    }
 }

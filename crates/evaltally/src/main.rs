@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod output;
 mod progress;
+mod store;
 
 use std::process::ExitCode;
 
@@ -35,7 +36,10 @@ impl std::fmt::Display for UsageError {
 impl std::error::Error for UsageError {}
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let mut cli = cli::Cli::parse();
+    if let Err(err) = cli.resolve_store_paths() {
+        return fail(&err);
+    }
     let result = match cli.command {
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
@@ -43,19 +47,26 @@ fn main() -> ExitCode {
         cli::Command::Summary(args) => commands::summary::run(&args),
         cli::Command::Validate(args) => commands::validate::run(&args, cli.color),
         cli::Command::Convert(args) => commands::convert::run(&args),
+        cli::Command::Export(args) => commands::export::run(&args),
+        cli::Command::Push(args) => commands::push::run(&args, cli.store.as_deref()),
+        cli::Command::Runs(args) => commands::push::list(&args, cli.store.as_deref()),
     };
     match result {
         Ok(exit) => ExitCode::from(exit as u8),
-        Err(err) => {
-            if output::is_broken_pipe(&err) {
-                return ExitCode::SUCCESS;
-            }
-            #[allow(clippy::print_stderr)]
-            {
-                eprintln!("error: {err:#}");
-            }
-            let usage = err.downcast_ref::<UsageError>().is_some();
-            ExitCode::from(if usage { Exit::Usage } else { Exit::Problems } as u8)
-        }
+        Err(err) => fail(&err),
     }
+}
+
+/// Reports an error and picks the exit code: 2 for usage errors, 1 otherwise; a closed
+/// stdout pipe is not an error.
+fn fail(err: &anyhow::Error) -> ExitCode {
+    if output::is_broken_pipe(err) {
+        return ExitCode::SUCCESS;
+    }
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("error: {err:#}");
+    }
+    let usage = err.downcast_ref::<UsageError>().is_some();
+    ExitCode::from(if usage { Exit::Usage } else { Exit::Problems } as u8)
 }

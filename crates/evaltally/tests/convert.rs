@@ -37,3 +37,59 @@ fn what_cannot_be_converted_exits_2() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("already an SF-Bench v2 report"), "{}", run.stderr);
 }
+
+#[test]
+fn bfcl_run_to_gstack_maps_every_field() {
+    let run = evaltally(&["convert", "testdata/bfcl/v4/run-2", "--to", "gstack", "--model", "acme_tiny-7b"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["label"], "run-2");
+    // run-2 lists 28 tests of acme_tiny-7b (simple_python_7 did not run there); 16 pass
+    // (3 irrelevance, 4 live_simple, 1 memory_kv, 1 multi_turn_base, 7 simple_python).
+    assert_eq!((doc["total"].as_u64(), doc["passed"].as_u64()), (Some(28), Some(16)));
+    let crash = doc["all_results"].as_array().unwrap().iter().find(|t| t["name"] == "multi_turn_base_1").unwrap();
+    assert_eq!(crash["suite"], "multi_turn_base");
+    assert_eq!(crash["passed"], false);
+    assert!(crash["error"].as_str().unwrap().starts_with("multi_turn:inference_error"));
+    assert_eq!(doc["costs"][0]["model"], "acme_tiny-7b");
+    insta::assert_snapshot!(run.stderr);
+}
+
+#[test]
+fn several_runs_need_a_choice() {
+    let run = evaltally(&["convert", "testdata/bfcl/v4", "--to", "swebench"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("holds 5 runs"), "{}", run.stderr);
+    let picked = evaltally(&["convert", "testdata/bfcl/v4", "--to", "swebench", "--run", "run-10", "-m", "acme_big-70b"]);
+    assert_eq!(picked.code, 0, "{}", picked.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&picked.stdout).unwrap();
+    assert_eq!(doc["resolved_ids"], serde_json::json!(["simple_python_0", "simple_python_1", "simple_python_3"]));
+}
+
+#[test]
+fn swebench_run_to_sfbench_v2_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.json");
+    let run = evaltally(&[
+        "convert",
+        "testdata/swebench/runs/acme-agent-1.5.run-3.json",
+        "--to",
+        "sfbench-v2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = evaltally(&["validate", out.to_str().unwrap(), "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&v.stdout).unwrap();
+    assert_eq!(doc["files"][0]["format"], "sfbench-v2");
+    assert_eq!(doc["files"][0]["errors"], serde_json::json!([]), "{}", v.stdout);
+    // Same outcomes read back.
+    let back = evaltally(&["stability", out.to_str().unwrap(), "--format", "json"]);
+    let orig = evaltally(&["stability", "testdata/swebench/runs/acme-agent-1.5.run-3.json", "--format", "json"]);
+    let passed = |s: &str| -> u64 {
+        let d: serde_json::Value = serde_json::from_str(s).unwrap();
+        d["models"][0]["categories"].as_array().unwrap().iter().map(|c| c["correct"][0].as_u64().unwrap()).sum()
+    };
+    assert_eq!(passed(&back.stdout), passed(&orig.stdout));
+}

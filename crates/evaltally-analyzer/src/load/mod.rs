@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use evaltally_bfcl::BfclError;
-use evaltally_core::{CategoryRun, Diagnostic, Status, TestDetail, id};
+use evaltally_core::{CategoryRun, Diagnostic, RunRecord, Status, TestDetail, id};
 use rayon::prelude::*;
 
 use units::{Unit, discover};
@@ -209,4 +209,48 @@ pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, Loa
             .then_with(|| id::natural_str_cmp(&a.run, &b.run))
     });
     Ok(Shown { details, diagnostics })
+}
+
+/// Runs with everything their files carry (durations, tokens, messages), for `convert`
+/// and `export`.
+#[derive(Debug, Default)]
+pub struct Records {
+    /// One record per (run, model), sorted by model then run.
+    pub runs: Vec<RunRecord>,
+    /// Problems reading the files.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads the runs below `paths` as [`RunRecord`]s, in parallel. BFCL file pairs of one
+/// (run, model) are gathered into one record.
+pub fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError> {
+    let found = discover(paths, filter)?;
+    let mut diagnostics = found.diagnostics;
+    let read: Vec<(Vec<RunRecord>, Vec<Diagnostic>)> =
+        found.units.par_iter().map_init(evaltally_bfcl::Scratch::default, |scratch, u| u.records(scratch)).collect();
+    let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
+    for (recs, diags) in read {
+        diagnostics.extend(diags);
+        for r in recs {
+            let key = (r.model.clone(), r.run.clone(), r.source.to_string_lossy().into_owned());
+            match merged.get_mut(&key) {
+                Some(m) => m.tests.extend(r.tests),
+                None => {
+                    merged.insert(key, r);
+                }
+            }
+        }
+    }
+    let mut runs: Vec<RunRecord> = merged
+        .into_values()
+        .filter_map(|mut r| {
+            r.tests.retain(|t| filter.keeps(&r.model, &t.category));
+            if filter.pool_models {
+                POOLED.clone_into(&mut r.model);
+            }
+            (!r.tests.is_empty()).then_some(r)
+        })
+        .collect();
+    runs.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
+    Ok(Records { runs, diagnostics })
 }

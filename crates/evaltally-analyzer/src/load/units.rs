@@ -46,6 +46,32 @@ impl Unit {
         }
     }
 
+    /// The unit's tests as run records. A BFCL pair gives the tests of one category,
+    /// which the caller gathers by (run, model).
+    pub(super) fn records(&self, scratch: &mut Scratch) -> (Vec<evaltally_core::RunRecord>, Vec<Diagnostic>) {
+        match self {
+            Unit::Bfcl(pair) => {
+                let mut diags = Vec::new();
+                let tests = evaltally_bfcl::records::pair_records(pair, scratch, &mut diags);
+                let root =
+                    pair.result.as_ref().or(pair.score.as_ref()).map(|p| run_root(p, &pair.model)).unwrap_or_default();
+                let rec = evaltally_core::RunRecord {
+                    run: pair.run.clone(),
+                    model: pair.model.clone(),
+                    format: "bfcl".to_string(),
+                    source: root,
+                    started_at: None,
+                    tests,
+                };
+                (vec![rec], diags)
+            }
+            Unit::Report(source) => match evaltally_sfbench::records::records(source) {
+                Ok(recs) => (recs, Vec::new()),
+                Err(d) => (Vec::new(), vec![d]),
+            },
+        }
+    }
+
     /// A short name that tells units apart: the file name without `.json`.
     pub(super) fn label(&self) -> String {
         let path = match self {
@@ -124,4 +150,17 @@ pub(super) fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Discovered,
     let mut all: Vec<Unit> = kept.into_iter().map(Unit::Bfcl).collect();
     all.extend(units);
     Ok(Discovered { units: all, diagnostics })
+}
+
+/// The run folder of a BFCL file: the folder above the `result`/`score` folder holding the
+/// model folder (or the `result-<run>` folder itself).
+fn run_root(file: &std::path::Path, model: &str) -> PathBuf {
+    let model_dir = file.ancestors().find(|p| p.file_name().is_some_and(|n| n.to_string_lossy() == model));
+    match model_dir.and_then(std::path::Path::parent) {
+        Some(tree) if tree.file_name().is_some_and(|n| n == "result" || n == "score") => {
+            tree.parent().unwrap_or(tree).to_path_buf()
+        }
+        Some(tree) => tree.to_path_buf(),
+        None => file.parent().unwrap_or(file).to_path_buf(),
+    }
 }

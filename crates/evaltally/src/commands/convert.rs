@@ -2,42 +2,25 @@
 
 use std::io::Write as _;
 
+use evaltally_analyzer::{Filter, load};
+use evaltally_convert::{Converted, gstack, sfbench, swebench};
+use evaltally_core::RunRecord;
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::migrate;
 
+use super::stability::explain;
 use crate::cli::{ConvertArgs, Target};
 use crate::{Exit, UsageError, output};
 
-/// A converted document and what the conversion could not carry over.
-struct Converted {
-    text: String,
-    /// Fields given defaults (JSON paths), and fields dropped for want of a counterpart.
-    defaulted: Vec<String>,
-    notes: Vec<String>,
-}
-
 pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
-    let path = args.input.display().to_string();
-    let doc = output::read_json(&args.input)?;
-    let converted = match (args.to, detect(&doc)) {
-        (
-            Target::SfbenchV2,
-            Some(Detected::SfbenchV1 | Detected::SfbenchLegacyEvaluate | Detected::SfbenchEngineSummary),
-        ) => {
-            let m = migrate::migrate(&doc).ok_or_else(|| UsageError(format!("{path}: not an SF-Bench v1 file")))?;
-            let mut text = migrate::to_json_pretty(&m.report);
-            text.push('\n');
-            Converted { text, defaulted: m.defaulted, notes: m.notes }
-        }
-        (Target::SfbenchV2, Some(Detected::SfbenchV2)) => {
-            return Err(UsageError(format!("{path} is already an SF-Bench v2 report")).into());
-        }
-        (Target::SfbenchV2, other) => {
-            return Err(UsageError(format!(
-                "{path}: cannot convert {} to sfbench-v2; expected an SF-Bench v1 file",
-                other.map_or("this file", Detected::name)
-            ))
-            .into());
+    let converted = if let Some(c) = v1_migration(args)? {
+        c
+    } else {
+        let run = pick_run(args)?;
+        match args.to {
+            Target::Gstack => gstack::convert(&run),
+            Target::SfbenchV2 => sfbench::convert(&run),
+            Target::Swebench => swebench::convert(&run),
         }
     };
     match &args.output {
@@ -45,11 +28,56 @@ pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         None => output::print(&converted.text)?,
     }
     let mut err = std::io::stderr().lock();
-    if !converted.defaulted.is_empty() {
-        let _ = writeln!(err, "defaulted (not in the input): {}", converted.defaulted.join(", "));
-    }
-    for note in &converted.notes {
-        let _ = writeln!(err, "note: {note}");
+    for line in &converted.lost {
+        let _ = writeln!(err, "not carried over: {line}");
     }
     Ok(Exit::Ok)
+}
+
+/// An SF-Bench v1 file converted to v2: the migration, which keeps more than a run does.
+fn v1_migration(args: &ConvertArgs) -> anyhow::Result<Option<Converted>> {
+    if args.to != Target::SfbenchV2 || !args.input.is_file() {
+        return Ok(None);
+    }
+    let Ok(doc) = output::read_json(&args.input) else { return Ok(None) };
+    match detect(&doc) {
+        Some(Detected::SfbenchV1 | Detected::SfbenchLegacyEvaluate | Detected::SfbenchEngineSummary) => {
+            let path = args.input.display().to_string();
+            let m = migrate::migrate(&doc).ok_or_else(|| UsageError(format!("{path}: not an SF-Bench v1 file")))?;
+            let mut text = migrate::to_json_pretty(&m.report);
+            text.push('\n');
+            let mut lost: Vec<String> = Vec::new();
+            if !m.defaulted.is_empty() {
+                lost.push(format!("defaulted (not in the input): {}", m.defaulted.join(", ")));
+            }
+            lost.extend(m.notes.into_iter().map(|n| format!("note: {n}")));
+            Ok(Some(Converted { text, lost }))
+        }
+        Some(Detected::SfbenchV2) => {
+            Err(UsageError(format!("{} is already an SF-Bench v2 report", args.input.display())).into())
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The one run of IN that `--model` and `--run` select.
+fn pick_run(args: &ConvertArgs) -> anyhow::Result<RunRecord> {
+    let filter = Filter { models: args.model.iter().cloned().collect(), ..Filter::default() };
+    let records = load::records(std::slice::from_ref(&args.input), &filter).map_err(|e| explain(&e))?;
+    output::report_diagnostics(&records.diagnostics);
+    let mut runs: Vec<RunRecord> =
+        records.runs.into_iter().filter(|r| args.run.as_ref().is_none_or(|name| &r.run == name)).collect();
+    match runs.len() {
+        1 => Ok(runs.remove(0)),
+        0 => Err(UsageError(format!("no run to convert in {}", args.input.display())).into()),
+        n => {
+            let names: Vec<String> = runs.iter().map(|r| format!("{} ({})", r.run, r.model)).collect();
+            Err(UsageError(format!(
+                "{} holds {n} runs: {}; pick one with --run NAME and --model M",
+                args.input.display(),
+                names.join(", ")
+            ))
+            .into())
+        }
+    }
 }

@@ -2,6 +2,8 @@
 
 pub(crate) mod compare;
 pub(crate) mod convert;
+pub(crate) mod export;
+pub(crate) mod push;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;

@@ -1,0 +1,106 @@
+//! To gstack's standard eval result format (`schema_version` 1).
+
+use std::collections::BTreeMap;
+
+use evaltally_core::{Outcome, RunRecord};
+use serde_json::{Value, json};
+
+use crate::{Converted, carried, pretty};
+
+/// The gstack standard result for `run`: every test that ran becomes an `all_results`
+/// entry (name = id, suite = category, passed, `duration_ms`, `cost_usd`, error), token counts
+/// go into `costs` (one entry for the run's model), and the run name into `label`. gstack's
+/// required git and host fields have no counterpart and are written as `unknown`.
+///
+/// ```
+/// use evaltally_core::{Outcome, RunRecord, TestRecord};
+/// let run = RunRecord { run: "r".into(), model: "m".into(), tests: vec![
+///     TestRecord { id: "t1".into(), category: "c".into(), outcome: Some(Outcome::Fail),
+///                  error_type: Some("value_error".into()), error_message: Some("bad".into()), ..Default::default() }],
+///     ..Default::default() };
+/// let out = evaltally_convert::gstack::convert(&run);
+/// let v: serde_json::Value = serde_json::from_str(&out.text).unwrap();
+/// assert_eq!(v["all_results"][0]["error"], "value_error: bad");
+/// assert_eq!(v["failed"], 1);
+/// ```
+pub fn convert(run: &RunRecord) -> Converted {
+    let c = carried(run);
+    let ran: Vec<_> = run.tests.iter().filter(|t| matches!(t.outcome, Some(Outcome::Pass | Outcome::Fail))).collect();
+    let results: Vec<Value> = ran
+        .iter()
+        .map(|t| {
+            let mut e = json!({
+                "name": t.id,
+                "suite": t.category,
+                "tier": "evaltally",
+                "passed": t.outcome == Some(Outcome::Pass),
+                "duration_ms": t.duration_ms.unwrap_or(0.0),
+                "cost_usd": t.cost_usd.unwrap_or(0.0),
+            });
+            let error = match (&t.error_type, &t.error_message) {
+                (Some(ty), Some(msg)) => Some(format!("{ty}: {msg}")),
+                (Some(ty), None) => Some(ty.clone()),
+                (None, Some(msg)) => Some(msg.clone()),
+                (None, None) => None,
+            };
+            if let Some(error) = error {
+                e["error"] = json!(error);
+            }
+            e
+        })
+        .collect();
+    let passed = ran.iter().filter(|t| t.outcome == Some(Outcome::Pass)).count();
+    let mut by_category: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for t in &ran {
+        let e = by_category.entry(&t.category).or_default();
+        if t.outcome == Some(Outcome::Pass) { e.0 += 1 } else { e.1 += 1 }
+    }
+    let duration_ms: f64 = ran.iter().filter_map(|t| t.duration_ms).sum();
+    let cost: f64 = ran.iter().filter_map(|t| t.cost_usd).sum();
+    let mut doc = json!({
+        "schema_version": 1,
+        "version": format!("evaltally {}", env!("CARGO_PKG_VERSION")),
+        "label": run.run,
+        "git_branch": "unknown",
+        "git_sha": "unknown",
+        "timestamp": run.started_at.clone().unwrap_or_else(|| "1970-01-01T00:00:00Z".to_string()),
+        "hostname": "unknown",
+        "tier": "evaltally",
+        "total": ran.len(),
+        "passed": passed,
+        "failed": ran.len() - passed,
+        "total_cost_usd": cost,
+        "duration_seconds": duration_ms / 1000.0,
+        "all_results": results,
+        "by_category": by_category.iter().map(|(k, (p, f))| (k.to_string(), json!({"passed": p, "failed": f}))).collect::<serde_json::Map<_, _>>(),
+    });
+    if c.tokens {
+        let input: u64 = ran.iter().filter_map(|t| t.input_tokens).sum();
+        let output: u64 = ran.iter().filter_map(|t| t.output_tokens).sum();
+        doc["costs"] =
+            json!([{"model": run.model, "calls": ran.len(), "input_tokens": input, "output_tokens": output}]);
+    }
+    let mut lost = vec![
+        "git_branch, git_sha, hostname: not in the source; written as \"unknown\"".to_string(),
+        format!("version and tier: written as \"{}\" and \"evaltally\"", doc["version"].as_str().unwrap_or("")),
+    ];
+    if run.started_at.is_none() {
+        lost.push("timestamp: not in the source; written as 1970-01-01T00:00:00Z".into());
+    }
+    if c.error_type {
+        lost.push("error_type: gstack has no field for it; folded into `error` as \"type: message\"".into());
+    }
+    if !c.duration {
+        lost.push("duration_ms: not in the source; written as 0".into());
+    }
+    if !c.cost {
+        lost.push("cost_usd: not in the source; written as 0".into());
+    }
+    if c.not_run || c.unscored {
+        lost.push(format!(
+            "{} tests that did not run or were not scored: gstack has no such state; left out",
+            run.tests.len() - ran.len()
+        ));
+    }
+    Converted { text: pretty(&doc), lost }
+}

@@ -1,0 +1,73 @@
+//! Converts runs of any format evaltally reads into other formats, and exports them.
+//!
+//! Every converter takes a [`RunRecord`] (one run of one model, test by test, with what
+//! any format can carry) and returns the document text plus the list of what had no
+//! counterpart ([`Converted::lost`]), so nothing disappears silently.
+//!
+//! * [`gstack`]: gstack's standard eval result (`schema_version` 1): name = id, suite =
+//!   category, passed, error, duration, token counts into `costs`.
+//! * [`sfbench`]: an SF-Bench v2 report, with the summary and id lists SF-Bench computes.
+//! * [`swebench`]: a SWE-bench harness run report.
+//! * [`export`]: one normalised JSON line per (run, test), for DuckDB, Spark or BigQuery.
+//!
+//! ```
+//! use evaltally_core::{Outcome, RunRecord, TestRecord};
+//! let run = RunRecord {
+//!     run: "run-1".into(),
+//!     model: "m".into(),
+//!     tests: vec![TestRecord { id: "simple_0".into(), category: "simple".into(), outcome: Some(Outcome::Pass), ..Default::default() }],
+//!     ..Default::default()
+//! };
+//! let out = evaltally_convert::swebench::convert(&run);
+//! assert!(out.text.contains("\"resolved_ids\""));
+//! ```
+//!
+//! [`RunRecord`]: evaltally_core::RunRecord
+
+pub mod export;
+pub mod gstack;
+pub mod sfbench;
+pub mod swebench;
+
+/// A converted document.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// The document, ending with a newline.
+    pub text: String,
+    /// What the target could not hold, or had to make up, in words.
+    pub lost: Vec<String>,
+}
+
+/// Serializes with two-space indentation and a final newline.
+pub(crate) fn pretty(v: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Lists which optional fields some tests carry, for `lost` messages.
+pub(crate) fn carried(run: &evaltally_core::RunRecord) -> Carried {
+    let mut c = Carried::default();
+    for t in &run.tests {
+        c.error_type |= t.error_type.is_some();
+        c.error_message |= t.error_message.is_some();
+        c.duration |= t.duration_ms.is_some();
+        c.tokens |= t.input_tokens.is_some() || t.output_tokens.is_some();
+        c.cost |= t.cost_usd.is_some();
+        c.not_run |= t.outcome.is_none();
+        c.unscored |= t.outcome == Some(evaltally_core::Outcome::Unscored);
+    }
+    c
+}
+
+/// Which optional fields any test of a run carries.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Carried {
+    pub(crate) error_type: bool,
+    pub(crate) error_message: bool,
+    pub(crate) duration: bool,
+    pub(crate) tokens: bool,
+    pub(crate) cost: bool,
+    pub(crate) not_run: bool,
+    pub(crate) unscored: bool,
+}

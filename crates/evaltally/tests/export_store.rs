@@ -1,0 +1,69 @@
+//! `evaltally export`, `push`, `runs` and `store:` names.
+
+mod common;
+
+use common::{evaltally, evaltally_in};
+use evaltally_testkit::workspace_root;
+
+#[test]
+fn export_one_line_per_run_and_test() {
+    let run = evaltally(&["export", "testdata/bfcl/v4", "testdata/swebench/runs/acme-agent-1.5.run-1.json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<serde_json::Value> = run.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // v4: 29 tests in run-1, 28 in run-2 and run-10 (one simple_python test did not run in
+    // each) for acme_tiny-7b; 4 + 4 for acme_big-70b; the SWE-bench run lists 6 instances.
+    assert_eq!(lines.len(), 29 + 28 + 28 + 4 + 4 + 6);
+    let columns = [
+        "run", "model", "category", "id", "outcome", "error_type", "error_message", "duration_ms", "input_tokens",
+        "output_tokens", "cost_usd", "source_format", "source",
+    ];
+    for l in &lines {
+        let keys: Vec<&str> = l.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut want = columns.to_vec();
+        want.sort_unstable();
+        assert_eq!(keys, want, "every line has every column");
+    }
+    insta::assert_snapshot!(run.stdout.lines().take(3).collect::<Vec<_>>().join("\n"));
+}
+
+#[test]
+fn push_runs_and_stability_on_store_names() {
+    let store = tempfile::tempdir().unwrap();
+    let root = workspace_root();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let push = evaltally_in(&root, &["push", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2", "testdata/bfcl/v4/run-10"], &env);
+    assert_eq!(push.code, 0, "{}", push.stderr);
+    assert_eq!(push.stdout, "pushed testdata/bfcl/v4/run-1 as store:run-1\npushed testdata/bfcl/v4/run-2 as store:run-2\npushed testdata/bfcl/v4/run-10 as store:run-10\n");
+    let again = evaltally_in(&root, &["push", "testdata/bfcl/v4/run-1"], &env);
+    assert_eq!(again.stdout, "pushed testdata/bfcl/v4/run-1 as store:run-1-2\n", "names never collide");
+    let list = evaltally_in(&root, &["runs", "--format", "json"], &env);
+    let doc: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
+    let names: Vec<&str> = doc["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["run-1", "run-1-2", "run-2", "run-10"]);
+    let from_store =
+        evaltally_in(&root, &["stability", "store:run-1", "store:run-2", "store:run-10", "--format", "json"], &env);
+    let original = evaltally(&["stability", "testdata/bfcl/v4", "--format", "json"]);
+    let models = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap()["models"].clone();
+    assert_eq!(models(&from_store.stdout), models(&original.stdout), "{}", from_store.stderr);
+    let no_tmp = std::fs::read_dir(store.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.'));
+    assert!(no_tmp, "no temporary folder left in the store");
+}
+
+#[test]
+fn invalid_runs_are_not_pushed() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let run = evaltally_in(&workspace_root(), &["push", "testdata/bfcl/quirks/nightly"], &env);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("not pushed, invalid"), "{}", run.stderr);
+    assert_eq!(std::fs::read_dir(store.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn unknown_store_names_exit_2() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let run = evaltally_in(&workspace_root(), &["stability", "store:nope"], &env);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("no entry `nope` in the store"), "{}", run.stderr);
+}
