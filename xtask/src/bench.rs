@@ -33,7 +33,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, ensure};
 
-use crate::{cargo, relative, run_cmd, workspace_root};
+use crate::{cargo, relative, run_cmd, target_dir, workspace_root};
 use measure::{Stats, measure};
 use workload::Workload;
 
@@ -151,15 +151,6 @@ pub(crate) fn run(options: Options) -> Result<()> {
     write_atomically(&path, &doc)?;
     eprintln!("xtask: wrote {}", relative(&path).display());
     Ok(())
-}
-
-/// `$CARGO_TARGET_DIR` (relative to the current folder, as cargo reads it) or
-/// `<root>/target`.
-fn target_dir() -> Result<PathBuf> {
-    match std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()) {
-        Some(dir) => Ok(std::env::current_dir().context("no current folder")?.join(dir)),
-        None => Ok(workspace_root().join("target")),
-    }
 }
 
 /// The real interpreter behind `python3`, so that timings do not include a

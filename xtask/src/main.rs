@@ -5,6 +5,7 @@
 //! - `ci`: everything CI checks, in order, stopping at the first failure.
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
+//! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
 //! - `bench [--runs N] [--quick]`: time evaltally on large generated workloads
 //!   against a Python baseline and `cat`, and write `docs/benchmarks.md`.
 //!
@@ -14,6 +15,7 @@
 
 mod bench;
 mod ci;
+mod fuzz;
 mod snapshots;
 
 use std::ffi::OsStr;
@@ -40,6 +42,11 @@ commands:
                         <target>/bench) and write docs/benchmarks.md; N measured
                         runs per command (default 5, Python at most 3);
                         --quick: only the 40-run workload
+  fuzz [--seconds N] [TARGET...]
+                        run each cargo-fuzz target in fuzz/ (bfcl_lines,
+                        bfcl_pair, sfbench_report, gstack_result; default all)
+                        for N seconds (default 60) from a seed corpus built
+                        from testdata/; needs nightly and cargo-fuzz
   help                  print this message
 ";
 
@@ -54,6 +61,10 @@ fn main() -> ExitCode {
         ["ci"] => ci::run(),
         ["bench", flags @ ..] => match bench::Options::parse(flags) {
             Some(options) => bench::run(options),
+            None => return usage_error(&args),
+        },
+        ["fuzz", flags @ ..] => match fuzz::Options::parse(flags) {
+            Some(options) => fuzz::run(&options),
             None => return usage_error(&args),
         },
         ["snapshots", flags @ ..] => match snapshots::Mode::parse(flags) {
@@ -126,6 +137,15 @@ fn env_prefix(cmd: &Command) -> String {
     }
     let env = if unset.is_empty() { "" } else { "env " };
     format!("{env}{}{}", unset.concat(), set.concat())
+}
+
+/// `$CARGO_TARGET_DIR` (relative to the current folder, as cargo reads it) or
+/// `<root>/target`.
+fn target_dir() -> Result<PathBuf> {
+    match std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()) {
+        Some(dir) => Ok(std::env::current_dir().context("no current folder")?.join(dir)),
+        None => Ok(workspace_root().join("target")),
+    }
 }
 
 /// `path` relative to the workspace root when it lies inside it, for messages.

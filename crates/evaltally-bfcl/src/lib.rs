@@ -45,4 +45,4 @@ pub mod validate;
 
 pub use error::BfclError;
 pub use layout::{FilePair, RunDir};
-pub use read::{PairOutcome, Scratch, read_pair};
+pub use read::{PairOutcome, Scratch, read_pair, read_pair_bytes};

@@ -148,15 +148,24 @@ struct ResultIds {
 fn validate_results(path: &Path, category: &str, parser: &mut Parser) -> (FileReport, Option<ResultIds>) {
     let mut report = FileReport::new(path, "bfcl-result");
     let Some(buf) = read(path, &mut report) else { return (report, None) };
+    results_in(report, &buf, category, parser)
+}
+
+fn results_in(
+    mut report: FileReport,
+    buf: &[u8],
+    category: &str,
+    parser: &mut Parser,
+) -> (FileReport, Option<ResultIds>) {
     if buf.iter().all(u8::is_ascii_whitespace) {
         report.file_error("empty result file: expected one JSON object per test");
         return (report, Some(ResultIds::default()));
     }
-    check_newline(&buf, &mut report);
+    check_newline(buf, &mut report);
     let mut out = ResultIds::default();
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut foreign = 0usize;
-    for (line_no, line) in lines::split(&buf) {
+    for (line_no, line) in lines::split(buf) {
         if lines::is_blank(line) {
             report.warn(line_no, "blank line");
             continue;
@@ -235,11 +244,21 @@ struct SummaryLine {
 fn validate_scores(path: &Path, category: &str, results: Option<&ResultIds>, parser: &mut Parser) -> FileReport {
     let mut report = FileReport::new(path, "bfcl-score");
     let Some(buf) = read(path, &mut report) else { return report };
+    scores_in(report, &buf, category, results, parser)
+}
+
+fn scores_in(
+    mut report: FileReport,
+    buf: &[u8],
+    category: &str,
+    results: Option<&ResultIds>,
+    parser: &mut Parser,
+) -> FileReport {
     if buf.iter().all(u8::is_ascii_whitespace) {
         report.file_error("empty score file: expected a summary line");
         return report;
     }
-    check_newline(&buf, &mut report);
+    check_newline(buf, &mut report);
     let by_id: HashMap<&str, usize> =
         results.map(|r| r.ids.iter().enumerate().map(|(i, (id, _))| (id.as_str(), i)).collect()).unwrap_or_default();
     let mut summary: Option<SummaryLine> = None;
@@ -247,7 +266,7 @@ fn validate_scores(path: &Path, category: &str, results: Option<&ResultIds>, par
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut first = true;
     let mut bad_category = HashSet::new();
-    for (line_no, line) in lines::split(&buf) {
+    for (line_no, line) in lines::split(buf) {
         if lines::is_blank(line) {
             report.warn(line_no, "blank line");
             continue;
@@ -392,6 +411,32 @@ pub fn validate_pair(pair: &FilePair) -> Vec<FileReport> {
                 pair.model, pair.category, pair.run
             ));
         }
+        out.push(s);
+    }
+    out
+}
+
+/// Validates a result file and its score file from their contents (for fuzzing and for
+/// tools that hold files in memory): the same checks as [`validate_pair`], without the
+/// pair-level warnings.
+///
+/// ```
+/// let reports = evaltally_bfcl::validate::validate_bytes(
+///     "simple",
+///     b"{\"id\": \"simple_0\"}\n",
+///     Some(b"{\"accuracy\": 1.0, \"correct_count\": 1, \"total_count\": 1}\n"),
+/// );
+/// assert!(reports.iter().all(|r| r.is_valid()));
+/// ```
+pub fn validate_bytes(category: &str, result: &[u8], score: Option<&[u8]>) -> Vec<FileReport> {
+    let mut parser = Parser::default();
+    let (mut r, ids) = results_in(FileReport::new(Path::new("result"), "bfcl-result"), result, category, &mut parser);
+    r.sort();
+    let mut out = vec![r];
+    if let Some(score) = score {
+        let mut s =
+            scores_in(FileReport::new(Path::new("score"), "bfcl-score"), score, category, ids.as_ref(), &mut parser);
+        s.sort();
         out.push(s);
     }
     out

@@ -61,7 +61,8 @@ fn several_runs_need_a_choice() {
     let run = evaltally(&["convert", "testdata/bfcl/v4", "--to", "swebench"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("holds 5 runs"), "{}", run.stderr);
-    let picked = evaltally(&["convert", "testdata/bfcl/v4", "--to", "swebench", "--run", "run-10", "-m", "acme_big-70b"]);
+    let picked =
+        evaltally(&["convert", "testdata/bfcl/v4", "--to", "swebench", "--run", "run-10", "-m", "acme_big-70b"]);
     assert_eq!(picked.code, 0, "{}", picked.stderr);
     let doc: serde_json::Value = serde_json::from_str(&picked.stdout).unwrap();
     assert_eq!(doc["resolved_ids"], serde_json::json!(["simple_python_0", "simple_python_1", "simple_python_3"]));

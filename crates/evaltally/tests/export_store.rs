@@ -14,8 +14,19 @@ fn export_one_line_per_run_and_test() {
     // each) for acme_tiny-7b; 4 + 4 for acme_big-70b; the SWE-bench run lists 6 instances.
     assert_eq!(lines.len(), 29 + 28 + 28 + 4 + 4 + 6);
     let columns = [
-        "run", "model", "category", "id", "outcome", "error_type", "error_message", "duration_ms", "input_tokens",
-        "output_tokens", "cost_usd", "source_format", "source",
+        "run",
+        "model",
+        "category",
+        "id",
+        "outcome",
+        "error_type",
+        "error_message",
+        "duration_ms",
+        "input_tokens",
+        "output_tokens",
+        "cost_usd",
+        "source_format",
+        "source",
     ];
     for l in &lines {
         let keys: Vec<&str> = l.as_object().unwrap().keys().map(String::as_str).collect();
@@ -31,9 +42,16 @@ fn push_runs_and_stability_on_store_names() {
     let store = tempfile::tempdir().unwrap();
     let root = workspace_root();
     let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
-    let push = evaltally_in(&root, &["push", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2", "testdata/bfcl/v4/run-10"], &env);
+    let push = evaltally_in(
+        &root,
+        &["push", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2", "testdata/bfcl/v4/run-10"],
+        &env,
+    );
     assert_eq!(push.code, 0, "{}", push.stderr);
-    assert_eq!(push.stdout, "pushed testdata/bfcl/v4/run-1 as store:run-1\npushed testdata/bfcl/v4/run-2 as store:run-2\npushed testdata/bfcl/v4/run-10 as store:run-10\n");
+    assert_eq!(
+        push.stdout,
+        "pushed testdata/bfcl/v4/run-1 as store:run-1\npushed testdata/bfcl/v4/run-2 as store:run-2\npushed testdata/bfcl/v4/run-10 as store:run-10\n"
+    );
     let again = evaltally_in(&root, &["push", "testdata/bfcl/v4/run-1"], &env);
     assert_eq!(again.stdout, "pushed testdata/bfcl/v4/run-1 as store:run-1-2\n", "names never collide");
     let list = evaltally_in(&root, &["runs", "--format", "json"], &env);
@@ -45,7 +63,8 @@ fn push_runs_and_stability_on_store_names() {
     let original = evaltally(&["stability", "testdata/bfcl/v4", "--format", "json"]);
     let models = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap()["models"].clone();
     assert_eq!(models(&from_store.stdout), models(&original.stdout), "{}", from_store.stderr);
-    let no_tmp = std::fs::read_dir(store.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.'));
+    let no_tmp =
+        std::fs::read_dir(store.path()).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().starts_with('.'));
     assert!(no_tmp, "no temporary folder left in the store");
 }
 

@@ -49,8 +49,48 @@ fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<()> {
 /// is left out with a warning. Every other problem becomes a diagnostic naming the file
 /// and line, and reading goes on.
 pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
-    let mut out = PairOutcome::default();
     let Some(result_path) = &pair.result else {
+        return judge(pair, None, None, &mut scratch.results);
+    };
+    let Scratch { result, score, results } = scratch;
+    if let Err(e) = read_into(result_path, result) {
+        let mut out = PairOutcome::default();
+        out.diagnostics.push(Diagnostic::error(result_path, format!("cannot read result file: {e}; left out")));
+        return out;
+    }
+    let score_input = pair.score.as_ref().map(|p| read_into(p, score).map(|()| score.as_slice()));
+    judge(pair, Some(result), score_input, results)
+}
+
+/// Judges the tests of one (run, model, category) from file contents already in memory:
+/// what [`read_pair`] does once it has read the files. `pair` names the files for
+/// messages; `score` is `None` when there is no score file.
+///
+/// ```
+/// use evaltally_bfcl::{FilePair, Scratch, read_pair_bytes};
+/// let pair = FilePair { run: "r".into(), model: "m".into(), category: "simple".into(),
+///     result: Some("r.json".into()), score: Some("s.json".into()) };
+/// let result = b"{\"id\": \"simple_0\"}\n{\"id\": \"simple_1\"}\n";
+/// let score = b"{\"accuracy\": 0.5, \"correct_count\": 1, \"total_count\": 2}\n{\"id\": \"simple_1\", \"valid\": false}\n";
+/// let out = read_pair_bytes(&pair, result, Some(score), &mut Scratch::default());
+/// let run = out.run.unwrap();
+/// assert_eq!((run.len(), run.passed()), (2, 1));
+/// ```
+pub fn read_pair_bytes(pair: &FilePair, result: &[u8], score: Option<&[u8]>, scratch: &mut Scratch) -> PairOutcome {
+    judge(pair, Some(result), score.map(Ok), &mut scratch.results)
+}
+
+/// The judging behind [`read_pair`] and [`read_pair_bytes`]: `result` is the result file's
+/// content (`None` when there is no result file), `score` the score file's content or the
+/// error reading it.
+fn judge(
+    pair: &FilePair,
+    result: Option<&[u8]>,
+    score: Option<std::io::Result<&[u8]>>,
+    results: &mut Results,
+) -> PairOutcome {
+    let mut out = PairOutcome::default();
+    let (Some(result_path), Some(result)) = (&pair.result, result) else {
         if let Some(score) = &pair.score {
             out.diagnostics.push(Diagnostic::warning(
                 score,
@@ -62,11 +102,6 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
         }
         return out;
     };
-    let Scratch { result, score, results } = scratch;
-    if let Err(e) = read_into(result_path, result) {
-        out.diagnostics.push(Diagnostic::error(result_path, format!("cannot read result file: {e}; left out")));
-        return out;
-    }
     let mut rep = Reporter::new(result_path);
     results.read(result, &pair.category, &mut rep);
     rep.finish(&mut out.diagnostics);
@@ -76,8 +111,8 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
 
     let mut run = CategoryRun::new(&pair.run, &pair.model, &pair.category);
     run.sources.push(result_path.clone());
-    let scored = match &pair.score {
-        None => {
+    let scored = match (&pair.score, score) {
+        (None, _) | (Some(_), None) => {
             out.diagnostics.push(Diagnostic::warning(
                 result_path,
                 format!(
@@ -90,26 +125,25 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
             ));
             None
         }
-        Some(score_path) => {
-            if let Err(e) = read_into(score_path, score) {
-                out.diagnostics
-                    .push(Diagnostic::error(score_path, format!("cannot read score file: {e}; tests left unscored")));
+        (Some(score_path), Some(Err(e))) => {
+            out.diagnostics
+                .push(Diagnostic::error(score_path, format!("cannot read score file: {e}; tests left unscored")));
+            None
+        }
+        (Some(score_path), Some(Ok(score))) => {
+            let mut rep = Reporter::new(score_path);
+            let parsed = scores::read(score, results, &mut rep);
+            scores::check_summary(&parsed, results, &mut rep);
+            rep.finish(&mut out.diagnostics);
+            run.sources.push(score_path.clone());
+            if parsed.is_summary_only() {
+                out.diagnostics.push(Diagnostic::warning(
+                    score_path,
+                    "summary-only score file: the summary counts failures but none are listed; tests left unscored",
+                ));
                 None
             } else {
-                let mut rep = Reporter::new(score_path);
-                let parsed = scores::read(score, results, &mut rep);
-                scores::check_summary(&parsed, results, &mut rep);
-                rep.finish(&mut out.diagnostics);
-                run.sources.push(score_path.clone());
-                if parsed.is_summary_only() {
-                    out.diagnostics.push(Diagnostic::warning(
-                        score_path,
-                        "summary-only score file: the summary counts failures but none are listed; tests left unscored",
-                    ));
-                    None
-                } else {
-                    Some(parsed)
-                }
+                Some(parsed)
             }
         }
     };

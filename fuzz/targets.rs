@@ -1,0 +1,102 @@
+//! The fuzz target bodies, one function per target, shared by the cargo-fuzz binaries in
+//! `fuzz_targets/` and by the replay test `crates/evaltally/tests/fuzz_regressions.rs`, which
+//! runs every saved crash input in `testdata/fuzz-regressions/<target>/` through the same code.
+//! Each function must return without panicking for any input.
+#![allow(dead_code)] // each binary and the replay test use a different subset
+
+use evaltally_bfcl::lines::{self, ResultRecord, ScoreRecord};
+use evaltally_bfcl::{FilePair, Scratch, read_pair_bytes};
+use evaltally_gstack::{GstackRun, normalize, runs};
+use evaltally_sfbench::{markdown, migrate, report, summary, swebench};
+
+/// The id extractor and line scanner on arbitrary bytes: every line read as a result and a
+/// score record, and every field the analyses take from it.
+pub(crate) fn bfcl_lines(data: &[u8]) {
+    for (_, line) in lines::split(data) {
+        if let Ok(r) = ResultRecord::parse(line) {
+            let _ = r.test_id("c");
+            let _ = r.is_inference_error();
+        }
+        if let Ok(s) = ScoreRecord::parse(line) {
+            let _ = s.is_summary();
+            let _ = s.raw_id();
+            let _ = s.error_label();
+            let _ = s.prompt_id();
+            let _ = lines::count(s.total_count);
+        }
+    }
+}
+
+/// A result file and its score file (split at the first 0xFF byte) read for analysis and
+/// validated byte by byte.
+pub(crate) fn bfcl_pair(data: &[u8]) {
+    let (result, score) = match data.iter().position(|&b| b == 0xFF) {
+        Some(i) => (&data[..i], Some(&data[i + 1..])),
+        None => (data, None),
+    };
+    let pair = FilePair {
+        run: "fuzz".into(),
+        model: "m".into(),
+        category: "simple".into(),
+        result: Some("result.json".into()),
+        score: score.map(|_| "score.json".into()),
+    };
+    let _ = read_pair_bytes(&pair, result, score, &mut Scratch::default());
+    let _ = evaltally_bfcl::validate::validate_bytes("simple", result, score);
+}
+
+/// SF-Bench and SWE-bench documents: format detection, validation, the typed readers, the
+/// summary, the markdown report and the v1 migration, on arbitrary JSON (and on text with
+/// documentation placeholders).
+pub(crate) fn sfbench_report(data: &[u8]) {
+    let value = match serde_json::from_slice::<serde_json::Value>(data) {
+        Ok(v) => v,
+        Err(_) => match evaltally_sfbench::validate::read_doc_example(&String::from_utf8_lossy(data)) {
+            Ok((v, _)) => v,
+            Err(_) => return,
+        },
+    };
+    if let Some(format) = evaltally_sfbench::detect::detect(&value) {
+        let _ = evaltally_sfbench::validate::validate(&value, format);
+    }
+    if let Some(part) = evaltally_sfbench::validate::detect_part(&value) {
+        let _ = evaltally_sfbench::validate::validate_part(&value, part);
+    }
+    let _ = evaltally_sfbench::validate::upstream_valid(&value);
+    let r = report::Report::from_value(&value);
+    let _ = summary::compute(&r.instances);
+    let _ = summary::judged_by(&r.instances);
+    let _ = markdown::render(&r, None);
+    let _ = r.category_runs("fuzz");
+    if let Some(m) = migrate::migrate(&value) {
+        let _ = migrate::to_json_pretty(&m.report);
+    }
+    let _ = swebench::RunReport::from_value(&value).category_runs("r", "m");
+    let _ = swebench::InstanceReport::from_value(&value, Some("x__y-1"));
+}
+
+/// gstack eval results: shape detection, the typed reader, gstack's validator (and the strict
+/// one), the normalizer in both directions and the per-test views, on arbitrary bytes.
+pub(crate) fn gstack_result(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let _ = evaltally_gstack::validate::validate_text(text);
+    let _ = normalize::to_legacy_text(text);
+    let _ = normalize::from_legacy_text(text);
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return };
+    let _ = evaltally_gstack::detect(&value);
+    let _ = evaltally_gstack::validate(&value);
+    let _ = evaltally_gstack::validate_strict(&value);
+    let _ = normalize::dropped(&value, normalize::Direction::ToLegacy);
+    let _ = normalize::dropped(&value, normalize::Direction::FromLegacy);
+    let mut notes = Vec::new();
+    if let Some(run) = GstackRun::read(&value, &mut notes) {
+        let _ = run.name();
+        let _ = run.model();
+        let _ = runs::category_runs(&run);
+        let _ = runs::duplicate_tests(&run);
+        if let Some(name) = run.tests.first().and_then(|t| t.name.as_deref()) {
+            let _ = runs::show(&run, name);
+        }
+        let _ = runs::show(&run, "fuzz");
+    }
+}
