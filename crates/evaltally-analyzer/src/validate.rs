@@ -58,12 +58,16 @@ enum Job {
     Bfcl(FilePair),
     /// A document, and whether the user named it (then an unknown format is reported).
     Document(PathBuf, bool),
+    /// A JUnit XML report.
+    Junit(PathBuf),
 }
 
 /// Validates every BFCL file pair and every report document below `paths`. In folders
 /// without BFCL files, every `*.json` file is checked; JSON documents of no known format
-/// are left out (a file given by name is reported as unknown).
-pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
+/// are left out (a file given by name is reported as unknown). gstack results get gstack's
+/// own validator, or with `strict` also the checks it lacks
+/// ([`evaltally_gstack::validate_strict`]).
+pub fn validate(paths: &[PathBuf], strict: bool) -> Result<Validated, LoadError> {
     let mut diagnostics = Vec::new();
     let mut jobs = Vec::new();
     for path in paths {
@@ -73,6 +77,9 @@ pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             match layout::classify(&name) {
                 Some((kind, category)) => jobs.push(Job::Bfcl(single(path, kind, category))),
+                None if !evaltally_junit::discover(path, &mut diagnostics).is_empty() => {
+                    jobs.push(Job::Junit(path.clone()));
+                }
                 None => jobs.push(Job::Document(path.clone(), true)),
             }
             continue;
@@ -85,6 +92,7 @@ pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
         }
         if jobs.len() == before {
             json_files(path, 0, &mut jobs, &mut diagnostics);
+            jobs.extend(evaltally_junit::discover(path, &mut diagnostics).into_iter().map(Job::Junit));
         }
     }
     if jobs.is_empty() {
@@ -97,7 +105,8 @@ pub fn validate(paths: &[PathBuf]) -> Result<Validated, LoadError> {
                 .into_iter()
                 .map(|r| FileValidation { path: r.path, format: r.format.to_string(), findings: r.findings })
                 .collect(),
-            Job::Document(path, named) => document(path, *named).into_iter().collect(),
+            Job::Document(path, named) => document(path, *named, strict).into_iter().collect(),
+            Job::Junit(path) => vec![junit(path)],
         })
         .collect();
     Ok(Validated { files: results.into_iter().flatten().collect(), diagnostics })
@@ -140,7 +149,7 @@ fn json_files(dir: &Path, depth: usize, jobs: &mut Vec<Job>, diags: &mut Vec<Dia
     }
 }
 
-fn document(path: &Path, named: bool) -> Option<FileValidation> {
+fn document(path: &Path, named: bool, strict: bool) -> Option<FileValidation> {
     let file = |format: &str, findings: Vec<Finding>| FileValidation {
         path: path.to_path_buf(),
         format: format.to_string(),
@@ -158,10 +167,26 @@ fn document(path: &Path, named: bool) -> Option<FileValidation> {
             let text = String::from_utf8_lossy(&bytes);
             match sfbench::validate::read_doc_example(&text) {
                 Ok((v, placeholders)) if !placeholders.is_empty() => (v, placeholders),
+                // gstack writes what JSON.stringify writes, lone UTF-16 surrogates included.
+                _ if let Ok(doc) = evaltally_gstack::js::parse(&text)
+                    && evaltally_gstack::detect(&doc.to_value()).is_some() =>
+                {
+                    let mut findings = vec![Finding::warning(
+                        format!("line {}, column {}", e.line(), e.column()),
+                        "JSON that serde_json refuses but JSON.parse accepts (a lone UTF-16 surrogate or a number \
+                         beyond the double range); checked as gstack reads it",
+                    )];
+                    let value = doc.to_value();
+                    findings.extend(evaltally_gstack::validate::validate_file(&value, strict));
+                    return Some(file(gstack_format(&value), findings));
+                }
                 _ => {
                     let msg = e.to_string();
                     let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-                    let at = format!("line {}, column {}", e.line(), e.column());
+                    let at = match e.column() {
+                        0 => format!("line {}", e.line()),
+                        column => format!("line {}, column {column}", e.line()),
+                    };
                     return Some(file("unknown", vec![Finding::error(at, format!("not valid JSON: {msg}"))]));
                 }
             }
@@ -175,13 +200,42 @@ fn document(path: &Path, named: bool) -> Option<FileValidation> {
         findings.extend(sfbench::validate::validate_part(&value, part));
         return Some(file(&format!("sfbench-v2-{}", part.name()), findings));
     }
+    if evaltally_gstack::detect(&value).is_some() {
+        findings.extend(evaltally_gstack::validate::validate_file(&value, strict));
+        return Some(file(gstack_format(&value), findings));
+    }
     named.then(|| {
         file(
             "unknown",
             vec![Finding::error(
                 "$",
-                "not a format evaltally knows: expected a BFCL result or score file, an SF-Bench report, a SWE-bench report",
+                "not a format evaltally knows: expected a BFCL result or score file, an SF-Bench or SWE-bench \
+                 report, or a gstack eval result",
             )],
         )
     })
+}
+
+/// A JUnit report: what the reader refused (an error) or tolerated (warnings), by line.
+fn junit(path: &Path) -> FileValidation {
+    let at = |line: Option<u64>, column: Option<u64>| match (line, column) {
+        (Some(l), Some(c)) => format!("line {l}, column {c}"),
+        (Some(l), None) => format!("line {l}"),
+        _ => "file".to_string(),
+    };
+    let findings = match evaltally_junit::read_file(path) {
+        Ok(run) => run.diagnostics.iter().map(|d| Finding::warning(at(d.line, d.column), d.message.clone())).collect(),
+        Err(e) => {
+            let d = e.to_diagnostic();
+            vec![Finding::error(at(d.line, d.column), d.message)]
+        }
+    };
+    FileValidation { path: path.to_path_buf(), format: evaltally_junit::FORMAT.to_string(), findings }
+}
+
+fn gstack_format(value: &serde_json::Value) -> &'static str {
+    match evaltally_gstack::detect(value) {
+        Some(evaltally_gstack::Shape::Legacy) => "gstack-legacy",
+        _ => "gstack",
+    }
 }

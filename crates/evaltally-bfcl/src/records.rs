@@ -83,7 +83,7 @@ pub fn pair_records(pair: &FilePair, scratch: &mut Scratch, diags: &mut Vec<Diag
                 outcome: Some(t.outcome),
                 error_type: t.error_type.map(|e| e.as_str().to_string()),
                 error_message: messages.get(t.id).cloned(),
-                duration_ms: latency.map(|s| s * 1000.0),
+                duration_ms: latency.map(evaltally_core::seconds_to_ms),
                 input_tokens: input,
                 output_tokens: output,
                 cost_usd: None,

@@ -60,11 +60,12 @@ impl Diagnostic {
         self
     }
 
-    /// Sets the 1-based line and column.
+    /// Sets the 1-based line and column. Column 0 (what `serde_json` reports for an error
+    /// at the very end of a line) means "no column".
     #[must_use]
     pub fn at(mut self, line: u64, column: u64) -> Self {
         self.line = Some(line);
-        self.column = Some(column);
+        self.column = (column > 0).then_some(column);
         self
     }
 

@@ -42,5 +42,5 @@ pub use diag::{Diagnostic, Severity};
 pub use error_type::ErrorType;
 pub use finding::Finding;
 pub use outcome::Outcome;
-pub use record::{RunRecord, TestRecord};
+pub use record::{RunRecord, TestRecord, seconds_to_ms};
 pub use run::{CategoryRun, IdList, TestRef};

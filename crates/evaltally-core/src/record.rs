@@ -64,3 +64,14 @@ impl RunRecord {
         self.tests.iter().filter(|t| t.outcome == Some(Outcome::Fail)).count()
     }
 }
+
+/// Seconds as milliseconds, rounded to the nanosecond so that decimal seconds give the
+/// milliseconds they mean (`1.7` s is `1700` ms, not `1700.0000000000002`).
+///
+/// ```
+/// assert_eq!(evaltally_core::seconds_to_ms(1.7), 1700.0);
+/// assert_eq!(evaltally_core::seconds_to_ms(0.000_001_5), 0.0015);
+/// ```
+pub fn seconds_to_ms(seconds: f64) -> f64 {
+    (seconds * 1e9).round() / 1e6
+}

@@ -215,3 +215,44 @@ fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> Value {
     }
     tidy(serde_json::to_value(v).unwrap_or(Value::Null))
 }
+
+/// The run test by test, for `convert` and `export`: the tests [`category_runs`] keeps, in
+/// file order, with the failure label, the error message, the duration, the tokens summed
+/// over the test's `costs` and its cost.
+///
+/// ```
+/// let v = serde_json::json!({"schema_version": 1, "label": "nightly", "timestamp": "2026-03-15T10:30:00Z",
+///     "all_results": [{"name": "login", "suite": "auth", "passed": true, "duration_ms": 1500},
+///                     {"name": "pay", "suite": "commerce", "passed": false, "error": "Timeout: 30s"}]});
+/// let rec = evaltally_gstack::runs::record(&evaltally_gstack::GstackRun::from_value(&v).unwrap());
+/// assert_eq!((rec.run.as_str(), rec.format.as_str(), rec.passed(), rec.failed()), ("nightly", "gstack", 1, 1));
+/// assert_eq!(rec.tests[1].error_type.as_deref(), Some("timeout"));
+/// assert_eq!(rec.tests[0].duration_ms, Some(1500.0));
+/// ```
+pub fn record(run: &GstackRun) -> evaltally_core::RunRecord {
+    let tests = kept(run)
+        .map(|(cat, t)| {
+            let outcome = outcome_of(t);
+            let tokens = t.token_totals();
+            evaltally_core::TestRecord {
+                id: t.name.clone().unwrap_or_default(),
+                category: cat.to_string(),
+                outcome: Some(outcome),
+                error_type: (outcome == Outcome::Fail).then(|| failure_label(t)),
+                error_message: t.error.clone(),
+                duration_ms: t.duration_ms,
+                input_tokens: tokens.map(|(i, _)| i),
+                output_tokens: tokens.map(|(_, o)| o),
+                cost_usd: t.cost_usd,
+            }
+        })
+        .collect();
+    evaltally_core::RunRecord {
+        run: run.name(),
+        model: run.model(),
+        format: "gstack".to_string(),
+        source: run.source.clone().unwrap_or_default(),
+        started_at: run.timestamp.clone(),
+        tests,
+    }
+}

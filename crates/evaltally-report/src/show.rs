@@ -168,8 +168,8 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
             }
         }
         None => {
-            let _ =
-                writeln!(out, "\n{}: not in these files (BFCL keeps it only with failures)", style.bold("question"));
+            // BFCL keeps the prompt only in score files, which list failures only.
+            let _ = writeln!(out, "\n{}: not in these files", style.bold("question"));
         }
     }
     if let Some(expected) = details.iter().find_map(|d| d.expected.as_ref()) {

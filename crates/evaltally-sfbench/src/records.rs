@@ -77,7 +77,7 @@ fn sfbench_test(i: &crate::report::Instance) -> TestRecord {
         error_type: (outcome == Some(Outcome::Fail))
             .then(|| i.error_type.clone().unwrap_or_else(|| i.status.as_str().to_string())),
         error_message: i.error_message.clone(),
-        duration_ms: (i.duration_seconds > 0.0).then_some(i.duration_seconds * 1000.0),
+        duration_ms: (i.duration_seconds > 0.0).then(|| evaltally_core::seconds_to_ms(i.duration_seconds)),
         ..TestRecord::default()
     }
 }

@@ -144,6 +144,10 @@ pub(crate) struct CompareArgs {
     /// Exit 1 when reading the files gave warnings.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Also read gstack's incremental saves (`_partial-e2e.json`, or `"_partial": true`
+    /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -168,6 +172,10 @@ pub(crate) struct ShowArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     pub(crate) format: ShowFormat,
+    /// Also read gstack's incremental saves (`_partial-e2e.json`, or `"_partial": true`
+    /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -195,6 +203,11 @@ pub(crate) struct ValidateArgs {
 pub(crate) enum Target {
     /// gstack's standard eval result (schema_version 1).
     Gstack,
+    /// gstack's legacy EvalResult, the file `gstack eval push` saves (byte for byte).
+    #[value(name = "gstack-legacy")]
+    GstackLegacy,
+    /// JUnit XML, for CI test reporters (GitLab, Jenkins, GitHub test-report actions).
+    Junit,
     /// SF-Bench result report, schema v2.
     #[value(name = "sfbench-v2")]
     SfbenchV2,
@@ -219,6 +232,10 @@ pub(crate) struct ConvertArgs {
     /// The run to convert, when IN holds several.
     #[arg(long, value_name = "NAME")]
     pub(crate) run: Option<String>,
+    /// Also read gstack's incremental saves (`_partial-e2e.json`, or `"_partial": true`
+    /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -244,6 +261,10 @@ pub(crate) struct ExportArgs {
     /// Only this category (repeatable).
     #[arg(long = "category", short = 'c', value_name = "C")]
     pub(crate) categories: Vec<String>,
+    /// Also read gstack's incremental saves (`_partial-e2e.json`, or `"_partial": true`
+    /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
 }
 
 #[derive(Debug, Args)]
@@ -298,6 +319,10 @@ pub(crate) struct StabilityArgs {
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Also read gstack's incremental saves (`_partial-e2e.json`, or `"_partial": true`
+    /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
 }
 
 impl Cli {

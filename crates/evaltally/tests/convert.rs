@@ -94,3 +94,81 @@ fn swebench_run_to_sfbench_v2_validates() {
     };
     assert_eq!(passed(&back.stdout), passed(&orig.stdout));
 }
+
+/// `evaltally export` of `path` as (category, id, outcome, error type, duration, tokens)
+/// rows, the fields every round trip must keep.
+fn exported(path: &str, extra: &[&str]) -> Vec<(String, String, String, String, String)> {
+    let mut args = vec!["export", path];
+    args.extend_from_slice(extra);
+    let run = evaltally(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.stdout
+        .lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let s = |k: &str| v[k].to_string();
+            (
+                s("category"),
+                s("id"),
+                s("outcome"),
+                s("error_type"),
+                format!("{} {} {}", v["duration_ms"], v["input_tokens"], v["output_tokens"]),
+            )
+        })
+        .collect()
+}
+
+fn convert_to(target: &str, file: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(file).to_str().unwrap().to_string();
+    let run = evaltally(&["convert", "testdata/bfcl/v4/run-2", "--model", "acme_tiny-7b", "--to", target, "-o", &out]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    (dir, out)
+}
+
+#[test]
+fn bfcl_run_to_junit_reads_back_test_for_test() {
+    let (_dir, xml) = convert_to("junit", "run-2.xml");
+    let back = exported(&xml, &[]);
+    let mut orig = exported("testdata/bfcl/v4/run-2", &["--model", "acme_tiny-7b"]);
+    // JUnit reporters need a `time`: an unknown duration is written (and read back) as 0.
+    for row in &mut orig {
+        row.4 = row.4.replacen("null", "0.0", 1);
+    }
+    assert_eq!(back.len(), 28);
+    assert_eq!(back, orig, "outcomes, error types, durations and tokens survive JUnit");
+    // And the analyses see the same run: same model and run name, from the properties.
+    let stab = evaltally(&["stability", &xml, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stab.stdout).unwrap();
+    assert_eq!(doc["models"][0]["model"], "acme_tiny-7b", "{}", stab.stdout);
+}
+
+#[test]
+fn bfcl_run_to_gstack_validates_with_gstacks_rules_in_both_shapes() {
+    for (target, format) in [("gstack", "gstack"), ("gstack-legacy", "gstack-legacy")] {
+        let (_dir, out) = convert_to(target, "result.json");
+        let v = evaltally(&["validate", "--strict", &out, "--format", "json"]);
+        assert_eq!(v.code, 0, "{target}: {}", v.stdout);
+        let doc: serde_json::Value = serde_json::from_str(&v.stdout).unwrap();
+        assert_eq!(doc["files"][0]["format"], format);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let standard = if target == "gstack" { value } else { evaltally_gstack::normalize::from_legacy(&value) };
+        assert_eq!(evaltally_gstack::validate(&standard), [], "{target}: gstack's own validator accepts it");
+        let ids: Vec<_> = exported(&out, &[]).into_iter().map(|(_, id, outcome, ..)| (id, outcome)).collect();
+        let orig: Vec<_> = exported("testdata/bfcl/v4/run-2", &["--model", "acme_tiny-7b"])
+            .into_iter()
+            .map(|(_, id, outcome, ..)| (id, outcome))
+            .collect();
+        assert_eq!(ids, orig, "{target}: every test reads back with its outcome");
+    }
+}
+
+#[test]
+fn junit_and_legacy_outputs() {
+    for target in ["junit", "gstack-legacy"] {
+        let run = evaltally(&["convert", "testdata/bfcl/v4/run-2", "--model", "acme_tiny-7b", "--to", target]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        insta::assert_snapshot!(format!("bfcl_run_to_{}", target.replace('-', "_")), run.transcript());
+    }
+}

@@ -1,9 +1,10 @@
 //! Finding and reading runs of every format, in parallel.
 //!
 //! A path may be a BFCL run folder or folder of runs (any layout), an SF-Bench or SWE-bench
-//! report file, or a folder of such reports (including SWE-bench's
-//! `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`). Folders are searched
-//! for BFCL files first; a folder without any is searched for reports.
+//! report file, a gstack eval result, or a folder of such files (including SWE-bench's
+//! `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json` and gstack's
+//! `~/.gstack/projects/<slug>/evals/`). Folders are searched for BFCL files first; a folder
+//! without any is searched for reports and gstack results.
 
 mod units;
 
@@ -27,6 +28,9 @@ pub struct Filter {
     /// Read every run as a run of one model, [`POOLED`]: for runs of different
     /// configurations of one system, or reports whose files do not name the model.
     pub pool_models: bool,
+    /// Read gstack's incremental saves (`_partial-e2e.json`, `"_partial": true`) too, which
+    /// are left out by default as gstack's own readers do.
+    pub include_partial: bool,
 }
 
 /// The model name runs get with [`Filter::pool_models`].
@@ -62,7 +66,10 @@ pub enum LoadError {
     #[error(transparent)]
     Path(#[from] BfclError),
     /// No result file or report was found below the given paths.
-    #[error("no BFCL result or score files and no SF-Bench or SWE-bench reports found in {}", list(searched))]
+    #[error(
+        "no BFCL result or score files, SF-Bench or SWE-bench reports, gstack results or JUnit reports found in {}",
+        list(searched)
+    )]
     NothingFound {
         /// The paths that were searched.
         searched: Vec<PathBuf>,

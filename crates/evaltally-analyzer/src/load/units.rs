@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use evaltally_bfcl::{FilePair, Scratch, layout, read_pair};
-use evaltally_core::{CategoryRun, Diagnostic, TestDetail};
+use evaltally_core::{CategoryRun, Diagnostic, Severity, TestDetail};
 use evaltally_sfbench::sources::{self, Source};
 
 use super::{Filter, LoadError};
@@ -16,6 +16,10 @@ pub(super) enum Unit {
     Bfcl(FilePair),
     /// An SF-Bench or SWE-bench report, or a folder of per-instance reports.
     Report(Source),
+    /// A gstack eval result file (standard or legacy).
+    Gstack(PathBuf),
+    /// A JUnit XML report.
+    Junit(PathBuf),
 }
 
 /// What reading a unit gave.
@@ -30,6 +34,7 @@ impl Unit {
         match self {
             Unit::Bfcl(p) => p.size(),
             Unit::Report(s) => s.size(),
+            Unit::Gstack(path) | Unit::Junit(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
         }
     }
 
@@ -43,6 +48,17 @@ impl Unit {
                 let out = sources::read(source);
                 UnitOutcome { runs: out.runs, diagnostics: out.diagnostics }
             }
+            Unit::Gstack(path) => match evaltally_gstack::sources::read_runs(path) {
+                Ok((runs, diagnostics)) => UnitOutcome { runs, diagnostics },
+                Err(d) => UnitOutcome { runs: Vec::new(), diagnostics: vec![d] },
+            },
+            Unit::Junit(path) => match evaltally_junit::read_file(path) {
+                Ok(run) => {
+                    let runs = run.category_runs(&run.run_name(), junit_model(&run));
+                    UnitOutcome { runs, diagnostics: run.diagnostics }
+                }
+                Err(e) => UnitOutcome { runs: Vec::new(), diagnostics: vec![e.to_diagnostic()] },
+            },
         }
     }
 
@@ -69,6 +85,14 @@ impl Unit {
                 Ok(recs) => (recs, Vec::new()),
                 Err(d) => (Vec::new(), vec![d]),
             },
+            Unit::Gstack(path) => match evaltally_gstack::sources::read(path) {
+                Ok((run, diags)) => (vec![evaltally_gstack::runs::record(&run)], diags),
+                Err(d) => (Vec::new(), vec![d]),
+            },
+            Unit::Junit(path) => match evaltally_junit::read_file(path) {
+                Ok(run) => (vec![run.record(&run.run_name(), junit_model(&run))], run.diagnostics),
+                Err(e) => (Vec::new(), vec![e.to_diagnostic()]),
+            },
         }
     }
 
@@ -77,6 +101,7 @@ impl Unit {
         let path = match self {
             Unit::Bfcl(p) => p.result.as_ref().or(p.score.as_ref()).cloned().unwrap_or_default(),
             Unit::Report(s) => s.path().to_path_buf(),
+            Unit::Gstack(path) | Unit::Junit(path) => path.clone(),
         };
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         name.strip_suffix(".json").map(str::to_string).unwrap_or(name)
@@ -85,7 +110,7 @@ impl Unit {
     pub(super) fn may_hold(&self, test: &str) -> bool {
         match self {
             Unit::Bfcl(pair) => evaltally_bfcl::show::may_hold(pair, test),
-            Unit::Report(_) => true,
+            Unit::Report(_) | Unit::Gstack(_) | Unit::Junit(_) => true,
         }
     }
 
@@ -93,6 +118,14 @@ impl Unit {
         match self {
             Unit::Bfcl(pair) => evaltally_bfcl::show::show(pair, test),
             Unit::Report(source) => sources::show(source, test),
+            Unit::Gstack(path) => {
+                let (run, _) = evaltally_gstack::sources::read(path)?;
+                Ok(evaltally_gstack::runs::show(&run, test))
+            }
+            Unit::Junit(path) => {
+                let run = evaltally_junit::read_file(path).map_err(|e| e.to_diagnostic())?;
+                Ok(run.show(test))
+            }
         }
     }
 }
@@ -114,7 +147,7 @@ pub(super) fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Discovered,
         let meta =
             std::fs::metadata(path).map_err(|source| evaltally_bfcl::BfclError::Io { path: path.clone(), source })?;
         if meta.is_file() {
-            units.extend(sources::discover(path, &mut diagnostics).into_iter().map(Unit::Report));
+            units.extend(discover_documents(path, filter, &mut diagnostics));
             continue;
         }
         let runs = layout::find_runs(path, &mut diagnostics)?;
@@ -126,7 +159,7 @@ pub(super) fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Discovered,
             }
         }
         if run_dirs.len() == before {
-            units.extend(sources::discover(path, &mut diagnostics).into_iter().map(Unit::Report));
+            units.extend(discover_documents(path, filter, &mut diagnostics));
         }
     }
     layout::disambiguate(&mut run_dirs);
@@ -150,6 +183,34 @@ pub(super) fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Discovered,
     let mut all: Vec<Unit> = kept.into_iter().map(Unit::Bfcl).collect();
     all.extend(units);
     Ok(Discovered { units: all, diagnostics })
+}
+
+/// The reports (SF-Bench, SWE-bench), gstack results and JUnit reports at or below `path`.
+/// A JSON file both JSON searches reject is reported once; one that gstack reads is not
+/// reported by the other.
+fn discover_documents(path: &std::path::Path, filter: &Filter, diagnostics: &mut Vec<Diagnostic>) -> Vec<Unit> {
+    let mut report_diags = Vec::new();
+    let reports = sources::discover(path, &mut report_diags);
+    let mut gstack_diags = Vec::new();
+    let gstack = evaltally_gstack::sources::discover(path, filter.include_partial, &mut gstack_diags);
+    let junit = evaltally_junit::discover(path, diagnostics);
+    let reported: BTreeSet<PathBuf> = report_diags.iter().map(|d| d.path.clone()).collect();
+    // A file another reader takes is not a broken report.
+    report_diags.retain(|d| !gstack.contains(&d.path) && !junit.contains(&d.path));
+    diagnostics.extend(report_diags);
+    diagnostics
+        .extend(gstack_diags.into_iter().filter(|d| d.severity != Severity::Error || !reported.contains(&d.path)));
+    reports
+        .into_iter()
+        .map(Unit::Report)
+        .chain(gstack.into_iter().map(Unit::Gstack))
+        .chain(junit.into_iter().map(Unit::Junit))
+        .collect()
+}
+
+/// A JUnit report's model: the `model` property evaltally writes, else `unknown`.
+fn junit_model(run: &evaltally_junit::JunitRun) -> &str {
+    run.model().unwrap_or("unknown")
 }
 
 /// The run folder of a BFCL file: the folder above the `result`/`score` folder holding the

@@ -9,7 +9,8 @@
 //! [`validate_text`] (and [`validate_js`]) run the same rules on a document parsed as
 //! `JSON.parse` parses it, for the rare texts `serde_json` refuses (`1e400`, lone
 //! surrogates). [`validate_strict`] returns the same findings followed by its own: see its
-//! docs.
+//! docs. [`validate_file`] checks either shape as gstack keeps it: a legacy file in the
+//! standard form gstack's readers make of it.
 
 mod strict;
 mod timestamp;
@@ -179,6 +180,51 @@ fn check<D: Doc>(v: &D) -> Vec<Finding> {
 /// Whether gstack would accept the document (`validateEvalResult(...).valid`).
 pub fn is_valid(v: &Value) -> bool {
     validate(v).is_empty()
+}
+
+/// Standard keys and the legacy keys `normalizeFromLegacy` makes them from.
+const LEGACY_KEYS: [(&str, &str); 4] = [
+    ("git_branch", "branch"),
+    ("total", "total_tests"),
+    ("duration_seconds", "total_duration_ms"),
+    ("all_results", "tests"),
+];
+
+/// A result file as gstack keeps it: a standard result is checked with [`validate`] (with
+/// `strict`, [`validate_strict`]); a legacy `EvalResult`, the shape gstack's collector and
+/// `gstack eval push` save, is checked in the standard form gstack's own readers make of it
+/// ([`crate::normalize::from_legacy`]), with paths and field names given as the file spells
+/// them.
+///
+/// ```
+/// let legacy = serde_json::json!({"schema_version": 1, "version": "0.4.1", "branch": "main", "git_sha": "abc",
+///     "timestamp": "2026-03-15T10:30:00Z", "tier": "e2e", "total_tests": 1, "passed": 1, "failed": 0,
+///     "total_cost_usd": 0.1, "total_duration_ms": 1500, "tests": [{"name": "a", "passed": "yes"}]});
+/// let found: Vec<String> = evaltally_gstack::validate::validate_file(&legacy, false).iter().map(ToString::to_string).collect();
+/// assert_eq!(found, ["$.tests[0].passed: error: tests[0].passed must be a boolean"]);
+/// ```
+pub fn validate_file(v: &Value, strict: bool) -> Vec<Finding> {
+    let check = if strict { validate_strict } else { validate };
+    if crate::detect(v) != Some(crate::Shape::Legacy) {
+        return check(v);
+    }
+    let standard = crate::normalize::from_legacy(v);
+    let rename = |s: &str| {
+        LEGACY_KEYS.iter().fold(s.to_string(), |s, (new, old)| {
+            s.replace(&format!("$.{new}"), &format!("$.{old}"))
+                .replace(&format!("field: {new}"), &format!("field: {old}"))
+                .replace(&format!("\"{new}\""), &format!("\"{old}\""))
+                .replace(&format!("{new}["), &format!("{old}["))
+        })
+    };
+    check(&standard)
+        .into_iter()
+        .map(|mut f| {
+            f.path = rename(&f.path);
+            f.message = rename(&f.message);
+            f
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -13,8 +13,12 @@ use crate::progress::Bar;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter =
-        Filter { models: args.models.clone(), categories: args.categories.clone(), pool_models: args.pool_models };
+    let filter = Filter {
+        models: args.models.clone(),
+        categories: args.categories.clone(),
+        pool_models: args.pool_models,
+        include_partial: args.include_partial,
+    };
     let (base, new) = match (args.runs.as_slice(), args.base.is_empty()) {
         ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),
         ([], false) => (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?),

@@ -19,6 +19,22 @@ pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         let run = pick_run(args)?;
         match args.to {
             Target::Gstack => gstack::convert(&run),
+            Target::GstackLegacy => {
+                let standard = gstack::convert(&run);
+                let text = evaltally_gstack::normalize::to_legacy_text(&standard.text)
+                    .map_err(|e| anyhow::anyhow!("the converted gstack result could not be normalised: {e}"))?;
+                Converted { text, lost: standard.lost }
+            }
+            Target::Junit => {
+                let unknown = run.tests.iter().filter(|t| t.duration_ms.is_none()).count();
+                let lost = (unknown > 0)
+                    .then(|| {
+                        format!("duration of {unknown} test(s) unknown: written as time=\"0\", which reporters need")
+                    })
+                    .into_iter()
+                    .collect();
+                Converted { text: evaltally_junit::write(&run), lost }
+            }
             Target::SfbenchV2 => sfbench::convert(&run),
             Target::Swebench => swebench::convert(&run),
         }
@@ -62,7 +78,11 @@ fn v1_migration(args: &ConvertArgs) -> anyhow::Result<Option<Converted>> {
 
 /// The one run of IN that `--model` and `--run` select.
 fn pick_run(args: &ConvertArgs) -> anyhow::Result<RunRecord> {
-    let filter = Filter { models: args.model.iter().cloned().collect(), ..Filter::default() };
+    let filter = Filter {
+        models: args.model.iter().cloned().collect(),
+        include_partial: args.include_partial,
+        ..Filter::default()
+    };
     let records = load::records(std::slice::from_ref(&args.input), &filter).map_err(|e| explain(&e))?;
     output::report_diagnostics(&records.diagnostics);
     let mut runs: Vec<RunRecord> =

@@ -8,7 +8,12 @@ use crate::cli::{ExportArgs, ExportFormat};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
-    let filter = Filter { models: args.models.clone(), categories: args.categories.clone(), ..Filter::default() };
+    let filter = Filter {
+        models: args.models.clone(),
+        categories: args.categories.clone(),
+        include_partial: args.include_partial,
+        ..Filter::default()
+    };
     let records = load::records(&args.paths, &filter).map_err(|e| explain(&e))?;
     let mut text = String::new();
     match args.format {

@@ -15,7 +15,7 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
     let dir = store::location(explicit)?;
     let mut exit = Exit::Ok;
     for path in &args.paths {
-        let validated = validate::validate(std::slice::from_ref(path)).map_err(|e| explain(&e))?;
+        let validated = validate::validate(std::slice::from_ref(path), false).map_err(|e| explain(&e))?;
         output::report_diagnostics(&validated.diagnostics);
         let invalid: Vec<_> = validated.files.iter().filter(|f| !f.is_valid()).collect();
         if !invalid.is_empty() {

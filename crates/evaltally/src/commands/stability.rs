@@ -14,8 +14,12 @@ use crate::progress::Bar;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter =
-        Filter { models: args.models.clone(), categories: args.categories.clone(), pool_models: args.pool_models };
+    let filter = Filter {
+        models: args.models.clone(),
+        categories: args.categories.clone(),
+        pool_models: args.pool_models,
+        include_partial: args.include_partial,
+    };
     let loaded = load::load(&args.paths, &filter, &Bar::new()).map_err(|e| explain(&e))?;
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
@@ -49,8 +53,10 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
         LoadError::NothingFound { .. } => UsageError(format!(
-            "{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}\nand these reports:\n{}",
-            sources::KNOWN
+            "{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}\nand these reports:\n{}\n{}\n{}",
+            sources::KNOWN,
+            evaltally_gstack::sources::KNOWN,
+            evaltally_junit::KNOWN
         ))
         .into(),
         LoadError::NothingMatched { .. } | LoadError::Path(_) => UsageError(err.to_string()).into(),

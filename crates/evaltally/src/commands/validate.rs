@@ -8,7 +8,7 @@ use crate::cli::{ColorChoice, ValidateArgs, ValidateFormat};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let validated = validate::validate(&args.paths).map_err(|e| explain(&e))?;
+    let validated = validate::validate(&args.paths, args.strict).map_err(|e| explain(&e))?;
     let text = match args.format {
         ValidateFormat::Text => {
             render::text(&validated.files, if output::use_color(color) { Style::colored() } else { Style::plain() })

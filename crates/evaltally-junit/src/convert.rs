@@ -1,0 +1,131 @@
+//! A read [`JunitRun`] in the evaltally model: category runs, a run record, test details.
+//!
+//! * The category of a test case is its innermost suite's name (see [`JunitCase::category`]);
+//!   its id is its name, made unique within the category (see [`JunitCase::id`]).
+//! * `<failure>` and `<error>` fail, with the element's `type` as error label (`failure` or
+//!   `error` when it has none); a skipped test did not run and is not listed, except one the
+//!   writer marked [`UNSCORED_TYPE`](crate::UNSCORED_TYPE), which is listed as unscored.
+//! * Duplicates (same category and id) keep the first, as every adapter does.
+
+use std::collections::HashMap;
+
+use evaltally_core::id::natural_str_cmp;
+use evaltally_core::{CategoryRun, Location, Outcome, RunRecord, Status, TestDetail, TestRecord};
+
+use crate::model::{JunitCase, JunitRun};
+
+/// The format name in [`RunRecord::format`].
+pub const FORMAT: &str = "junit";
+
+impl JunitRun {
+    /// The test cases that count: every one but the duplicates, in document order.
+    pub fn kept(&self) -> impl Iterator<Item = &JunitCase> + '_ {
+        self.cases.iter().filter(|c| !c.duplicate)
+    }
+
+    /// The report as category runs, one per category in natural order, tests in document
+    /// order. Skipped tests are not listed (they did not run).
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// let xml = r#"<testsuites>
+    ///   <testsuite name="b"><testcase name="t1"/><testcase name="t2"><skipped/></testcase></testsuite>
+    ///   <testsuite name="a"><testcase name="t1"><error message="boom"/></testcase></testsuite>
+    /// </testsuites>"#;
+    /// let run = evaltally_junit::read(xml, Path::new("r.xml")).unwrap();
+    /// let cats = run.category_runs("r1", "m");
+    /// assert_eq!(cats.iter().map(|c| c.category.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    /// assert_eq!(cats[0].error_type(0).map(|e| e.as_str()), Some("error"));
+    /// assert_eq!((cats[1].len(), cats[1].passed()), (1, 1));
+    /// ```
+    pub fn category_runs(&self, run_name: &str, model: &str) -> Vec<CategoryRun> {
+        let mut out: Vec<CategoryRun> = Vec::new();
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        for case in self.kept() {
+            let Some(outcome) = case.outcome() else { continue };
+            let at = *index.entry(case.category.as_str()).or_insert_with(|| {
+                let mut c = CategoryRun::new(run_name, model, case.category.as_str());
+                c.sources.push(self.source.clone());
+                out.push(c);
+                out.len() - 1
+            });
+            let label = if outcome == Outcome::Fail { case.error_type() } else { None };
+            out[at].push(&case.id, outcome, label);
+        }
+        for c in &mut out {
+            let scored = c.tests().any(|t| t.outcome.is_scored());
+            c.scored = scored;
+        }
+        out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));
+        out
+    }
+
+    /// The report as a run record: every kept test case in document order (skipped ones
+    /// with no outcome), with durations, messages, tokens and costs.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// let xml = r#"<testsuite name="s" timestamp="2026-01-02T03:04:05">
+    ///   <testcase name="t" time="1.25"><properties><property name="cost_usd" value="0.5"/></properties>
+    ///     <failure type="timeout">took too long</failure></testcase></testsuite>"#;
+    /// let rec = evaltally_junit::read(xml, Path::new("r.xml")).unwrap().record("r1", "m");
+    /// assert_eq!((rec.format.as_str(), rec.started_at.as_deref()), ("junit", Some("2026-01-02T03:04:05")));
+    /// let t = &rec.tests[0];
+    /// assert_eq!((t.duration_ms, t.cost_usd), (Some(1250.0), Some(0.5)));
+    /// assert_eq!((t.error_type.as_deref(), t.error_message.as_deref()), (Some("timeout"), Some("took too long")));
+    /// ```
+    pub fn record(&self, run_name: &str, model: &str) -> RunRecord {
+        RunRecord {
+            run: run_name.to_string(),
+            model: model.to_string(),
+            format: FORMAT.to_string(),
+            source: self.source.clone(),
+            started_at: self.started_at().map(str::to_string),
+            tests: self.kept().map(test_record).collect(),
+        }
+    }
+
+    /// Everything the report says about test `id` (its first test case with that id), or
+    /// `None` when it has none. The run is [`JunitRun::run_name`], the model
+    /// [`JunitRun::model`] (empty when unknown); callers that know better overwrite them.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use evaltally_core::Status;
+    /// let xml = r#"<testsuite name="s"><testcase name="t" time="2"><skipped message="flaky"/></testcase></testsuite>"#;
+    /// let d = evaltally_junit::read(xml, Path::new("r.xml")).unwrap().show("t").unwrap();
+    /// assert_eq!((d.status, d.error_message.as_deref(), d.latency_seconds), (Status::NotRun, Some("flaky"), Some(2.0)));
+    /// assert_eq!(d.result_at.unwrap().line, 1);
+    /// ```
+    pub fn show(&self, id: &str) -> Option<TestDetail> {
+        let case = self.kept().find(|c| c.id == id)?;
+        let status = match case.outcome() {
+            Some(Outcome::Pass) => Status::Passed,
+            Some(Outcome::Fail) => Status::Failed,
+            Some(Outcome::Unscored) => Status::Unscored,
+            None => Status::NotRun,
+        };
+        let mut d = TestDetail::new(&self.run_name(), self.model().unwrap_or_default(), &case.category, id, status);
+        d.error_type = case.error_type().map(str::to_string);
+        d.error_message = case.message().map(str::to_string);
+        d.input_tokens = case.input_tokens();
+        d.output_tokens = case.output_tokens();
+        d.latency_seconds = case.duration_ms.map(|ms| ms / 1000.0);
+        d.result_at = Some(Location { path: self.source.clone(), line: case.line });
+        Some(d)
+    }
+}
+
+fn test_record(case: &JunitCase) -> TestRecord {
+    TestRecord {
+        id: case.id.clone(),
+        category: case.category.clone(),
+        outcome: case.outcome(),
+        error_type: case.error_type().map(str::to_string),
+        error_message: case.message().map(str::to_string),
+        duration_ms: case.duration_ms,
+        input_tokens: case.input_tokens(),
+        output_tokens: case.output_tokens(),
+        cost_usd: case.cost_usd(),
+    }
+}
