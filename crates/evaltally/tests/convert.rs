@@ -172,3 +172,48 @@ fn junit_and_legacy_outputs() {
         insta::assert_snapshot!(format!("bfcl_run_to_{}", target.replace('-', "_")), run.transcript());
     }
 }
+
+/// Per-category (passed, failed) counts of `evaltally stability --format json` on `args`.
+fn category_counts(args: &[&str]) -> Vec<(String, u64, u64)> {
+    let mut all = vec!["stability", "--format", "json"];
+    all.extend_from_slice(args);
+    let run = evaltally(&all);
+    assert_ne!(run.code, 2, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut out = Vec::new();
+    for model in doc["models"].as_array().unwrap() {
+        for cat in model["categories"].as_array().unwrap() {
+            out.push((
+                cat["category"].as_str().unwrap().to_string(),
+                cat["stable_pass"].as_u64().unwrap(),
+                cat["stable_fail"].as_u64().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn refdata_bfcl_run_to_gstack_validates_and_to_junit_keeps_the_counts() {
+    let Some(root) = evaltally_testkit::refdata("bfcl/bbrowning-bfcl-vllm-results/results/v0.11.0") else { return };
+    let root = root.to_str().unwrap();
+    let model = "openai_gpt-oss-120b";
+    let dir = tempfile::tempdir().unwrap();
+    let gstack = dir.path().join("gstack.json");
+    let junit = dir.path().join("junit.xml");
+    for (target, out) in [("gstack", &gstack), ("junit", &junit)] {
+        let run = evaltally(&["convert", root, "--model", model, "--to", target, "-o", out.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{target}: {}", run.stderr);
+    }
+    let text = std::fs::read_to_string(&gstack).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(evaltally_gstack::validate(&value), [], "gstack's validator accepts the converted run");
+    let strict = evaltally(&["validate", "--strict", gstack.to_str().unwrap()]);
+    assert_eq!(strict.code, 0, "{}", strict.stdout);
+
+    // One run: every test is a stable pass or a stable fail, so these are the run's counts.
+    let orig = category_counts(&[root, "--model", model]);
+    assert!(orig.iter().map(|(_, p, f)| p + f).sum::<u64>() > 1000, "{orig:?}");
+    assert_eq!(category_counts(&[junit.to_str().unwrap()]), orig, "JUnit reads back with the same counts");
+    assert_eq!(category_counts(&[gstack.to_str().unwrap()]), orig, "gstack reads back with the same counts");
+}
