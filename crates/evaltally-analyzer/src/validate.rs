@@ -200,7 +200,10 @@ fn document(path: &Path, named: bool, strict: bool) -> Option<FileValidation> {
         findings.extend(sfbench::validate::validate_part(&value, part));
         return Some(file(&format!("sfbench-v2-{}", part.name()), findings));
     }
-    if evaltally_gstack::detect(&value).is_some() {
+    // Most of gstack's required fields, but no test list: a standard result that lost it.
+    let gstack_header =
+        evaltally_gstack::validate::REQUIRED_FIELDS.iter().filter(|(k, _)| value.get(k).is_some()).count() >= 6;
+    if evaltally_gstack::detect(&value).is_some() || gstack_header {
         findings.extend(evaltally_gstack::validate::validate_file(&value, strict));
         return Some(file(gstack_format(&value), findings));
     }

@@ -297,7 +297,12 @@ fn walk_model(
         }
     };
     for (name, path) in children {
-        // `is_dir`/`is_file` follow links; the depth bound stops link loops.
+        // `is_dir`/`is_file` follow links: a link back up the tree is not followed, and the
+        // depth bound stops any other loop.
+        if path.is_dir() && path.is_symlink() && links_above(&path, dir) {
+            diags.push(Diagnostic::warning(&path, "link to a folder that contains it (a loop); not followed"));
+            continue;
+        }
         if path.is_dir() {
             if name == "memory_snapshot" {
                 continue;
@@ -313,9 +318,22 @@ fn walk_model(
             continue;
         }
         let Some((kind, category)) = classify(&name) else {
+            if name.starts_with("BFCL_") && path.file_name().and_then(std::ffi::OsStr::to_str).is_none() {
+                diags.push(Diagnostic::warning(
+                    &path,
+                    "file name is not valid UTF-8, so no category can be read from it; left out",
+                ));
+            }
             continue;
         };
-        if kind != want || !path.is_file() {
+        if kind != want {
+            continue;
+        }
+        if let Err(e) = std::fs::metadata(&path) {
+            diags.push(Diagnostic::error(&path, format!("cannot read: {e}")));
+            continue;
+        }
+        if !path.is_file() {
             continue;
         }
         let key = (model.to_string(), category.to_string());
@@ -331,6 +349,14 @@ fn walk_model(
         } else {
             found.insert(key, path);
         }
+    }
+}
+
+/// Whether the folder `link` points to contains `dir` (so following it loops).
+fn links_above(link: &Path, dir: &Path) -> bool {
+    match (fs::canonicalize(link), fs::canonicalize(dir)) {
+        (Ok(target), Ok(here)) => here.starts_with(target),
+        _ => false,
     }
 }
 

@@ -132,6 +132,9 @@ fn read(path: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
 }
 
 fn check_newline(buf: &[u8], report: &mut FileReport) {
+    if buf.starts_with(b"\xEF\xBB\xBF") {
+        report.warn(1, "starts with a UTF-8 byte order mark: read past it here, but BFCL's own json.loads refuses it");
+    }
     if !buf.is_empty() && !buf.ends_with(b"\n") {
         let last = lines::split(buf).last().map_or(1, |(n, _)| n);
         report.warn(last, "no newline at the end of the file (was it cut short?)");
@@ -203,6 +206,7 @@ fn results_in(
                 report.warn(line_no, format!("id `{id}` is not of category `{category}`, which the file name says"));
             }
         }
+        measures(&mut report, line_no, &value);
         seen.insert(id.clone(), line_no);
         out.ids.push((id, line_no));
     }
@@ -210,6 +214,38 @@ fn results_in(
         report.file_warning(format!("{foreign} ids in all are not of category `{category}`"));
     }
     (report, Some(out))
+}
+
+/// Token counts must be whole and not negative, the latency a number of seconds not below
+/// zero (warnings: the outcome does not depend on them, the token and latency analyses do).
+fn measures(report: &mut FileReport, line: u64, value: &simd_json::BorrowedValue<'_>) {
+    for key in ["input_token_count", "output_token_count"] {
+        match value.get(key) {
+            Some(v) if v.is_null() || v.as_u64().is_some() => {}
+            // Multi-turn results list one count per turn.
+            Some(v) if v.is_array() => {}
+            Some(v) => {
+                report.warn(line, format!("`{key}` must be a count (a whole number, 0 or more), found {}", shown(v)));
+            }
+            None => {}
+        }
+    }
+    if let Some(v) = value.get("latency")
+        && !v.is_null()
+        && !v.is_array()
+        && number(Some(v)).is_none_or(|s| s < 0.0 || !s.is_finite())
+    {
+        report.warn(line, format!("`latency` must be seconds (0 or more), found {}", shown(v)));
+    }
+}
+
+/// A scalar as written (numbers and strings), else its type.
+fn shown(v: &simd_json::BorrowedValue<'_>) -> String {
+    match v.value_type() {
+        simd_json::ValueType::String => format!("the string {:?}", v.as_str().unwrap_or_default()),
+        simd_json::ValueType::I64 | simd_json::ValueType::U64 | simd_json::ValueType::F64 => v.to_string(),
+        _ => type_name(v).to_string(),
+    }
 }
 
 /// Whether an id belongs to a category: `simple_python_3` to `simple_python`, and raw
@@ -317,6 +353,14 @@ fn scores_in(
             && bad_category.insert(cat.to_string())
         {
             report.error(line_no, format!("`test_category` is `{cat}`, but the file name says `{category}`"));
+        }
+        // The label is read from the top level or from `error.error_type`; either must be text.
+        let label = value.get("error_type").or_else(|| value.get("error").and_then(|e| e.get("error_type")));
+        if let Some(v) = label.filter(|v| v.as_str().is_none() && !v.is_null()) {
+            report.warn(
+                line_no,
+                format!("`error_type` must be a string, found {}; the failure is unlabelled", type_name(v)),
+            );
         }
         let id = match value.get("id") {
             Some(v) if v.as_str().is_some() => v.as_str().unwrap_or_default().to_string(),

@@ -59,13 +59,17 @@ fn looks_like_instance_report(v: &Value) -> bool {
 /// ```
 pub fn detect(v: &Value) -> Option<Format> {
     let obj = v.as_object()?;
+    // SF-Bench v2 copies SWE-bench's id lists; `schema_version` with `run_id` and `summary`
+    // still tells a v2 report that lost its `instances`.
+    let v2_header = has(v, "schema_version") && has(v, "run_id") && has(v, "summary");
     if has(v, "resolved_ids")
         && (has(v, "completed_ids") || has(v, "submitted_ids") || has(v, "total_instances"))
         && !has(v, "instances")
+        && !v2_header
     {
         return Some(Format::SwebenchRunReport);
     }
-    if has(v, "instances") && (has(v, "schema_version") || has(v, "run_id") || has(v, "summary")) {
+    if v2_header || has(v, "instances") && (has(v, "schema_version") || has(v, "run_id") || has(v, "summary")) {
         return Some(Format::SfbenchV2);
     }
     if has(v, "instances") && (has(v, "model_name") || has(v, "dataset")) {

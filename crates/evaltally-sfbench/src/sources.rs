@@ -222,7 +222,15 @@ pub fn read(source: &Source) -> SourceOutcome {
             };
             let (run, model) = identity(path, *format, &doc);
             match format {
-                Format::SfbenchV2 => out.runs = Report::from_value(&doc).category_runs(&run),
+                Format::SfbenchV2 => {
+                    if !doc.get("instances").is_some_and(Value::is_array) {
+                        out.diagnostics.push(Diagnostic::warning(
+                            path,
+                            "`instances` is missing or not a list: the report holds no instances to analyse",
+                        ));
+                    }
+                    out.runs = Report::from_value(&doc).category_runs(&run);
+                }
                 Format::SwebenchRunReport => out.runs = RunReport::from_value(&doc).category_runs(&run, &model),
                 Format::SwebenchInstanceReport => {
                     let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());

@@ -130,6 +130,14 @@ fn judge(
                 .push(Diagnostic::error(score_path, format!("cannot read score file: {e}; tests left unscored")));
             None
         }
+        (Some(score_path), Some(Ok(score))) if score.iter().all(u8::is_ascii_whitespace) => {
+            // BFCL writes the summary line first: an empty file is a run stopped while scoring.
+            out.diagnostics.push(Diagnostic::warning(
+                score_path,
+                "empty score file: expected a summary line first (was scoring cut short?); tests left unscored",
+            ));
+            None
+        }
         (Some(score_path), Some(Ok(score))) => {
             let mut rep = Reporter::new(score_path);
             let parsed = scores::read(score, results, &mut rep);

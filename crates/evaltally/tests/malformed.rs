@@ -1,0 +1,285 @@
+//! The malformed corpus (`testdata/malformed/`, see its README): every broken input gets a
+//! message that names its file, never a panic, and the rest of the run is still analysed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Run, evaltally_in};
+use evaltally_testkit::testdata;
+
+/// Copies `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if entry.file_name() != "_remove" {
+            if target.is_dir() {
+                std::fs::remove_dir_all(&target).unwrap();
+            }
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A temporary folder holding `run/`: the good base of `format` with case `case` laid over
+/// it (`None`: the base alone).
+fn prepare(format: &str, case: Option<&Path>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    copy_tree(&testdata("malformed/_base").join(format), &run);
+    if let Some(case) = case {
+        if let Ok(list) = std::fs::read_to_string(case.join("_remove")) {
+            for rel in list.lines() {
+                std::fs::remove_file(run.join(rel)).unwrap();
+            }
+        }
+        copy_tree(case, &run);
+    }
+    dir
+}
+
+fn cases(format: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> =
+        std::fs::read_dir(testdata("malformed").join(format)).unwrap().map(|e| e.unwrap().path()).collect();
+    out.sort();
+    out
+}
+
+/// Panics unless the process exited normally with 0, 1 or 2, without a panic message, and
+/// every diagnostic line on stderr names a file under `run`.
+fn assert_well_behaved(what: &str, run: &Run) {
+    assert!(matches!(run.code, 0..=2), "{what}: exit {} (a signal or a panic)\n{}", run.code, run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{what}: {}", run.stderr);
+    for line in run.stderr.lines().filter(|l| l.contains(": error: ") || l.contains(": warning: ")) {
+        assert!(line.starts_with("run"), "{what}: a message that does not name its file: {line}");
+    }
+}
+
+/// `validate` on `target` and `stability` on `run` in `dir`: both well behaved; the
+/// transcript for the snapshot and the stability report as JSON.
+fn check(what: &str, dir: &Path, target: &str) -> (String, serde_json::Value) {
+    let validate = evaltally_in(dir, &["validate", target], &[]);
+    assert_well_behaved(what, &validate);
+    let text = evaltally_in(dir, &["stability", "run"], &[]);
+    assert_well_behaved(what, &text);
+    let json = evaltally_in(dir, &["stability", "run", "--format", "json"], &[]);
+    assert_eq!(json.code, text.code, "{what}");
+    let report = if json.code == 2 { serde_json::Value::Null } else { serde_json::from_str(&json.stdout).unwrap() };
+    let transcript = format!(
+        "validate: exit {}\n{}{}\nstability: exit {}\n{}",
+        validate.code, validate.stdout, validate.stderr, text.code, text.stderr
+    );
+    (transcript, report)
+}
+
+/// The (stable pass, stable fail) counts of `category` for `model` in a stability report.
+fn counts(report: &serde_json::Value, model: &str, category: &str) -> Option<(u64, u64)> {
+    let m = report["models"].as_array()?.iter().find(|m| m["model"] == model)?;
+    let c = m["categories"].as_array()?.iter().find(|c| c["category"] == category)?;
+    Some((c["stable_pass"].as_u64()?, c["stable_fail"].as_u64()?))
+}
+
+#[test]
+fn the_bases_are_good() {
+    for format in ["bfcl", "gstack", "sfbench"] {
+        let dir = prepare(format, None);
+        let validate = evaltally_in(dir.path(), &["validate", "run"], &[]);
+        assert_eq!(validate.code, 0, "{format}: {}", validate.stdout);
+        assert!(!validate.stdout.contains("warning:"), "{format}: {}", validate.stdout);
+    }
+    let dir = prepare("bfcl", None);
+    let (_, report) = check("base", dir.path(), "run");
+    assert_eq!(counts(&report, "acme-7b", "simple_python"), Some((4, 2)));
+    assert_eq!(counts(&report, "acme-7b", "irrelevance"), Some((3, 1)));
+}
+
+#[test]
+fn bfcl_cases() {
+    let all = cases("bfcl");
+    assert!(all.len() >= 40, "{} cases", all.len());
+    for case in all {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let dir = prepare("bfcl", Some(&case));
+        let (transcript, report) = check(&name, dir.path(), "run");
+        // CRLF line ends are JSON whitespace: nothing to say about them.
+        let harmless = name == "crlf";
+        assert!(
+            harmless || transcript.contains("validate: exit 1") || transcript.contains(": warning: "),
+            "{name}: validate must say what is wrong\n{transcript}"
+        );
+        assert_eq!(
+            counts(&report, "acme-7b", "simple_python"),
+            Some((4, 2)),
+            "{name}: the good category is still analysed\n{transcript}"
+        );
+        insta::assert_snapshot!(format!("bfcl__{name}"), transcript);
+    }
+}
+
+#[test]
+fn gstack_and_sfbench_cases() {
+    for (format, model) in [("gstack", "claude-sonnet-4-6"), ("sfbench", "acme/sf-model")] {
+        let base = prepare(format, None);
+        let (_, good) = check(format, base.path(), "run");
+        for case in cases(format) {
+            let name = format!("{format}__{}", case.file_name().unwrap().to_string_lossy());
+            let dir = prepare(format, Some(&case));
+            let broken = std::fs::read_dir(&case).unwrap().next().unwrap().unwrap().file_name();
+            let target = format!("run/{}", broken.to_string_lossy());
+            let (transcript, report) = check(&name, dir.path(), &target);
+            assert!(transcript.contains("validate: exit 1"), "{name}\n{transcript}");
+            let good_model = good["models"].as_array().unwrap().iter().find(|m| m["model"] == model);
+            let still = report["models"].as_array().and_then(|ms| ms.iter().find(|m| m["model"] == model));
+            assert_eq!(
+                still.map(|m| &m["categories"]),
+                good_model.map(|m| &m["categories"]),
+                "{name}: the good file beside the broken one is analysed as before\n{transcript}"
+            );
+            insta::assert_snapshot!(name, transcript);
+        }
+    }
+}
+
+/// Inputs made at test time: too big, too deep or impossible to keep in git.
+#[test]
+fn generated_bfcl_cases() {
+    let result = "result/acme-7b/non_live/BFCL_v4_irrelevance_result.json";
+    let big = {
+        let mut s = String::from("{\"id\": \"irrelevance_0\", \"result\": \"");
+        s.push_str(&"x".repeat(64 << 20));
+        s.push_str("\"}\n{\"id\": \"irrelevance_1\", \"result\": \"ok\"}\n");
+        s
+    };
+    let deep = format!("{{\"id\": \"irrelevance_0\", \"result\": {}{}}}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let deep_open = format!("{{\"id\": \"irrelevance_0\", \"result\": {}\n", "[".repeat(100_000));
+    let mut snapshots = Vec::new();
+    for (name, text) in [("64mb-single-line", big), ("nesting-100k", deep), ("nesting-100k-unclosed", deep_open)] {
+        let dir = prepare("bfcl", None);
+        std::fs::write(dir.path().join("run").join(result), text).unwrap();
+        let (transcript, report) = check(name, dir.path(), "run");
+        assert_eq!(counts(&report, "acme-7b", "simple_python"), Some((4, 2)), "{name}\n{transcript}");
+        snapshots.push(format!("=== {name}\n{transcript}"));
+    }
+    insta::assert_snapshot!(snapshots.join("\n"));
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_files_symlink_loops_and_odd_names() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    let result = "result/acme-7b/non_live/BFCL_v4_irrelevance_result.json";
+    // A symlink loop beside the files, and a file name that is not UTF-8.
+    let dir = prepare("bfcl", None);
+    let model = dir.path().join("run/result/acme-7b");
+    symlink(model.join("loop"), model.join("loop")).unwrap();
+    symlink(&model, model.join("non_live/up")).unwrap();
+    let odd = std::ffi::OsStr::from_bytes(b"BFCL_v4_caf\xe9_result.json");
+    std::fs::write(model.join("non_live").join(odd), "{\"id\": \"caf_0\", \"result\": 1}\n").unwrap();
+    let (transcript, report) = check("loops", dir.path(), "run");
+    assert_eq!(counts(&report, "acme-7b", "simple_python"), Some((4, 2)), "{transcript}");
+    assert_eq!(counts(&report, "acme-7b", "irrelevance"), Some((3, 1)), "{transcript}");
+    insta::assert_snapshot!(transcript);
+
+    // A file that cannot be read. Root reads it anyway, so only the message is checked.
+    let dir = prepare("bfcl", None);
+    let path = dir.path().join("run").join(result);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let (transcript, report) = check("unreadable", dir.path(), "run");
+    assert_eq!(counts(&report, "acme-7b", "simple_python"), Some((4, 2)), "{transcript}");
+    if std::fs::read(&path).is_err() {
+        assert!(transcript.contains("BFCL_v4_irrelevance_result.json: cannot read"), "{transcript}");
+        assert!(transcript.contains("stability: exit 1"), "{transcript}");
+    } else {
+        notice("running as root, which reads a mode-000 file; only the rest of the run was checked");
+    }
+}
+
+#[allow(clippy::print_stdout)] // a notice for whoever reads the test output
+fn notice(text: &str) {
+    println!("note: {text}");
+}
+
+/// Every field gstack's validator and SF-Bench's schema require, missing and of the wrong
+/// type, in a file beside a good one: the message for each.
+#[test]
+fn every_required_field_missing_or_mistyped() {
+    let mut lines = Vec::new();
+    let gstack: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(testdata("malformed/_base/gstack/nightly-1.json")).unwrap())
+            .unwrap();
+    for (field, _) in evaltally_gstack::validate::REQUIRED_FIELDS {
+        lines.extend(field_cases("gstack", &gstack, &["", field]));
+    }
+    let sfbench: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(testdata("malformed/_base/sfbench/good-report.json")).unwrap())
+            .unwrap();
+    // The fields SF-Bench's schema v2 document marks required, and the two its validate_schema
+    // requires in every instance.
+    for field in [
+        "schema_version",
+        "run_id",
+        "model_name",
+        "model_name_or_path",
+        "dataset",
+        "config",
+        "evaluation_config",
+        "instances",
+        "summary",
+        "start_time",
+        "created_at",
+        "resolved_ids",
+        "unresolved_ids",
+        "error_ids",
+        "empty_patch_ids",
+        "completed_ids",
+    ] {
+        lines.extend(field_cases("sfbench", &sfbench, &["", field]));
+    }
+    for field in ["instance_id", "status"] {
+        lines.extend(field_cases("sfbench", &sfbench, &["instances", field]));
+    }
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+/// The document with `path` (`["", key]` at the top, `["instances", key]` in the first
+/// instance) removed, then set to a value of the wrong type; each validated beside the good
+/// base. Returns one line per finding.
+fn field_cases(format: &str, good: &serde_json::Value, path: &[&str; 2]) -> Vec<String> {
+    let mut out = Vec::new();
+    for mode in ["missing", "mistyped"] {
+        let mut doc = good.clone();
+        let parent = if path[0].is_empty() { &mut doc } else { &mut doc[path[0]][0] };
+        let obj = parent.as_object_mut().unwrap();
+        if mode == "missing" {
+            obj.remove(path[1]);
+        } else {
+            let wrong = match obj.get(path[1]) {
+                Some(serde_json::Value::String(_)) => serde_json::json!(42),
+                _ => serde_json::json!("wrong"),
+            };
+            obj.insert(path[1].to_string(), wrong);
+        }
+        let dir = prepare(format, None);
+        std::fs::write(dir.path().join("run/broken.json"), serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+        let validate = evaltally_in(dir.path(), &["validate", "run/broken.json"], &[]);
+        assert_well_behaved(path[1], &validate);
+        let key = path.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(".");
+        // An error where the format's own validator has one, a warning where it only writes
+        // the field; either way, the field is named.
+        let named =
+            validate.stdout.lines().any(|l| l.contains(path[1]) && (l.contains("error:") || l.contains("warning:")));
+        assert!(named, "{format} {key} {mode}: {}", validate.stdout);
+        let stab = evaltally_in(dir.path(), &["stability", "run"], &[]);
+        assert_well_behaved(path[1], &stab);
+        assert_ne!(stab.code, 2, "{format} {key} {mode}: the good file is still read\n{}", stab.stderr);
+        let findings: Vec<&str> = validate.stdout.lines().filter(|l| l.starts_with("  ")).map(str::trim).collect();
+        out.push(format!("{format} {key} {mode} (exit {}): {}", validate.code, findings.join(" | ")));
+    }
+    out
+}
