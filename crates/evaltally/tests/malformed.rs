@@ -283,3 +283,70 @@ fn field_cases(format: &str, good: &serde_json::Value, path: &[&str; 2]) -> Vec<
     }
     out
 }
+
+/// A result file rewritten, cut short and grown while evaltally reads it: files are read
+/// into buffers (never memory-mapped), so the worst is a message about a cut line.
+#[test]
+fn files_changing_while_read_do_not_crash() {
+    let dir = prepare("bfcl", None);
+    let path = dir.path().join("run/result/acme-7b/non_live/BFCL_v4_irrelevance_result.json");
+    let full = std::fs::read(&path).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (path, full, stop) = (path.clone(), full.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut i = 0usize;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let cut = full.len() * (i % 7) / 6;
+                let mut bytes = full[..cut.min(full.len())].to_vec();
+                if i % 3 == 0 {
+                    bytes.extend_from_slice(&full);
+                }
+                std::fs::write(&path, bytes).unwrap();
+                i += 1;
+            }
+        })
+    };
+    for _ in 0..20 {
+        let run = evaltally_in(dir.path(), &["stability", "run", "--format", "json"], &[]);
+        assert_well_behaved("changing file", &run);
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(counts(&report, "acme-7b", "simple_python"), Some((4, 2)), "{}", run.stderr);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+}
+
+/// Reading commands leave the folders they read exactly as they were.
+#[test]
+fn reading_never_writes_into_the_inputs() {
+    fn listing(dir: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let meta = entry.metadata().unwrap();
+            if meta.is_dir() {
+                out.extend(listing(&entry.path()));
+            } else {
+                out.push((entry.path(), meta.len(), meta.modified().unwrap()));
+            }
+        }
+        out.sort();
+        out
+    }
+    let dir = prepare("bfcl", None);
+    let before = listing(dir.path());
+    for args in [
+        &["stability", "run"][..],
+        &["stability", "run", "--format", "markdown"],
+        &["validate", "run"],
+        &["show", "run", "irrelevance_3"],
+        &["export", "run"],
+        &["compare", "run", "run"],
+        &["convert", "run", "--to", "junit"],
+    ] {
+        let run = evaltally_in(dir.path(), args, &[]);
+        assert_well_behaved(&args.join(" "), &run);
+    }
+    assert_eq!(listing(dir.path()), before);
+}
