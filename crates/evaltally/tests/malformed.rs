@@ -299,7 +299,7 @@ fn files_changing_while_read_do_not_crash() {
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let cut = full.len() * (i % 7) / 6;
                 let mut bytes = full[..cut.min(full.len())].to_vec();
-                if i % 3 == 0 {
+                if i.is_multiple_of(3) {
                     bytes.extend_from_slice(&full);
                 }
                 std::fs::write(&path, bytes).unwrap();
