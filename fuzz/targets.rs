@@ -100,3 +100,26 @@ pub(crate) fn gstack_result(data: &[u8]) {
         let _ = runs::show(&run, "fuzz");
     }
 }
+
+/// JUnit XML: the reader on arbitrary text, every view of what it read, and the writer's
+/// output of it read back, which must give the same outcomes.
+pub(crate) fn junit_report(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let _ = evaltally_junit::looks_like_junit(&text);
+    let Ok(run) = evaltally_junit::read(&text, std::path::Path::new("fuzz.xml")) else { return };
+    let _ = run.category_runs("r", "m");
+    let record = run.record("r", "m");
+    if let Some(case) = run.cases.first() {
+        let _ = run.show(&case.id);
+    }
+    let xml = evaltally_junit::write(&record);
+    let back = evaltally_junit::read(&xml, std::path::Path::new("back.xml"))
+        .unwrap_or_else(|e| panic!("the writer's own output does not read back: {e}\n{xml}"));
+    // The writer groups tests by category: compare them by (category, id).
+    let outcomes = |r: &evaltally_core::RunRecord| {
+        let mut v: Vec<_> = r.tests.iter().map(|t| (t.category.clone(), t.id.clone(), t.outcome)).collect();
+        v.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        v
+    };
+    assert_eq!(outcomes(&back.record("r", "m")), outcomes(&record), "outcomes change in a round trip\n{xml}");
+}

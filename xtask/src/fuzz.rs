@@ -22,11 +22,12 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 4] = [
+const TARGETS: [(&str, &[&str]); 5] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),
     ("gstack_result", &["gstack"]),
+    ("junit_report", &["junit"]),
 ];
 
 /// What `cargo xtask fuzz` was asked to do.

@@ -44,7 +44,8 @@ commands:
                         --quick: only the 40-run workload
   fuzz [--seconds N] [TARGET...]
                         run each cargo-fuzz target in fuzz/ (bfcl_lines,
-                        bfcl_pair, sfbench_report, gstack_result; default all)
+                        bfcl_pair, sfbench_report, gstack_result,
+                        junit_report; default all)
                         for N seconds (default 60) from a seed corpus built
                         from testdata/; needs nightly and cargo-fuzz
   help                  print this message
