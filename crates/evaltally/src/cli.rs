@@ -28,7 +28,8 @@ pub(crate) enum Command {
     ///
     /// Each PATH is a run folder or a folder of runs, in any BFCL layout:
     /// `<root>/<run>/{result,score}/<model>/…`, `<root>/result-<run>/` with
-    /// `<root>/score-<run>/`, or a BFCL project folder holding `result/` and `score/`.
+    /// `<root>/score-<run>/`, or a BFCL project folder holding `result/` and `score/`; or an
+    /// SF-Bench or SWE-bench report, a gstack result, a JUnit XML report, or a folder of them.
     /// Several PATHs add up.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
@@ -49,8 +50,9 @@ pub(crate) enum Command {
     /// One test: its outcome in every run, error type and message, the prompt's question
     /// turns, the model's answer, the expected answer, tokens and latency.
     ///
-    /// PATHs are run folders or folders of runs in any layout; TEST_ID is the test id
-    /// (`multi_turn_base_3`, `live_simple_29-7-2`).
+    /// PATHs are run folders or folders of runs in any layout, or report and result files of
+    /// any format; TEST_ID is the test id (`multi_turn_base_3`, `live_simple_29-7-2`,
+    /// a SWE-bench instance id, a gstack test name).
     ///
     /// Exit status: 0 when the test was found; 2 when it is in none of the runs.
     Show(ShowArgs),
