@@ -88,6 +88,22 @@ pub enum IdProblem {
     WrongType,
 }
 
+/// A raw JSON value as it appears in the file, for messages: lossy UTF-8 (an invalid byte
+/// shows as U+FFFD), at most 40 characters.
+///
+/// ```
+/// assert_eq!(evaltally_bfcl::lines::excerpt(b"\"caf\xe9\""), "\"caf\u{fffd}\"");
+/// assert_eq!(evaltally_bfcl::lines::excerpt(&[b'7'; 50]).chars().count(), 41);
+/// ```
+pub fn excerpt(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw);
+    let mut out: String = text.chars().take(40).collect();
+    if text.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 fn get<'a>(line: &'a [u8], range: Option<&Range<usize>>) -> Option<&'a [u8]> {
     range.map(|r| &line[r.clone()])
 }

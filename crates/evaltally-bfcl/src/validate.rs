@@ -406,8 +406,9 @@ fn scores_in(
                 report.error(
                     line,
                     format!(
-                        "total_count - correct_count is {}, but the file lists {failures} failures",
-                        total - correct
+                        "total_count - correct_count is {}, but the file lists {failures} failure{}",
+                        total - correct,
+                        if failures == 1 { "" } else { "s" }
                     ),
                 );
             }

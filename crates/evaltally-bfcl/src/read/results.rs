@@ -81,7 +81,12 @@ impl Results {
                     id
                 }
                 Err(IdProblem::WrongType) => {
-                    rep.error("bad id", line_no, "`id` is neither a string nor an integer; line skipped".into());
+                    let raw = lines::excerpt(record.id.or(record.idx).unwrap_or_default());
+                    rep.error(
+                        "bad id",
+                        line_no,
+                        format!("`id` must be a JSON string (or an integer in old files), found `{raw}`; line skipped"),
+                    );
                     continue;
                 }
                 Err(IdProblem::Missing) => {

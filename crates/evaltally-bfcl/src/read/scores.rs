@@ -90,7 +90,12 @@ pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>)
                     .ok_or_else(|| format!("#{n} (by position)")),
             },
             Some(RawId::Other) => {
-                rep.error("bad id", line_no, "`id` is neither a string nor an integer; line skipped".into());
+                let raw = lines::excerpt(record.id.unwrap_or_default());
+                rep.error(
+                    "bad id",
+                    line_no,
+                    format!("`id` must be a JSON string (or an integer in old files), found `{raw}`; line skipped"),
+                );
                 continue;
             }
             None => {
@@ -151,7 +156,7 @@ pub(super) fn check_summary(scores: &Scores<'_>, results: &Results, rep: &mut Re
             "summary mismatch",
             line,
             format!(
-                "summary says correct_count {correct}, the files give {} ({listed} listed, {failed} failures)",
+                "summary says correct_count {correct}, the files give {} ({listed} listed, {failed} failed)",
                 listed.saturating_sub(failed)
             ),
         );
