@@ -16,7 +16,7 @@
 //!    `docs/benchmarks.md`, atomically.
 //!
 //! `--quick` uses only the 40-run workload. [`workload`] makes and caches the
-//! workloads, [`measure`] does the timing, [`report`] the machine description
+//! workloads, [`mod@measure`] does the timing, [`report`] the machine description
 //! and the formatting.
 
 mod measure;

@@ -12,6 +12,10 @@ use crate::{cargo, run_cmd, snapshots};
 pub(crate) fn run() -> Result<()> {
     run_cmd(&mut cargo(&["fmt", "--all", "--check"]))?;
     run_cmd(&mut cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    // Broken intra-doc links and malformed doc comments fail the build of the API docs.
+    let mut doc = cargo(&["doc", "--workspace", "--no-deps"]);
+    doc.env("RUSTDOCFLAGS", "-D warnings");
+    run_cmd(&mut doc)?;
     // nextest does not run doctests, so they get their own step.
     run_cmd(&mut cargo(&["test", "--workspace", "--doc"]))?;
     snapshots::check()

@@ -29,7 +29,8 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  ci                    fmt, clippy, doctests, then all tests with the snapshot check
+  ci                    fmt, clippy, API docs (warnings denied), doctests, then
+                        all tests with the snapshot check
   snapshots [--check]   run all tests; fail on snapshot mismatches, unreferenced
                         .snap files and leftover .snap.new / .pending-snap files
   snapshots --review    record changed snapshots as .snap.new and review them
