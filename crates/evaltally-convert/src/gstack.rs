@@ -5,7 +5,60 @@ use std::collections::BTreeMap;
 use evaltally_core::{Outcome, RunRecord};
 use serde_json::{Value, json};
 
-use crate::{Converted, carried, pretty};
+use evaltally_gstack::js::{JsObject, JsValue};
+
+use crate::{Converted, carried};
+
+/// Top-level keys in the order gstack's format document lists them.
+const KEY_ORDER: [&str; 17] = [
+    "schema_version",
+    "version",
+    "label",
+    "git_branch",
+    "git_sha",
+    "timestamp",
+    "hostname",
+    "tier",
+    "total",
+    "passed",
+    "failed",
+    "total_cost_usd",
+    "duration_seconds",
+    "all_results",
+    "prompt_sha",
+    "by_category",
+    "costs",
+];
+
+/// `all_results` entry keys in the format document's order.
+const ENTRY_ORDER: [&str; 7] = ["name", "suite", "tier", "passed", "duration_ms", "cost_usd", "error"];
+
+/// `v` as gstack's own `JSON.stringify(result, null, 2)` writes it: keys of objects in
+/// `order` first (then the rest as they come), and numbers as JavaScript prints them
+/// (`0`, not `0.0`).
+fn js_ordered(v: &Value, order: &[&str], inner: &[&str]) -> JsValue {
+    match v {
+        Value::Object(m) => {
+            let mut o = JsObject::new();
+            for key in order
+                .iter()
+                .copied()
+                .filter(|k| m.contains_key(*k))
+                .chain(m.keys().map(String::as_str).filter(|k| !order.contains(k)))
+            {
+                let child = &m[key];
+                let value = if key == "all_results" {
+                    JsValue::Array(child.as_array().into_iter().flatten().map(|e| js_ordered(e, inner, &[])).collect())
+                } else {
+                    JsValue::from_value(child)
+                };
+                o.insert(key, value);
+            }
+            JsValue::Object(o)
+        }
+        other => JsValue::from_value(other),
+    }
+}
 
 /// The gstack standard result for `run`: every test that ran becomes an `all_results`
 /// entry (name = id, suite = category, passed, `duration_ms`, `cost_usd`, error), token counts
@@ -102,5 +155,7 @@ pub fn convert(run: &RunRecord) -> Converted {
             run.tests.len() - ran.len()
         ));
     }
-    Converted { text: pretty(&doc), lost }
+    let mut text = js_ordered(&doc, &KEY_ORDER, &ENTRY_ORDER).to_pretty_string();
+    text.push('\n');
+    Converted { text, lost }
 }

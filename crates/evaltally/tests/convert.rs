@@ -165,8 +165,8 @@ fn bfcl_run_to_gstack_validates_with_gstacks_rules_in_both_shapes() {
 }
 
 #[test]
-fn junit_and_legacy_outputs() {
-    for target in ["junit", "gstack-legacy"] {
+fn every_target_output() {
+    for target in ["junit", "gstack-legacy", "gstack", "swebench", "sfbench-v2"] {
         let run = evaltally(&["convert", "testdata/bfcl/v4/run-2", "--model", "acme_tiny-7b", "--to", target]);
         assert_eq!(run.code, 0, "{}", run.stderr);
         insta::assert_snapshot!(format!("bfcl_run_to_{}", target.replace('-', "_")), run.transcript());
