@@ -38,8 +38,9 @@ pub struct Converted {
     pub lost: Vec<String>,
 }
 
-/// Serializes with two-space indentation and a final newline.
-pub(crate) fn pretty(v: &serde_json::Value) -> String {
+/// Serializes with two-space indentation and a final newline, keys in the value's own
+/// order (a struct's field order).
+pub(crate) fn pretty(v: &impl serde::Serialize) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
     s
