@@ -115,9 +115,11 @@ pub(crate) fn junit_report(data: &[u8]) {
     let xml = evaltally_junit::write(&record);
     let back = evaltally_junit::read(&xml, std::path::Path::new("back.xml"))
         .unwrap_or_else(|e| panic!("the writer's own output does not read back: {e}\n{xml}"));
-    // The writer groups tests by category: compare them by (category, id).
+    // The writer groups tests by category, and every string comes back as `xml_safe` of
+    // itself (characters XML cannot hold are replaced): compare by (category, id) so mapped.
     let outcomes = |r: &evaltally_core::RunRecord| {
-        let mut v: Vec<_> = r.tests.iter().map(|t| (t.category.clone(), t.id.clone(), t.outcome)).collect();
+        let safe = |s: &str| evaltally_junit::xml_safe(s).into_owned();
+        let mut v: Vec<_> = r.tests.iter().map(|t| (safe(&t.category), safe(&t.id), t.outcome)).collect();
         v.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         v
     };
