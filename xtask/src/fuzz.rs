@@ -92,8 +92,12 @@ pub(crate) fn run(options: &Options) -> Result<()> {
             "-print_final_stats=1",
         ]));
         let new: Vec<PathBuf> = artifacts(target).into_iter().filter(|a| !before.contains(a)).collect();
+        if new.is_empty() {
+            // No crash input: a build failure or a bad flag, reported as it is.
+            result?;
+        }
         ensure!(
-            new.is_empty() && result.is_ok(),
+            new.is_empty(),
             "{target} crashed; input(s):\n  {}\nfix it, then move the input into testdata/fuzz-regressions/{target}/",
             new.iter().map(|a| relative(a).display().to_string()).collect::<Vec<_>>().join("\n  ")
         );
