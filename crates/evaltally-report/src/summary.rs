@@ -193,56 +193,49 @@ fn swebench_value(path: &str, run: &RunReport) -> Value {
     })
 }
 
-/// The SWE-bench summary as text.
-pub fn swebench_text(path: &str, run: &RunReport) -> String {
+/// The counts of a SWE-bench summary, in display order.
+const SWEBENCH_COUNTS: [&str; 8] = [
+    "total_instances",
+    "submitted_instances",
+    "completed_instances",
+    "resolved_instances",
+    "unresolved_instances",
+    "error_instances",
+    "empty_patch_instances",
+    "incomplete_instances",
+];
+
+/// The SWE-bench summary's rows, counts then resolve rates: (label, shown value).
+fn swebench_rows(path: &str, run: &RunReport) -> Vec<(String, String)> {
     let v = swebench_value(path, run);
-    let mut out = format!("{path} (SWE-bench run report)\n\n");
-    for k in [
-        "total_instances",
-        "submitted_instances",
-        "completed_instances",
-        "resolved_instances",
-        "unresolved_instances",
-        "error_instances",
-        "empty_patch_instances",
-        "incomplete_instances",
-    ] {
-        let _ = writeln!(out, "  {:<22} {}", k.replace('_', " "), v[k]);
-    }
-    for (k, label) in [
+    let counts = SWEBENCH_COUNTS.iter().map(|k| (k.replace('_', " "), v[k].to_string()));
+    let rates = [
         ("resolve_rate_of_total", "total"),
         ("resolve_rate_of_submitted", "submitted"),
         ("resolve_rate_of_completed", "completed"),
-    ] {
+    ]
+    .into_iter()
+    .map(|(k, label)| {
         let shown = v[k].as_f64().map_or("-".to_string(), |r| format!("{:.2}%", 100.0 * r));
-        let _ = writeln!(out, "  resolved / {label:<11} {shown}");
+        (format!("resolved / {label}"), shown)
+    });
+    counts.chain(rates).collect()
+}
+
+/// The SWE-bench summary as text.
+pub fn swebench_text(path: &str, run: &RunReport) -> String {
+    let mut out = format!("{path} (SWE-bench run report)\n\n");
+    for (label, shown) in swebench_rows(path, run) {
+        let _ = writeln!(out, "  {label:<22} {shown}");
     }
     out
 }
 
 /// The SWE-bench summary as Markdown.
 pub fn swebench_markdown(path: &str, run: &RunReport) -> String {
-    let v = swebench_value(path, run);
     let mut out = format!("# SWE-bench run report\n\n`{path}`\n\n| metric | value |\n|---|---:|\n");
-    for k in [
-        "total_instances",
-        "submitted_instances",
-        "completed_instances",
-        "resolved_instances",
-        "unresolved_instances",
-        "error_instances",
-        "empty_patch_instances",
-        "incomplete_instances",
-    ] {
-        let _ = writeln!(out, "| {} | {} |", k.replace('_', " "), v[k]);
-    }
-    for (k, label) in [
-        ("resolve_rate_of_total", "total"),
-        ("resolve_rate_of_submitted", "submitted"),
-        ("resolve_rate_of_completed", "completed"),
-    ] {
-        let shown = v[k].as_f64().map_or("-".to_string(), |r| format!("{:.2}%", 100.0 * r));
-        let _ = writeln!(out, "| resolved / {label} | {shown} |");
+    for (label, shown) in swebench_rows(path, run) {
+        let _ = writeln!(out, "| {label} | {shown} |");
     }
     out
 }

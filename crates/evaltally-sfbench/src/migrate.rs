@@ -96,33 +96,8 @@ pub const VALIDATION_KEYS: [&str; 22] = [
     "total_score",
 ];
 
-/// The keys of `EvaluationSummary.to_dict()`, in its order.
-pub const SUMMARY_KEYS: [&str; 24] = [
-    "total_instances",
-    "instances_submitted",
-    "instances_completed",
-    "resolved_instances",
-    "instances_resolved",
-    "instances_unresolved",
-    "failed_instances",
-    "error_instances",
-    "instances_error",
-    "instances_empty_patch",
-    "resolve_rate",
-    "resolution_rate",
-    "avg_score",
-    "avg_functional_score",
-    "median_score",
-    "min_score",
-    "max_score",
-    "deployment_pass_rate",
-    "unit_test_pass_rate",
-    "functional_pass_rate",
-    "bulk_pass_rate",
-    "no_tweaks_pass_rate",
-    "avg_duration_seconds",
-    "total_duration_seconds",
-];
+/// The keys of `EvaluationSummary.to_dict()`, in its order (the summary's own list).
+pub const SUMMARY_KEYS: [&str; 24] = crate::summary::Summary::FIELDS;
 
 /// The start time given when v1 knows no time at all: the Unix epoch, an obvious sentinel that
 /// `datetime.fromisoformat` still reads.
