@@ -1,8 +1,8 @@
 //! Loads many evaluation runs in parallel and analyses them.
 //!
-//! * [`load`] finds runs below the given paths, in every format (BFCL, SF-Bench,
-//!   SWE-bench), and reads every file once, in parallel with rayon (largest files first,
-//!   one reusable buffer per worker).
+//! * [`load`] finds runs below the given paths, in every format the registry
+//!   (`evaltally-formats`) lists, and reads every file once, in parallel with rayon
+//!   (largest units first, one reusable buffer per worker).
 //! * [`Matrix`] lines up the tests of one (model, category) across runs.
 //! * [`stability`] sorts every test into stable pass, flaky or stable fail.
 //! * [`compare`] matches two runs or groups test by test; [`stats`] says whether a change is

@@ -16,10 +16,4 @@ pub enum BfclError {
         #[source]
         source: io::Error,
     },
-    /// The path is a file where a run folder was expected.
-    #[error("{}: not a folder; give a run folder or a folder of runs", path.display())]
-    NotAFolder {
-        /// The path.
-        path: PathBuf,
-    },
 }

@@ -7,8 +7,12 @@
 //! * a BFCL project folder holding `result/` and `score/` (one run, named after the folder).
 //!
 //! Below the model folder any nesting is accepted (v4 puts files in group folders, v3 puts
-//! them directly in the model folder). Files are recognised by name ([`classify`]); result
-//! and score files pair by (model, category), not by mirrored paths.
+//! them directly in the model folder). Files are recognised by name ([`classify`]) and
+//! placed by their path alone ([`locate`]): the nearest folder above a file named `result`,
+//! `score`, `result-<run>` or `score-<run>` says which run it belongs to, the folder below
+//! that the model. Result and score files pair by (model, category), not by mirrored paths.
+//! The files themselves come from the one walk (`evaltally_format::walk`); nothing here
+//! lists a folder.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -26,12 +30,10 @@ pub const LAYOUTS: &str = concat!(
     "  file names: BFCL_v<N>_<category>_{result,score}.json, gorilla_openfunctions_v1_test_<category>_result.json, <category>_score.json",
 );
 
-/// How deep [`find_runs`] looks below a given path for run folders.
-const MAX_SEARCH_DEPTH: usize = 4;
 /// How deep files may be nested below a model folder.
 const MAX_TREE_DEPTH: usize = 8;
 
-/// A run found on disk: a name and the roots of its result and score trees.
+/// A run found on disk: a name, the roots of its result and score trees, and its files.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunDir {
     /// The run's name (its folder name, without a `result-` prefix).
@@ -42,6 +44,9 @@ pub struct RunDir {
     pub result_root: Option<PathBuf>,
     /// The folder holding `<model>/…/*_score.json`, if any.
     pub score_root: Option<PathBuf>,
+    /// The run's result and score files paired by (model, category), sorted by model then
+    /// category.
+    pub pairs: Vec<FilePair>,
 }
 
 /// Whether a file holds results or scores.
@@ -92,37 +97,82 @@ fn strip_version_prefix(body: &str) -> Option<&str> {
     rest[digits..].strip_prefix('_')
 }
 
-/// Finds the runs at or below `path`.
+/// Whether a file is one of BFCL's by its name or place: a result or score file, a memory
+/// category's `*_prereq_result.json`, a `memory_snapshot` file inside a result tree, or a
+/// `BFCL_…` file whose name is not UTF-8 (reported when grouped).
 ///
-/// `path` may be a run folder, a folder of runs, a `result-<run>` folder, or a `result`
-/// folder itself. Problems that do not stop the search (unreadable sub-folders, duplicate
-/// run names) are pushed to `diags`.
-pub fn find_runs(path: &Path, diags: &mut Vec<Diagnostic>) -> Result<Vec<RunDir>, BfclError> {
-    let meta = fs::metadata(path).map_err(|source| BfclError::Io { path: path.to_path_buf(), source })?;
-    if !meta.is_dir() {
-        return Err(BfclError::NotAFolder { path: path.to_path_buf() });
-    }
-    let mut runs = Vec::new();
-    let name = folder_name(path);
-    // Given `…/<run>/result` or `…/result-<run>` directly.
-    if let Some(parent) = path.parent().filter(|_| name == "result" || name == "score")
-        && (parent.join("result").is_dir() || parent.join("score").is_dir())
-    {
-        runs.push(project_run(parent));
-        return Ok(runs);
-    }
-    if let Some(run) = name.strip_prefix("result-") {
-        let score = path.with_file_name(format!("score-{run}"));
-        runs.push(RunDir {
-            name: run.to_string(),
-            root: path.to_path_buf(),
-            result_root: Some(path.to_path_buf()),
-            score_root: score.is_dir().then_some(score),
-        });
-        return Ok(runs);
-    }
-    search(path, 0, &mut runs, diags);
-    Ok(runs)
+/// ```
+/// use std::path::Path;
+/// use evaltally_bfcl::layout::is_bfcl_file;
+/// assert!(is_bfcl_file(Path::new("r/result/m/BFCL_v4_simple_result.json")));
+/// assert!(is_bfcl_file(Path::new("r/result/m/kv/memory_snapshot/customer_final.json")));
+/// assert!(!is_bfcl_file(Path::new("r/report.json")));
+/// ```
+pub fn is_bfcl_file(path: &Path) -> bool {
+    let Some(name) = path.file_name() else { return false };
+    let Some(name) = name.to_str() else { return name.to_string_lossy().starts_with("BFCL_") };
+    classify(name).is_some() || name.ends_with("_prereq_result.json") || locate(path).is_some_and(|p| p.in_snapshot)
+}
+
+/// Where a file sits in a BFCL layout, from its path alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The tree folder: `…/result`, `…/score`, `…/result-<run>` or `…/score-<run>`.
+    pub tree: PathBuf,
+    /// Whether the tree holds results (else scores).
+    pub kind: FileKind,
+    /// The run's name.
+    pub run: String,
+    /// The folder that names the run: the run folder above `result`/`score`, or the
+    /// `result-<run>` (`score-<run>`) folder itself.
+    pub run_root: PathBuf,
+    /// The model folder's name; `None` for a file directly in the tree folder.
+    pub model: Option<String>,
+    /// How many folders lie between the model folder and the file.
+    pub depth: usize,
+    /// Whether a `memory_snapshot` folder lies between the model folder and the file.
+    pub in_snapshot: bool,
+}
+
+/// Finds where `file` sits in a BFCL layout: the nearest folder above it named `result`,
+/// `score`, `result-<run>` or `score-<run>`.
+///
+/// ```
+/// use std::path::Path;
+/// use evaltally_bfcl::layout::{locate, FileKind};
+/// let p = locate(Path::new("runs/run-1/result/acme/live/BFCL_v4_live_simple_result.json")).unwrap();
+/// assert_eq!((p.run.as_str(), p.model.as_deref(), p.kind, p.depth), ("run-1", Some("acme"), FileKind::Result, 1));
+/// let p = locate(Path::new("pairs/score-base/acme/BFCL_v4_simple_score.json")).unwrap();
+/// assert_eq!((p.run.as_str(), p.kind), ("base", FileKind::Score));
+/// assert!(locate(Path::new("loose/BFCL_v4_simple_result.json")).is_none());
+/// ```
+pub fn locate(file: &Path) -> Option<Place> {
+    let folders: Vec<&Path> = file.ancestors().skip(1).take_while(|p| !p.as_os_str().is_empty()).collect();
+    let names: Vec<String> =
+        folders.iter().map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).collect();
+    let at = names.iter().position(|n| {
+        n == "result"
+            || n == "score"
+            || n.strip_prefix("result-").or_else(|| n.strip_prefix("score-")).is_some_and(|r| !r.is_empty())
+    })?;
+    let tree = folders[at].to_path_buf();
+    let name = &names[at];
+    let (kind, run, run_root) = if name == "result" || name == "score" {
+        let kind = if name == "result" { FileKind::Result } else { FileKind::Score };
+        let root = match tree.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        (kind, folder_name(&root), root)
+    } else if let Some(run) = name.strip_prefix("result-") {
+        (FileKind::Result, run.to_string(), tree.clone())
+    } else {
+        (FileKind::Score, name.strip_prefix("score-").unwrap_or(name).to_string(), tree.clone())
+    };
+    let model = at.checked_sub(1).map(|m| names[m].clone());
+    let below_model = at.saturating_sub(1);
+    let in_snapshot = names[..below_model].iter().any(|n| n == "memory_snapshot");
+    Some(Place { tree, kind, run, run_root, model, depth: below_model, in_snapshot })
 }
 
 fn folder_name(path: &Path) -> String {
@@ -135,67 +185,177 @@ fn folder_name(path: &Path) -> String {
     }
 }
 
-fn project_run(dir: &Path) -> RunDir {
-    let result = dir.join("result");
-    let score = dir.join("score");
-    RunDir {
-        name: folder_name(dir),
-        root: dir.to_path_buf(),
-        result_root: result.is_dir().then_some(result),
-        score_root: score.is_dir().then_some(score),
-    }
+/// Finds the runs at or below `path` with the one walk (`evaltally_format::walk`).
+///
+/// `path` may be a run folder, a folder of runs, a `result-<run>` folder, a `result`
+/// folder itself, or a result or score file. Problems that do not stop the search
+/// (unreadable sub-folders, duplicate files) are pushed to `diags`.
+pub fn find_runs(path: &Path, diags: &mut Vec<Diagnostic>) -> Result<Vec<RunDir>, BfclError> {
+    let mut roots = vec![path.to_path_buf()];
+    roots.extend(companions(path).into_iter().filter(|c| c.is_dir()));
+    let walked = evaltally_format::walk::walk(&roots).map_err(|e| BfclError::Io { path: e.path, source: e.source })?;
+    diags.extend(walked.diagnostics);
+    let files: Vec<(PathBuf, bool)> =
+        walked.files.into_iter().filter(|f| is_bfcl_file(&f.path)).map(|f| (f.path, f.named)).collect();
+    Ok(group(&files, diags))
 }
 
-fn search(dir: &Path, depth: usize, runs: &mut Vec<RunDir>, diags: &mut Vec<Diagnostic>) {
-    if dir.join("result").is_dir() || dir.join("score").is_dir() {
-        runs.push(project_run(dir));
-        return;
-    }
-    let children = match sorted_children(dir) {
-        Ok(c) => c,
-        Err(e) => {
-            diags.push(Diagnostic::error(dir, format!("cannot list folder: {e}")));
-            return;
-        }
+/// The folders a path given implies: a `result-<run>` folder its `score-<run>` sibling, a
+/// `result` folder its `score` sibling (and the other way round).
+///
+/// ```
+/// use std::path::{Path, PathBuf};
+/// use evaltally_bfcl::layout::companions;
+/// assert_eq!(companions(Path::new("runs/result-base")), [PathBuf::from("runs/score-base")]);
+/// assert_eq!(companions(Path::new("run-1/result")), [PathBuf::from("run-1/score")]);
+/// assert!(companions(Path::new("run-1")).is_empty());
+/// ```
+pub fn companions(given: &Path) -> Vec<PathBuf> {
+    let Some(name) = given.file_name().and_then(std::ffi::OsStr::to_str) else { return Vec::new() };
+    let other = match name {
+        "result" => "score".to_string(),
+        "score" => "result".to_string(),
+        _ => match (name.strip_prefix("result-"), name.strip_prefix("score-")) {
+            (Some(run), _) => format!("score-{run}"),
+            (_, Some(run)) => format!("result-{run}"),
+            _ => return Vec::new(),
+        },
     };
-    let names: Vec<String> = children.iter().map(|(n, _)| n.clone()).collect();
-    for (name, child) in &children {
-        if !child.is_dir() {
+    vec![given.with_file_name(other)]
+}
+
+/// One run's files by (model, category, kind).
+type RunFiles = BTreeMap<(String, String, FileKind), PathBuf>;
+
+/// Groups BFCL files (from the walk, with whether each was named by the user) into runs of
+/// (model, category) pairs. Files outside any layout are reported, or, when named, read as
+/// a run named after their folder for model `unknown`.
+pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunDir> {
+    // Runs keyed by the folder that names them (`result-x` and `score-x` by their parent and x).
+    let mut runs: BTreeMap<(PathBuf, String), RunDir> = BTreeMap::new();
+    let mut too_deep = std::collections::BTreeSet::new();
+    let mut found: BTreeMap<(PathBuf, String), RunFiles> = BTreeMap::new();
+    for (path, named) in files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some((kind, category)) = path.file_name().and_then(std::ffi::OsStr::to_str).and_then(classify) else {
+            if name.starts_with("BFCL_") && path.file_name().and_then(std::ffi::OsStr::to_str).is_none() {
+                diags.push(Diagnostic::warning(
+                    path,
+                    "file name is not valid UTF-8, so no category can be read from it; left out",
+                ));
+            }
+            continue;
+        };
+        let Some(place) = locate(path) else {
+            if *named {
+                let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                let key = (dir.to_path_buf(), String::new());
+                runs.entry(key.clone()).or_insert_with(|| RunDir {
+                    name: folder_name(dir),
+                    root: dir.to_path_buf(),
+                    result_root: None,
+                    score_root: None,
+                    pairs: Vec::new(),
+                });
+                found.entry(key).or_default().insert(("unknown".into(), category.to_string(), kind), path.clone());
+            } else {
+                diags.push(Diagnostic::warning(
+                    path,
+                    "BFCL file outside any known layout (no `result`, `score`, `result-<run>` or `score-<run>` folder above it); left out",
+                ));
+            }
+            continue;
+        };
+        if place.kind != kind || place.in_snapshot {
             continue;
         }
-        if let Some(run) = name.strip_prefix("result-") {
-            let score = dir.join(format!("score-{run}"));
-            runs.push(RunDir {
-                name: run.to_string(),
-                root: child.clone(),
-                result_root: Some(child.clone()),
-                score_root: score.is_dir().then_some(score),
-            });
-        } else if let Some(run) = name.strip_prefix("score-") {
-            if !names.iter().any(|n| n.strip_prefix("result-") == Some(run)) {
-                runs.push(RunDir {
-                    name: run.to_string(),
-                    root: child.clone(),
-                    result_root: None,
-                    score_root: Some(child.clone()),
-                });
+        let tree_name = place.tree.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(model) = place.model.clone() else {
+            diags.push(Diagnostic::warning(
+                path,
+                format!(
+                    "{} file directly in `{tree_name}`; expected it inside a model folder (…/{tree_name}/<model>/…); left out",
+                    kind_word(kind),
+                ),
+            ));
+            continue;
+        };
+        if place.depth >= MAX_TREE_DEPTH {
+            let folder: PathBuf = path.ancestors().nth(place.depth - MAX_TREE_DEPTH + 1).unwrap_or(path).to_path_buf();
+            if too_deep.insert(folder.clone()) {
+                diags.push(Diagnostic::warning(
+                    &folder,
+                    format!("folder nested more than {MAX_TREE_DEPTH} levels below the model folder; not searched"),
+                ));
             }
-        } else if depth < MAX_SEARCH_DEPTH {
-            search(child, depth + 1, runs, diags);
+            continue;
+        }
+        let dashed = tree_name.starts_with("result-") || tree_name.starts_with("score-");
+        let key = if dashed {
+            (place.tree.parent().map(Path::to_path_buf).unwrap_or_default(), place.run.clone())
+        } else {
+            (place.run_root.clone(), String::new())
+        };
+        let run = runs.entry(key.clone()).or_insert_with(|| RunDir {
+            name: place.run.clone(),
+            root: place.run_root.clone(),
+            result_root: None,
+            score_root: None,
+            pairs: Vec::new(),
+        });
+        match kind {
+            FileKind::Result => {
+                if dashed {
+                    run.root.clone_from(&place.tree);
+                }
+                run.result_root = Some(place.tree.clone());
+            }
+            FileKind::Score => run.score_root = Some(place.tree.clone()),
+        }
+        let files = found.entry(key).or_default();
+        let slot = (model.clone(), category.to_string(), kind);
+        if let Some(first) = files.get(&slot) {
+            diags.push(Diagnostic::warning(
+                path,
+                format!(
+                    "second {} file for model `{model}`, category `{category}` (first: {}); left out",
+                    kind_word(kind),
+                    first.display()
+                ),
+            ));
+        } else {
+            files.insert(slot, path.clone());
         }
     }
+    let mut out = Vec::new();
+    for (key, mut run) in runs {
+        let mut pairs: BTreeMap<(String, String), FilePair> = BTreeMap::new();
+        for ((model, category, kind), path) in found.remove(&key).unwrap_or_default() {
+            let pair = pairs.entry((model.clone(), category.clone())).or_insert_with(|| FilePair {
+                run: run.name.clone(),
+                model,
+                category,
+                result: None,
+                score: None,
+            });
+            match kind {
+                FileKind::Result => pair.result = Some(path),
+                FileKind::Score => pair.score = Some(path),
+            }
+        }
+        run.pairs = pairs.into_values().collect();
+        out.push(run);
+    }
+    out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.root.to_string_lossy(), &b.root.to_string_lossy()));
+    disambiguate(&mut out);
+    out
 }
 
-/// The entries of a folder as (name, path), in natural name order (`run-2` before
-/// `run-10`), so results never depend on the order the file system lists them in.
-fn sorted_children(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        out.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
+fn kind_word(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Result => "result",
+        FileKind::Score => "score",
     }
-    out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.0, &b.0));
-    Ok(out)
 }
 
 /// The files of one (run, model, category): a result file, a score file, or both.
@@ -221,142 +381,10 @@ impl FilePair {
 }
 
 impl RunDir {
-    /// Lists the run's result and score files paired by (model, category), sorted by
-    /// model then category.
-    pub fn files(&self, diags: &mut Vec<Diagnostic>) -> Vec<FilePair> {
-        let results = self.result_root.as_deref().map(|r| tree_files(r, FileKind::Result, diags)).unwrap_or_default();
-        let scores = self.score_root.as_deref().map(|r| tree_files(r, FileKind::Score, diags)).unwrap_or_default();
-        let mut pairs: BTreeMap<(String, String), FilePair> = BTreeMap::new();
-        for (kind, files) in [(FileKind::Result, results), (FileKind::Score, scores)] {
-            for ((model, category), path) in files {
-                let pair = pairs.entry((model.clone(), category.clone())).or_insert_with(|| FilePair {
-                    run: self.name.clone(),
-                    model,
-                    category,
-                    result: None,
-                    score: None,
-                });
-                match kind {
-                    FileKind::Result => pair.result = Some(path),
-                    FileKind::Score => pair.score = Some(path),
-                }
-            }
-        }
-        pairs.into_values().collect()
-    }
-}
-
-/// Every result (or score) file below `root`, keyed by (model, category).
-fn tree_files(root: &Path, want: FileKind, diags: &mut Vec<Diagnostic>) -> BTreeMap<(String, String), PathBuf> {
-    let mut found = BTreeMap::new();
-    let children = match sorted_children(root) {
-        Ok(c) => c,
-        Err(e) => {
-            diags.push(Diagnostic::error(root, format!("cannot list folder: {e}")));
-            return found;
-        }
-    };
-    for (name, path) in children {
-        if path.is_dir() {
-            walk_model(&name, &path, 0, want, &mut found, diags);
-        } else if classify(&name).is_some_and(|(kind, _)| kind == want) {
-            diags.push(Diagnostic::warning(
-                &path,
-                format!(
-                    "{} file directly in `{}`; expected it inside a model folder (…/{}/<model>/…); left out",
-                    kind_word(want),
-                    root.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
-                    root.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
-                ),
-            ));
-        }
-    }
-    found
-}
-
-fn kind_word(kind: FileKind) -> &'static str {
-    match kind {
-        FileKind::Result => "result",
-        FileKind::Score => "score",
-    }
-}
-
-fn walk_model(
-    model: &str,
-    dir: &Path,
-    depth: usize,
-    want: FileKind,
-    found: &mut BTreeMap<(String, String), PathBuf>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let children = match sorted_children(dir) {
-        Ok(c) => c,
-        Err(e) => {
-            diags.push(Diagnostic::error(dir, format!("cannot list folder: {e}")));
-            return;
-        }
-    };
-    for (name, path) in children {
-        // `is_dir`/`is_file` follow links: a link back up the tree is not followed, and the
-        // depth bound stops any other loop.
-        if path.is_dir() && path.is_symlink() && links_above(&path, dir) {
-            diags.push(Diagnostic::warning(&path, "link to a folder that contains it (a loop); not followed"));
-            continue;
-        }
-        if path.is_dir() {
-            if name == "memory_snapshot" {
-                continue;
-            }
-            if depth + 1 >= MAX_TREE_DEPTH {
-                diags.push(Diagnostic::warning(
-                    &path,
-                    format!("folder nested more than {MAX_TREE_DEPTH} levels below the model folder; not searched"),
-                ));
-                continue;
-            }
-            walk_model(model, &path, depth + 1, want, found, diags);
-            continue;
-        }
-        let Some((kind, category)) = classify(&name) else {
-            if name.starts_with("BFCL_") && path.file_name().and_then(std::ffi::OsStr::to_str).is_none() {
-                diags.push(Diagnostic::warning(
-                    &path,
-                    "file name is not valid UTF-8, so no category can be read from it; left out",
-                ));
-            }
-            continue;
-        };
-        if kind != want {
-            continue;
-        }
-        if let Err(e) = std::fs::metadata(&path) {
-            diags.push(Diagnostic::error(&path, format!("cannot read: {e}")));
-            continue;
-        }
-        if !path.is_file() {
-            continue;
-        }
-        let key = (model.to_string(), category.to_string());
-        if let Some(first) = found.get(&key) {
-            diags.push(Diagnostic::warning(
-                &path,
-                format!(
-                    "second {} file for model `{model}`, category `{category}` (first: {}); left out",
-                    kind_word(kind),
-                    first.display()
-                ),
-            ));
-        } else {
-            found.insert(key, path);
-        }
-    }
-}
-
-/// Whether the folder `link` points to contains `dir` (so following it loops).
-fn links_above(link: &Path, dir: &Path) -> bool {
-    match (fs::canonicalize(link), fs::canonicalize(dir)) {
-        (Ok(target), Ok(here)) => here.starts_with(target),
-        _ => false,
+    /// The run's result and score files paired by (model, category), sorted by model then
+    /// category.
+    pub fn files(&self) -> Vec<FilePair> {
+        self.pairs.clone()
     }
 }
 
@@ -380,6 +408,9 @@ pub fn disambiguate(runs: &mut [RunDir]) {
         while !used.insert(run.name.clone()) {
             run.name = format!("{base}#{n}");
             n += 1;
+        }
+        for pair in &mut run.pairs {
+            pair.run.clone_from(&run.name);
         }
     }
 }

@@ -96,7 +96,7 @@ pub fn pair_records(pair: &FilePair, scratch: &mut Scratch, diags: &mut Vec<Diag
 pub fn run_records(run: &RunDir, diags: &mut Vec<Diagnostic>) -> Vec<RunRecord> {
     let mut scratch = Scratch::default();
     let mut by_model: BTreeMap<String, RunRecord> = BTreeMap::new();
-    for pair in run.files(diags) {
+    for pair in run.files() {
         let tests = pair_records(&pair, &mut scratch, diags);
         let rec = by_model.entry(pair.model.clone()).or_insert_with(|| RunRecord {
             run: run.name.clone(),

@@ -45,6 +45,7 @@
 //! assert!(saved.contains("\"total_duration_ms\": 120000,") && saved.ends_with("}\n"));
 //! ```
 
+mod format;
 pub mod js;
 pub mod model;
 pub mod normalize;
@@ -52,6 +53,7 @@ pub mod runs;
 pub mod sources;
 pub mod validate;
 
+pub use format::{FORMAT, Gstack, is_partial};
 pub use model::{GstackRun, GstackTest, Shape, detect};
 pub use normalize::{Direction, NormalizeError};
 pub use validate::{validate, validate_strict};

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::Diagnostic;
+use evaltally_format::{Options, Registry, Scratch};
 use evaltally_gstack::normalize::{self, Direction};
 use evaltally_gstack::{GstackRun, runs, sources, validate_strict};
 use evaltally_testkit::{testdata, workspace_root};
@@ -21,10 +22,30 @@ fn relative(mut d: Diagnostic) -> Diagnostic {
     d
 }
 
+/// The gstack results the reading pipeline finds and reads at or below `path` (through a
+/// registry of gstack alone): the files that gave a run, in walk order. Only the files that
+/// gave none add their diagnostics (callers read the others again).
+fn discover(path: &Path, include_partial: bool, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
+    let registry = Registry::new(vec![&evaltally_gstack::FORMAT]);
+    let options = Options { include_partial, ..Options::default() };
+    let Ok(found) = registry.discover(&[path.to_path_buf()], &options) else { return Vec::new() };
+    diags.extend(found.diagnostics);
+    let mut scratch = Scratch::default();
+    let mut files = Vec::new();
+    for unit in &found.units {
+        let read = unit.records(&mut scratch, &options);
+        if read.runs.is_empty() {
+            diags.extend(read.diagnostics);
+        }
+        files.extend(read.runs.into_iter().map(|r| r.source));
+    }
+    files
+}
+
 /// Discovers and reads every result below `testdata/<rel>`, rendering runs and diagnostics.
 fn render(rel: &str, include_partial: bool) -> String {
     let mut diags = Vec::new();
-    let files = sources::discover(&testdata(rel), include_partial, &mut diags);
+    let files = discover(&testdata(rel), include_partial, &mut diags);
     let mut out = String::new();
     for file in &files {
         let (run, notes) = match sources::read(file) {
@@ -104,7 +125,7 @@ fn partial_saves_are_read_only_when_asked() {
     let names = |files: Vec<PathBuf>| -> Vec<String> {
         files.iter().map(|f| f.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect()
     };
-    let without = names(sources::discover(&fixture("evals"), false, &mut diags));
+    let without = names(discover(&fixture("evals"), false, &mut diags));
     assert_eq!(
         without,
         [
@@ -113,19 +134,19 @@ fn partial_saves_are_read_only_when_asked() {
             "0.4.1-main-llm-judge-2026-03-15-1045.json"
         ]
     );
-    let with = names(sources::discover(&fixture("evals"), true, &mut diags));
+    let with = names(discover(&fixture("evals"), true, &mut diags));
     assert_eq!(with.len(), 4);
     assert!(with.contains(&"_partial-e2e.json".to_string()));
     // `_partial: true` inside a file with an ordinary name counts too.
-    assert!(!names(sources::discover(&fixture("quirks"), false, &mut diags)).contains(&"resumed.json".to_string()));
-    assert!(names(sources::discover(&fixture("quirks"), true, &mut diags)).contains(&"resumed.json".to_string()));
-    assert!(diags.iter().all(|d| d.message.starts_with("not valid JSON")), "{diags:?}");
+    assert!(!names(discover(&fixture("quirks"), false, &mut diags)).contains(&"resumed.json".to_string()));
+    assert!(names(discover(&fixture("quirks"), true, &mut diags)).contains(&"resumed.json".to_string()));
+    assert!(diags.iter().filter(|d| d.is_error()).all(|d| d.message.starts_with("not valid JSON")), "{diags:?}");
 }
 
 #[test]
 fn a_partial_file_named_directly_is_skipped_with_a_warning() {
     let mut diags = Vec::new();
-    let found = sources::discover(&fixture("evals/_partial-e2e.json"), false, &mut diags);
+    let found = discover(&fixture("evals/_partial-e2e.json"), false, &mut diags);
     assert!(found.is_empty());
     let diags: Vec<String> = diags.into_iter().map(|d| relative(d).to_string()).collect();
     assert_eq!(
@@ -141,12 +162,14 @@ fn a_partial_file_named_directly_is_skipped_with_a_warning() {
 }
 
 #[test]
-fn a_file_of_another_format_named_directly_is_passed_over() {
+fn a_file_of_another_format_named_directly_is_reported() {
     let mut diags = Vec::new();
-    assert!(sources::discover(&fixture("quirks/other-format.json"), false, &mut diags).is_empty());
-    assert!(diags.is_empty());
-    assert!(sources::discover(&fixture("quirks/notes.json"), false, &mut diags).is_empty());
-    assert_eq!(diags.len(), 1, "a file named directly that is not JSON is reported");
+    assert!(discover(&fixture("quirks/other-format.json"), false, &mut diags).is_empty());
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0].message.starts_with("not a format evaltally knows (tried: gstack results)"), "{diags:?}");
+    assert!(discover(&fixture("quirks/notes.json"), false, &mut diags).is_empty());
+    assert_eq!(diags.len(), 2, "a file named directly that is not JSON is reported");
+    assert!(diags[1].message.starts_with("not valid JSON"), "{diags:?}");
     let err = sources::read(&fixture("quirks/other-format.json")).unwrap_err();
     assert!(err.message.starts_with("not a gstack eval result"), "{err}");
 }

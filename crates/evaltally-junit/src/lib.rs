@@ -15,7 +15,7 @@
 //!   category, tokens and costs as properties, messages escaped so that nothing can make the
 //!   document invalid ([`xml_safe`]).
 //! * [`looks_like_junit`]: a cheap test of whether a text is a JUnit report at all;
-//!   [`discover`]: the reports in a folder tree.
+//!   [`JUNIT`]: the format as evaltally's reading pipeline (`evaltally-format`) sees it.
 //!
 //! Reading what [`write()`] wrote gives back the same outcomes per category, and the same
 //! error types and messages (after [`xml_safe`]).
@@ -56,7 +56,7 @@ pub use escape::xml_safe;
 pub use model::{
     CaseStatus, Declared, JunitCase, JunitRun, JunitSuite, NOT_RUN_TYPE, Problem, ProblemKind, Property, UNSCORED_TYPE,
 };
-pub use read::{MAX_DEPTH, read, read_file};
+pub use read::{MAX_DEPTH, read, read_bytes, read_file};
 pub use sniff::looks_like_junit;
-pub use sources::{KNOWN, discover};
+pub use sources::{JUNIT, Junit, KNOWN};
 pub use write::{HEADLINE_CHARS, write};

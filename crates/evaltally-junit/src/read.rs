@@ -92,12 +92,24 @@ pub fn read(xml: &str, source: &Path) -> Result<JunitRun, JunitError> {
 /// ```
 pub fn read_file(path: &Path) -> Result<JunitRun, JunitError> {
     let bytes = std::fs::read(path).map_err(|source| JunitError::Io { path: path.to_path_buf(), source })?;
-    let text = decode(&bytes).map_err(|offset| JunitError::Encoding { path: path.to_path_buf(), offset })?;
-    read(&text, path)
+    read_bytes(&bytes, path)
 }
 
-/// The file's bytes as text; the error is the offset of the first invalid byte.
-fn decode(bytes: &[u8]) -> Result<String, usize> {
+/// Reads a report from a file's bytes already in memory (UTF-8, or UTF-16 with a byte order
+/// mark); `source` names the file in messages.
+///
+/// ```
+/// let run = evaltally_junit::read_bytes(b"<testsuite name=\"s\"><testcase name=\"t\"/></testsuite>", "r.xml".as_ref()).unwrap();
+/// assert_eq!(run.cases.len(), 1);
+/// ```
+pub fn read_bytes(bytes: &[u8], source: &Path) -> Result<JunitRun, JunitError> {
+    let text = decode(bytes).map_err(|offset| JunitError::Encoding { path: source.to_path_buf(), offset })?;
+    read(&text, source)
+}
+
+/// The file's bytes as text (borrowed when UTF-8); the error is the offset of the first
+/// invalid byte.
+fn decode(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, usize> {
     let utf16 = |be: bool| {
         if bytes.len() % 2 == 1 {
             return Err(bytes.len() - 1);
@@ -106,13 +118,17 @@ fn decode(bytes: &[u8]) -> Result<String, usize> {
             let pair = [c[0], c.get(1).copied().unwrap_or(0)];
             if be { u16::from_be_bytes(pair) } else { u16::from_le_bytes(pair) }
         });
-        char::decode_utf16(units).enumerate().map(|(i, c)| c.map_err(|_| 2 + 2 * i)).collect()
+        char::decode_utf16(units)
+            .enumerate()
+            .map(|(i, c)| c.map_err(|_| 2 + 2 * i))
+            .collect::<Result<String, usize>>()
+            .map(std::borrow::Cow::Owned)
     };
     match bytes {
         [0xFF, 0xFE, ..] => utf16(false),
         [0xFE, 0xFF, ..] => utf16(true),
         _ => match std::str::from_utf8(bytes) {
-            Ok(s) => Ok(s.to_string()),
+            Ok(s) => Ok(std::borrow::Cow::Borrowed(s)),
             Err(e) => Err(e.valid_up_to()),
         },
     }

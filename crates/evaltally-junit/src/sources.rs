@@ -1,82 +1,114 @@
-//! Finding JUnit reports on disk.
+//! JUnit as a format of the reading pipeline: `*.xml` files whose root element is
+//! `<testsuites>` or `<testsuite>`, read from the pipeline's buffer.
 
-use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use evaltally_core::{Diagnostic, id::natural_str_cmp};
+use evaltally_core::{Diagnostic, Finding};
+use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
-use crate::{JunitError, looks_like_junit};
+use crate::{JunitError, JunitRun, looks_like_junit, read_bytes};
 
-/// A human-readable line on what [`discover`] finds, for "nothing found" messages.
+/// A human-readable line on what the format reads, for "nothing found" messages.
 pub const KNOWN: &str =
     "  JUnit XML reports (`*.xml` with a `<testsuites>` or `<testsuite>` root), from test runners and eval tools";
 
-/// How deep below a given folder reports are looked for.
-const MAX_DEPTH: usize = 10;
+/// The JUnit format.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Junit;
 
-/// Finds JUnit reports at or below `path`: the file itself when it is named `*.xml` (then
-/// [`read_file`](crate::read_file) decides, and reports what is wrong) or starts like a
-/// report, or the `*.xml` files of a folder tree whose first 64 KiB [`looks_like_junit`],
-/// in natural order. Folders that
-/// cannot be listed become error diagnostics.
-///
-/// ```
-/// let dir = std::env::temp_dir().join(format!("evaltally-junit-discover-{}", std::process::id()));
-/// std::fs::create_dir_all(dir.join("sub")).unwrap();
-/// std::fs::write(dir.join("sub/report.xml"), "<testsuites/>").unwrap();
-/// std::fs::write(dir.join("pom.xml"), "<project/>").unwrap();
-/// let found = evaltally_junit::discover(&dir, &mut Vec::new());
-/// assert_eq!(found, [dir.join("sub/report.xml")]);
-/// # std::fs::remove_dir_all(&dir).ok();
-/// ```
-pub fn discover(path: &Path, diags: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
-    if path.is_file() {
-        let keep = is_xml(path) || starts_like_junit(path);
-        return if keep { vec![path.to_path_buf()] } else { Vec::new() };
-    }
-    let mut out = Vec::new();
-    collect(path, 0, &mut out, diags);
-    out.sort_by(|a, b| natural_str_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
-    out
-}
-
-fn collect(dir: &Path, depth: usize, out: &mut Vec<PathBuf>, diags: &mut Vec<Diagnostic>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            diags.push(Diagnostic::error(dir, format!("cannot list folder: {e}")));
-            return;
-        }
-    };
-    for child in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-        if child.is_dir() {
-            if depth < MAX_DEPTH {
-                collect(&child, depth + 1, out, diags);
-            }
-        } else if is_xml(&child) && starts_like_junit(&child) {
-            out.push(child);
-        }
-    }
-}
+/// The one value of [`Junit`], for the registry.
+pub static JUNIT: Junit = Junit;
 
 fn is_xml(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml"))
 }
 
-/// Whether the start of the file looks like a JUnit report (UTF-16 files are left to
-/// [`read_file`](crate::read_file) when named directly).
-fn starts_like_junit(path: &Path) -> bool {
-    let mut head = Vec::with_capacity(64 * 1024);
-    let Ok(file) = std::fs::File::open(path) else { return false };
-    if file.take(64 * 1024).read_to_end(&mut head).is_err() {
-        return false;
-    }
+/// Whether the start of the bytes looks like a JUnit report (UTF-16 files are left to the
+/// reader when named directly).
+fn starts_like_junit(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
     // A cut multi-byte character at the end of the window is not a reason to say no.
-    let text = match std::str::from_utf8(&head) {
+    let text = match std::str::from_utf8(head) {
         Ok(t) => t,
         Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
     };
     looks_like_junit(text)
+}
+
+/// A report's model: the `model` property evaltally writes, else `unknown`.
+fn model(run: &JunitRun) -> &str {
+    run.model().unwrap_or("unknown")
+}
+
+impl Format for Junit {
+    fn name(&self) -> &'static str {
+        crate::FORMAT
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["xml"]
+    }
+
+    fn describe(&self) -> &'static str {
+        KNOWN
+    }
+
+    fn noun(&self) -> &'static str {
+        "JUnit reports"
+    }
+
+    fn claim(&self, path: &Path) -> Claim {
+        if is_xml(path) { Claim::Sniff } else { Claim::No }
+    }
+
+    /// A `*.xml` file the user named is read as JUnit (the reader says what is wrong);
+    /// others must start like a report.
+    fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
+        file.named && is_xml(file.path) || starts_like_junit(file.bytes)
+    }
+
+    fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        match read_bytes(file.bytes, file.path) {
+            Ok(run) => {
+                let runs = run.category_runs(&run.run_name(), model(&run));
+                Read { runs, diagnostics: run.diagnostics }
+            }
+            Err(e) => Read { runs: Vec::new(), diagnostics: vec![e.to_diagnostic()] },
+        }
+    }
+
+    fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
+        match read_bytes(file.bytes, file.path) {
+            Ok(run) => Records { runs: vec![run.record(&run.run_name(), model(&run))], diagnostics: run.diagnostics },
+            Err(e) => Records { runs: Vec::new(), diagnostics: vec![e.to_diagnostic()] },
+        }
+    }
+
+    fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
+        match read_bytes(file.bytes, file.path) {
+            Ok(run) => Shown { details: run.show(test).into_iter().collect(), diagnostics: Vec::new() },
+            Err(e) => Shown { details: Vec::new(), diagnostics: vec![e.to_diagnostic()] },
+        }
+    }
+
+    /// What the reader refused (an error) or tolerated (warnings), by line.
+    fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
+        let at = |line: Option<u64>, column: Option<u64>| match (line, column) {
+            (Some(l), Some(c)) => format!("line {l}, column {c}"),
+            (Some(l), None) => format!("line {l}"),
+            _ => "file".to_string(),
+        };
+        let findings = match read_bytes(file.bytes, file.path) {
+            Ok(run) => {
+                run.diagnostics.iter().map(|d| Finding::warning(at(d.line, d.column), d.message.clone())).collect()
+            }
+            Err(e) => {
+                let d = e.to_diagnostic();
+                vec![Finding::error(at(d.line, d.column), d.message)]
+            }
+        };
+        vec![FileValidation::new(file.path, crate::FORMAT, findings)]
+    }
 }
 
 impl JunitError {

@@ -38,12 +38,62 @@ impl Format {
     }
 }
 
-fn has(v: &Value, k: &str) -> bool {
-    v.get(k).is_some()
+/// What detection asks of a document: its top-level keys, and, for a one-key object, the
+/// one value inside. Implemented for a parsed [`Value`] and for the pipeline's byte view
+/// ([`evaltally_format::Input`]), so a file is told apart before it is parsed.
+pub trait Keys {
+    /// Whether the top-level object has `key`; `false` when it is no object.
+    fn has_key(&self, key: &str) -> bool;
+    /// Whether the document is an object.
+    fn is_object(&self) -> bool;
+    /// The keys of the only member's value, when the object has exactly one member.
+    fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>>;
 }
 
-fn looks_like_instance_report(v: &Value) -> bool {
-    has(v, "resolved") && (has(v, "patch_is_None") || has(v, "patch_exists") || has(v, "tests_status"))
+impl Keys for Value {
+    fn has_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn is_object(&self) -> bool {
+        self.is_object()
+    }
+
+    fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>> {
+        let m = self.as_object()?;
+        if m.len() != 1 {
+            return None;
+        }
+        let child = m.values().next()?;
+        Some(keys.iter().map(|k| child.get(*k).is_some()).collect())
+    }
+}
+
+impl Keys for evaltally_format::Input<'_> {
+    fn has_key(&self, key: &str) -> bool {
+        self.has(key)
+    }
+
+    fn is_object(&self) -> bool {
+        self.json_members().is_some()
+    }
+
+    fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>> {
+        let members = self.json_members()?;
+        let [only] = members else { return None };
+        let child = evaltally_format::Input::new(self.path, &self.text_bytes()[only.value.clone()], false);
+        Some(keys.iter().map(|k| child.has(k)).collect())
+    }
+}
+
+fn has(v: &impl Keys, k: &str) -> bool {
+    v.has_key(k)
+}
+
+const INSTANCE_REPORT_KEYS: [&str; 4] = ["resolved", "patch_is_None", "patch_exists", "tests_status"];
+
+fn instance_report_keys(found: &[bool]) -> bool {
+    found[0] && (found[1] || found[2] || found[3])
 }
 
 /// Detects the format of a JSON document, or `None` when it is none of these.
@@ -57,8 +107,10 @@ fn looks_like_instance_report(v: &Value) -> bool {
 /// let inst = serde_json::json!({"django__django-11099": {"resolved": true, "patch_exists": true}});
 /// assert_eq!(detect(&inst), Some(Format::SwebenchInstanceReport));
 /// ```
-pub fn detect(v: &Value) -> Option<Format> {
-    let obj = v.as_object()?;
+pub fn detect(v: &impl Keys) -> Option<Format> {
+    if !v.is_object() {
+        return None;
+    }
     // SF-Bench v2 copies SWE-bench's id lists; `schema_version` with `run_id` and `summary`
     // still tells a v2 report that lost its `instances`.
     let v2_header = has(v, "schema_version") && has(v, "run_id") && has(v, "summary");
@@ -84,10 +136,11 @@ pub fn detect(v: &Value) -> Option<Format> {
     if has(v, "total_instances") && (has(v, "resolve_rate") || has(v, "resolved_instances")) {
         return Some(Format::SfbenchSummary);
     }
-    if looks_like_instance_report(v) {
+    let own: Vec<bool> = INSTANCE_REPORT_KEYS.iter().map(|k| has(v, k)).collect();
+    if instance_report_keys(&own) {
         return Some(Format::SwebenchInstanceReport);
     }
-    if obj.len() == 1 && obj.values().next().is_some_and(looks_like_instance_report) {
+    if v.only_child_has(&INSTANCE_REPORT_KEYS).is_some_and(|found| instance_report_keys(&found)) {
         return Some(Format::SwebenchInstanceReport);
     }
     None

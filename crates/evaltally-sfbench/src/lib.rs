@@ -13,7 +13,8 @@
 //!   lists, stored-against-computed differences, and which "resolved" rule the flags follow.
 //! * [`markdown`]: upstream's `summary.md`, with its wrong success criteria replaced by the rule
 //!   the data follows.
-//! * [`sources`]: finding reports on disk and reading them as runs; [`records`]: the same
+//! * [`SFBENCH`] and [`SWEBENCH`]: both formats plugged into evaltally's reading pipeline
+//!   (`evaltally-format`); [`sources`]: reading reports as runs; [`records`]: the same
 //!   runs with durations and messages, for `convert` and `export`.
 //! * [`validate`]: what is wrong with a document of any of these formats, each finding located
 //!   by a JSON path; SF-Bench's own `validate_schema` reproduced; documentation examples with
@@ -28,6 +29,7 @@
 //! family for SF-Bench (`lwc-component-001` → `lwc`).
 
 pub mod detect;
+mod format;
 pub mod markdown;
 pub mod migrate;
 pub mod records;
@@ -41,3 +43,4 @@ pub mod validate;
 mod error;
 
 pub use error::SfbenchError;
+pub use format::{SFBENCH, SWEBENCH, SfBench, SweBench, is_sfbench_document};

@@ -18,38 +18,7 @@ pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
     match source {
         Source::Document { path, format, .. } => {
             let doc = read_json(path)?;
-            let (run, model) = identity(path, *format, &doc);
-            let mut rec = record(run, model, *format, path);
-            match format {
-                Format::SfbenchV2 => {
-                    let report = Report::from_value(&doc);
-                    rec.started_at.clone_from(&report.start_time);
-                    rec.tests = report.instances.iter().map(sfbench_test).collect();
-                }
-                Format::SwebenchRunReport => {
-                    let report = RunReport::from_value(&doc);
-                    rec.tests = report
-                        .outcomes()
-                        .into_iter()
-                        .map(|(id, outcome)| swebench_test(id, outcome, report.failure_reasons.get(id)))
-                        .collect();
-                }
-                Format::SwebenchInstanceReport => {
-                    let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-                    rec.tests =
-                        InstanceReport::from_value(&doc, fallback.as_deref()).iter().map(instance_test).collect();
-                }
-                other => {
-                    return Err(Diagnostic::error(
-                        path,
-                        format!(
-                            "{} files hold no per-instance outcomes; `evaltally convert --to sfbench-v2` migrates them",
-                            other.name()
-                        ),
-                    ));
-                }
-            }
-            Ok(vec![rec])
+            document_records(path, *format, &doc)
         }
         Source::InstanceLogs { run, model, reports } => {
             let mut rec = record(run.clone(), model.clone(), Format::SwebenchInstanceReport, source.path());
@@ -62,6 +31,41 @@ pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
             Ok(vec![rec])
         }
     }
+}
+
+/// The run a parsed report document holds, test by test.
+pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) -> Result<Vec<RunRecord>, Diagnostic> {
+    let (run, model) = identity(path, format, doc);
+    let mut rec = record(run, model, format, path);
+    match format {
+        Format::SfbenchV2 => {
+            let report = Report::from_value(doc);
+            rec.started_at.clone_from(&report.start_time);
+            rec.tests = report.instances.iter().map(sfbench_test).collect();
+        }
+        Format::SwebenchRunReport => {
+            let report = RunReport::from_value(doc);
+            rec.tests = report
+                .outcomes()
+                .into_iter()
+                .map(|(id, outcome)| swebench_test(id, outcome, report.failure_reasons.get(id)))
+                .collect();
+        }
+        Format::SwebenchInstanceReport => {
+            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            rec.tests = InstanceReport::from_value(doc, fallback.as_deref()).iter().map(instance_test).collect();
+        }
+        other => {
+            return Err(Diagnostic::error(
+                path,
+                format!(
+                    "{} files hold no per-instance outcomes; `evaltally convert --to sfbench-v2` migrates them",
+                    other.name()
+                ),
+            ));
+        }
+    }
+    Ok(vec![rec])
 }
 
 fn sfbench_test(i: &crate::report::Instance) -> TestRecord {

@@ -6,22 +6,9 @@ use std::path::{Path, PathBuf};
 use evaltally_core::{CategoryRun, Diagnostic, Outcome, Status, TestDetail};
 use serde_json::Value;
 
-use crate::detect::{Format, detect};
+use crate::detect::Format;
 use crate::report::{Report, TaskStatus, sfbench_category};
 use crate::swebench::{InstanceReport, RunOutcome, RunReport, repository, split_file_stem};
-
-/// A human-readable list of the report files and folders [`discover`] knows, for
-/// "nothing found" messages.
-pub const KNOWN: &str = concat!(
-    "  SF-Bench report.json (schema v2; v1 shapes are read by `validate` and `convert`)\n",
-    "  SWE-bench run reports <model>.<run_id>.json\n",
-    "  SWE-bench per-instance reports logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json or logs/<instance_id>/report.json",
-);
-
-/// How deep below a given folder reports are looked for.
-const MAX_DEPTH: usize = 10;
-/// JSON files larger than this are not sniffed for a format (reports are far smaller).
-const MAX_SNIFF_BYTES: u64 = 64 << 20;
 
 /// One run's worth of report data on disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,16 +63,17 @@ fn file_stem(path: &Path) -> String {
 
 pub(crate) fn read_json(path: &Path) -> Result<Value, Diagnostic> {
     let bytes = std::fs::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        let msg = e.to_string();
-        let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-        Diagnostic::error(path, format!("not valid JSON: {msg}")).at(e.line() as u64, e.column() as u64)
-    })
+    parse_json(path, &bytes)
+}
+
+/// Parses a document already in memory; a syntax error names the file, line and column.
+pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value, Diagnostic> {
+    serde_json::from_slice(bytes).map_err(|e| evaltally_format::json::error_diagnostic(path, &e))
 }
 
 /// (run, model) of a per-instance report at `…/logs/run_evaluation/<run_id>/<model>/<id>/report.json`
 /// or `…/<run>/logs/<id>/report.json`; `None` for other places.
-fn instance_group(report: &Path) -> Option<(String, String)> {
+pub(crate) fn instance_group(report: &Path) -> Option<(String, String)> {
     let inst_dir = report.parent()?;
     let names: Vec<String> = inst_dir
         .ancestors()
@@ -97,86 +85,6 @@ fn instance_group(report: &Path) -> Option<(String, String)> {
         [model, run, rv, logs, ..] if rv == "run_evaluation" && logs == "logs" => Some((run.clone(), model.clone())),
         [logs, run, ..] if logs == "logs" => Some((run.clone(), "unknown".to_string())),
         _ => None,
-    }
-}
-
-/// Finds the reports at or below `path`: a report file, or a folder holding report files
-/// and per-instance report folders. Files that are not reports are passed over; a JSON
-/// file that cannot be read becomes an error diagnostic.
-pub fn discover(path: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Source> {
-    let mut files = Vec::new();
-    collect(path, 0, &mut files, diags);
-    let mut documents = Vec::new();
-    let mut groups: BTreeMap<(String, String), Vec<(String, PathBuf)>> = BTreeMap::new();
-    for file in files {
-        let is_instance_report = file.file_name().is_some_and(|n| n == "report.json");
-        if is_instance_report && let Some(key) = instance_group(&file) {
-            let id =
-                file.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            groups.entry(key).or_default().push((id, file));
-            continue;
-        }
-        if std::fs::metadata(&file).map_or(0, |m| m.len()) > MAX_SNIFF_BYTES {
-            continue;
-        }
-        match read_json(&file) {
-            Ok(v) => {
-                if let Some(format) = detect(&v) {
-                    documents.push((file, format));
-                }
-            }
-            // A lone file the user named must be a report; inside folders, stray JSON that
-            // does not parse is reported too, since a broken report looks exactly like that.
-            Err(d) => diags.push(d),
-        }
-    }
-    let mut out = Vec::new();
-    for (path, format) in documents {
-        let mut logs = None;
-        if format == Format::SwebenchRunReport {
-            let stem = file_stem(&path);
-            let (model, run) = split_file_stem(&stem);
-            if let Some(model) = model {
-                let dir =
-                    path.parent().unwrap_or(Path::new(".")).join("logs").join("run_evaluation").join(run).join(model);
-                // The run report already says what each instance did: its per-instance
-                // reports only add details for `show`.
-                if groups.remove(&(run.to_string(), model.to_string())).is_some() || dir.is_dir() {
-                    logs = Some(dir);
-                }
-            }
-        }
-        out.push(Source::Document { path, format, logs });
-    }
-    for ((run, model), mut reports) in groups {
-        reports.sort();
-        out.push(Source::InstanceLogs { run, model, reports });
-    }
-    out
-}
-
-fn collect(path: &Path, depth: usize, out: &mut Vec<PathBuf>, diags: &mut Vec<Diagnostic>) {
-    if path.is_file() {
-        out.push(path.to_path_buf());
-        return;
-    }
-    let entries = match std::fs::read_dir(path) {
-        Ok(e) => e,
-        Err(e) => {
-            diags.push(Diagnostic::error(path, format!("cannot list folder: {e}")));
-            return;
-        }
-    };
-    let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    children.sort();
-    for child in children {
-        if child.is_dir() {
-            if depth < MAX_DEPTH {
-                collect(&child, depth + 1, out, diags);
-            }
-        } else if child.extension().is_some_and(|e| e == "json") {
-            out.push(child);
-        }
     }
 }
 
@@ -212,42 +120,10 @@ pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
 pub fn read(source: &Source) -> SourceOutcome {
     let mut out = SourceOutcome::default();
     match source {
-        Source::Document { path, format, .. } => {
-            let doc = match read_json(path) {
-                Ok(v) => v,
-                Err(d) => {
-                    out.diagnostics.push(d);
-                    return out;
-                }
-            };
-            let (run, model) = identity(path, *format, &doc);
-            match format {
-                Format::SfbenchV2 => {
-                    if !doc.get("instances").is_some_and(Value::is_array) {
-                        out.diagnostics.push(Diagnostic::warning(
-                            path,
-                            "`instances` is missing or not a list: the report holds no instances to analyse",
-                        ));
-                    }
-                    out.runs = Report::from_value(&doc).category_runs(&run);
-                }
-                Format::SwebenchRunReport => out.runs = RunReport::from_value(&doc).category_runs(&run, &model),
-                Format::SwebenchInstanceReport => {
-                    let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-                    match InstanceReport::from_value(&doc, fallback.as_deref()) {
-                        Some(r) => out.runs = instance_runs(&run, &model, std::slice::from_ref(&r)),
-                        None => out.diagnostics.push(Diagnostic::error(path, "not a SWE-bench instance report")),
-                    }
-                }
-                other => out.diagnostics.push(Diagnostic::warning(
-                    path,
-                    format!(
-                        "{} files hold no per-instance outcomes to analyse; convert them with `evaltally convert --to sfbench-v2`",
-                        other.name()
-                    ),
-                )),
-            }
-        }
+        Source::Document { path, format, .. } => match read_json(path) {
+            Ok(doc) => return read_document(path, *format, &doc),
+            Err(d) => out.diagnostics.push(d),
+        },
         Source::InstanceLogs { run, model, reports } => {
             let mut parsed = Vec::with_capacity(reports.len());
             for (id, path) in reports {
@@ -269,6 +145,39 @@ pub fn read(source: &Source) -> SourceOutcome {
     out
 }
 
+/// Reads a report document already parsed (its format known) into category runs.
+pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome {
+    let mut out = SourceOutcome::default();
+    let (run, model) = identity(path, format, doc);
+    match format {
+            Format::SfbenchV2 => {
+                if !doc.get("instances").is_some_and(Value::is_array) {
+                    out.diagnostics.push(Diagnostic::warning(
+                        path,
+                        "`instances` is missing or not a list: the report holds no instances to analyse",
+                    ));
+                }
+                out.runs = Report::from_value(doc).category_runs(&run);
+            }
+            Format::SwebenchRunReport => out.runs = RunReport::from_value(doc).category_runs(&run, &model),
+            Format::SwebenchInstanceReport => {
+                let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+                match InstanceReport::from_value(doc, fallback.as_deref()) {
+                    Some(r) => out.runs = instance_runs(&run, &model, std::slice::from_ref(&r)),
+                    None => out.diagnostics.push(Diagnostic::error(path, "not a SWE-bench instance report")),
+                }
+            }
+            other => out.diagnostics.push(Diagnostic::warning(
+                path,
+                format!(
+                    "{} files hold no per-instance outcomes to analyse; convert them with `evaltally convert --to sfbench-v2`",
+                    other.name()
+                ),
+            )),
+        }
+    out
+}
+
 fn instance_runs(run: &str, model: &str, reports: &[InstanceReport]) -> Vec<CategoryRun> {
     let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
     for r in reports {
@@ -287,55 +196,7 @@ pub fn show(source: &Source, id: &str) -> Result<Option<TestDetail>, Diagnostic>
     match source {
         Source::Document { path, format, logs } => {
             let doc = read_json(path)?;
-            let (run, model) = identity(path, *format, &doc);
-            match format {
-                Format::SfbenchV2 => {
-                    Ok(Report::from_value(&doc).instances.iter().find(|i| i.instance_id == id).map(|i| {
-                        let status = match (&i.status, i.resolved) {
-                            (TaskStatus::Skipped, _) => Status::NotRun,
-                            (_, true) => Status::Passed,
-                            _ => Status::Failed,
-                        };
-                        let mut d = TestDetail::new(&run, &model, sfbench_category(id), id, status);
-                        if status == Status::Failed {
-                            d.error_type = Some(i.error_type.clone().unwrap_or_else(|| i.status.as_str().to_string()));
-                        }
-                        d.error_message.clone_from(&i.error_message);
-                        d.error_details = serde_json::to_value(&i.validation).ok();
-                        d.answer = i.solution_patch.clone().map(Value::String);
-                        d.latency_seconds = Some(i.duration_seconds);
-                        d
-                    }))
-                }
-                Format::SwebenchRunReport => {
-                    let report = RunReport::from_value(&doc);
-                    let Some(outcome) = report.outcome_of(id) else { return Ok(None) };
-                    let status = if outcome == RunOutcome::Resolved { Status::Passed } else { Status::Failed };
-                    let mut d = TestDetail::new(&run, &model, &repository(id), id, status);
-                    if status == Status::Failed {
-                        d.error_type = Some(outcome.label().to_string());
-                        d.error_message = report.failure_reasons.get(id).and_then(Value::as_str).map(str::to_string);
-                    }
-                    if let Some(dir) = logs {
-                        let file = dir.join(id).join("report.json");
-                        if let Ok(v) = read_json(&file)
-                            && let Some(r) = InstanceReport::from_value(&v, Some(id))
-                        {
-                            fill_from_instance(&mut d, &r);
-                        }
-                    }
-                    Ok(Some(d))
-                }
-                Format::SwebenchInstanceReport => {
-                    let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-                    Ok(InstanceReport::from_value(&doc, fallback.as_deref()).filter(|r| r.instance_id == id).map(|r| {
-                        let mut d = TestDetail::new(&run, &model, &repository(id), id, Status::Passed);
-                        fill_from_instance(&mut d, &r);
-                        d
-                    }))
-                }
-                _ => Ok(None),
-            }
+            Ok(show_document(path, *format, logs.as_deref(), &doc, id))
         }
         Source::InstanceLogs { run, model, reports } => {
             let Some((_, path)) = reports.iter().find(|(i, _)| i == id) else { return Ok(None) };
@@ -345,6 +206,58 @@ pub fn show(source: &Source, id: &str) -> Result<Option<TestDetail>, Diagnostic>
             fill_from_instance(&mut d, &r);
             Ok(Some(d))
         }
+    }
+}
+
+/// Everything a parsed report document says about instance `id`; `logs` is the folder of a
+/// SWE-bench run report's per-instance reports, when it has one.
+pub fn show_document(path: &Path, format: Format, logs: Option<&Path>, doc: &Value, id: &str) -> Option<TestDetail> {
+    let (run, model) = identity(path, format, doc);
+    match format {
+        Format::SfbenchV2 => Report::from_value(doc).instances.iter().find(|i| i.instance_id == id).map(|i| {
+            let status = match (&i.status, i.resolved) {
+                (TaskStatus::Skipped, _) => Status::NotRun,
+                (_, true) => Status::Passed,
+                _ => Status::Failed,
+            };
+            let mut d = TestDetail::new(&run, &model, sfbench_category(id), id, status);
+            if status == Status::Failed {
+                d.error_type = Some(i.error_type.clone().unwrap_or_else(|| i.status.as_str().to_string()));
+            }
+            d.error_message.clone_from(&i.error_message);
+            d.error_details = serde_json::to_value(&i.validation).ok();
+            d.answer = i.solution_patch.clone().map(Value::String);
+            d.latency_seconds = Some(i.duration_seconds);
+            d
+        }),
+        Format::SwebenchRunReport => {
+            let report = RunReport::from_value(doc);
+            let outcome = report.outcome_of(id)?;
+            let status = if outcome == RunOutcome::Resolved { Status::Passed } else { Status::Failed };
+            let mut d = TestDetail::new(&run, &model, &repository(id), id, status);
+            if status == Status::Failed {
+                d.error_type = Some(outcome.label().to_string());
+                d.error_message = report.failure_reasons.get(id).and_then(Value::as_str).map(str::to_string);
+            }
+            if let Some(dir) = logs {
+                let file = dir.join(id).join("report.json");
+                if let Ok(v) = read_json(&file)
+                    && let Some(r) = InstanceReport::from_value(&v, Some(id))
+                {
+                    fill_from_instance(&mut d, &r);
+                }
+            }
+            Some(d)
+        }
+        Format::SwebenchInstanceReport => {
+            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            InstanceReport::from_value(doc, fallback.as_deref()).filter(|r| r.instance_id == id).map(|r| {
+                let mut d = TestDetail::new(&run, &model, &repository(id), id, Status::Passed);
+                fill_from_instance(&mut d, &r);
+                d
+            })
+        }
+        _ => None,
     }
 }
 

@@ -150,6 +150,11 @@ pub(crate) struct CompareArgs {
     /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
     #[arg(long)]
     pub(crate) include_partial: bool,
+    /// Read every file as this format, without telling formats apart by content: `bfcl`,
+    /// `sfbench`, `swebench`, `gstack`, `junit` (or an alias). Files of other formats are
+    /// left out.
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -178,6 +183,11 @@ pub(crate) struct ShowArgs {
     /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
     #[arg(long)]
     pub(crate) include_partial: bool,
+    /// Read every file as this format, without telling formats apart by content: `bfcl`,
+    /// `sfbench`, `swebench`, `gstack`, `junit` (or an alias). Files of other formats are
+    /// left out.
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -199,6 +209,10 @@ pub(crate) struct ValidateArgs {
     /// Also fail on warnings, and run the checks upstream validators lack.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Check every file as this format (`bfcl`, `sfbench`, `swebench`, `gstack`, `junit`, or
+    /// an alias), so a file too broken to be recognised still gets that format's findings.
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -238,6 +252,11 @@ pub(crate) struct ConvertArgs {
     /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
     #[arg(long)]
     pub(crate) include_partial: bool,
+    /// Read every file as this format, without telling formats apart by content: `bfcl`,
+    /// `sfbench`, `swebench`, `gstack`, `junit` (or an alias). Files of other formats are
+    /// left out.
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -267,6 +286,11 @@ pub(crate) struct ExportArgs {
     /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
     #[arg(long)]
     pub(crate) include_partial: bool,
+    /// Read every file as this format, without telling formats apart by content: `bfcl`,
+    /// `sfbench`, `swebench`, `gstack`, `junit` (or an alias). Files of other formats are
+    /// left out.
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -325,6 +349,11 @@ pub(crate) struct StabilityArgs {
     /// inside) of runs that had not finished; left out by default, as gstack's own readers do.
     #[arg(long)]
     pub(crate) include_partial: bool,
+    /// Read every file as this format, without telling formats apart by content: `bfcl`,
+    /// `sfbench`, `swebench`, `gstack`, `junit` (or an alias). Files of other formats are
+    /// left out.
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
 }
 
 impl Cli {

@@ -1,21 +1,16 @@
 //! Finding and reading runs of every format, in parallel.
 //!
-//! A path may be a BFCL run folder or folder of runs (any layout), an SF-Bench or SWE-bench
-//! report file, a gstack eval result, or a folder of such files (including SWE-bench's
-//! `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json` and gstack's
-//! `~/.gstack/projects/<slug>/evals/`). Folders are searched for BFCL files first; a folder
-//! without any is searched for reports and gstack results.
-
-mod units;
+//! A path may be a file or a folder of any format the registry (`evaltally-formats`)
+//! lists, in any layout, mixed freely. The one walk finds the files, the formats make
+//! units of them ([`evaltally_format::Registry::discover`]), and the units are read here in
+//! parallel. Nothing in this module names a format.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use evaltally_bfcl::BfclError;
 use evaltally_core::{CategoryRun, Diagnostic, RunRecord, Status, TestDetail, id};
+use evaltally_format::{DiscoverError, Options, Registry, Scratch, Unit};
 use rayon::prelude::*;
-
-use units::{Unit, discover};
 
 /// Which models and categories to read (empty lists mean all), and whether to read every
 /// model as one.
@@ -31,6 +26,8 @@ pub struct Filter {
     /// Read gstack's incremental saves (`_partial-e2e.json`, `"_partial": true`) too, which
     /// are left out by default as gstack's own readers do.
     pub include_partial: bool,
+    /// Read every file as this format (a name or alias the registry knows): `--as`.
+    pub forced: Option<&'static str>,
 }
 
 /// The model name runs get with [`Filter::pool_models`].
@@ -40,6 +37,11 @@ impl Filter {
     fn keeps(&self, model: &str, category: &str) -> bool {
         (self.models.is_empty() || self.models.iter().any(|m| m == model))
             && (self.categories.is_empty() || self.categories.iter().any(|c| c == category))
+    }
+
+    /// The reading options this filter implies.
+    pub fn options(&self) -> Options {
+        Options { include_partial: self.include_partial, forced: self.forced, ..Options::default() }
     }
 }
 
@@ -62,18 +64,9 @@ impl Progress for NoProgress {}
 /// Why nothing could be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// A given path could not be used.
+    /// A given path could not be used, nothing was found, or `--as` named no format.
     #[error(transparent)]
-    Path(#[from] BfclError),
-    /// No result file or report was found below the given paths.
-    #[error(
-        "no BFCL result or score files, SF-Bench or SWE-bench reports, gstack results or JUnit reports found in {}",
-        list(searched)
-    )]
-    NothingFound {
-        /// The paths that were searched.
-        searched: Vec<PathBuf>,
-    },
+    Discover(#[from] DiscoverError),
     /// Runs were found, but none for the requested models and categories.
     #[error("nothing matches the filter; models found: {}; categories found: {}", models.join(", "), categories.join(", "))]
     NothingMatched {
@@ -84,8 +77,35 @@ pub enum LoadError {
     },
 }
 
-fn list(paths: &[PathBuf]) -> String {
-    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+/// The registry every loader here asks.
+pub fn registry() -> &'static Registry {
+    evaltally_formats::registry()
+}
+
+/// Units to read.
+type Units = Vec<Box<dyn Unit>>;
+
+/// What a search of the given paths found, with units the filter drops by their place
+/// (a BFCL pair of another model) left out before any file is opened.
+struct Found {
+    units: Vec<Box<dyn Unit>>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Found, LoadError> {
+    let found = registry().discover(paths, &filter.options())?;
+    let (kept, dropped): (Units, Units) =
+        found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
+    if kept.is_empty() {
+        let models: BTreeSet<String> = dropped.iter().filter_map(|u| u.scope()).map(|(m, _)| m.to_string()).collect();
+        let categories: BTreeSet<String> =
+            dropped.iter().filter_map(|u| u.scope()).map(|(_, c)| c.to_string()).collect();
+        return Err(LoadError::NothingMatched {
+            models: models.into_iter().collect(),
+            categories: categories.into_iter().collect(),
+        });
+    }
+    Ok(Found { units: kept, diagnostics: found.diagnostics })
 }
 
 /// Everything read from the given paths.
@@ -105,16 +125,17 @@ pub struct Loaded {
 /// result does not depend on scheduling: runs and diagnostics come back in a fixed order.
 pub fn load(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Result<Loaded, LoadError> {
     let found = discover(paths, filter)?;
+    let options = filter.options();
     let mut diagnostics = found.diagnostics;
     let units = found.units;
-    let sizes: Vec<u64> = units.par_iter().map(Unit::size).collect();
+    let sizes: Vec<u64> = units.iter().map(|u| u.size()).collect();
     let mut order: Vec<usize> = (0..units.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
     progress.start(units.len() as u64, sizes.iter().sum());
-    let mut read: Vec<(usize, units::UnitOutcome)> = order
+    let mut read: Vec<(usize, evaltally_format::Read)> = order
         .par_iter()
-        .map_init(evaltally_bfcl::Scratch::default, |scratch, &i| {
-            let out = units[i].read(scratch);
+        .map_init(Scratch::default, |scratch, &i| {
+            let out = units[i].read(scratch, &options);
             progress.advance(sizes[i]);
             (i, out)
         })
@@ -153,7 +174,7 @@ pub fn load(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Resu
 /// Two units that name the same run of the same model for the same category (two report
 /// files both called `<model>.eval.json` in different folders, say) are told apart by their
 /// file names: every run of such a unit is named after its file instead.
-fn disambiguate(runs: Vec<(usize, CategoryRun)>, units: &[Unit]) -> Vec<CategoryRun> {
+fn disambiguate(runs: Vec<(usize, CategoryRun)>, units: &[Box<dyn Unit>]) -> Vec<CategoryRun> {
     let mut owners: BTreeMap<(&str, &str, &str), BTreeSet<usize>> = BTreeMap::new();
     for (unit, r) in &runs {
         owners.entry((&r.model, &r.run, &r.category)).or_default().insert(*unit);
@@ -183,17 +204,17 @@ pub struct Shown {
 /// the test's category (by name) first, and in every file only if it is in none of them.
 pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, LoadError> {
     let found = discover(paths, filter)?;
+    let options = filter.options();
     let mut diagnostics = found.diagnostics;
-    let (likely, rest): (Vec<&Unit>, Vec<&Unit>) = found.units.iter().partition(|u| u.may_hold(test));
-    let look = |candidates: &[&Unit], diagnostics: &mut Vec<Diagnostic>| -> Vec<TestDetail> {
-        let found: Vec<_> = candidates.par_iter().map(|u| u.show(test)).collect();
+    let (likely, rest): (Vec<&dyn Unit>, Vec<&dyn Unit>) =
+        found.units.iter().map(AsRef::as_ref).partition(|u| u.may_hold(test));
+    let look = |candidates: &[&dyn Unit], diagnostics: &mut Vec<Diagnostic>| -> Vec<TestDetail> {
+        let found: Vec<_> =
+            candidates.par_iter().map_init(Scratch::default, |scratch, u| u.show(scratch, test, &options)).collect();
         let mut details = Vec::new();
         for f in found {
-            match f {
-                Ok(Some(d)) => details.push(d),
-                Ok(None) => {}
-                Err(e) => diagnostics.push(e),
-            }
+            details.extend(f.details);
+            diagnostics.extend(f.diagnostics);
         }
         details
     };
@@ -232,13 +253,14 @@ pub struct Records {
 /// (run, model) are gathered into one record.
 pub fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError> {
     let found = discover(paths, filter)?;
+    let options = filter.options();
     let mut diagnostics = found.diagnostics;
-    let read: Vec<(Vec<RunRecord>, Vec<Diagnostic>)> =
-        found.units.par_iter().map_init(evaltally_bfcl::Scratch::default, |scratch, u| u.records(scratch)).collect();
+    let read: Vec<evaltally_format::Records> =
+        found.units.par_iter().map_init(Scratch::default, |scratch, u| u.records(scratch, &options)).collect();
     let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
-    for (recs, diags) in read {
-        diagnostics.extend(diags);
-        for r in recs {
+    for read in read {
+        diagnostics.extend(read.diagnostics);
+        for r in read.runs {
             let key = (r.model.clone(), r.run.clone(), r.source.to_string_lossy().into_owned());
             match merged.get_mut(&key) {
                 Some(m) => m.tests.extend(r.tests),

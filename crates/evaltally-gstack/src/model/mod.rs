@@ -67,7 +67,7 @@ impl Shape {
 }
 
 /// Top-level keys of the standard format besides `all_results`.
-const STANDARD_KEYS: [&str; 11] = [
+pub(crate) const STANDARD_KEYS: [&str; 11] = [
     "schema_version",
     "version",
     "git_branch",

@@ -116,17 +116,19 @@ impl Part {
 /// assert_eq!(detect_part(&serde_json::json!({"tasks_file": "t.json"})), Some(Part::Config));
 /// assert_eq!(detect_part(&serde_json::json!([1])), None);
 /// ```
-pub fn detect_part(doc: &Value) -> Option<Part> {
-    let m = doc.as_object()?;
-    if m.contains_key("instance_id") {
+pub fn detect_part(doc: &impl crate::detect::Keys) -> Option<Part> {
+    if !doc.is_object() {
+        return None;
+    }
+    if doc.has_key("instance_id") {
         return Some(Part::Instance);
     }
-    if v2::VALIDATION_MARKERS.iter().any(|k| m.contains_key(*k)) {
+    if v2::VALIDATION_MARKERS.iter().any(|k| doc.has_key(k)) {
         return Some(Part::Validation);
     }
     if ["tasks_file", "validation_mode", "max_workers", "functional_validation", "scratch_org_alias"]
         .iter()
-        .any(|k| m.contains_key(*k))
+        .any(|k| doc.has_key(k))
     {
         return Some(Part::Config);
     }

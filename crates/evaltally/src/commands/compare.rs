@@ -18,6 +18,7 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         categories: args.categories.clone(),
         pool_models: args.pool_models,
         include_partial: args.include_partial,
+        forced: super::stability::forced(args.as_format.as_deref())?,
     };
     let (base, new) = match (args.runs.as_slice(), args.base.is_empty()) {
         ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),

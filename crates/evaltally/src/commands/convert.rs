@@ -81,6 +81,7 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<RunRecord> {
     let filter = Filter {
         models: args.model.iter().cloned().collect(),
         include_partial: args.include_partial,
+        forced: super::stability::forced(args.as_format.as_deref())?,
         ..Filter::default()
     };
     let records = load::records(std::slice::from_ref(&args.input), &filter).map_err(|e| explain(&e))?;

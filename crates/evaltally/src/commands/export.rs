@@ -12,6 +12,7 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         models: args.models.clone(),
         categories: args.categories.clone(),
         include_partial: args.include_partial,
+        forced: super::stability::forced(args.as_format.as_deref())?,
         ..Filter::default()
     };
     let records = load::records(&args.paths, &filter).map_err(|e| explain(&e))?;

@@ -16,7 +16,12 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         return Err(UsageError("give run folders and a test id".into()).into());
     };
     let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-    let filter = Filter { models: args.models.clone(), include_partial: args.include_partial, ..Filter::default() };
+    let filter = Filter {
+        models: args.models.clone(),
+        include_partial: args.include_partial,
+        forced: super::stability::forced(args.as_format.as_deref())?,
+        ..Filter::default()
+    };
     let shown = load::show(&paths, id, &filter).map_err(|e| explain(&e))?;
     if shown.details.iter().all(|d| d.status == Status::NotRun) {
         output::report_diagnostics(&shown.diagnostics);

@@ -4,9 +4,8 @@ use std::path::Path;
 
 use anyhow::Context;
 use evaltally_analyzer::{Filter, LoadError, load, stability};
-use evaltally_bfcl::layout::LAYOUTS;
+use evaltally_format::DiscoverError;
 use evaltally_report::{Style, stability as render};
-use evaltally_sfbench::sources;
 
 use crate::cli::{ColorChoice, Format, StabilityArgs};
 use crate::output;
@@ -19,6 +18,7 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
         categories: args.categories.clone(),
         pool_models: args.pool_models,
         include_partial: args.include_partial,
+        forced: forced(args.as_format.as_deref())?,
     };
     let loaded = load::load(&args.paths, &filter, &Bar::new()).map_err(|e| explain(&e))?;
     if loaded.runs.is_empty() {
@@ -52,14 +52,25 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 /// Turns "nothing found" into a usage error that says where it looked and what it knows.
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
-        LoadError::NothingFound { .. } => UsageError(format!(
-            "{err}\n\nevaltally reads BFCL runs in these layouts:\n{LAYOUTS}\nand these reports:\n{}\n{}\n{}",
-            sources::KNOWN,
-            evaltally_gstack::sources::KNOWN,
-            evaltally_junit::KNOWN
+        LoadError::Discover(DiscoverError::NothingFound { .. }) => {
+            UsageError(format!("{err}\n\nevaltally reads:\n{}", load::registry().describe())).into()
+        }
+        _ => UsageError(err.to_string()).into(),
+    }
+}
+
+/// The format `--as` names, checked against the registry (a usage error listing the known
+/// names otherwise).
+pub(crate) fn forced(name: Option<&str>) -> anyhow::Result<Option<&'static str>> {
+    let Some(name) = name else { return Ok(None) };
+    let registry = load::registry();
+    match registry.find(name) {
+        Some(format) => Ok(Some(format.name())),
+        None => Err(UsageError(format!(
+            "--as {name}: not a format evaltally knows; known: {}",
+            registry.names().join(", ")
         ))
-        .into(),
-        LoadError::NothingMatched { .. } | LoadError::Path(_) => UsageError(err.to_string()).into(),
+        .into()),
     }
 }
 

@@ -8,7 +8,8 @@ use crate::cli::{ColorChoice, ValidateArgs, ValidateFormat};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let validated = validate::validate(&args.paths, args.strict).map_err(|e| explain(&e))?;
+    let forced = super::stability::forced(args.as_format.as_deref())?;
+    let validated = validate::validate_as(&args.paths, args.strict, forced).map_err(|e| explain(&e))?;
     let text = match args.format {
         ValidateFormat::Text => {
             render::text(&validated.files, if output::use_color(color) { Style::colored() } else { Style::plain() })
@@ -19,5 +20,6 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     output::report_diagnostics(&validated.diagnostics);
     let invalid = validated.files.iter().any(|f| !f.is_valid());
     let warned = validated.files.iter().any(|f| f.warnings().next().is_some());
-    Ok(if invalid || (args.strict && warned) { Exit::Problems } else { Exit::Ok })
+    let unreadable = validated.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
+    Ok(if invalid || unreadable || (args.strict && warned) { Exit::Problems } else { Exit::Ok })
 }

@@ -1,4 +1,5 @@
-//! A fast reader for the few top-level fields of a JSON Lines record.
+//! A fast reader for the few top-level fields of a JSON object (a JSON Lines record, or a
+//! whole document being sniffed).
 //!
 //! BFCL lines are mostly fields nobody needs for stability (multi-turn lines are 10-60 KB,
 //! 90% of it inference logs). [`scan_object`] walks the top level of one object, records
@@ -69,7 +70,7 @@ fn skip_value(b: &[u8], i: usize) -> Result<usize, ScanError> {
 /// range of its value in the matching slot of `found` (the first occurrence wins).
 ///
 /// ```
-/// use evaltally_bfcl::scan::scan_object;
+/// use evaltally_format::scan::scan_object;
 /// let line = br#"{"id": "simple_0", "result": [{"f": "{\"a\": 1}"}], "latency": 0.5}"#;
 /// let mut found = [None, None];
 /// scan_object(line, &[b"id", b"latency"], &mut found).unwrap();
@@ -82,6 +83,45 @@ fn skip_value(b: &[u8], i: usize) -> Result<usize, ScanError> {
 pub fn scan_object(b: &[u8], wanted: &[&[u8]], found: &mut [Option<Range<usize>>]) -> Result<(), ScanError> {
     debug_assert_eq!(wanted.len(), found.len());
     found.fill(None);
+    for_each_member(b, |key, value| {
+        let key = &b[key];
+        if let Some(slot) = wanted.iter().position(|w| *w == key)
+            && found[slot].is_none()
+        {
+            found[slot] = Some(value);
+        }
+    })
+}
+
+/// One member of an object: the byte ranges of its key (inside the quotes, escapes left as
+/// they are) and of its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The key's bytes, without the quotes.
+    pub key: Range<usize>,
+    /// The value's bytes.
+    pub value: Range<usize>,
+}
+
+/// Every member of one JSON object, in document order, found without building any value:
+/// what a sniffer needs to tell formats apart by their top-level keys.
+///
+/// ```
+/// use evaltally_format::scan::object_members;
+/// let doc = br#"{"schema_version": "2.0", "instances": [{"id": 1}]}"#;
+/// let members = object_members(doc).unwrap();
+/// let keys: Vec<&[u8]> = members.iter().map(|m| &doc[m.key.clone()]).collect();
+/// assert_eq!(keys, [b"schema_version".as_slice(), b"instances"]);
+/// assert!(object_members(b"[1, 2]").is_err());
+/// ```
+pub fn object_members(b: &[u8]) -> Result<Vec<Member>, ScanError> {
+    let mut out = Vec::new();
+    for_each_member(b, |key, value| out.push(Member { key, value }))?;
+    Ok(out)
+}
+
+/// Walks the members of one object spanning all of `b` (whitespace around it allowed).
+fn for_each_member(b: &[u8], mut each: impl FnMut(Range<usize>, Range<usize>)) -> Result<(), ScanError> {
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return Err(ScanError::at(i, "`{` starting a JSON object"));
@@ -95,18 +135,14 @@ pub fn scan_object(b: &[u8], wanted: &[&[u8]], found: &mut [Option<Range<usize>>
             return Err(ScanError::at(i, "a `\"` starting a member name"));
         }
         let key_end = skip_string(b, i)?;
-        let key = &b[i + 1..key_end - 1];
+        let key = i + 1..key_end - 1;
         i = skip_ws(b, key_end);
         if b.get(i) != Some(&b':') {
             return Err(ScanError::at(i, "`:` after a member name"));
         }
         i = skip_ws(b, i + 1);
         let end = skip_value(b, i)?;
-        if let Some(slot) = wanted.iter().position(|w| *w == key)
-            && found[slot].is_none()
-        {
-            found[slot] = Some(i..end);
-        }
+        each(key, i..end);
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
@@ -128,7 +164,7 @@ fn finish(b: &[u8], i: usize) -> Result<(), ScanError> {
 /// A decoded JSON string value: borrowed when it has no escapes.
 ///
 /// ```
-/// use evaltally_bfcl::scan::string_value;
+/// use evaltally_format::scan::string_value;
 /// assert_eq!(string_value(br#""plain""#).as_deref(), Some("plain"));
 /// assert_eq!(string_value(br#""a\"b""#).as_deref(), Some("a\"b"));
 /// assert_eq!(string_value(b"12"), None);
@@ -144,8 +180,8 @@ pub fn string_value(raw: &[u8]) -> Option<Cow<'_, str>> {
 /// An integer value.
 ///
 /// ```
-/// assert_eq!(evaltally_bfcl::scan::int_value(b"-12"), Some(-12));
-/// assert_eq!(evaltally_bfcl::scan::int_value(b"1.5"), None);
+/// assert_eq!(evaltally_format::scan::int_value(b"-12"), Some(-12));
+/// assert_eq!(evaltally_format::scan::int_value(b"1.5"), None);
 /// ```
 pub fn int_value(raw: &[u8]) -> Option<i64> {
     std::str::from_utf8(raw).ok()?.parse().ok()

@@ -1,0 +1,151 @@
+//! BFCL as a format of the reading pipeline: files claimed by name and place, grouped into
+//! (run, model, category) pairs of result and score files.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use evaltally_core::{Diagnostic, RunRecord};
+use evaltally_format::{
+    Claim, FileValidation, Format, Input, Options, Read, Records, Scratch, Shown, Unit, Validated, WalkedFile,
+};
+
+use crate::layout::{self, FilePair};
+
+/// The BFCL format: result and score files in every known layout.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bfcl;
+
+/// The one value of [`Bfcl`], for the registry.
+pub static FORMAT: Bfcl = Bfcl;
+
+impl Format for Bfcl {
+    fn name(&self) -> &'static str {
+        "bfcl"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["gorilla"]
+    }
+
+    fn describe(&self) -> &'static str {
+        layout::LAYOUTS
+    }
+
+    fn noun(&self) -> &'static str {
+        "BFCL result or score files"
+    }
+
+    fn claim(&self, path: &Path) -> Claim {
+        if layout::is_bfcl_file(path) { Claim::Group } else { Claim::No }
+    }
+
+    fn companions(&self, given: &Path) -> Vec<PathBuf> {
+        layout::companions(given)
+    }
+
+    fn group(&self, files: Vec<WalkedFile>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
+        let named: HashSet<&Path> = files.iter().filter(|f| f.named).map(|f| f.path.as_path()).collect();
+        let sizes: std::collections::HashMap<&Path, u64> = files.iter().map(|f| (f.path.as_path(), f.size)).collect();
+        let list: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.path.clone(), f.named)).collect();
+        let runs = layout::group(&list, diagnostics);
+        let mut units: Vec<Box<dyn Unit>> = Vec::new();
+        for run in runs {
+            for pair in run.pairs {
+                let files = [&pair.result, &pair.score];
+                let size = files.iter().copied().flatten().map(|p| sizes.get(p.as_path()).copied().unwrap_or(0)).sum();
+                let single = files.iter().copied().flatten().all(|p| named.contains(p.as_path()))
+                    && (pair.result.is_none() || pair.score.is_none());
+                units.push(Box::new(PairUnit { pair, root: run.root.clone(), size, single }));
+            }
+        }
+        units
+    }
+
+    fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        // Every BFCL file is grouped, never sniffed; a file forced to BFCL with `--as` is
+        // read as a lone result file.
+        let pair = lone_pair(file.path);
+        let out = crate::read_pair_bytes(&pair, file.bytes, None, &mut crate::Scratch::default());
+        Read { runs: out.run.into_iter().collect(), diagnostics: out.diagnostics }
+    }
+}
+
+/// A file read on its own as a result file of run `.` and model `unknown`.
+fn lone_pair(path: &Path) -> FilePair {
+    let name = path.file_name().and_then(std::ffi::OsStr::to_str).unwrap_or_default();
+    let category = layout::classify(name).map_or_else(|| "unknown".to_string(), |(_, c)| c.to_string());
+    FilePair { run: ".".into(), model: "unknown".into(), category, result: Some(path.to_path_buf()), score: None }
+}
+
+/// One (run, model, category): its result file and its score file.
+#[derive(Debug)]
+struct PairUnit {
+    pair: FilePair,
+    /// The run folder (or `result-<run>` folder), the source of its records.
+    root: PathBuf,
+    size: u64,
+    /// Only files the user named, and not both of the pair: validated on their own.
+    single: bool,
+}
+
+impl Unit for PairUnit {
+    fn format(&self) -> &'static str {
+        "bfcl"
+    }
+
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn label(&self) -> String {
+        let path = self.pair.result.as_ref().or(self.pair.score.as_ref()).cloned().unwrap_or_default();
+        let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        name.strip_suffix(".json").map(str::to_string).unwrap_or(name)
+    }
+
+    fn scope(&self) -> Option<(&str, &str)> {
+        Some((&self.pair.model, &self.pair.category))
+    }
+
+    fn may_hold(&self, test: &str) -> bool {
+        crate::show::may_hold(&self.pair, test)
+    }
+
+    fn read(&self, scratch: &mut Scratch, _options: &Options) -> Read {
+        let out = crate::read_pair(&self.pair, scratch.slot::<crate::Scratch>());
+        Read { runs: out.run.into_iter().collect(), diagnostics: out.diagnostics }
+    }
+
+    fn records(&self, scratch: &mut Scratch, _options: &Options) -> Records {
+        let mut diagnostics = Vec::new();
+        let tests = crate::records::pair_records(&self.pair, scratch.slot::<crate::Scratch>(), &mut diagnostics);
+        let run = RunRecord {
+            run: self.pair.run.clone(),
+            model: self.pair.model.clone(),
+            format: "bfcl".to_string(),
+            source: self.root.clone(),
+            started_at: None,
+            tests,
+        };
+        Records { runs: vec![run], diagnostics }
+    }
+
+    fn show(&self, _scratch: &mut Scratch, test: &str, _options: &Options) -> Shown {
+        match crate::show::show(&self.pair, test) {
+            Ok(detail) => Shown { details: detail.into_iter().collect(), diagnostics: Vec::new() },
+            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+
+    fn validate(&self, _scratch: &mut Scratch, _options: &Options) -> Validated {
+        let mut pair = self.pair.clone();
+        if self.single {
+            pair.run.clear();
+        }
+        let files = crate::validate::validate_pair(&pair)
+            .into_iter()
+            .map(|r| FileValidation { path: r.path, format: r.format.to_string(), findings: r.findings })
+            .collect();
+        Validated { files, diagnostics: Vec::new() }
+    }
+}

@@ -1,0 +1,169 @@
+//! The [`Format`] trait and what it is given.
+
+use std::fmt::Debug;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crate::outputs::{FileValidation, Read, Records, Shown};
+use crate::scan::{Member, object_members, string_value};
+use crate::unit::Unit;
+use crate::walk::WalkedFile;
+use evaltally_core::Diagnostic;
+
+/// What a file's path says to a format, before any byte is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// Not this format's file.
+    No,
+    /// This format's file, known by its name or place; [`Format::group`] makes units of it
+    /// (a BFCL result file, a SWE-bench per-instance `report.json`).
+    Group,
+    /// Perhaps this format's file: its content decides ([`Format::sniff`]).
+    Sniff,
+}
+
+/// What the files are read for: sniffers may accept more when validating (a fragment of a
+/// document, a document example with placeholders).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Purpose {
+    /// Analysing runs: `stability`, `compare`, `show`, `export`, `convert`.
+    #[default]
+    Read,
+    /// `validate`.
+    Validate,
+}
+
+/// How to read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// What the files are read for.
+    pub purpose: Purpose,
+    /// Read files the format marks as unfinished (gstack's `_partial` saves), which are left
+    /// out by default.
+    pub include_partial: bool,
+    /// Add the checks upstream validators lack (for [`Purpose::Validate`]).
+    pub strict: bool,
+    /// Read every file as this format (its [`Format::name`]) without sniffing: `--as`.
+    pub forced: Option<&'static str>,
+}
+
+/// One file's bytes, with what sniffers share: the members of the top-level JSON object,
+/// found once and only when first asked for.
+#[derive(Debug)]
+pub struct Input<'a> {
+    /// The file.
+    pub path: &'a Path,
+    /// Its content (a UTF-8 byte order mark left in place).
+    pub bytes: &'a [u8],
+    /// Whether the user named the file itself (rather than a folder holding it).
+    pub named: bool,
+    members: OnceLock<Option<Vec<Member>>>,
+}
+
+impl<'a> Input<'a> {
+    /// A file's content.
+    pub fn new(path: &'a Path, bytes: &'a [u8], named: bool) -> Self {
+        Self { path, bytes, named, members: OnceLock::new() }
+    }
+
+    /// The content without a UTF-8 byte order mark.
+    pub fn text_bytes(&self) -> &'a [u8] {
+        self.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(self.bytes)
+    }
+
+    /// The members of the top-level JSON object, or `None` when the content is not one
+    /// complete object (not JSON, an array, cut short). Found without building any value.
+    pub fn json_members(&self) -> Option<&[Member]> {
+        self.members.get_or_init(|| object_members(self.text_bytes()).ok()).as_deref()
+    }
+
+    /// Whether the top-level JSON object has member `key`.
+    pub fn has(&self, key: &str) -> bool {
+        self.json(key).is_some()
+    }
+
+    /// The raw bytes of member `key`'s value (the first one, if the key repeats).
+    pub fn json(&self, key: &str) -> Option<&'a [u8]> {
+        let text = self.text_bytes();
+        self.json_members()?.iter().find(|m| &text[m.key.clone()] == key.as_bytes()).map(|m| &text[m.value.clone()])
+    }
+
+    /// Member `key`'s value when it is a string.
+    pub fn json_str(&self, key: &str) -> Option<std::borrow::Cow<'a, str>> {
+        string_value(self.json(key)?)
+    }
+
+    /// The file name without its last extension (`night-1.json` → `night-1`).
+    pub fn stem(&self) -> String {
+        self.path.file_stem().map_or_else(|| self.path.display().to_string(), |s| s.to_string_lossy().into_owned())
+    }
+}
+
+/// One result-file format: how its files are found, grouped, told apart, read, shown and
+/// validated. Implemented once per adapter crate and listed in the registry.
+///
+/// Every method gets its input from the pipeline (paths from the one walk, bytes from the one
+/// read) and reports problems as [`Diagnostic`]s naming file, line and column: a broken file
+/// never stops the rest of the work. Only [`group`](Format::group)'s units and the methods'
+/// defaults open files.
+pub trait Format: Send + Sync + Debug + 'static {
+    /// The name `--as` takes and outputs show (`bfcl`, `gstack`, `junit`, …).
+    fn name(&self) -> &'static str;
+
+    /// Other names `--as` accepts.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// What "nothing found" messages list for this format: the files and layouts it knows,
+    /// one indented line each.
+    fn describe(&self) -> &'static str;
+
+    /// The files in a few words, for "no … found" (`gstack results`).
+    fn noun(&self) -> &'static str;
+
+    /// What the path alone says. Called for every file the walk finds, so it must not
+    /// touch the file system.
+    fn claim(&self, path: &Path) -> Claim;
+
+    /// Other folders a path given implies, walked with it: BFCL's `result-<run>` folder
+    /// implies its `score-<run>` sibling. Only existing folders are walked.
+    fn companions(&self, _given: &Path) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
+    /// Whether a file this format claimed with [`Claim::Sniff`] (or one the user named that
+    /// no format claimed) is this format's, from its bytes. The first format in registry
+    /// order that says yes reads the file.
+    fn sniff(&self, _file: &Input<'_>, _options: &Options) -> bool {
+        false
+    }
+
+    /// Makes units of the files this format claimed with [`Claim::Group`], from every path
+    /// given at once (so one run spread over several paths is one unit). Problems with the
+    /// layout go to `diagnostics`.
+    fn group(&self, _files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
+        Vec::new()
+    }
+
+    /// Reads one sniffed file into runs, one per (run, model, category) it holds.
+    fn read(&self, file: &Input<'_>, options: &Options) -> Read;
+
+    /// Reads one sniffed file into run records, with everything per test the format keeps
+    /// (durations, tokens, costs, messages), for `convert` and `export`.
+    fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
+        let _ = file;
+        Records::default()
+    }
+
+    /// Everything one sniffed file says about test `test`.
+    fn show(&self, file: &Input<'_>, _test: &str, _options: &Options) -> Shown {
+        let _ = file;
+        Shown::default()
+    }
+
+    /// Checks one sniffed file against the format.
+    fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
+        vec![FileValidation::new(file.path, self.name(), Vec::new())]
+    }
+}

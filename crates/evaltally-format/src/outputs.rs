@@ -1,0 +1,82 @@
+//! What reading a unit gives, one type per question asked of it.
+
+use std::path::{Path, PathBuf};
+
+use evaltally_core::{CategoryRun, Diagnostic, Finding, RunRecord, TestDetail};
+use serde::Serialize;
+
+/// Runs read for analysis: tests, outcomes and error types.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// One entry per (run, model, category).
+    pub runs: Vec<CategoryRun>,
+    /// Everything worth telling about the files.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Runs read test by test with everything the files keep, for `convert` and `export`.
+#[derive(Debug, Default)]
+pub struct Records {
+    /// One record per (run, model) in the unit. A format whose units hold part of a run (a
+    /// BFCL category) gives that part; the caller gathers records by (model, run, source).
+    pub runs: Vec<RunRecord>,
+    /// Problems met.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a unit says about one test.
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// One entry per (run, model) whose files hold the test's category.
+    pub details: Vec<TestDetail>,
+    /// Problems met.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The outcome of validating one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileValidation {
+    /// The file.
+    #[serde(serialize_with = "lossy")]
+    pub path: PathBuf,
+    /// Its format (`bfcl-result`, `sfbench-v2`, `swebench-run-report`, `gstack`, …).
+    pub format: String,
+    /// Every problem found.
+    #[serde(skip)]
+    pub findings: Vec<Finding>,
+}
+
+fn lossy<S: serde::Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.to_string_lossy())
+}
+
+impl FileValidation {
+    /// A file's findings.
+    pub fn new(path: &Path, format: &str, findings: Vec<Finding>) -> Self {
+        Self { path: path.to_path_buf(), format: format.to_string(), findings }
+    }
+
+    /// Whether the file has no error.
+    pub fn is_valid(&self) -> bool {
+        !self.findings.iter().any(Finding::is_error)
+    }
+
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_error())
+    }
+
+    /// The warnings.
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| !f.is_error())
+    }
+}
+
+/// What validating a unit found.
+#[derive(Debug, Default)]
+pub struct Validated {
+    /// One entry per file checked.
+    pub files: Vec<FileValidation>,
+    /// Problems finding or reading the files.
+    pub diagnostics: Vec<Diagnostic>,
+}

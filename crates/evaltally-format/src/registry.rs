@@ -1,0 +1,299 @@
+//! The registry: the formats, asked in order, and the units they make of the walk.
+
+use std::fmt;
+use std::fs::File;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use evaltally_core::{Diagnostic, Finding};
+
+use crate::format::{Claim, Format, Input, Options};
+use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
+use crate::unit::{Scratch, Unit};
+use crate::walk::{WalkError, WalkedFile, walk};
+
+/// The formats evaltally reads, in the order they are asked.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    formats: Vec<&'static dyn Format>,
+}
+
+/// Why nothing could be read.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    /// A path given does not exist or cannot be inspected.
+    #[error(transparent)]
+    Path(#[from] WalkError),
+    /// No file of any format was found below the paths given.
+    #[error("no {nouns} found in {}", list(searched))]
+    NothingFound {
+        /// The paths searched.
+        searched: Vec<PathBuf>,
+        /// The registry's formats in words (`BFCL result or score files, gstack results …`).
+        nouns: String,
+    },
+    /// `--as` named no format.
+    #[error("unknown format `{name}`; known: {known}")]
+    UnknownFormat {
+        /// The name given.
+        name: String,
+        /// The names the registry knows.
+        known: String,
+    },
+}
+
+fn list(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// The units found below some paths.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    /// The units, in a fixed order: each format's groups in registry order, then the
+    /// sniffed files in walk order.
+    pub units: Vec<Box<dyn Unit>>,
+    /// Problems met walking and grouping.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Registry {
+    /// A registry of `formats`, asked in this order.
+    pub fn new(formats: Vec<&'static dyn Format>) -> Self {
+        Self { formats }
+    }
+
+    /// The formats, in order.
+    pub fn formats(&self) -> &[&'static dyn Format] {
+        &self.formats
+    }
+
+    /// The format called `name` (or with `name` among its aliases), ignoring case.
+    pub fn find(&self, name: &str) -> Option<&'static dyn Format> {
+        self.formats
+            .iter()
+            .copied()
+            .find(|f| f.name().eq_ignore_ascii_case(name) || f.aliases().iter().any(|a| a.eq_ignore_ascii_case(name)))
+    }
+
+    /// Every name `--as` accepts, formats in order, aliases after their format.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.formats.iter().flat_map(|f| std::iter::once(f.name()).chain(f.aliases().iter().copied())).collect()
+    }
+
+    /// What every format reads, one indented line each, for "nothing found" messages.
+    pub fn describe(&self) -> String {
+        self.formats.iter().map(|f| f.describe()).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The formats' files in words: `A, B or C`.
+    pub fn nouns(&self) -> String {
+        let nouns: Vec<&str> = self.formats.iter().map(|f| f.noun()).collect();
+        match nouns.split_last() {
+            None => "files".to_string(),
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// Walks `paths` once and makes units of what the formats claim. With
+    /// [`Options::forced`], only that format is asked, and every file it or no other
+    /// format claims is read as that format without sniffing.
+    pub fn discover(&self, paths: &[PathBuf], options: &Options) -> Result<Discovered, DiscoverError> {
+        let formats: Vec<&'static dyn Format> = match options.forced {
+            Some(name) => vec![self.find(name).ok_or_else(|| DiscoverError::UnknownFormat {
+                name: name.to_string(),
+                known: self.names().join(", "),
+            })?],
+            None => self.formats.clone(),
+        };
+        let mut roots = paths.to_vec();
+        for path in paths {
+            for format in &formats {
+                for companion in format.companions(path) {
+                    if companion.is_dir() && !roots.contains(&companion) {
+                        roots.push(companion);
+                    }
+                }
+            }
+        }
+        let walked = walk(&roots)?;
+        let mut diagnostics = walked.diagnostics;
+        let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
+        let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
+        for file in walked.files {
+            let claims: Vec<Claim> = formats.iter().map(|f| f.claim(&file.path)).collect();
+            if let Some(at) = claims.iter().position(|c| *c == Claim::Group) {
+                grouped[at].push(file);
+                continue;
+            }
+            let mut candidates: Vec<&'static dyn Format> =
+                formats.iter().zip(&claims).filter(|(_, c)| **c == Claim::Sniff).map(|(f, _)| *f).collect();
+            if candidates.is_empty() && file.named {
+                candidates.clone_from(&formats);
+            }
+            if !candidates.is_empty() {
+                sniffed.push(Box::new(SniffedFile { file, candidates }));
+            }
+        }
+        let mut units: Vec<Box<dyn Unit>> = Vec::new();
+        for (format, files) in formats.iter().zip(grouped) {
+            if !files.is_empty() {
+                units.extend(format.group(files, &mut diagnostics));
+            }
+        }
+        units.extend(sniffed);
+        if units.is_empty() {
+            return Err(DiscoverError::NothingFound { searched: paths.to_vec(), nouns: self.nouns() });
+        }
+        Ok(Discovered { units, diagnostics })
+    }
+}
+
+/// A file whose content decides its format: read once into the worker's buffer, sniffed by
+/// the candidate formats, read by the first that says yes.
+struct SniffedFile {
+    file: WalkedFile,
+    candidates: Vec<&'static dyn Format>,
+}
+
+impl fmt::Debug for SniffedFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.candidates.iter().map(|c| c.name()).collect();
+        f.debug_struct("SniffedFile").field("file", &self.file).field("candidates", &names).finish()
+    }
+}
+
+/// What became of a sniffed file.
+enum Sniffed<'a> {
+    /// Read by this format.
+    Format(&'static dyn Format, Input<'a>),
+    /// No format took it; the diagnostic says why, when it is worth saying.
+    Unknown(Input<'a>),
+    /// The file could not be read.
+    Unreadable(std::io::Error),
+}
+
+impl SniffedFile {
+    /// Reads the file into `scratch.buf` and finds its format, then calls `then`.
+    fn with<T>(&self, scratch: &mut Scratch, options: &Options, then: impl FnOnce(Sniffed<'_>) -> T) -> T {
+        let mut buf = std::mem::take(&mut scratch.buf);
+        buf.clear();
+        let out = if let Err(e) = File::open(&self.file.path).and_then(|mut f| f.read_to_end(&mut buf)) {
+            then(Sniffed::Unreadable(e))
+        } else {
+            {
+                let input = Input::new(&self.file.path, &buf, self.file.named);
+                let format = if options.forced.is_some() {
+                    self.candidates.first().copied()
+                } else {
+                    self.candidates.iter().copied().find(|f| f.sniff(&input, options))
+                };
+                match format {
+                    Some(format) => then(Sniffed::Format(format, input)),
+                    None => then(Sniffed::Unknown(input)),
+                }
+            }
+        };
+        scratch.buf = buf;
+        out
+    }
+
+    fn unreadable(&self, e: &std::io::Error) -> Diagnostic {
+        Diagnostic::error(&self.file.path, format!("cannot read file: {e}"))
+    }
+
+    /// Why no format took the file, when that is worth a word: the user named it, or it
+    /// looks like a JSON document and is not valid JSON (a broken report looks exactly so).
+    fn unknown(&self, input: &Input<'_>) -> Option<Diagnostic> {
+        let path = input.path;
+        let json_like = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+            || crate::json::starts_like_json(input.bytes);
+        if json_like && let Some(e) = crate::json::syntax_error(input.bytes) {
+            return Some(crate::json::error_diagnostic(path, &e));
+        }
+        input.named.then(|| Diagnostic::error(path, format!("not a format evaltally knows ({})", self.expected())))
+    }
+
+    fn expected(&self) -> String {
+        let nouns: Vec<&str> = self.candidates.iter().map(|c| c.noun()).collect();
+        format!("tried: {}", nouns.join(", "))
+    }
+}
+
+impl Unit for SniffedFile {
+    fn format(&self) -> &'static str {
+        self.candidates.first().map_or("unknown", |f| f.name())
+    }
+
+    fn size(&self) -> u64 {
+        self.file.size
+    }
+
+    fn label(&self) -> String {
+        let name = self
+            .file
+            .path
+            .file_name()
+            .map_or_else(|| self.file.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        name.strip_suffix(".json").map(str::to_string).unwrap_or(name)
+    }
+
+    fn read(&self, scratch: &mut Scratch, options: &Options) -> Read {
+        self.with(scratch, options, |sniffed| match sniffed {
+            Sniffed::Format(format, input) => format.read(&input, options),
+            Sniffed::Unknown(input) => {
+                Read { runs: Vec::new(), diagnostics: self.unknown(&input).into_iter().collect() }
+            }
+            Sniffed::Unreadable(e) => Read { runs: Vec::new(), diagnostics: vec![self.unreadable(&e)] },
+        })
+    }
+
+    fn records(&self, scratch: &mut Scratch, options: &Options) -> Records {
+        self.with(scratch, options, |sniffed| match sniffed {
+            Sniffed::Format(format, input) => format.records(&input, options),
+            Sniffed::Unknown(input) => {
+                Records { runs: Vec::new(), diagnostics: self.unknown(&input).into_iter().collect() }
+            }
+            Sniffed::Unreadable(e) => Records { runs: Vec::new(), diagnostics: vec![self.unreadable(&e)] },
+        })
+    }
+
+    fn show(&self, scratch: &mut Scratch, test: &str, options: &Options) -> Shown {
+        self.with(scratch, options, |sniffed| match sniffed {
+            Sniffed::Format(format, input) => format.show(&input, test, options),
+            Sniffed::Unknown(input) => {
+                Shown { details: Vec::new(), diagnostics: self.unknown(&input).into_iter().collect() }
+            }
+            Sniffed::Unreadable(e) => Shown { details: Vec::new(), diagnostics: vec![self.unreadable(&e)] },
+        })
+    }
+
+    fn validate(&self, scratch: &mut Scratch, options: &Options) -> Validated {
+        let path: &Path = &self.file.path;
+        self.with(scratch, options, |sniffed| match sniffed {
+            Sniffed::Format(format, input) => {
+                Validated { files: format.validate(&input, options), diagnostics: Vec::new() }
+            }
+            Sniffed::Unknown(input) => {
+                let json_like = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+                    || crate::json::starts_like_json(input.bytes);
+                let finding = match crate::json::syntax_error(input.bytes) {
+                    Some(e) if json_like => Some(crate::json::error_finding(&e)),
+                    _ => input
+                        .named
+                        .then(|| Finding::error("$", format!("not a format evaltally knows ({})", self.expected()))),
+                };
+                let files = finding.map(|f| FileValidation::new(path, "unknown", vec![f])).into_iter().collect();
+                Validated { files, diagnostics: Vec::new() }
+            }
+            Sniffed::Unreadable(e) => Validated {
+                files: vec![FileValidation::new(
+                    path,
+                    "unknown",
+                    vec![Finding::error("file", format!("cannot read file: {e}"))],
+                )],
+                diagnostics: Vec::new(),
+            },
+        })
+    }
+}

@@ -1,0 +1,72 @@
+//! Units: what the parallel readers work on.
+
+use std::any::Any;
+use std::fmt::Debug;
+
+use crate::format::Options;
+use crate::outputs::{Read, Records, Shown, Validated};
+
+/// Reusable memory for one worker thread: a file buffer every format reads into, and one
+/// slot per type for a format's own reusable state (BFCL keeps its id tables there).
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// A file buffer, cleared before each use; its allocation is kept.
+    pub buf: Vec<u8>,
+    slots: Vec<Box<dyn Any + Send>>,
+}
+
+impl Scratch {
+    /// The worker's value of type `T`, made with `T::default()` on first use.
+    ///
+    /// ```
+    /// let mut scratch = evaltally_format::Scratch::default();
+    /// scratch.slot::<Vec<u32>>().push(7);
+    /// assert_eq!(scratch.slot::<Vec<u32>>(), &[7]);
+    /// ```
+    pub fn slot<T: Default + Send + 'static>(&mut self) -> &mut T {
+        let at = self.slots.iter().position(|s| s.is::<T>()).unwrap_or_else(|| {
+            self.slots.push(Box::new(T::default()));
+            self.slots.len() - 1
+        });
+        self.slots[at].downcast_mut::<T>().unwrap_or_else(|| unreachable!("the slot at {at} holds a T"))
+    }
+}
+
+/// One thing to read: a file, or files that only make sense together (a BFCL result file
+/// with its score file, a folder of SWE-bench per-instance reports). Units are independent
+/// of each other, so callers read them in parallel, each worker with its own [`Scratch`].
+pub trait Unit: Send + Sync + Debug {
+    /// The format's name.
+    fn format(&self) -> &'static str;
+
+    /// Total size in bytes, for scheduling large units first.
+    fn size(&self) -> u64;
+
+    /// A short name that tells units apart (a file name without `.json`), for runs whose
+    /// names clash.
+    fn label(&self) -> String;
+
+    /// (model, category) when the unit's place already says them (a BFCL file pair), so a
+    /// filter can drop the unit before any file is opened.
+    fn scope(&self) -> Option<(&str, &str)> {
+        None
+    }
+
+    /// Whether the unit may hold test `test` (a BFCL pair holds only its category's ids), so
+    /// `show` opens likely units first.
+    fn may_hold(&self, _test: &str) -> bool {
+        true
+    }
+
+    /// Reads the unit's runs.
+    fn read(&self, scratch: &mut Scratch, options: &Options) -> Read;
+
+    /// Reads the unit's run records.
+    fn records(&self, scratch: &mut Scratch, options: &Options) -> Records;
+
+    /// Everything the unit says about test `test`.
+    fn show(&self, scratch: &mut Scratch, test: &str, options: &Options) -> Shown;
+
+    /// Validates the unit's files.
+    fn validate(&self, scratch: &mut Scratch, options: &Options) -> Validated;
+}

@@ -1,0 +1,213 @@
+//! The one walk: every command finds its files here, with one policy.
+//!
+//! * Every path given is walked (a file given is yielded itself, marked
+//!   [`named`](WalkedFile::named)).
+//! * Links are followed inside the tree. A link whose target lies outside the path given
+//!   is reported as a warning naming the link and its target, and not followed, so nothing
+//!   outside what the user named is read (or copied into a store). A link to a folder that
+//!   contains it (a loop) is reported and not followed.
+//! * Hidden entries (names starting with `.`) are skipped unless given by name.
+//! * Folders that cannot be listed are errors naming the folder; the walk goes on.
+//! * Only regular files are yielded (no FIFOs, sockets or devices), each once: a file
+//!   reached twice (through a link, or two overlapping paths) is kept under the first path
+//!   in order.
+//! * The result is sorted (paths in the order given, then in natural order), whatever the
+//!   file system's listing order or the threads' scheduling.
+//!
+//! The walk itself runs on [`ignore`]'s parallel walker (ripgrep's), with its ignore-file
+//! rules off: result folders are data, not source trees.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use evaltally_core::Diagnostic;
+use evaltally_core::id::natural_str_cmp;
+use ignore::{WalkBuilder, WalkState};
+
+/// One file the walk found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkedFile {
+    /// The file, as reached from the path given.
+    pub path: PathBuf,
+    /// The path given that it was found below (the file itself when named).
+    pub root: Arc<Path>,
+    /// Its size in bytes when walked.
+    pub size: u64,
+    /// Whether the user named this file itself.
+    pub named: bool,
+}
+
+/// What the walk found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// The files, sorted: by the order of the paths given, then naturally by path.
+    pub files: Vec<WalkedFile>,
+    /// Links not followed, folders that could not be listed.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Why a path given could not be walked at all.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct WalkError {
+    /// The path.
+    pub path: PathBuf,
+    /// The underlying error.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// A file found, with the index of the path given it was found below and its (device,
+/// inode) identity where the platform has one.
+type Entry = (usize, WalkedFile, Option<(u64, u64)>);
+
+#[derive(Default)]
+struct Found {
+    files: Vec<Entry>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Walks `paths` (see the module documentation for the policy).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::create_dir_all(dir.path().join("run-10"))?;
+/// std::fs::create_dir_all(dir.path().join("run-2/.cache"))?;
+/// std::fs::write(dir.path().join("run-10/a.json"), "{}")?;
+/// std::fs::write(dir.path().join("run-2/a.json"), "{}")?;
+/// std::fs::write(dir.path().join("run-2/.cache/x.json"), "{}")?;
+/// let walked = evaltally_format::walk::walk(&[dir.path().to_path_buf()])?;
+/// let names: Vec<_> = walked.files.iter().map(|f| f.path.strip_prefix(dir.path()).unwrap().to_path_buf()).collect();
+/// assert_eq!(names, [std::path::Path::new("run-2/a.json"), std::path::Path::new("run-10/a.json")]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn walk(paths: &[PathBuf]) -> Result<Walked, WalkError> {
+    let found = Mutex::new(Found::default());
+    for (index, path) in paths.iter().enumerate() {
+        let meta = std::fs::metadata(path).map_err(|source| WalkError { path: path.clone(), source })?;
+        let root: Arc<Path> = Arc::from(path.as_path());
+        if meta.is_file() {
+            let file = WalkedFile { path: path.clone(), root, size: meta.len(), named: true };
+            lock(&found).files.push((index, file, identity(&meta)));
+            continue;
+        }
+        let canonical_root = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        WalkBuilder::new(path).standard_filters(false).hidden(true).follow_links(true).build_parallel().run(|| {
+            let found = &found;
+            let root = Arc::clone(&root);
+            let canonical_root = canonical_root.clone();
+            Box::new(move |entry| visit(entry, index, &root, &canonical_root, found))
+        });
+    }
+    let Found { mut files, mut diagnostics } = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    files.sort_by(|(a, fa, _), (b, fb, _)| {
+        a.cmp(b).then_with(|| natural_str_cmp(&fa.path.to_string_lossy(), &fb.path.to_string_lossy()))
+    });
+    let mut seen = HashSet::new();
+    let files = files.into_iter().filter(|(_, _, id)| id.is_none_or(|id| seen.insert(id))).map(|(_, f, _)| f).collect();
+    diagnostics.sort_by(|a, b| natural_str_cmp(&a.path.to_string_lossy(), &b.path.to_string_lossy()));
+    diagnostics.dedup();
+    Ok(Walked { files, diagnostics })
+}
+
+fn lock(found: &Mutex<Found>) -> std::sync::MutexGuard<'_, Found> {
+    found.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)] // `None` on other platforms
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+fn visit(
+    entry: Result<ignore::DirEntry, ignore::Error>,
+    index: usize,
+    root: &Arc<Path>,
+    canonical_root: &Path,
+    found: &Mutex<Found>,
+) -> WalkState {
+    let entry = match entry {
+        Ok(entry) => entry,
+        Err(err) => {
+            lock(found).diagnostics.push(walk_error(&err, root));
+            return WalkState::Continue;
+        }
+    };
+    if entry.depth() == 0 {
+        return WalkState::Continue;
+    }
+    let path = entry.path();
+    if entry.path_is_symlink() {
+        match std::fs::canonicalize(path) {
+            Ok(target) if !target.starts_with(canonical_root) => {
+                lock(found).diagnostics.push(Diagnostic::warning(
+                    path,
+                    format!("link to {}, outside {}; not followed", target.display(), root.display()),
+                ));
+                return WalkState::Skip;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                lock(found).diagnostics.push(Diagnostic::warning(path, format!("broken link ({e}); left out")));
+                return WalkState::Skip;
+            }
+        }
+    }
+    if entry.file_type().is_some_and(|t| t.is_dir()) {
+        return WalkState::Continue;
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let file = WalkedFile { path: path.to_path_buf(), root: Arc::clone(root), size: meta.len(), named: false };
+            lock(found).files.push((index, file, identity(&meta)));
+        }
+        Ok(_) => {}
+        Err(e) => lock(found).diagnostics.push(Diagnostic::error(path, format!("cannot read: {e}"))),
+    }
+    WalkState::Continue
+}
+
+/// A walk error as a diagnostic on the place it names.
+fn walk_error(err: &ignore::Error, root: &Path) -> Diagnostic {
+    let mut path = root;
+    let mut err = err;
+    loop {
+        match err {
+            ignore::Error::WithPath { path: p, err: inner } => {
+                path = p;
+                err = inner;
+            }
+            ignore::Error::WithDepth { err: inner, .. } | ignore::Error::WithLineNumber { err: inner, .. } => {
+                err = inner;
+            }
+            _ => break,
+        }
+    }
+    match err {
+        ignore::Error::Loop { child, .. } => loop_warning(child),
+        ignore::Error::Io(e) if e.raw_os_error() == Some(ELOOP) => {
+            Diagnostic::warning(path, "link that leads back to itself (a loop); not followed")
+        }
+        ignore::Error::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Diagnostic::warning(path, format!("broken link ({e}); left out"))
+        }
+        ignore::Error::Io(e) if path.is_dir() => Diagnostic::error(path, format!("cannot list folder: {e}")),
+        ignore::Error::Io(e) => Diagnostic::error(path, format!("cannot read: {e}")),
+        other => Diagnostic::error(path, other.to_string()),
+    }
+}
+
+/// `ELOOP`: too many levels of symbolic links (a link to itself).
+const ELOOP: i32 = 40;
+
+fn loop_warning(link: &Path) -> Diagnostic {
+    Diagnostic::warning(link, "link to a folder that contains it (a loop); not followed")
+}

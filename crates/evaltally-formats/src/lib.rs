@@ -1,0 +1,31 @@
+//! The registry of the formats evaltally reads: the one place that names the adapter
+//! crates. The analyzer, the CLI (and the cache and store to come) ask [`registry`] and
+//! never name an adapter.
+//!
+//! Adding a format is one crate implementing [`evaltally_format::Format`] and one line in
+//! [`registry`] (see `docs/adding-a-format.md`).
+//!
+//! ```
+//! let registry = evaltally_formats::registry();
+//! assert_eq!(registry.find("swe-bench").map(|f| f.name()), Some("swebench"));
+//! assert!(registry.names().contains(&"gstack"));
+//! ```
+
+use std::sync::OnceLock;
+
+use evaltally_format::Registry;
+
+/// Every format, in the order the registry asks them: formats known by their place first
+/// (BFCL), then the JSON documents from the most specific keys to the least, then XML.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        Registry::new(vec![
+            &evaltally_bfcl::FORMAT,
+            &evaltally_sfbench::SFBENCH,
+            &evaltally_sfbench::SWEBENCH,
+            &evaltally_gstack::FORMAT,
+            &evaltally_junit::JUNIT,
+        ])
+    })
+}

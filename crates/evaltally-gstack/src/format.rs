@@ -1,0 +1,157 @@
+//! gstack results as a format of the reading pipeline: `*.json` files sniffed by their keys,
+//! read from the pipeline's buffer.
+
+use std::path::Path;
+
+use evaltally_core::{Diagnostic, Finding};
+use evaltally_format::{Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Shown};
+use serde_json::Value;
+
+use crate::model::{GstackRun, STANDARD_KEYS, Shape};
+use crate::sources::{is_partial_doc, is_partial_name, parse_json, read_bytes};
+use crate::validate::REQUIRED_FIELDS;
+
+/// The gstack format: standard and legacy eval results.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Gstack;
+
+/// The one value of [`Gstack`], for the registry.
+pub static FORMAT: Gstack = Gstack;
+
+/// The shape the top-level keys say, as [`crate::detect`] decides on a parsed value.
+fn shape(file: &Input<'_>) -> Option<Shape> {
+    if file.has("all_results") && STANDARD_KEYS.iter().any(|k| file.has(k)) {
+        return Some(Shape::Standard);
+    }
+    let legacy_key = ["branch", "total_tests", "total_duration_ms"].iter().any(|k| file.has(k));
+    (legacy_key && file.json("tests").is_some_and(|v| v.first() == Some(&b'['))).then_some(Shape::Legacy)
+}
+
+/// Most of gstack's required fields without a test list: a standard result that lost it
+/// (validated as gstack, to say what is missing).
+fn gstack_header(file: &Input<'_>) -> bool {
+    REQUIRED_FIELDS.iter().filter(|(k, _)| file.has(k)).count() >= 6
+}
+
+/// Whether the file is a partial save to leave out.
+fn is_skipped_partial(file: &Input<'_>, options: &Options) -> bool {
+    !options.include_partial && (is_partial_name(file.path) || file.json("_partial").is_some_and(|v| v == b"true"))
+}
+
+/// A file read as a run, or left out.
+enum Got {
+    Run(Box<GstackRun>, Vec<Diagnostic>),
+    /// A partial save left out (with a warning when the user named it).
+    Skipped(Option<Diagnostic>),
+    Failed(Diagnostic),
+}
+
+fn read_run(file: &Input<'_>, options: &Options) -> Got {
+    if is_skipped_partial(file, options) {
+        // Said only when the user named the file: in a folder, gstack's readers skip these
+        // silently too.
+        return Got::Skipped(file.named.then(|| {
+            Diagnostic::warning(
+                file.path,
+                "skipped: an incremental save of a run that had not finished (gstack's readers skip these too); \
+                 ask to include partial results to read it",
+            )
+        }));
+    }
+    match read_bytes(file.path, file.bytes) {
+        Ok((run, diagnostics)) => Got::Run(Box::new(run), diagnostics),
+        Err(d) => Got::Failed(d),
+    }
+}
+
+impl Format for Gstack {
+    fn name(&self) -> &'static str {
+        "gstack"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["gstack-legacy"]
+    }
+
+    fn describe(&self) -> &'static str {
+        crate::sources::KNOWN
+    }
+
+    fn noun(&self) -> &'static str {
+        "gstack results"
+    }
+
+    fn claim(&self, path: &Path) -> Claim {
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { Claim::Sniff } else { Claim::No }
+    }
+
+    fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {
+        shape(file).is_some() || options.purpose == Purpose::Validate && gstack_header(file)
+    }
+
+    fn read(&self, file: &Input<'_>, options: &Options) -> Read {
+        match read_run(file, options) {
+            Got::Run(run, diagnostics) => Read { runs: crate::runs::category_runs(&run), diagnostics },
+            Got::Skipped(d) => Read { runs: Vec::new(), diagnostics: d.into_iter().collect() },
+            Got::Failed(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+
+    fn records(&self, file: &Input<'_>, options: &Options) -> Records {
+        match read_run(file, options) {
+            Got::Run(run, diagnostics) => Records { runs: vec![crate::runs::record(&run)], diagnostics },
+            Got::Skipped(d) => Records { runs: Vec::new(), diagnostics: d.into_iter().collect() },
+            Got::Failed(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+
+    fn show(&self, file: &Input<'_>, test: &str, options: &Options) -> Shown {
+        match read_run(file, options) {
+            Got::Run(run, _) => {
+                Shown { details: crate::runs::show(&run, test).into_iter().collect(), diagnostics: Vec::new() }
+            }
+            Got::Skipped(d) => Shown { details: Vec::new(), diagnostics: d.into_iter().collect() },
+            Got::Failed(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+
+    fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
+        let (value, note) = match parse_json(file.path, file.bytes) {
+            Ok(parsed) => parsed,
+            Err(d) => {
+                let at = match (d.line, d.column) {
+                    (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                    (Some(l), None) => format!("line {l}"),
+                    _ => "file".to_string(),
+                };
+                return vec![FileValidation::new(file.path, "unknown", vec![Finding::error(at, d.message)])];
+            }
+        };
+        let mut findings = Vec::new();
+        if let Some(note) = note {
+            let at = match (note.line, note.column) {
+                (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                _ => "file".to_string(),
+            };
+            findings.push(Finding::warning(
+                at,
+                "JSON that serde_json refuses but JSON.parse accepts (a lone UTF-16 surrogate or a number \
+                 beyond the double range); checked as gstack reads it",
+            ));
+        }
+        findings.extend(crate::validate::validate_file(&value, options.strict));
+        vec![FileValidation::new(file.path, format_name(&value), findings)]
+    }
+}
+
+fn format_name(value: &Value) -> &'static str {
+    match crate::detect(value) {
+        Some(Shape::Legacy) => "gstack-legacy",
+        _ => "gstack",
+    }
+}
+
+/// Whether a parsed document is a partial save (kept for callers holding a value).
+pub fn is_partial(path: &Path, doc: &Value) -> bool {
+    is_partial_name(path) || is_partial_doc(doc)
+}
