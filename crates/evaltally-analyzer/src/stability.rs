@@ -9,7 +9,7 @@
 //! A run that did not list a test says nothing about it; an unscored run (a result file
 //! without scores) is reported apart and judges nothing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use evaltally_core::{CategoryRun, id};
 use serde::Serialize;
@@ -280,11 +280,30 @@ fn category(m: &Matrix<'_>) -> CategoryStability {
         out.total += 1;
         out.tests.push(test);
     }
-    for k in 1..=scored.len() {
-        out.pass_at_k.push(mean_over_tests(&out.tests, k, stats::pass_at_k));
-        out.pass_hat_k.push(mean_over_tests(&out.tests, k, stats::pass_hat_k));
-    }
+    (out.pass_at_k, out.pass_hat_k) = pass_k_means(&out.tests, scored.len());
     out
+}
+
+/// pass@k and pass^k for k = 1 … `runs`, each averaged over the tests judged in at least k
+/// runs. Linear in runs × tests: each test's series comes from [`stats::pass_k_series`],
+/// computed once per distinct (runs, passes).
+fn pass_k_means(tests: &[TestStability], runs: usize) -> (Vec<Option<f64>>, Vec<Option<f64>>) {
+    let mut series: HashMap<(usize, usize), (Vec<f64>, Vec<f64>)> = HashMap::new();
+    for t in tests {
+        series.entry((t.runs, t.passed)).or_insert_with(|| stats::pass_k_series(t.runs, t.passed));
+    }
+    let mut sums = vec![(0.0_f64, 0.0_f64, 0_usize); runs];
+    for t in tests {
+        let (at, hat) = &series[&(t.runs, t.passed)];
+        for (k, sum) in sums.iter_mut().enumerate().take(t.runs) {
+            sum.0 += at[k];
+            sum.1 += hat[k];
+            sum.2 += 1;
+        }
+    }
+    sums.into_iter()
+        .map(|(at, hat, n)| if n == 0 { (None, None) } else { (Some(at / n as f64), Some(hat / n as f64)) })
+        .unzip()
 }
 
 /// The stability of one test from its row of cells; `None` when no run judged it.
@@ -318,11 +337,6 @@ fn test_stability(id: &str, row: &[Cell], scored: &[usize]) -> Option<TestStabil
         wilson: [lo, hi],
         outcomes,
     })
-}
-
-fn mean_over_tests(tests: &[TestStability], k: usize, f: fn(usize, usize, usize) -> Option<f64>) -> Option<f64> {
-    let values: Vec<f64> = tests.iter().filter_map(|t| f(t.runs, t.passed, k)).collect();
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// The `n` least stable tests of a model, across its categories: pass rate closest to one

@@ -128,6 +128,33 @@ pub fn pass_hat_k(n: usize, c: usize, k: usize) -> Option<f64> {
     Some(choose_ratio(c, n, k))
 }
 
+/// pass@k and pass^k for every k from 1 to `n`, for a test with `c` passes in `n` runs, in
+/// O(n): each k from the one before (`C(m, k+1)/C(n, k+1) = C(m, k)/C(n, k) · (m−k)/(n−k)`),
+/// the same products [`pass_at_k`] and [`pass_hat_k`] compute term by term, so the values
+/// are equal to the last bit. Index `k − 1` holds k's value.
+///
+/// ```
+/// use evaltally_analyzer::stats::{pass_at_k, pass_hat_k, pass_k_series};
+/// let (at, hat) = pass_k_series(5, 3);
+/// assert_eq!(at.len(), 5);
+/// assert_eq!(Some(at[1]), pass_at_k(5, 3, 2));
+/// assert_eq!(Some(hat[2]), pass_hat_k(5, 3, 3));
+/// ```
+pub fn pass_k_series(n: usize, c: usize) -> (Vec<f64>, Vec<f64>) {
+    let c = c.min(n);
+    let mut at = Vec::with_capacity(n);
+    let mut hat = Vec::with_capacity(n);
+    // C(n−c, k)/C(n, k) and C(c, k)/C(n, k), for k = 0 first.
+    let (mut none, mut all) = (1.0_f64, 1.0_f64);
+    for k in 0..n {
+        none *= (n - c).saturating_sub(k) as f64 / (n - k) as f64;
+        all *= c.saturating_sub(k) as f64 / (n - k) as f64;
+        at.push(if n - c < k + 1 { 1.0 } else { 1.0 - none });
+        hat.push(if c < k + 1 { 0.0 } else { all });
+    }
+    (at, hat)
+}
+
 /// A small, fast, seedable generator (SplitMix64), so resampling is reproducible without
 /// a dependency.
 #[derive(Clone, Debug)]
@@ -262,6 +289,19 @@ mod tests {
     }
 
     /// pass@k and pass^k against direct enumeration of every k-subset of the runs.
+    #[test]
+    fn pass_k_series_equals_the_term_by_term_values() {
+        for n in 1..=14 {
+            for c in 0..=n {
+                let (at, hat) = pass_k_series(n, c);
+                for k in 1..=n {
+                    assert_eq!(Some(at[k - 1]), pass_at_k(n, c, k), "pass@{k} n={n} c={c}");
+                    assert_eq!(Some(hat[k - 1]), pass_hat_k(n, c, k), "pass^{k} n={n} c={c}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn pass_k_matches_enumeration() {
         fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {

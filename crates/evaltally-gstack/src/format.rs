@@ -90,6 +90,12 @@ impl Format for Gstack {
     }
 
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {
+        if !is_skipped_partial(file, options)
+            && let Some(shape) = shape(file)
+            && let Some(runs) = crate::fast::category_runs(file, shape)
+        {
+            return Read { runs, diagnostics: Vec::new() };
+        }
         match read_run(file, options) {
             Got::Run(run, diagnostics) => Read { runs: crate::runs::category_runs(&run), diagnostics },
             Got::Skipped(d) => Read { runs: Vec::new(), diagnostics: d.into_iter().collect() },

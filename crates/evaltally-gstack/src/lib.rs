@@ -45,6 +45,7 @@
 //! assert!(saved.contains("\"total_duration_ms\": 120000,") && saved.ends_with("}\n"));
 //! ```
 
+mod fast;
 mod format;
 pub mod js;
 pub mod model;

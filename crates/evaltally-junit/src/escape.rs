@@ -123,7 +123,8 @@ pub(crate) fn char_ref(body: &str) -> Option<char> {
 /// lone `&`) are kept as written and reported through `warn`; a character reference to a
 /// character XML forbids becomes U+FFFD.
 pub(crate) fn unescape_attr<'a>(raw: &'a str, warn: &mut dyn FnMut(String)) -> Cow<'a, str> {
-    if !raw.contains(['&', '\t', '\n', '\r']) {
+    if memchr::memchr3(b'&', b'\t', b'\n', raw.as_bytes()).is_none() && memchr::memchr(b'\r', raw.as_bytes()).is_none()
+    {
         return Cow::Borrowed(raw);
     }
     let mut out = String::with_capacity(raw.len());

@@ -7,7 +7,8 @@
 //! Everything tolerated is reported in [`JunitRun::diagnostics`]; only text that is not
 //! well-formed XML, or whose root is not a test suite, is an error.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
+use std::borrow::Cow;
 use std::path::Path;
 
 use evaltally_core::Diagnostic;
@@ -198,11 +199,11 @@ impl<'a> Lines<'a> {
         if offset < self.offset {
             *self = Self { text: self.text, offset: 0, line: 1, line_start: 0 };
         }
-        for (i, b) in self.text[self.offset..offset].iter().enumerate() {
-            if *b == b'\n' {
-                self.line += 1;
-                self.line_start = self.offset + i + 1;
-            }
+        let span = &self.text[self.offset..offset];
+        let newlines = memchr::memchr_iter(b'\n', span).count();
+        if newlines > 0 {
+            self.line += newlines as u64;
+            self.line_start = self.offset + memchr::memrchr(b'\n', span).unwrap_or(0) + 1;
         }
         self.offset = offset;
         (self.line, (offset - self.line_start + 1) as u64)
@@ -216,7 +217,7 @@ struct Parser<'a> {
     run: JunitRun,
     stack: Vec<Frame>,
     /// Open element names with their line, for truncation errors.
-    names: Vec<(String, u64)>,
+    names: Vec<(Cow<'static, str>, u64)>,
     flags: Vec<CaseFlags>,
     text: TextBuf,
     root_done: bool,
@@ -224,16 +225,47 @@ struct Parser<'a> {
     event_start: usize,
 }
 
-/// An attribute list read into (name, value) pairs.
-type Attrs = Vec<(String, String)>;
+/// An attribute list read into (name, value) pairs, borrowed from the document where
+/// nothing needed unescaping.
+type Attrs<'e> = Vec<(Cow<'e, str>, Cow<'e, str>)>;
 
-fn attr<'x>(attrs: &'x Attrs, name: &str) -> Option<&'x str> {
-    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+fn attr<'x>(attrs: &'x Attrs<'_>, name: &str) -> Option<&'x str> {
+    attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_ref())
+}
+
+/// Text from the document's bytes, borrowed when it is UTF-8 (it always is: the document is
+/// a `&str`).
+fn text(bytes: Cow<'_, [u8]>) -> Cow<'_, str> {
+    match bytes {
+        Cow::Borrowed(b) => std::str::from_utf8(b).map_or_else(|_| String::from_utf8_lossy(b), Cow::Borrowed),
+        Cow::Owned(b) => Cow::Owned(String::from_utf8_lossy(&b).into_owned()),
+    }
 }
 
 /// An attribute value that is not only XML whitespace.
-fn non_blank(attrs: &Attrs, name: &str) -> Option<String> {
+fn non_blank(attrs: &Attrs<'_>, name: &str) -> Option<String> {
     attr(attrs, name).filter(|v| !v.chars().all(is_xml_space)).map(str::to_string)
+}
+
+/// An element's name, without an allocation for the names reports use.
+fn element_name(bytes: &[u8]) -> Cow<'static, str> {
+    const KNOWN: [&str; 11] = [
+        "testsuites",
+        "testsuite",
+        "testcase",
+        "failure",
+        "error",
+        "skipped",
+        "properties",
+        "property",
+        "system-out",
+        "system-err",
+        "flakyFailure",
+    ];
+    match KNOWN.iter().find(|k| k.as_bytes() == bytes) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+    }
 }
 
 /// Cuts `s` to at most 40 characters for an error message.
@@ -387,7 +419,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The attributes of a start tag, unescaped.
-    fn attributes(&mut self, e: &BytesStart<'_>, line: u64) -> Result<Attrs, JunitError> {
+    fn attributes<'e>(&mut self, e: &'e BytesStart<'_>, line: u64) -> Result<Attrs<'e>, JunitError> {
         let mut out = Vec::new();
         let mut warnings = Vec::new();
         for a in e.attributes() {
@@ -408,9 +440,13 @@ impl<'a> Parser<'a> {
                     return Err(self.error_at(at, expected, err.to_string()));
                 }
             };
-            let key = String::from_utf8_lossy(a.key.local_name().as_ref()).into_owned();
-            let raw = String::from_utf8_lossy(&a.value);
-            let value = unescape_attr(&raw, &mut |w| warnings.push(format!("attribute `{key}`: {w}"))).into_owned();
+            let key = text(Cow::Borrowed(a.key.local_name().into_inner()));
+            let value = match text(a.value) {
+                Cow::Borrowed(raw) => unescape_attr(raw, &mut |w| warnings.push(format!("attribute `{key}`: {w}"))),
+                Cow::Owned(raw) => Cow::Owned(
+                    unescape_attr(&raw, &mut |w| warnings.push(format!("attribute `{key}`: {w}"))).into_owned(),
+                ),
+            };
             out.push((key, value));
         }
         for w in warnings {
@@ -420,7 +456,7 @@ impl<'a> Parser<'a> {
     }
 
     fn start(&mut self, e: &BytesStart<'_>, empty: bool) -> Result<(), JunitError> {
-        let name = String::from_utf8_lossy(e.local_name().as_ref()).into_owned();
+        let name = element_name(e.local_name().as_ref());
         if self.stack.len() >= MAX_DEPTH {
             let expected = format!("at most {MAX_DEPTH} nested elements");
             return Err(self.error_at(self.event_start, expected, format!("`<{name}>` nested deeper")));
@@ -526,7 +562,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn duration(&mut self, attrs: &Attrs, line: u64, what: &str) -> Option<f64> {
+    fn duration(&mut self, attrs: &Attrs<'_>, line: u64, what: &str) -> Option<f64> {
         let raw = attr(attrs, "time")?;
         match seconds::parse_ms(raw) {
             Some((ms, Reading::Plain)) => Some(ms),
@@ -542,7 +578,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn check_counts(&mut self, attrs: &Attrs, line: u64, what: &str) -> Declared {
+    fn check_counts(&mut self, attrs: &Attrs<'_>, line: u64, what: &str) -> Declared {
         let mut count = |name: &str| {
             let raw = attr(attrs, name)?;
             let parsed = raw.trim().parse::<u64>().ok();
@@ -591,13 +627,13 @@ impl<'a> Parser<'a> {
         }
         // GoogleTest: status="run|notrun", result="completed|skipped|suppressed"; CTest:
         // status="run|fail|notrun|disabled".
-        let status = attr(&attrs, "status").unwrap_or_default().trim().to_ascii_lowercase();
-        let result = attr(&attrs, "result").unwrap_or_default().trim().to_ascii_lowercase();
+        let status = attr(&attrs, "status").unwrap_or_default().trim();
+        let result = attr(&attrs, "result").unwrap_or_default().trim();
+        let is = |value: &str, words: &[&str]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
         let flags = CaseFlags {
-            skipped: matches!(status.as_str(), "notrun" | "disabled" | "skipped" | "skip")
-                || matches!(result.as_str(), "skipped" | "suppressed"),
-            failed: matches!(status.as_str(), "fail" | "failed" | "failure"),
-            errored: status == "error",
+            skipped: is(status, &["notrun", "disabled", "skipped", "skip"]) || is(result, &["skipped", "suppressed"]),
+            failed: is(status, &["fail", "failed", "failure"]),
+            errored: is(status, &["error"]),
         };
         self.flags.push(flags);
         self.run.cases.push(JunitCase {
@@ -722,21 +758,31 @@ impl<'a> Parser<'a> {
             })
             .collect();
         drop(classes);
-        let mut seen: HashMap<(String, String), u64> = HashMap::new();
+        let mut seen: HashMap<(&str, &str), u64> = HashMap::with_capacity(ids.len());
         let mut warnings = Vec::new();
-        for ((case, category), id) in self.run.cases.iter_mut().zip(categories).zip(ids) {
-            match seen.get(&(category.clone(), id.clone())) {
-                Some(first) => {
-                    case.duplicate = true;
+        let mut duplicates = Vec::with_capacity(ids.len());
+        for ((case, category), id) in self.run.cases.iter().zip(&categories).zip(&ids) {
+            let duplicate = match seen.entry((category.as_str(), id.as_str())) {
+                hashbrown::hash_map::Entry::Occupied(first) => {
                     warnings.push((
                         case.line,
-                        format!("duplicate test `{id}` in `{category}` (first at line {first}); the first is kept"),
+                        format!(
+                            "duplicate test `{id}` in `{category}` (first at line {}); the first is kept",
+                            first.get()
+                        ),
                     ));
+                    true
                 }
-                None => {
-                    seen.insert((category.clone(), id.clone()), case.line);
+                hashbrown::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(case.line);
+                    false
                 }
-            }
+            };
+            duplicates.push(duplicate);
+        }
+        drop(seen);
+        for (((case, category), id), duplicate) in self.run.cases.iter_mut().zip(categories).zip(ids).zip(duplicates) {
+            case.duplicate = duplicate;
             case.category = category;
             case.id = id;
         }

@@ -34,4 +34,4 @@ mod style;
 pub mod summary;
 pub mod validate;
 
-pub use style::Style;
+pub use style::{RUN_LIST_MAX, Style, run_list};

@@ -36,3 +36,24 @@ impl Style {
         self.paint("31", text)
     }
 }
+
+/// How many run names a text output lists in full; longer lists show the first two and
+/// the last (JSON outputs always list every run).
+pub const RUN_LIST_MAX: usize = 8;
+
+/// Run names for a text line: all of them up to [`RUN_LIST_MAX`], else the first two, an
+/// ellipsis and the last, so a header stays one line at thousands of runs.
+///
+/// ```
+/// use evaltally_report::run_list;
+/// let few: Vec<String> = ["a", "b"].map(String::from).to_vec();
+/// assert_eq!(run_list(&few), "a, b");
+/// let many: Vec<String> = (0..40).map(|i| format!("run-{i:03}")).collect();
+/// assert_eq!(run_list(&many), "run-000, run-001, …, run-039");
+/// ```
+pub fn run_list(runs: &[String]) -> String {
+    match runs {
+        [first, second, .., last] if runs.len() > RUN_LIST_MAX => format!("{first}, {second}, …, {last}"),
+        _ => runs.join(", "),
+    }
+}

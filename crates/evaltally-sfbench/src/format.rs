@@ -6,6 +6,7 @@
 //! grouped into one run per (run, model).
 
 use std::collections::BTreeMap;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding};
@@ -159,6 +160,11 @@ impl Format for SfBench {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        if detect(file) == Some(Detected::SfbenchV2)
+            && let Some(runs) = crate::fast::category_runs(file)
+        {
+            return Read { runs, diagnostics: Vec::new() };
+        }
         read_document(file)
     }
 
@@ -283,9 +289,26 @@ impl Unit for InstanceLogs {
         path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
     }
 
-    fn read(&self, _scratch: &mut Scratch, _options: &Options) -> Read {
-        let out = sources::read(&self.source);
-        Read { runs: out.runs, diagnostics: out.diagnostics }
+    fn read(&self, scratch: &mut Scratch, _options: &Options) -> Read {
+        let Source::InstanceLogs { run, model, reports } = &self.source else { return Read::default() };
+        let mut parsed = Vec::with_capacity(reports.len());
+        let mut diagnostics = Vec::new();
+        for (id, path) in reports {
+            scratch.buf.clear();
+            if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut scratch.buf)) {
+                diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
+                continue;
+            }
+            let input = Input::new(path, &scratch.buf, false);
+            match crate::fast::instance_report(&input, id) {
+                Ok(report) => parsed.push(report),
+                Err(_) => match sources::instance_report(path, id, &scratch.buf) {
+                    Ok(report) => parsed.push(report),
+                    Err(d) => diagnostics.push(d),
+                },
+            }
+        }
+        Read { runs: sources::instance_runs(run, model, &parsed), diagnostics }
     }
 
     fn records(&self, _scratch: &mut Scratch, _options: &Options) -> Records {

@@ -29,6 +29,7 @@
 //! family for SF-Bench (`lwc-component-001` → `lwc`).
 
 pub mod detect;
+mod fast;
 mod format;
 pub mod markdown;
 pub mod migrate;

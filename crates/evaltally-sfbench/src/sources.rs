@@ -127,16 +127,12 @@ pub fn read(source: &Source) -> SourceOutcome {
         Source::InstanceLogs { run, model, reports } => {
             let mut parsed = Vec::with_capacity(reports.len());
             for (id, path) in reports {
-                match read_json(path) {
-                    Ok(v) => match InstanceReport::from_value(&v, Some(id)) {
-                        Some(r) => parsed.push(r),
-                        None => out.diagnostics.push(Diagnostic::error(
-                            path,
-                            "not a SWE-bench instance report: expected `{\"resolved\": …}` or `{instance_id: {\"resolved\": …}}`",
-                        )),
+                match std::fs::read(path) {
+                    Ok(bytes) => match instance_report(path, id, &bytes) {
+                        Ok(r) => parsed.push(r),
+                        Err(d) => out.diagnostics.push(d),
                     },
-                    // The harness counts an empty or broken report.json as an error (v4.1+).
-                    Err(d) => out.diagnostics.push(d),
+                    Err(e) => out.diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}"))),
                 }
             }
             out.runs = instance_runs(run, model, &parsed);
@@ -178,7 +174,19 @@ pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome 
     out
 }
 
-fn instance_runs(run: &str, model: &str, reports: &[InstanceReport]) -> Vec<CategoryRun> {
+/// One per-instance report of a run folder, from its bytes; `id` is its folder's name.
+pub(crate) fn instance_report(path: &Path, id: &str, bytes: &[u8]) -> Result<InstanceReport, Diagnostic> {
+    // The harness counts an empty or broken report.json as an error (v4.1+).
+    let v = parse_json(path, bytes)?;
+    InstanceReport::from_value(&v, Some(id)).ok_or_else(|| {
+        Diagnostic::error(
+            path,
+            "not a SWE-bench instance report: expected `{\"resolved\": …}` or `{instance_id: {\"resolved\": …}}`",
+        )
+    })
+}
+
+pub(crate) fn instance_runs(run: &str, model: &str, reports: &[InstanceReport]) -> Vec<CategoryRun> {
     let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
     for r in reports {
         let repo = repository(&r.instance_id);

@@ -384,35 +384,18 @@ impl Cli {
             Command::Summary(a) => {
                 let mut v = vec![a.file.clone()];
                 fix(&mut v)?;
-                a.file = entry_file(v.remove(0));
+                a.file = crate::store::entry_file(v.remove(0));
                 Ok(())
             }
             Command::Validate(a) => fix(&mut a.paths),
             Command::Convert(a) => {
                 let mut v = vec![a.input.clone()];
                 fix(&mut v)?;
-                a.input = entry_file(v.remove(0));
+                a.input = crate::store::entry_file(v.remove(0));
                 Ok(())
             }
             Command::Export(a) => fix(&mut a.paths),
             Command::Push(_) | Command::Runs(_) => Ok(()),
         }
-    }
-}
-
-/// A store entry folder holding one pushed file stands for that file (for commands that
-/// take a file).
-fn entry_file(path: PathBuf) -> PathBuf {
-    if !path.join(crate::store::ENTRY_FILE).is_file() {
-        return path;
-    }
-    let files: Vec<PathBuf> = std::fs::read_dir(&path)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| !p.ends_with(crate::store::ENTRY_FILE)).collect()
-        })
-        .unwrap_or_default();
-    match files.as_slice() {
-        [one] if one.is_file() => one.clone(),
-        _ => path,
     }
 }

@@ -147,3 +147,18 @@ pub(crate) fn entries(store: &Path) -> anyhow::Result<Vec<Entry>> {
     out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.name, &b.name));
     Ok(out)
 }
+
+/// A store entry folder holding one pushed file stands for that file (for commands that
+/// take a file).
+pub(crate) fn entry_file(path: PathBuf) -> PathBuf {
+    if !path.join(ENTRY_FILE).is_file() {
+        return path;
+    }
+    let files: Vec<PathBuf> = std::fs::read_dir(&path)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| !p.ends_with(ENTRY_FILE)).collect())
+        .unwrap_or_default();
+    match files.as_slice() {
+        [one] if one.is_file() => one.clone(),
+        _ => path,
+    }
+}

@@ -121,14 +121,31 @@ pub fn object_members(b: &[u8]) -> Result<Vec<Member>, ScanError> {
 }
 
 /// Walks the members of one object spanning all of `b` (whitespace around it allowed).
-fn for_each_member(b: &[u8], mut each: impl FnMut(Range<usize>, Range<usize>)) -> Result<(), ScanError> {
-    let mut i = skip_ws(b, 0);
+fn for_each_member(b: &[u8], each: impl FnMut(Range<usize>, Range<usize>)) -> Result<(), ScanError> {
+    let i = skip_ws(b, 0);
+    let end = object_at(b, i, each)?;
+    finish(b, end)
+}
+
+/// Walks the object starting at `b[start]` (a `{`), calling `each(key, value)` with the
+/// byte ranges of every member's key (inside the quotes) and value, and returns the offset
+/// just past its `}`. Values are skipped without being built; the structure is checked.
+///
+/// ```
+/// use evaltally_format::scan::object_at;
+/// let doc = br#"[{"a": 1, "b": [2]}, 3]"#;
+/// let mut keys = Vec::new();
+/// let end = object_at(doc, 1, |k, _| keys.push(doc[k].to_vec())).unwrap();
+/// assert_eq!((keys, &doc[end..]), (vec![b"a".to_vec(), b"b".to_vec()], &b", 3]"[..]));
+/// ```
+pub fn object_at(b: &[u8], start: usize, mut each: impl FnMut(Range<usize>, Range<usize>)) -> Result<usize, ScanError> {
+    let mut i = start;
     if b.get(i) != Some(&b'{') {
         return Err(ScanError::at(i, "`{` starting a JSON object"));
     }
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return finish(b, i + 1);
+        return Ok(i + 1);
     }
     loop {
         if b.get(i) != Some(&b'"') {
@@ -146,11 +163,54 @@ fn for_each_member(b: &[u8], mut each: impl FnMut(Range<usize>, Range<usize>)) -
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return finish(b, i + 1),
+            Some(b'}') => return Ok(i + 1),
             Some(_) => return Err(ScanError::at(i, "`,` or `}` after a member")),
             None => return Err(ScanError::at(i, "`,` or `}` (the object is cut short)")),
         }
     }
+}
+
+/// Walks the array starting at `b[start]` (a `[`): `each(offset)` is called at the first
+/// byte of every element and returns the offset just past it (skip with [`value_end`], or
+/// walk an object with [`object_at`]); returns the offset just past the `]`.
+///
+/// ```
+/// use evaltally_format::scan::{array_at, value_end};
+/// let doc = br#"[1, {"x": "]"}, "s"]"#;
+/// let mut starts = Vec::new();
+/// let end = array_at(doc, 0, |i| { starts.push(doc[i]); value_end(doc, i) }).unwrap();
+/// assert_eq!((starts, end), (vec![b'1', b'{', b'"'], doc.len()));
+/// ```
+pub fn array_at(
+    b: &[u8],
+    start: usize,
+    mut each: impl FnMut(usize) -> Result<usize, ScanError>,
+) -> Result<usize, ScanError> {
+    let mut i = start;
+    if b.get(i) != Some(&b'[') {
+        return Err(ScanError::at(i, "`[` starting a JSON array"));
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Ok(i + 1);
+    }
+    loop {
+        if b.get(i).is_none() {
+            return Err(ScanError::at(i, "a JSON value (the array is cut short)"));
+        }
+        i = skip_ws(b, each(i)?);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b']') => return Ok(i + 1),
+            Some(_) => return Err(ScanError::at(i, "`,` or `]` after an element")),
+            None => return Err(ScanError::at(i, "`,` or `]` (the array is cut short)")),
+        }
+    }
+}
+
+/// The offset just past the value starting at `b[start]`, skipped without being built.
+pub fn value_end(b: &[u8], start: usize) -> Result<usize, ScanError> {
+    skip_value(b, start)
 }
 
 fn finish(b: &[u8], i: usize) -> Result<(), ScanError> {

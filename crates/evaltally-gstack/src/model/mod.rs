@@ -12,7 +12,7 @@
 //! (checking types is [`validate`](crate::validate())'s job). Durations are normalised: per
 //! test in milliseconds (both shapes already are), per run in seconds.
 
-mod fields;
+pub(crate) mod fields;
 mod parts;
 mod test;
 

@@ -49,7 +49,7 @@ fn side_name(runs: &[String]) -> String {
     match runs {
         [one] => one.clone(),
         [] => "no runs".to_string(),
-        many => format!("{} runs ({})", many.len(), many.join(", ")),
+        many => format!("{} runs ({})", many.len(), crate::run_list(many)),
     }
 }
 

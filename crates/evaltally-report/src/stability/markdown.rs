@@ -16,7 +16,7 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
         if runs.is_empty() {
             out.push_str("No scored runs.\n");
         } else {
-            let _ = writeln!(out, "{}: {}\n", plural(runs.len(), "run"), runs.join(", "));
+            let _ = writeln!(out, "{}: {}\n", plural(runs.len(), "run"), crate::run_list(&runs));
             counts_table(&mut out, model);
         }
         let mut notes = Vec::new();
@@ -41,7 +41,7 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
             .categories
             .iter()
             .filter(|c| !c.unscored_runs.is_empty())
-            .map(|c| format!("`{}` ({})", c.category, c.unscored_runs.join(", ")))
+            .map(|c| format!("`{}` ({})", c.category, crate::run_list(&c.unscored_runs)))
             .collect();
         if !unscored.is_empty() {
             let _ = writeln!(out, "\nUnscored (result files without scores): {}.", unscored.join("; "));

@@ -24,7 +24,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     let header = if model.runs.is_empty() {
         "no scored runs".to_string()
     } else {
-        format!("{} ({})", plural(model.runs.len(), "run"), model.runs.join(", "))
+        format!("{} ({})", plural(model.runs.len(), "run"), crate::run_list(&model.runs))
     };
     let _ = writeln!(out, "{}: {header}", style.bold(&model.model));
     let scored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.runs.is_empty()).collect();
@@ -45,7 +45,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     if !differing.is_empty() {
         let _ = writeln!(out, "\n  runs per category, where not all {}:", model.runs.len());
         for c in differing {
-            let _ = writeln!(out, "    {:<width$}  {}", c.category, c.runs.join(", "));
+            let _ = writeln!(out, "    {:<width$}  {}", c.category, crate::run_list(&c.runs));
         }
     }
     let unscored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.unscored_runs.is_empty()).collect();
@@ -57,7 +57,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
                 "    {:<width$}  {} only unscored, in {}",
                 c.category,
                 plural(c.unscored_tests, "test"),
-                c.unscored_runs.join(", ")
+                crate::run_list(&c.unscored_runs)
             );
         }
     }

@@ -1,0 +1,126 @@
+//! Field readers for fast paths built on [`scan`](crate::scan): a format's reader finds
+//! the few fields an analysis needs and jumps over the rest, and hands the document to its
+//! tolerant reader ([`Fallback`]) whenever something is not plainly well-formed (a repeated
+//! key, a string that does not decode, a structure error), so the fast and the tolerant
+//! reader always agree.
+//!
+//! ```
+//! use evaltally_format::fields::{fields, string};
+//! let doc = br#"{"name": "login", "passed": true, "output": {"big": [1, 2, 3]}}"#;
+//! let ([name, passed], end) = fields(doc, 0, ["name", "passed"]).unwrap();
+//! assert_eq!(string(doc, name.as_ref()).unwrap().as_deref(), Some("login"));
+//! assert_eq!(&doc[passed.unwrap()], b"true");
+//! assert_eq!(end, doc.len());
+//! assert!(fields(br#"{"a": 1, "a": 2}"#, 0, ["a"]).is_err());
+//! ```
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::scan::{Member, array_at, object_at, string_value, value_end};
+
+/// The document is not for the fast path: read it the tolerant way, which says what is
+/// wrong with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fallback;
+
+/// The value ranges of the keys asked for, in their order (`None` where absent).
+pub type Found<const N: usize> = [Option<Range<usize>>; N];
+
+/// Walks the object at `b[start]`, keeping the value range of each of `keys`; returns them
+/// with the offset just past the object. A key seen twice (`serde_json` would keep the last,
+/// the scan the first) or a structure error is a [`Fallback`].
+pub fn fields<const N: usize>(b: &[u8], start: usize, keys: [&str; N]) -> Result<(Found<N>, usize), Fallback> {
+    let mut found: Found<N> = std::array::from_fn(|_| None);
+    let mut repeated = false;
+    let end = object_at(b, start, |k, v| {
+        if let Some(at) = keys.iter().position(|key| key.as_bytes() == &b[k.clone()]) {
+            repeated |= found[at].replace(v).is_some();
+        }
+    })
+    .map_err(|_| Fallback)?;
+    if repeated { Err(Fallback) } else { Ok((found, end)) }
+}
+
+/// The value of top-level member `key` among `members` (from
+/// [`Input::json_members`](crate::Input::json_members)); a repeated key is a [`Fallback`].
+pub fn member<'m>(b: &[u8], members: &'m [Member], key: &str) -> Result<Option<&'m Range<usize>>, Fallback> {
+    let mut hits = members.iter().filter(|m| &b[m.key.clone()] == key.as_bytes());
+    let first = hits.next().map(|m| &m.value);
+    if hits.next().is_some() { Err(Fallback) } else { Ok(first) }
+}
+
+/// A string field: `None` when absent or not a string (as tolerant readers read a field of
+/// the wrong type), a [`Fallback`] when it is a string that does not decode.
+pub fn string<'a>(b: &'a [u8], raw: Option<&Range<usize>>) -> Result<Option<Cow<'a, str>>, Fallback> {
+    match raw {
+        Some(r) if b.get(r.start) == Some(&b'"') => string_value(&b[r.clone()]).map(Some).ok_or(Fallback),
+        _ => Ok(None),
+    }
+}
+
+/// A boolean field: `Some` for the literals `true` and `false`, `None` otherwise.
+pub fn boolean(b: &[u8], raw: Option<&Range<usize>>) -> Option<bool> {
+    match raw.map(|r| &b[r.clone()]) {
+        Some(b"true") => Some(true),
+        Some(b"false") => Some(false),
+        _ => None,
+    }
+}
+
+/// Calls `each(start)` for every object in the array at `raw` (other elements are passed
+/// over); `each` returns the offset just past the object. Nothing when `raw` is absent or
+/// not an array.
+pub fn objects(
+    b: &[u8],
+    raw: Option<&Range<usize>>,
+    mut each: impl FnMut(usize) -> Result<usize, Fallback>,
+) -> Result<(), Fallback> {
+    let Some(r) = raw.filter(|r| b.get(r.start) == Some(&b'[')) else { return Ok(()) };
+    let mut failed = None;
+    array_at(b, r.start, |i| {
+        if failed.is_some() || b[i] != b'{' {
+            return value_end(b, i);
+        }
+        match each(i) {
+            Ok(end) => Ok(end),
+            Err(e) => {
+                failed = Some(e);
+                value_end(b, i)
+            }
+        }
+    })
+    .map_err(|_| Fallback)?;
+    failed.map_or(Ok(()), Err)
+}
+
+/// Like [`objects`], but every element must be an object: any other element is a
+/// [`Fallback`] (a tolerant reader would report it).
+pub fn only_objects(
+    b: &[u8],
+    raw: &Range<usize>,
+    mut each: impl FnMut(usize) -> Result<usize, Fallback>,
+) -> Result<(), Fallback> {
+    if b.get(raw.start) != Some(&b'[') {
+        return Err(Fallback);
+    }
+    let mut failed = None;
+    array_at(b, raw.start, |i| {
+        if failed.is_some() {
+            return value_end(b, i);
+        }
+        if b[i] != b'{' {
+            failed = Some(Fallback);
+            return value_end(b, i);
+        }
+        match each(i) {
+            Ok(end) => Ok(end),
+            Err(e) => {
+                failed = Some(e);
+                value_end(b, i)
+            }
+        }
+    })
+    .map_err(|_| Fallback)?;
+    failed.map_or(Ok(()), Err)
+}

@@ -1,0 +1,205 @@
+//! The fast path of `stability`: a gstack result read straight into category runs with the
+//! pipeline's scanner (`evaltally_format::scan`), which finds the few fields the runs need
+//! and jumps over the rest (outputs, transcripts, judge reasoning) without building it.
+//!
+//! It reads only what the tolerant reader ([`crate::sources::read_bytes`]) would read
+//! without a word: text that is not UTF-8, a structure that is not JSON, a test that is not
+//! an object or lacks a string `name` or a boolean `passed`, counts that disagree, a
+//! partial save, a duplicate test, a repeated key or a string that does not decode give
+//! `None`, and the caller reads the file the tolerant way, which says what is wrong. Both
+//! paths give the same runs. Like BFCL's fast path, it checks structure and encoding, not
+//! the syntax of every skipped number; that is `validate`'s job.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
+use std::path::Path;
+
+use evaltally_core::{CategoryRun, Outcome, id::natural_str_cmp};
+use evaltally_format::Input;
+use evaltally_format::fields::{Fallback as Slow, boolean, fields, member, objects, only_objects, string};
+
+use crate::model::Shape;
+
+/// The `model` of every object in the array at `raw` (a `costs` list), when it is an array.
+fn cost_models<'a>(b: &'a [u8], raw: Option<&Range<usize>>, out: &mut Vec<Cow<'a, str>>) -> Result<(), Slow> {
+    objects(b, raw, |i| {
+        let ([model], end) = fields(b, i, ["model"])?;
+        out.extend(string(b, model.as_ref())?);
+        Ok(end)
+    })
+}
+
+/// One test as the runs need it.
+struct Test<'a> {
+    name: Cow<'a, str>,
+    category_fields: [Option<Cow<'a, str>>; 3],
+    passed: bool,
+    label: Option<String>,
+    model: Option<Cow<'a, str>>,
+    cost_models: Vec<Cow<'a, str>>,
+}
+
+const TEST_KEYS: [&str; 10] =
+    ["name", "suite", "category", "tier", "passed", "exit_reason", "error", "model", "costs", "failures"];
+
+fn test(b: &[u8], start: usize) -> Result<(Test<'_>, usize), Slow> {
+    let ([name, suite, category, tier, passed, exit_reason, error, model, costs, failures], end) =
+        fields(b, start, TEST_KEYS)?;
+    let name = string(b, name.as_ref())?.ok_or(Slow)?;
+    let passed = boolean(b, passed.as_ref()).ok_or(Slow)?;
+    let label = if passed {
+        None
+    } else {
+        Some(failure_label(
+            string(b, exit_reason.as_ref())?.as_deref(),
+            string(b, error.as_ref())?.as_deref(),
+            first_failure(b, failures.as_ref())?,
+        ))
+    };
+    let mut models = Vec::new();
+    cost_models(b, costs.as_ref(), &mut models)?;
+    let test = Test {
+        name,
+        category_fields: [string(b, suite.as_ref())?, string(b, category.as_ref())?, string(b, tier.as_ref())?],
+        passed,
+        label,
+        model: string(b, model.as_ref())?,
+        cost_models: models,
+    };
+    Ok((test, end))
+}
+
+/// `expectation_type`, else `type`, of the first object in `failures`.
+fn first_failure(b: &[u8], raw: Option<&Range<usize>>) -> Result<Option<String>, Slow> {
+    let mut first = None;
+    objects(b, raw, |i| {
+        let ([expectation_type, kind], end) = fields(b, i, ["expectation_type", "type"])?;
+        if first.is_none() {
+            let e = string(b, expectation_type.as_ref())?;
+            let k = string(b, kind.as_ref())?;
+            first = Some(e.or(k).filter(|s| !s.is_empty()).map(Cow::into_owned));
+        }
+        Ok(end)
+    })?;
+    Ok(first.flatten())
+}
+
+/// [`crate::runs::failure_label`] on the scanned fields.
+fn failure_label(exit_reason: Option<&str>, error: Option<&str>, failure: Option<String>) -> String {
+    if let Some(reason) = exit_reason.filter(|r| !r.is_empty() && *r != "success") {
+        return reason.to_string();
+    }
+    error
+        .map(|e| {
+            e.trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+                .collect::<String>()
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .or(failure)
+        .unwrap_or_else(|| "failed".to_string())
+}
+
+/// The category runs of a well-formed result of `shape`, or `None` to take the tolerant path.
+pub(crate) fn category_runs(file: &Input<'_>, shape: Shape) -> Option<Vec<CategoryRun>> {
+    runs(file, shape).ok()
+}
+
+fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
+    let b = file.text_bytes();
+    if std::str::from_utf8(b).is_err() || b.len() != file.bytes.len() {
+        // Not UTF-8, or a byte order mark serde_json refuses: the tolerant reader says so.
+        return Err(Slow);
+    }
+    let legacy = shape == Shape::Legacy;
+    let members = file.json_members().ok_or(Slow)?;
+    let top = |key: &str| member(b, members, key);
+    if top("_partial")?.is_some_and(|r| &b[r.clone()] == b"true") {
+        return Err(Slow);
+    }
+    let tests_at = top(shape.tests_key())?.ok_or(Slow)?;
+    let mut tests = Vec::new();
+    only_objects(b, tests_at, |i| {
+        let (t, end) = test(b, i)?;
+        tests.push(t);
+        Ok(end)
+    })?;
+    if let Some(total) = top(shape.total_key())?
+        && let Ok(number) = serde_json::from_slice::<serde_json::Value>(&b[total.clone()])
+        && crate::model::fields::as_count(&number).is_some_and(|t| usize::try_from(t).ok() != Some(tests.len()))
+    {
+        return Err(Slow);
+    }
+    let run_tier = string(b, top("tier")?)?;
+    let label = if legacy { None } else { string(b, top("label")?)? };
+    let name = match label.as_deref().filter(|l| !l.is_empty()) {
+        Some(label) => label.to_string(),
+        None => file.path.file_name().map_or_else(
+            || "gstack".to_string(),
+            |n| {
+                let n = n.to_string_lossy();
+                n.strip_suffix(".json").unwrap_or(&n).to_string()
+            },
+        ),
+    };
+    let mut run_costs = Vec::new();
+    cost_models(b, top("costs")?, &mut run_costs)?;
+    let model = model(&tests, &run_costs);
+    build(file.path, &name, &model, &tests, run_tier.as_deref())
+}
+
+fn build(
+    path: &Path,
+    name: &str,
+    model: &str,
+    tests: &[Test<'_>],
+    run_tier: Option<&str>,
+) -> Result<Vec<CategoryRun>, Slow> {
+    let mut seen = HashSet::with_capacity(tests.len());
+    let mut by_category: BTreeMap<&str, CategoryRun> = BTreeMap::new();
+    for t in tests {
+        let category = t
+            .category_fields
+            .iter()
+            .map(Option::as_deref)
+            .chain([run_tier])
+            .flatten()
+            .find(|s| !s.is_empty())
+            .unwrap_or("unknown");
+        if !seen.insert((category, t.name.as_ref())) {
+            return Err(Slow);
+        }
+        let entry = by_category.entry(category).or_insert_with(|| {
+            let mut c = CategoryRun::new(name, model, category);
+            c.sources.push(path.to_path_buf());
+            c
+        });
+        let outcome = if t.passed { Outcome::Pass } else { Outcome::Fail };
+        entry.push(&t.name, outcome, t.label.as_deref());
+    }
+    let mut out: Vec<CategoryRun> = by_category.into_values().collect();
+    out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));
+    Ok(out)
+}
+
+/// [`crate::GstackRun::model`] on the scanned fields.
+fn model(tests: &[Test<'_>], run_costs: &[Cow<'_, str>]) -> String {
+    fn single<'s>(models: impl Iterator<Item = &'s str>) -> Option<String> {
+        let mut distinct: Vec<&str> = models.collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        (distinct.len() == 1).then(|| distinct[0].to_string())
+    }
+    if let Some(m) = single(tests.iter().filter_map(|t| t.model.as_deref())) {
+        return m;
+    }
+    let found = if run_costs.is_empty() {
+        single(tests.iter().flat_map(|t| t.cost_models.iter()).map(AsRef::as_ref))
+    } else {
+        single(run_costs.iter().map(AsRef::as_ref))
+    };
+    found.unwrap_or_else(|| "unknown".to_string())
+}
