@@ -1,23 +1,34 @@
-//! `cargo xtask bench [--runs N] [--quick]`: time evaltally against a Python
-//! baseline and `cat` on large synthetic BFCL workloads, print the results and
-//! write them to `docs/benchmarks.md`.
+//! `cargo xtask bench [--runs N] [--quick] [--format NAME]...`: time evaltally
+//! against a plain-Python baseline and `cat` on large synthetic workloads of
+//! every format it reads, check its counts against the generators' ground
+//! truth, print the results and write them to `docs/benchmarks.md`.
 //!
 //! Steps:
 //! 1. Build evaltally in release mode.
-//! 2. Generate the workloads once with `../shared/bench/gen_bfcl_runs.py` into
-//!    `<target dir>/bench/w40` and `w80` (40 and 80 runs, seed 7). A marker file
-//!    `wNN.done` next to each holds the generator command line; a workload is
-//!    regenerated from scratch when its marker is missing or differs.
-//! 3. Run every command once to warm up (and fill the page cache), then N times
+//! 2. Generate the workloads once into `<target dir>/bench/<name>`, two per
+//!    format, the second with twice the runs (seed 7): BFCL `w40` and `w80`
+//!    with `../shared/bench/gen_bfcl_runs.py`; `gstack2000` / `gstack4000`,
+//!    `junit1000` / `junit2000`, `swebench20x500` / `swebench40x500` and
+//!    `sfbench200` / `sfbench400` with `xtask/bench/gen_<format>.py`. A marker
+//!    file `<name>.done` next to each holds the generator command line; a
+//!    workload is regenerated from scratch when its marker is missing or
+//!    differs. The generator's ground truth is kept in `<name>.expected.json`.
+//! 3. Check the ground truth: `evaltally stability W --format json` (kept in
+//!    `<name>.stability.json`) must give the generator's counts per (model,
+//!    category) (total, stable pass, flaky, stable fail, runs, passes and tests
+//!    per run), as `xtask/bench/check_expected.py` compares them. Any
+//!    difference, on any workload, fails the bench before anything is timed.
+//! 4. Run every command once to warm up (and fill the page cache), then N times
 //!    measured (the Python baseline `min(N, 3)` times), stdout to `/dev/null`.
 //!    Wall time is taken around spawn + wait; peak RSS comes from GNU time's
 //!    `%M` when `/usr/bin/time` is GNU time.
-//! 4. Print a table and the target ratios and write the same to
+//! 5. Print the tables and the target ratios and write the same to
 //!    `docs/benchmarks.md`, atomically.
 //!
-//! `--quick` uses only the 40-run workload. [`workload`] makes and caches the
-//! workloads, [`mod@measure`] does the timing, [`report`] the machine description
-//! and the formatting.
+//! `--quick` uses only the smaller workload of each format; `--format NAME`
+//! (repeatable) only the named formats. [`workload`] makes and caches the
+//! workloads, [`mod@measure`] does the timing, [`report`] the machine
+//! description and the formatting.
 
 mod measure;
 mod report;
@@ -31,7 +42,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result, bail, ensure};
 
 use crate::{cargo, relative, run_cmd, target_dir, workspace_root};
 use measure::{Stats, measure};
@@ -41,31 +52,128 @@ use workload::Workload;
 const DEFAULT_RUNS: usize = 5;
 /// The Python baseline takes seconds per run, so it runs at most this often.
 const MAX_PYTHON_RUNS: usize = 3;
-/// A test id present in every generated workload, for `evaltally show`.
+/// A test id present in every generated BFCL workload, for `evaltally show`.
 const SHOW_TEST_ID: &str = "multi_turn_base_7";
 
+/// A format the bench has workloads for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Format {
+    Bfcl,
+    Gstack,
+    Junit,
+    Swebench,
+    Sfbench,
+}
+
+impl Format {
+    /// Every format, in the order of the report.
+    pub(crate) const ALL: [Self; 5] = [Self::Bfcl, Self::Gstack, Self::Junit, Self::Swebench, Self::Sfbench];
+
+    /// The name `--format` takes.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Self::Bfcl => "bfcl",
+            Self::Gstack => "gstack",
+            Self::Junit => "junit",
+            Self::Swebench => "swebench",
+            Self::Sfbench => "sfbench",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// A heading for the format's table.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Self::Bfcl => "BFCL v4 result and score files",
+            Self::Gstack => "gstack standard eval results",
+            Self::Junit => "JUnit XML reports",
+            Self::Swebench => "SWE-bench per-instance reports",
+            Self::Sfbench => "SF-Bench v2 reports",
+        }
+    }
+
+    /// The Python baseline's file name, also its row label.
+    pub(crate) fn reference(self) -> &'static str {
+        match self {
+            Self::Bfcl => "ref_stability.py",
+            Self::Gstack => "ref_gstack.py",
+            Self::Junit => "ref_junit.py",
+            Self::Swebench => "ref_swebench.py",
+            Self::Sfbench => "ref_sfbench.py",
+        }
+    }
+
+    /// The generator's file name.
+    pub(crate) fn generator(self) -> &'static str {
+        match self {
+            Self::Bfcl => "gen_bfcl_runs.py",
+            Self::Gstack => "gen_gstack.py",
+            Self::Junit => "gen_junit.py",
+            Self::Swebench => "gen_swebench.py",
+            Self::Sfbench => "gen_sfbench.py",
+        }
+    }
+
+    /// The folder of its generator and baseline, relative to the workspace
+    /// root.
+    pub(crate) fn scripts_dir(self) -> &'static str {
+        match self {
+            Self::Bfcl => "../shared/bench",
+            _ => "xtask/bench",
+        }
+    }
+}
+
 /// The parsed flags of `cargo xtask bench`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Options {
     /// Measured runs per command (the Python baseline runs at most 3 times).
     runs: usize,
-    /// Only the 40-run workload.
+    /// Only the smaller workload of each format.
     quick: bool,
+    /// The formats to bench, in report order; all by default.
+    formats: Vec<Format>,
 }
 
 impl Options {
     /// Parses the flags after `bench`; `None` means a usage error.
     pub(crate) fn parse(flags: &[&str]) -> Option<Self> {
-        let mut options = Self { runs: DEFAULT_RUNS, quick: false };
+        let mut options = Self { runs: DEFAULT_RUNS, quick: false, formats: Vec::new() };
         let mut flags = flags.iter();
         while let Some(&flag) = flags.next() {
             match flag {
                 "--quick" => options.quick = true,
                 "--runs" => options.runs = flags.next()?.parse().ok().filter(|&n| n > 0)?,
-                _ => options.runs = flag.strip_prefix("--runs=")?.parse().ok().filter(|&n| n > 0)?,
+                "--format" => options.add_formats(flags.next()?)?,
+                _ => match flag.split_once('=') {
+                    Some(("--runs", n)) => options.runs = n.parse().ok().filter(|&n| n > 0)?,
+                    Some(("--format", names)) => options.add_formats(names)?,
+                    _ => return None,
+                },
             }
         }
+        if options.formats.is_empty() {
+            options.formats = Format::ALL.to_vec();
+        }
+        options.formats.sort_unstable();
+        options.formats.dedup();
         Some(options)
+    }
+
+    /// Adds the comma-separated format `names`; `None` for an unknown one.
+    fn add_formats(&mut self, names: &str) -> Option<()> {
+        for name in names.split(',') {
+            self.formats.push(Format::from_name(name)?);
+        }
+        Some(())
+    }
+
+    /// Whether every format is benched.
+    fn all_formats(&self) -> bool {
+        self.formats.len() == Format::ALL.len()
     }
 }
 
@@ -73,43 +181,72 @@ impl Options {
 #[derive(Debug)]
 struct Measured {
     workload: String,
+    format: Format,
     label: &'static str,
     /// The workload's size when the command reads all of it, for MB/s.
     bytes_read: Option<u64>,
     stats: Stats,
 }
 
-/// The measured-command labels, shared with the ratio checks in [`report`].
+/// The measured-command labels, shared with the ratio checks in [`report`]
+/// (the Python baselines are labelled by [`Format::reference`]).
 mod label {
     pub(super) const STABILITY: &str = "evaltally stability";
-    pub(super) const REF: &str = "ref_stability.py";
     pub(super) const CAT: &str = "cat (all files)";
     pub(super) const COMPARE: &str = "evaltally compare";
     pub(super) const SHOW: &str = "evaltally show";
 }
 
-pub(crate) fn run(options: Options) -> Result<()> {
+pub(crate) fn run(options: &Options) -> Result<()> {
     let root = workspace_root();
     let bench_dir = target_dir()?.join("bench");
-    let shared = root.parent().context("the workspace root has no parent folder")?.join("shared/bench");
-    let generator = shared.join("gen_bfcl_runs.py");
-    let reference = shared.join("ref_stability.py");
-    for script in [&generator, &reference] {
-        ensure!(
-            script.is_file(),
-            "{} is missing; the benchmarks need ../shared/bench next to the workspace",
-            script.display()
-        );
+    let checker = root.join("xtask/bench/check_expected.py");
+    for &format in &options.formats {
+        let dir = root.join(format.scripts_dir());
+        for script in [format.generator(), format.reference()].map(|name| dir.join(name)) {
+            ensure!(
+                script.is_file(),
+                "{} is missing{}",
+                script.display(),
+                if format == Format::Bfcl {
+                    "; the BFCL benchmarks need ../shared/bench next to the workspace"
+                } else {
+                    ""
+                }
+            );
+        }
     }
+    ensure!(checker.is_file(), "{} is missing", checker.display());
     let python = python_executable()?;
     // Build before the long workload generation, so a broken build fails fast.
     run_cmd(&mut cargo(&["build", "--release", "-p", "evaltally"]))?;
     let evaltally = target_dir()?.join("release/evaltally");
     ensure!(evaltally.is_file(), "{} is missing after the build", evaltally.display());
 
-    let sizes: &[u32] = if options.quick { &[40] } else { &[40, 80] };
-    let workloads =
-        sizes.iter().map(|&runs| workload::prepare(&bench_dir, &generator, runs)).collect::<Result<Vec<_>>>()?;
+    let mut workloads = Vec::new();
+    for &format in &options.formats {
+        let generator = root.join(format.scripts_dir()).join(format.generator());
+        let specs = workload::specs(format);
+        let specs = if options.quick { &specs[..1] } else { &specs[..] };
+        for spec in specs {
+            workloads.push(workload::prepare(&bench_dir, &generator, spec)?);
+        }
+    }
+
+    let mut truths = Vec::new();
+    for w in &workloads {
+        truths.push(check_ground_truth(&evaltally, &python, &checker, &bench_dir, w)?);
+    }
+    let mismatched: Vec<&str> = truths.iter().filter(|t| !t.matched).map(|t| t.workload.as_str()).collect();
+    if !mismatched.is_empty() {
+        for t in truths.iter().filter(|t| !t.matched) {
+            eprintln!("xtask: {}: evaltally's counts differ from the ground truth:\n{}", t.workload, t.message);
+        }
+        bail!(
+            "evaltally stability does not count {} as the generators' ground truth says (see above); nothing was timed",
+            mismatched.join(", ")
+        );
+    }
 
     if !measure::gnu_time_available() {
         eprintln!("xtask: /usr/bin/time is missing or not GNU time: peak RSS will be n/a");
@@ -119,17 +256,26 @@ pub(crate) fn run(options: Options) -> Result<()> {
     let mut rows = Vec::new();
     for w in &workloads {
         let dir = w.dir.as_path();
+        let reference = root.join(w.format.scripts_dir()).join(w.format.reference());
         let mut bench = |label: &'static str, reads_all: bool, runs: usize, make: &dyn Fn() -> Vec<Command>| {
             eprintln!("xtask: {} {label}: 1 warm-up + {runs} measured", w.name);
             let stats = measure(make, runs).with_context(|| format!("{} {label}", w.name))?;
             eprintln!("xtask: {} {label}: median {:.3} s", w.name, stats.median);
-            rows.push(Measured { workload: w.name.clone(), label, bytes_read: reads_all.then_some(w.bytes), stats });
+            rows.push(Measured {
+                workload: w.name.clone(),
+                format: w.format,
+                label,
+                bytes_read: reads_all.then_some(w.bytes),
+                stats,
+            });
             anyhow::Ok(())
         };
         bench(label::STABILITY, true, options.runs, &|| {
             vec![command(&evaltally, [os("stability"), dir.into(), os("--format"), os("json")])]
         })?;
-        bench(label::REF, true, python_runs, &|| vec![command(&python, [reference.as_os_str(), dir.as_os_str()])])?;
+        bench(w.format.reference(), true, python_runs, &|| {
+            vec![command(&python, [reference.as_os_str(), dir.as_os_str()])]
+        })?;
         bench(label::CAT, true, options.runs, &|| cat_commands(&w.files))?;
         if w.name == "w40" {
             bench(label::COMPARE, false, options.runs, &|| {
@@ -142,15 +288,78 @@ pub(crate) fn run(options: Options) -> Result<()> {
         }
     }
 
-    let machine = report::Machine::collect(&python, &workloads);
-    let results = report::results_table(&rows);
-    let ratios = report::ratios_table(&rows);
-    println!("{results}\n{ratios}");
-    let doc = report::document(&machine, options, python_runs, &results, &ratios);
+    let machine = report::Machine::collect(&python);
+    let tables = report::Tables {
+        workloads: report::workloads_table(&workloads),
+        truth: report::truth_table(&truths),
+        results: options.formats.iter().map(|&f| (f, report::results_table(&rows, f))).collect(),
+        ratios: report::ratios_table(&rows),
+    };
+    println!("{}", tables.terminal());
+    let doc = report::document(&machine, options, python_runs, &tables);
     let path = root.join("docs/benchmarks.md");
     write_atomically(&path, &doc)?;
     eprintln!("xtask: wrote {}", relative(&path).display());
     Ok(())
+}
+
+/// The outcome of comparing evaltally's counts with a workload's ground truth.
+#[derive(Debug)]
+struct TruthCheck {
+    workload: String,
+    matched: bool,
+    /// The checker's summary line, or the differences it found.
+    message: String,
+}
+
+/// Runs `evaltally stability W --format json` (untimed; its output is kept
+/// in `<bench dir>/<name>.stability.json`) and compares its counts with the
+/// workload's ground truth using `check_expected.py`.
+fn check_ground_truth(
+    evaltally: &Path,
+    python: &Path,
+    checker: &Path,
+    bench_dir: &Path,
+    w: &Workload,
+) -> Result<TruthCheck> {
+    let actual = bench_dir.join(format!("{}.stability.json", w.name));
+    eprintln!("xtask: {}: checking evaltally's counts against the ground truth", w.name);
+    let out = Command::new(evaltally)
+        .args([os("stability"), w.dir.clone().into(), os("--format"), os("json")])
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("could not start {}", evaltally.display()))?;
+    fs::write(&actual, &out.stdout).with_context(|| format!("cannot write {}", actual.display()))?;
+    if out.stdout.is_empty() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect();
+        return Ok(TruthCheck {
+            workload: w.name.clone(),
+            matched: false,
+            message: format!("evaltally stability printed no JSON ({}):\n{}", out.status, tail.join("\n")),
+        });
+    }
+    let check = Command::new(python)
+        .arg(checker)
+        .args([&w.expected, &actual])
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("could not run {}", checker.display()))?;
+    let stdout = String::from_utf8_lossy(&check.stdout).trim().to_owned();
+    let stderr = String::from_utf8_lossy(&check.stderr).trim().to_owned();
+    if !stderr.is_empty() {
+        eprintln!("{stderr}");
+    }
+    let matched = check.status.success() && out.status.success();
+    let message = match (check.status.success(), out.status.success()) {
+        (true, false) => format!("{stdout}, but evaltally stability exited with {}", out.status),
+        (false, _) if stdout.is_empty() => format!("check_expected.py failed ({}): {stderr}", check.status),
+        _ => stdout,
+    };
+    if matched {
+        eprintln!("xtask: {}: {message}", w.name);
+    }
+    Ok(TruthCheck { workload: w.name.clone(), matched, message })
 }
 
 /// The real interpreter behind `python3`, so that timings do not include a

@@ -6,8 +6,10 @@
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
 //! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
-//! - `bench [--runs N] [--quick]`: time evaltally on large generated workloads
-//!   against a Python baseline and `cat`, and write `docs/benchmarks.md`.
+//! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
+//!   generated workloads of every format against a Python baseline and `cat`,
+//!   after checking its counts against the generators' ground truth, and write
+//!   `docs/benchmarks.md`.
 //!
 //! This module holds the argument parsing and the small helpers the tasks share:
 //! finding the workspace root and running a command with a one-line echo.
@@ -37,12 +39,19 @@ commands:
                         (with `cargo insta review` when cargo-insta is installed)
   snapshots --accept    overwrite snapshots with the current output and delete
                         unreferenced .snap files
-  bench [--runs N] [--quick]
+  bench [--runs N] [--quick] [--format NAME]...
                         time evaltally against a Python baseline and `cat` on
-                        generated 40- and 80-run workloads (cached under
-                        <target>/bench) and write docs/benchmarks.md; N measured
-                        runs per command (default 5, Python at most 3);
-                        --quick: only the 40-run workload
+                        generated workloads, two per format, the second with
+                        twice the runs (BFCL 40 and 80 runs, gstack 2000 and
+                        4000, JUnit 1000 and 2000, SWE-bench 20 and 40 x 500
+                        instances, SF-Bench 200 and 400; cached under
+                        <target>/bench), after checking evaltally's counts
+                        against the generators' ground truth, and write
+                        docs/benchmarks.md; N measured runs per command
+                        (default 5, Python at most 3); --quick: only the
+                        smaller workload of each format; --format (bfcl,
+                        gstack, junit, swebench, sfbench; repeatable or
+                        comma-separated): only these formats
   fuzz [--seconds N] [TARGET...]
                         run each cargo-fuzz target in fuzz/ (bfcl_lines,
                         bfcl_pair, sfbench_report, gstack_result,
@@ -62,7 +71,7 @@ fn main() -> ExitCode {
         }
         ["ci"] => ci::run(),
         ["bench", flags @ ..] => match bench::Options::parse(flags) {
-            Some(options) => bench::run(options),
+            Some(options) => bench::run(&options),
             None => return usage_error(&args),
         },
         ["fuzz", flags @ ..] => match fuzz::Options::parse(flags) {

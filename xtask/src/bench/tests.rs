@@ -1,18 +1,63 @@
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use super::measure::{Stats, measure};
-use super::{Measured, Options, cat_commands, command, label, report};
+use super::{Format, Measured, Options, cat_commands, command, label, report, workload};
+use crate::workspace_root;
 
 #[test]
 fn options_parse() {
     let default = Options::parse(&[]).unwrap();
     assert_eq!((default.runs, default.quick), (5, false));
+    assert_eq!(default.formats, Format::ALL);
     let set = Options::parse(&["--quick", "--runs", "2"]).unwrap();
     assert_eq!((set.runs, set.quick), (2, true));
     assert_eq!(Options::parse(&["--runs=7"]).unwrap().runs, 7);
-    for bad in [&["--runs"][..], &["--runs", "0"], &["--runs", "x"], &["--fast"]] {
+    let some = Options::parse(&["--format", "sfbench", "--format=junit,gstack", "--format", "junit"]).unwrap();
+    assert_eq!(some.formats, [Format::Gstack, Format::Junit, Format::Sfbench]);
+    assert!(!some.all_formats());
+    for bad in [
+        &["--runs"][..],
+        &["--runs", "0"],
+        &["--runs", "x"],
+        &["--fast"],
+        &["--format"],
+        &["--format", "xml"],
+        &["--format=bfcl,"],
+        &["--quick=1"],
+    ] {
         assert!(Options::parse(bad).is_none(), "{bad:?}");
+    }
+}
+
+#[test]
+fn two_workloads_per_format_the_second_with_twice_the_runs() {
+    let names: Vec<String> = Format::ALL.iter().flat_map(|&f| workload::specs(f)).map(|s| s.name).collect::<Vec<_>>();
+    assert_eq!(
+        names,
+        [
+            "w40",
+            "w80",
+            "gstack2000",
+            "gstack4000",
+            "junit1000",
+            "junit2000",
+            "swebench20x500",
+            "swebench40x500",
+            "sfbench200",
+            "sfbench400"
+        ]
+    );
+    for format in Format::ALL {
+        let [small, big] = workload::specs(format);
+        assert_eq!((big.runs, big.size_args), (2 * small.runs, small.size_args));
+        let scripts = workspace_root().join(format.scripts_dir());
+        if format != Format::Bfcl {
+            for script in [format.generator(), format.reference()] {
+                assert!(scripts.join(script).is_file(), "{script}");
+            }
+        }
     }
 }
 
@@ -39,15 +84,16 @@ fn measure_times_and_fails_with_stderr() {
 }
 
 fn row(workload: &str, label: &'static str, median: f64) -> Measured {
+    let format = Format::ALL.into_iter().rev().find(|f| workload.starts_with(f.name())).unwrap_or(Format::Bfcl);
     let stats = Stats { median, min: median, max: median, peak_rss_kib: Some(20 * 1024) };
-    Measured { workload: workload.to_owned(), label, bytes_read: Some(1_000_000), stats }
+    Measured { workload: workload.to_owned(), format, label, bytes_read: Some(1_000_000), stats }
 }
 
 #[test]
 fn ratios_mark_targets() {
     let rows = [
         row("w40", label::STABILITY, 0.1),
-        row("w40", label::REF, 5.0),
+        row("w40", Format::Bfcl.reference(), 5.0),
         row("w40", label::CAT, 0.05),
         row("w40", label::COMPARE, 0.01),
         row("w40", label::SHOW, 0.2),
@@ -58,7 +104,117 @@ fn ratios_mark_targets() {
     assert!(status("/ cat").ends_with("not met"), "{table}");
     assert!(status("compare").ends_with("| met"), "{table}");
     assert!(status("show").ends_with("not met"), "{table}");
+    assert!(status("peak RSS").ends_with("| met"), "{table}");
     assert!(!table.contains("scaling"));
-    let results = report::results_table(&rows);
+    let results = report::results_table(&rows, Format::Bfcl);
     assert!(results.contains("|    0.100 |") && results.contains("| 10.0 |"), "{results}");
+    assert_eq!(report::results_table(&rows, Format::Gstack).lines().count(), 2, "header only");
+}
+
+#[test]
+fn ratios_scale_each_format_and_report_other_speed_ups_without_target() {
+    let rows = [
+        row("gstack2000", label::STABILITY, 1.0),
+        row("gstack2000", Format::Gstack.reference(), 3.0),
+        row("gstack2000", label::CAT, 0.8),
+        row("gstack4000", label::STABILITY, 2.3),
+        row("gstack4000", Format::Gstack.reference(), 6.0),
+        row("gstack4000", label::CAT, 1.0),
+        row("junit1000", label::STABILITY, 0.5),
+    ];
+    let table = report::ratios_table(&rows);
+    let line = |what: &str| table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned();
+    assert!(line("gstack2000: speed-up").ends_with("3.00× | -        | -"), "{table}");
+    assert!(line("gstack2000: evaltally stability / cat").ends_with("| met"), "{table}");
+    assert!(line("gstack4000: evaltally stability / cat").ends_with("not met"), "{table}");
+    let scaling = line("scaling, gstack4000 / gstack2000");
+    assert!(scaling.contains("2.30") && scaling.ends_with("not met"), "{table}");
+    assert!(line("junit1000: speed-up").ends_with("n/a"), "{table}");
+    assert!(!table.contains("scaling, junit") && !table.contains("compare"), "{table}");
+}
+
+/// Runs `python3 SCRIPT ARGS`, fails unless it succeeds, returns its stdout.
+fn python(script: &Path, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("python3 runs the bench scripts (see xtask/bench)");
+    assert!(out.status.success(), "{} {args:?}: {}", script.display(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A fresh, empty temporary folder for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-bench-{name}-{}", std::process::id()));
+    if dir.exists() {
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// No timing: every generator makes a tiny workload of two models, and the
+/// plain-Python baseline of its format counts exactly its ground truth
+/// (`evaltally` itself is held to it by `crates/evaltally/tests/generated_formats.rs`
+/// and by `cargo xtask bench`). The same seed gives the same files; the
+/// checker notices a changed count.
+#[test]
+fn generators_baselines_and_checker_agree() {
+    let tmp = temp_dir("generators");
+    // Python starts slowly: one thread per format.
+    std::thread::scope(|scope| {
+        for (format, size) in [
+            (Format::Gstack, ["--tests", "12"]),
+            (Format::Junit, ["--tests", "40"]),
+            (Format::Swebench, ["--instances", "40"]),
+            (Format::Sfbench, ["--instances", "40"]),
+        ] {
+            let tmp = &tmp;
+            scope.spawn(move || check_generator(format, size, tmp));
+        }
+    });
+    fs::remove_dir_all(&tmp).unwrap();
+}
+
+fn check_generator(format: Format, size: [&str; 2], tmp: &Path) {
+    let scripts = workspace_root().join("xtask/bench");
+    let checker = scripts.join("check_expected.py");
+    let name = format.name();
+    let generator = scripts.join(format.generator());
+    let generate = |out: Option<&Path>| {
+        let mut args = vec!["--runs", "4", "--models", "2", "--seed", "5", size[0], size[1], "--expected"];
+        args.extend(out.map(|out| out.to_str().unwrap()));
+        python(&generator, &args)
+    };
+    let (out, again) = (tmp.join(name), tmp.join(format!("{name}-again")));
+    let expected = generate(Some(&out));
+    assert_eq!(generate(Some(&again)), expected, "{name}: the ground truth depends on the seed only");
+    let files = workload::files_below(&out).unwrap();
+    assert!(files.len() >= 8, "{name}: {} files", files.len());
+    for file in &files {
+        let twin = again.join(file.strip_prefix(&out).unwrap());
+        assert_eq!(fs::read(file).unwrap(), fs::read(twin).unwrap(), "{}", file.display());
+    }
+    assert_eq!(generate(None), expected, "{name}: the ground truth without OUT_DIR");
+
+    let (expected_file, reference_file) =
+        (tmp.join(format!("{name}.expected.json")), tmp.join(format!("{name}.ref.json")));
+    fs::write(&expected_file, &expected).unwrap();
+    fs::write(&reference_file, python(&scripts.join(format.reference()), &[out.to_str().unwrap()])).unwrap();
+    let summary = python(&checker, &[expected_file.to_str().unwrap(), reference_file.to_str().unwrap()]);
+    assert!(summary.starts_with("ground truth matched: 2 models"), "{name}: {summary}");
+
+    // One count off: the checker says which and fails.
+    let key = "\"stable_fail\": ";
+    let at = expected
+        .match_indices(key)
+        .map(|(i, _)| i + key.len())
+        .find(|&i| expected[i..].starts_with(|c: char| c.is_ascii_digit()));
+    let at = at.unwrap_or_else(|| panic!("{name}: no stable_fail count"));
+    fs::write(&expected_file, format!("{}1000{}", &expected[..at], &expected[at..])).unwrap();
+    let out = Command::new("python3").arg(&checker).args([&expected_file, &reference_file]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{name}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("stable_fail"), "{name}");
 }

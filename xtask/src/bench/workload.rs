@@ -1,81 +1,158 @@
-//! The generated workloads: made once by `gen_bfcl_runs.py` under
-//! `<target dir>/bench/wNN`, with a `wNN.done` marker holding the generator
-//! command line; regenerated from scratch when the marker is missing or
-//! differs.
+//! The generated workloads: two per format (the second with twice the runs),
+//! each made once by its generator under `<target dir>/bench/<name>`, with a
+//! `<name>.done` marker holding the generator command line and the ground truth
+//! in `<name>.expected.json`; regenerated from scratch when the marker is
+//! missing or differs.
+//!
+//! BFCL workloads come from `../shared/bench/gen_bfcl_runs.py` (which writes
+//! its ground truth to `--expected FILE`); the others from
+//! `xtask/bench/gen_<format>.py` (which print it on stdout with `--expected`).
 
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
 
-use super::os;
+use super::{Format, os};
 
-/// Seed passed to the workload generator.
+/// Seed passed to every workload generator.
 const SEED: u32 = 7;
 
-/// A generated workload: a folder of runs and the files in it.
+/// What to generate: a format, its number of runs and the generator's size
+/// options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Spec {
+    /// `w40`, `gstack2000`, `swebench20x500`, ...
+    pub(crate) name: String,
+    pub(crate) format: Format,
+    pub(crate) runs: u32,
+    /// Generator options besides `--runs` and `--seed`, e.g. `--tests 100`.
+    pub(crate) size_args: &'static [&'static str],
+}
+
+/// The workloads of `format`: the smaller one first (the only one `--quick`
+/// uses), then one with twice the runs, for the cost of doubling.
+pub(crate) fn specs(format: Format) -> [Spec; 2] {
+    let (runs, size_args, name): (u32, &'static [&'static str], fn(u32) -> String) = match format {
+        Format::Bfcl => (40, &[], |runs| format!("w{runs}")),
+        Format::Gstack => (2000, &["--tests", "100"], |runs| format!("gstack{runs}")),
+        Format::Junit => (1000, &["--tests", "100"], |runs| format!("junit{runs}")),
+        Format::Swebench => (20, &["--instances", "500"], |runs| format!("swebench{runs}x500")),
+        Format::Sfbench => (200, &["--instances", "300"], |runs| format!("sfbench{runs}")),
+    };
+    [runs, 2 * runs].map(|runs| Spec { name: name(runs), format, runs, size_args })
+}
+
+/// A generated workload: a folder of runs, the files in it and its ground
+/// truth.
 #[derive(Debug)]
 pub(crate) struct Workload {
-    /// `w40` or `w80`.
     pub(crate) name: String,
+    pub(crate) format: Format,
+    pub(crate) runs: u32,
     pub(crate) dir: PathBuf,
+    /// The generator's ground truth (`--expected`) as JSON.
+    pub(crate) expected: PathBuf,
     /// Every regular file below `dir`, sorted.
     pub(crate) files: Vec<PathBuf>,
     /// The total size of `files`.
     pub(crate) bytes: u64,
+    /// The generator command, for the report: script relative to the
+    /// workspace root and size options.
+    pub(crate) command: String,
 }
 
-/// Generates the `runs`-run workload under `bench_dir` unless its marker says
-/// it is already there, then lists its files.
-pub(crate) fn prepare(bench_dir: &Path, generator: &Path, runs: u32) -> Result<Workload> {
-    let name = format!("w{runs}");
+/// Where the generator sends its ground truth.
+enum Truth {
+    /// To the file named after `--expected` (BFCL).
+    Argument,
+    /// To stdout, redirected into the file.
+    Stdout,
+}
+
+/// Generates the workload of `spec` under `bench_dir` with `generator` unless
+/// its marker says it is already there, then lists its files.
+pub(crate) fn prepare(bench_dir: &Path, generator: &Path, spec: &Spec) -> Result<Workload> {
+    let name = spec.name.clone();
     let dir = bench_dir.join(&name);
     let marker = bench_dir.join(format!("{name}.done"));
-    let args = [
-        generator.as_os_str().to_owned(),
-        os("--out"),
-        dir.clone().into(),
-        os("--runs"),
-        runs.to_string().into(),
-        os("--seed"),
-        SEED.to_string().into(),
-    ];
-    let line = format!("python3 {}\n", args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
-    if fs::read_to_string(&marker).ok().as_deref() == Some(line.as_str()) && dir.is_dir() {
+    let expected = bench_dir.join(format!("{name}.expected.json"));
+    let mut args = vec![generator.as_os_str().to_owned()];
+    let truth = if spec.format == Format::Bfcl {
+        args.extend([os("--out"), dir.clone().into()]);
+        Truth::Argument
+    } else {
+        Truth::Stdout
+    };
+    args.extend([os("--runs"), spec.runs.to_string().into(), os("--seed"), SEED.to_string().into()]);
+    args.extend(spec.size_args.iter().map(|&a| os(a)));
+    args.push(os("--expected"));
+    let redirect = match truth {
+        Truth::Argument => {
+            args.push(expected.clone().into());
+            String::new()
+        }
+        Truth::Stdout => {
+            args.push(dir.clone().into());
+            format!(" > {}", expected.display())
+        }
+    };
+    let line =
+        format!("python3 {}{redirect}\n", args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    if fs::read_to_string(&marker).ok().as_deref() == Some(line.as_str()) && dir.is_dir() && expected.is_file() {
         eprintln!("xtask: {name}: cached in {}", dir.display());
     } else {
-        generate(&name, &dir, &marker, &args, runs)?;
+        generate(spec, &dir, &marker, &expected, &args, &truth)?;
         fs::write(&marker, &line).with_context(|| format!("cannot write {}", marker.display()))?;
     }
     let files = files_below(&dir)?;
     let bytes = files.iter().map(|f| fs::metadata(f).map(|m| m.len())).sum::<std::io::Result<u64>>()?;
     ensure!(!files.is_empty(), "{} holds no files", dir.display());
-    Ok(Workload { name, dir, files, bytes })
+    let command = std::iter::once(format!("{}/{}", spec.format.scripts_dir(), spec.format.generator()))
+        .chain([format!("--runs {}", spec.runs)])
+        .chain(spec.size_args.iter().map(|&a| a.to_owned()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(Workload { name, format: spec.format, runs: spec.runs, dir, expected, files, bytes, command })
 }
 
 /// Runs the generator into a fresh `dir`, printing progress to stderr.
-fn generate(name: &str, dir: &Path, marker: &Path, args: &[OsString], runs: u32) -> Result<()> {
+fn generate(spec: &Spec, dir: &Path, marker: &Path, expected: &Path, args: &[OsString], truth: &Truth) -> Result<()> {
     const REPORT_EVERY: Duration = Duration::from_secs(10);
-    match fs::remove_file(marker) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-            return Err(err).with_context(|| format!("cannot delete {}", marker.display()));
+    for file in [marker, expected] {
+        match fs::remove_file(file) {
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                return Err(err).with_context(|| format!("cannot delete {}", file.display()));
+            }
+            _ => {}
         }
-        _ => {}
     }
     if dir.exists() {
         fs::remove_dir_all(dir).with_context(|| format!("cannot delete {}", dir.display()))?;
     }
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let (name, runs) = (&spec.name, spec.runs);
     eprintln!("xtask: {name}: generating {runs} runs into {} (this takes a while)", dir.display());
+    let stdout = match truth {
+        Truth::Argument => Stdio::from(std::io::stderr()),
+        Truth::Stdout => {
+            Stdio::from(fs::File::create(expected).with_context(|| format!("cannot create {}", expected.display()))?)
+        }
+    };
     let started = Instant::now();
     let mut child = Command::new("python3")
         .args(args)
-        .stdout(std::io::stderr())
+        .stdout(stdout)
         .spawn()
         .context("could not start python3 for the workload generator")?;
+    // Where one entry appears per run started.
+    let runs_dir = match spec.format {
+        Format::Swebench => dir.join("logs/run_evaluation"),
+        _ => dir.to_path_buf(),
+    };
     let mut next_report = REPORT_EVERY;
     let status = loop {
         if let Some(status) = child.try_wait()? {
@@ -84,13 +161,18 @@ fn generate(name: &str, dir: &Path, marker: &Path, args: &[OsString], runs: u32)
         std::thread::sleep(Duration::from_millis(200));
         if started.elapsed() >= next_report {
             next_report += REPORT_EVERY;
-            let written = fs::read_dir(dir).map_or(0, Iterator::count);
+            let written = fs::read_dir(&runs_dir).map_or(0, Iterator::count);
             eprintln!("xtask: {name}: {written}/{runs} runs started, {} s", started.elapsed().as_secs());
         }
     };
     if !status.success() {
         bail!("the workload generator failed ({status}); {} is incomplete", dir.display());
     }
+    ensure!(
+        fs::metadata(expected).is_ok_and(|m| m.len() > 0),
+        "the workload generator wrote no ground truth to {}",
+        expected.display()
+    );
     eprintln!("xtask: {name}: generated in {} s", started.elapsed().as_secs());
     Ok(())
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Reference stability analysis over SWE-bench per-instance reports, written the plain way a user
+would in Python: every logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json below ROOT
+is read with json.load.
+
+It is the baseline for speed comparisons and a second opinion on counts.
+
+An instance is resolved in a run when its report says `resolved: true` (reports come wrapped in
+{instance_id: {...}} or bare); an instance without a report in a run did not run there. A test's
+category is its repository: the instance id without its trailing issue number, `__` read as `/`
+(`astropy__astropy-12907` is in `astropy/astropy`). A test is a stable pass when it resolved in
+every run that has its report, a stable fail when it resolved in none, otherwise flaky. Prints
+one JSON object:
+  {"models": {model: {category: {"runs", "total", "stable_pass", "flaky", "stable_fail", "correct": [...]}}}}
+
+Usage: ref_swebench.py ROOT
+"""
+import json
+import os
+import re
+import sys
+
+NUMBER = re.compile(r"-\d+$")
+
+
+def main():
+    root = sys.argv[1]
+    status = {}  # (model, category) -> {instance: [passes, runs]}
+    runs_seen = {}
+    correct = {}
+    for dirpath, dirnames, names in os.walk(root):
+        dirnames.sort()
+        if "report.json" not in names:
+            continue
+        parts = os.path.normpath(dirpath).split(os.sep)
+        if len(parts) < 5 or parts[-5:-3] != ["logs", "run_evaluation"]:
+            continue
+        run, model, iid = parts[-3:]
+        with open(os.path.join(dirpath, "report.json")) as f:
+            report = json.load(f)
+        if iid in report:
+            report = report[iid]
+        key = (model, NUMBER.sub("", iid).replace("__", "/", 1))
+        s = status.setdefault(key, {}).setdefault(iid, [0, 0])
+        s[1] += 1
+        s[0] += bool(report.get("resolved"))
+        seen = runs_seen.setdefault(key, [])
+        if not seen or seen[-1] != run:
+            seen.append(run)
+            correct.setdefault(key, []).append(0)
+        correct[key][-1] += bool(report.get("resolved"))
+    out = {"models": {}}
+    for (model, cat), per in sorted(status.items()):
+        sp = sum(1 for p, n in per.values() if p == n)
+        sf = sum(1 for p, n in per.values() if p == 0)
+        out["models"].setdefault(model, {})[cat] = {
+            "runs": runs_seen[(model, cat)], "total": len(per), "stable_pass": sp,
+            "flaky": len(per) - sp - sf, "stable_fail": sf, "correct": correct[(model, cat)]}
+    json.dump(out, sys.stdout, indent=1, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()
