@@ -7,7 +7,7 @@
 use evaltally_bfcl::lines::{self, ResultRecord, ScoreRecord};
 use evaltally_bfcl::{FilePair, Scratch, read_pair_bytes};
 use evaltally_gstack::{GstackRun, normalize, runs};
-use evaltally_sfbench::{markdown, migrate, report, summary, swebench};
+use evaltally_sfbench::{markdown, migrate, report, summary};
 
 /// The id extractor and line scanner on arbitrary bytes: every line read as a result and a
 /// score record, and every field the analyses take from it.
@@ -51,13 +51,16 @@ pub(crate) fn bfcl_pair(data: &[u8]) {
 pub(crate) fn sfbench_report(data: &[u8]) {
     let value = match serde_json::from_slice::<serde_json::Value>(data) {
         Ok(v) => v,
-        Err(_) => match evaltally_sfbench::validate::read_doc_example(&String::from_utf8_lossy(data)) {
+        Err(_) => match evaltally_format::check::read_doc_example(&String::from_utf8_lossy(data)) {
             Ok((v, _)) => v,
             Err(_) => return,
         },
     };
     if let Some(format) = evaltally_sfbench::detect::detect(&value) {
         let _ = evaltally_sfbench::validate::validate(&value, format);
+    }
+    if let Some(format) = evaltally_swebench::detect::detect(&value) {
+        let _ = evaltally_swebench::validate::validate(&value, format);
     }
     if let Some(part) = evaltally_sfbench::validate::detect_part(&value) {
         let _ = evaltally_sfbench::validate::validate_part(&value, part);
@@ -71,8 +74,8 @@ pub(crate) fn sfbench_report(data: &[u8]) {
     if let Some(m) = migrate::migrate(&value) {
         let _ = migrate::to_json_pretty(&m.report);
     }
-    let _ = swebench::RunReport::from_value(&value).category_runs("r", "m");
-    let _ = swebench::InstanceReport::from_value(&value, Some("x__y-1"));
+    let _ = evaltally_swebench::report::RunReport::from_value(&value).category_runs("r", "m");
+    let _ = evaltally_swebench::report::InstanceReport::from_value(&value, Some("x__y-1"));
 }
 
 /// gstack eval results: shape detection, the typed reader, gstack's validator (and the strict

@@ -70,10 +70,9 @@ pub fn pair_records(pair: &FilePair, scratch: &mut Scratch, diags: &mut Vec<Diag
     let read = read_pair(pair, scratch);
     diags.extend(read.diagnostics);
     let Some(run) = read.run else { return Vec::new() };
-    let numbers =
-        pair.result.as_ref().and_then(|p| std::fs::read(p).ok()).map(|b| result_numbers(&b)).unwrap_or_default();
-    let messages =
-        pair.score.as_ref().and_then(|p| std::fs::read(p).ok()).map(|b| failure_messages(&b)).unwrap_or_default();
+    // `read_pair` left the files' contents in the scratch buffers: each file is read once.
+    let numbers = result_numbers(scratch.result_bytes());
+    let messages = if pair.score.is_some() { failure_messages(scratch.score_bytes()) } else { HashMap::default() };
     run.tests()
         .map(|t| {
             let Numbers { latency, input, output } = numbers.get(t.id).copied().unwrap_or_default();

@@ -46,3 +46,27 @@ pub fn starts_like_json(bytes: &[u8]) -> bool {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     b.iter().find(|c| !c.is_ascii_whitespace()).is_some_and(|c| matches!(c, b'{' | b'['))
 }
+
+/// Parses a JSON document already in memory into a value; a syntax error is an error
+/// diagnostic on `path` at its line and column ([`error_diagnostic`]).
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
+    serde_json::from_slice(bytes).map_err(|e| error_diagnostic(path, &e))
+}
+
+/// Reads and parses a JSON file (for files a unit reads itself, outside the pipeline's
+/// buffer: the per-instance reports a run report points to, say).
+pub fn read(path: &Path) -> Result<serde_json::Value, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))?;
+    parse(path, &bytes)
+}
+
+/// Whether a path ends in `.json` (any case): what JSON formats claim for sniffing.
+pub fn is_json_path(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// A file's name without `.json` (the whole name when it has another ending).
+pub fn stem(path: &Path) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    name.strip_suffix(".json").unwrap_or(&name).to_string()
+}

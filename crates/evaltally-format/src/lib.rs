@@ -19,6 +19,10 @@
 //! Adding a format is a crate that implements [`Format`] and a line in the registry
 //! (`evaltally-formats`); nothing else names it. `docs/adding-a-format.md` walks through it.
 //!
+//! JSON formats share two more things: [`Keys`], what detection asks of a document (the same
+//! rules over a parsed value and over the bytes the pipeline read), and [`check`], the
+//! helpers their validators use to report findings located by JSON path.
+//!
 //! ```
 //! use std::path::Path;
 //! use evaltally_format::{Claim, Format, Input, Options, Read, Registry};
@@ -58,9 +62,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod check;
 pub mod fields;
 mod format;
 pub mod json;
+mod keys;
 mod outputs;
 mod registry;
 pub mod scan;
@@ -68,6 +74,7 @@ mod unit;
 pub mod walk;
 
 pub use format::{Claim, Format, Input, Options, Purpose};
+pub use keys::Keys;
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};
 pub use registry::{DiscoverError, Discovered, Registry};
 pub use unit::{Scratch, Unit};

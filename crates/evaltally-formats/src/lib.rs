@@ -23,7 +23,7 @@ pub fn registry() -> &'static Registry {
         Registry::new(vec![
             &evaltally_bfcl::FORMAT,
             &evaltally_sfbench::SFBENCH,
-            &evaltally_sfbench::SWEBENCH,
+            &evaltally_swebench::SWEBENCH,
             &evaltally_gstack::FORMAT,
             &evaltally_junit::JUNIT,
         ])

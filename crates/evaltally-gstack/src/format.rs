@@ -8,7 +8,7 @@ use evaltally_format::{Claim, FileValidation, Format, Input, Options, Purpose, R
 use serde_json::Value;
 
 use crate::model::{GstackRun, STANDARD_KEYS, Shape};
-use crate::sources::{is_partial_doc, is_partial_name, parse_json, read_bytes};
+use crate::sources::{is_partial_doc, is_partial_name, parse_json, read_bytes_as};
 use crate::validate::REQUIRED_FIELDS;
 
 /// The gstack format: standard and legacy eval results.
@@ -58,7 +58,7 @@ fn read_run(file: &Input<'_>, options: &Options) -> Got {
             )
         }));
     }
-    match read_bytes(file.path, file.bytes) {
+    match read_bytes_as(file.path, file.bytes, options.forced.is_some()) {
         Ok((run, diagnostics)) => Got::Run(Box::new(run), diagnostics),
         Err(d) => Got::Failed(d),
     }

@@ -85,9 +85,16 @@ pub fn read(path: &Path) -> Result<(GstackRun, Vec<Diagnostic>), Diagnostic> {
 
 /// [`read`] on a file's content already in memory; `path` names it in messages.
 pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<(GstackRun, Vec<Diagnostic>), Diagnostic> {
+    read_bytes_as(path, bytes, false)
+}
+
+/// [`read_bytes`]; with `forced` (`--as gstack`), a document whose keys do not say which
+/// shape it is is read as one anyway ([`GstackRun::read_forced`]), with a warning.
+pub fn read_bytes_as(path: &Path, bytes: &[u8], forced: bool) -> Result<(GstackRun, Vec<Diagnostic>), Diagnostic> {
     let (doc, parse_note) = parse_json(path, bytes)?;
     let mut notes = Vec::new();
-    let Some(mut run) = GstackRun::read(&doc, &mut notes) else {
+    let read = if forced { GstackRun::read_forced(&doc, &mut notes) } else { GstackRun::read(&doc, &mut notes) };
+    let Some(mut run) = read else {
         return Err(Diagnostic::error(
             path,
             "not a gstack eval result: expected an object with `all_results` (standard) or `tests` and `branch` (legacy)",

@@ -43,20 +43,20 @@
 mod convert;
 mod error;
 mod escape;
+mod format;
 mod model;
 mod read;
 mod seconds;
 mod sniff;
-mod sources;
 mod write;
 
 pub use convert::FORMAT;
 pub use error::JunitError;
 pub use escape::xml_safe;
+pub use format::{JUNIT, Junit, KNOWN};
 pub use model::{
     CaseStatus, Declared, JunitCase, JunitRun, JunitSuite, NOT_RUN_TYPE, Problem, ProblemKind, Property, UNSCORED_TYPE,
 };
 pub use read::{MAX_DEPTH, read, read_bytes, read_file};
 pub use sniff::looks_like_junit;
-pub use sources::{JUNIT, Junit, KNOWN};
 pub use write::{HEADLINE_CHARS, write};

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use evaltally_sfbench::report::Report;
 use evaltally_sfbench::summary::{self, ResolvedRule, RuleReport, Summary};
-use evaltally_sfbench::swebench::RunReport;
+use evaltally_swebench::report::RunReport;
 use serde::Serialize;
 use serde_json::{Value, json};
 

@@ -1,6 +1,13 @@
-//! Which report format a JSON document is.
+//! Which SF-Bench document a JSON document is.
+//!
+//! SF-Bench's v2 report copies SWE-bench's id lists, and its summary object SWE-bench's
+//! counts, so the rules below and SWE-bench's are one set, split between the two adapter
+//! crates: a SWE-bench run report is known first (unless it holds SF-Bench's `instances` or
+//! v2 header), then every SF-Bench document, then SWE-bench's per-instance report. No
+//! document is both crates'; the registry's tests check the split against the rules as one
+//! function.
 
-use serde_json::Value;
+use evaltally_format::Keys;
 
 /// The formats this crate reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,10 +24,6 @@ pub enum Format {
     SfbenchEngineSummary,
     /// A bare SF-Bench summary object (as in the docs): counts and rates, no instances.
     SfbenchSummary,
-    /// A SWE-bench harness run report `<model>.<run_id>.json`.
-    SwebenchRunReport,
-    /// A SWE-bench per-instance `report.json`, wrapped in `{instance_id: …}` or not.
-    SwebenchInstanceReport,
 }
 
 impl Format {
@@ -32,57 +35,7 @@ impl Format {
             Self::SfbenchLegacyEvaluate => "sfbench-v1-evaluate",
             Self::SfbenchEngineSummary => "sfbench-v1-engine-summary",
             Self::SfbenchSummary => "sfbench-v2-summary",
-            Self::SwebenchRunReport => "swebench-run-report",
-            Self::SwebenchInstanceReport => "swebench-instance-report",
         }
-    }
-}
-
-/// What detection asks of a document: its top-level keys, and, for a one-key object, the
-/// one value inside. Implemented for a parsed [`Value`] and for the pipeline's byte view
-/// ([`evaltally_format::Input`]), so a file is told apart before it is parsed.
-pub trait Keys {
-    /// Whether the top-level object has `key`; `false` when it is no object.
-    fn has_key(&self, key: &str) -> bool;
-    /// Whether the document is an object.
-    fn is_object(&self) -> bool;
-    /// The keys of the only member's value, when the object has exactly one member.
-    fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>>;
-}
-
-impl Keys for Value {
-    fn has_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    fn is_object(&self) -> bool {
-        self.is_object()
-    }
-
-    fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>> {
-        let m = self.as_object()?;
-        if m.len() != 1 {
-            return None;
-        }
-        let child = m.values().next()?;
-        Some(keys.iter().map(|k| child.get(*k).is_some()).collect())
-    }
-}
-
-impl Keys for evaltally_format::Input<'_> {
-    fn has_key(&self, key: &str) -> bool {
-        self.has(key)
-    }
-
-    fn is_object(&self) -> bool {
-        self.json_members().is_some()
-    }
-
-    fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>> {
-        let members = self.json_members()?;
-        let [only] = members else { return None };
-        let child = evaltally_format::Input::new(self.path, &self.text_bytes()[only.value.clone()], false);
-        Some(keys.iter().map(|k| child.has(k)).collect())
     }
 }
 
@@ -90,22 +43,36 @@ fn has(v: &impl Keys, k: &str) -> bool {
     v.has_key(k)
 }
 
-const INSTANCE_REPORT_KEYS: [&str; 4] = ["resolved", "patch_is_None", "patch_exists", "tests_status"];
+/// Whether an object is a SWE-bench harness run report (SWE-bench's crate reads it), which
+/// comes before every SF-Bench rule: SWE-bench's id lists without SF-Bench's `instances`
+/// or v2 header.
+fn harness_run_report(v: &impl Keys, v2_header: bool) -> bool {
+    has(v, "resolved_ids")
+        && (has(v, "completed_ids") || has(v, "submitted_ids") || has(v, "total_instances"))
+        && !has(v, "instances")
+        && !v2_header
+}
 
-fn instance_report_keys(found: &[bool]) -> bool {
+/// The keys of a SWE-bench per-instance report: `resolved` with one of the others.
+const HARNESS_INSTANCE_KEYS: [&str; 4] = ["resolved", "patch_is_None", "patch_exists", "tests_status"];
+
+fn harness_instance_keys(found: &[bool]) -> bool {
     found[0] && (found[1] || found[2] || found[3])
 }
 
-/// Detects the format of a JSON document, or `None` when it is none of these.
+/// Detects the format of a JSON document, or `None` when it is none of these (a SWE-bench
+/// report included).
 ///
 /// ```
 /// use evaltally_sfbench::detect::{detect, Format};
 /// let v2 = serde_json::json!({"schema_version": "2.0", "run_id": "r", "instances": []});
 /// assert_eq!(detect(&v2), Some(Format::SfbenchV2));
-/// let run = serde_json::json!({"schema_version": 2, "resolved_ids": [], "completed_ids": []});
-/// assert_eq!(detect(&run), Some(Format::SwebenchRunReport));
-/// let inst = serde_json::json!({"django__django-11099": {"resolved": true, "patch_exists": true}});
-/// assert_eq!(detect(&inst), Some(Format::SwebenchInstanceReport));
+/// let summary = serde_json::json!({"total_instances": 12, "resolved_instances": 5, "resolve_rate": 0.4167});
+/// assert_eq!(detect(&summary), Some(Format::SfbenchSummary));
+/// // A SWE-bench run report has the same counts, and its id lists say it is SWE-bench's.
+/// let run = serde_json::json!({"total_instances": 1, "resolved_instances": 1, "resolved_ids": ["a"],
+///     "completed_ids": ["a"]});
+/// assert_eq!(detect(&run), None);
 /// ```
 pub fn detect(v: &impl Keys) -> Option<Format> {
     if !v.is_object() {
@@ -114,12 +81,8 @@ pub fn detect(v: &impl Keys) -> Option<Format> {
     // SF-Bench v2 copies SWE-bench's id lists; `schema_version` with `run_id` and `summary`
     // still tells a v2 report that lost its `instances`.
     let v2_header = has(v, "schema_version") && has(v, "run_id") && has(v, "summary");
-    if has(v, "resolved_ids")
-        && (has(v, "completed_ids") || has(v, "submitted_ids") || has(v, "total_instances"))
-        && !has(v, "instances")
-        && !v2_header
-    {
-        return Some(Format::SwebenchRunReport);
+    if harness_run_report(v, v2_header) {
+        return None;
     }
     if v2_header || has(v, "instances") && (has(v, "schema_version") || has(v, "run_id") || has(v, "summary")) {
         return Some(Format::SfbenchV2);
@@ -136,12 +99,30 @@ pub fn detect(v: &impl Keys) -> Option<Format> {
     if has(v, "total_instances") && (has(v, "resolve_rate") || has(v, "resolved_instances")) {
         return Some(Format::SfbenchSummary);
     }
-    let own: Vec<bool> = INSTANCE_REPORT_KEYS.iter().map(|k| has(v, k)).collect();
-    if instance_report_keys(&own) {
-        return Some(Format::SwebenchInstanceReport);
-    }
-    if v.only_child_has(&INSTANCE_REPORT_KEYS).is_some_and(|found| instance_report_keys(&found)) {
-        return Some(Format::SwebenchInstanceReport);
-    }
     None
+}
+
+/// Whether a document is a SWE-bench harness report, run or per-instance
+/// (SWE-bench's crate reads it): never an SF-Bench document, nor a part of one.
+///
+/// ```
+/// use evaltally_sfbench::detect::is_harness_report;
+/// let inst = serde_json::json!({"django__django-11099": {"resolved": true, "patch_exists": true}});
+/// assert!(is_harness_report(&inst));
+/// assert!(!is_harness_report(&serde_json::json!({"schema_version": "2.0", "instances": []})));
+/// ```
+pub fn is_harness_report(v: &impl Keys) -> bool {
+    if !v.is_object() {
+        return false;
+    }
+    let v2_header = has(v, "schema_version") && has(v, "run_id") && has(v, "summary");
+    if harness_run_report(v, v2_header) {
+        return true;
+    }
+    if detect(v).is_some() {
+        return false;
+    }
+    let own: Vec<bool> = HARNESS_INSTANCE_KEYS.iter().map(|k| has(v, k)).collect();
+    harness_instance_keys(&own)
+        || v.only_child_has(&HARNESS_INSTANCE_KEYS).is_some_and(|found| harness_instance_keys(&found))
 }

@@ -26,78 +26,13 @@ use std::collections::BTreeMap;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
-use crate::report::TaskStatus;
+use evaltally_format::check::quote;
+
+use crate::report::{INSTANCE_KEYS, REPORT_KEYS, TaskStatus, VALIDATION_KEYS};
+use crate::summary::SUMMARY_KEYS;
+use crate::summary::upstream::{self as upstream_summary, ID_LISTS, Row};
 use crate::v1::{V1Components, V1Run, V1Shape, V1Task, read};
-use crate::validate::upstream_summary::{self, ID_LISTS, Row};
-
-/// The keys of `EvaluationReport.to_dict()`, in its order.
-pub const REPORT_KEYS: [&str; 18] = [
-    "schema_version",
-    "run_id",
-    "model_name_or_path",
-    "model_name",
-    "dataset",
-    "created_at",
-    "start_time",
-    "end_time",
-    "evaluation_config",
-    "config",
-    "instances",
-    "summary",
-    "resolved_ids",
-    "unresolved_ids",
-    "error_ids",
-    "empty_patch_ids",
-    "completed_ids",
-    "environment",
-];
-
-/// The keys of `InstanceResult.to_dict()`, in its order.
-pub const INSTANCE_KEYS: [&str; 14] = [
-    "instance_id",
-    "model_name",
-    "status",
-    "resolved",
-    "validation",
-    "duration_seconds",
-    "scratch_org_username",
-    "scratch_org_creation_time",
-    "error_message",
-    "error_type",
-    "start_time",
-    "end_time",
-    "log_path",
-    "solution_patch",
-];
-
-/// The keys of `ValidationBreakdown.to_dict()`, in its order.
-pub const VALIDATION_KEYS: [&str; 22] = [
-    "deployment_status",
-    "deployment_message",
-    "deployment_points",
-    "unit_test_status",
-    "unit_test_message",
-    "unit_test_passed",
-    "unit_test_failed",
-    "unit_test_total",
-    "unit_test_points",
-    "functional_status",
-    "functional_message",
-    "functional_details",
-    "functional_points",
-    "bulk_status",
-    "bulk_message",
-    "bulk_records_processed",
-    "bulk_records_expected",
-    "bulk_points",
-    "no_tweaks_status",
-    "no_tweaks_message",
-    "no_tweaks_points",
-    "total_score",
-];
-
-/// The keys of `EvaluationSummary.to_dict()`, in its order (the summary's own list).
-pub const SUMMARY_KEYS: [&str; 24] = crate::summary::Summary::FIELDS;
+use crate::validate::is_iso_timestamp;
 
 /// The start time given when v1 knows no time at all: the Unix epoch, an obvious sentinel that
 /// `datetime.fromisoformat` still reads.
@@ -180,7 +115,7 @@ fn score_value(x: f64) -> Value {
 
 /// `YYYYmmdd_HHMMSS` from an ISO timestamp (the digits as written, no time-zone arithmetic).
 fn compact_time(ts: &str) -> Option<String> {
-    if !crate::validate::is_iso_timestamp(ts) {
+    if !is_iso_timestamp(ts) {
         return None;
     }
     let digits: String = ts.chars().take(19).filter(char::is_ascii_digit).collect();
@@ -262,10 +197,7 @@ pub fn to_v2(run: &V1Run) -> Migrated {
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
         (!stem.is_empty()).then(|| stem.to_string())
     }) {
-        notes.push(format!(
-            "dataset {} is the stem of tasks_file, as scripts/evaluate.py names it",
-            crate::validate::quote(&stem)
-        ));
+        notes.push(format!("dataset {} is the stem of tasks_file, as scripts/evaluate.py names it", quote(&stem)));
         stem
     } else {
         d.top("$.dataset");
@@ -273,12 +205,8 @@ pub fn to_v2(run: &V1Run) -> Migrated {
     };
 
     // Times: what v1 wrote, never the clock.
-    let task_times: Vec<&str> = run
-        .tasks
-        .iter()
-        .filter_map(|t| t.timestamp.as_deref())
-        .filter(|s| crate::validate::is_iso_timestamp(s))
-        .collect();
+    let task_times: Vec<&str> =
+        run.tasks.iter().filter_map(|t| t.timestamp.as_deref()).filter(|s| is_iso_timestamp(s)).collect();
     let earliest = task_times.iter().min().copied();
     let latest = task_times.iter().max().copied();
     let run_time = run.timestamp.as_deref();
@@ -416,10 +344,7 @@ fn instance(i: usize, t: &V1Task, model: &str, start_time: &str, d: &mut Default
     m.insert("model_name".into(), Value::from(model));
     let status = match &t.status {
         Some(TaskStatus::Other(raw)) => {
-            notes.push(format!(
-                "$.instances[{i}]: status {} is no known status; migrated as \"error\"",
-                crate::validate::quote(raw)
-            ));
+            notes.push(format!("$.instances[{i}]: status {} is no known status; migrated as \"error\"", quote(raw)));
             d.instance(i, "status");
             TaskStatus::Error
         }

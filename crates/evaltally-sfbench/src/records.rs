@@ -1,4 +1,4 @@
-//! SF-Bench and SWE-bench runs as [`RunRecord`]s, for `convert` and `export`.
+//! SF-Bench runs as [`RunRecord`]s, for `convert` and `export`.
 
 use std::path::Path;
 
@@ -7,7 +7,6 @@ use evaltally_core::{Diagnostic, Outcome, RunRecord, TestRecord};
 use crate::detect::Format;
 use crate::report::{Report, TaskStatus, sfbench_category};
 use crate::sources::{Source, identity, read_json};
-use crate::swebench::{InstanceReport, RunOutcome, RunReport, repository};
 
 fn record(run: String, model: String, format: Format, source: &Path) -> RunRecord {
     RunRecord { run, model, format: format.name().to_string(), source: source.to_path_buf(), ..RunRecord::default() }
@@ -15,22 +14,8 @@ fn record(run: String, model: String, format: Format, source: &Path) -> RunRecor
 
 /// The run a source holds, test by test.
 pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
-    match source {
-        Source::Document { path, format, .. } => {
-            let doc = read_json(path)?;
-            document_records(path, *format, &doc)
-        }
-        Source::InstanceLogs { run, model, reports } => {
-            let mut rec = record(run.clone(), model.clone(), Format::SwebenchInstanceReport, source.path());
-            for (id, path) in reports {
-                let doc = read_json(path)?;
-                if let Some(r) = InstanceReport::from_value(&doc, Some(id)) {
-                    rec.tests.push(instance_test(&r));
-                }
-            }
-            Ok(vec![rec])
-        }
-    }
+    let doc = read_json(&source.path)?;
+    document_records(&source.path, source.format, &doc)
 }
 
 /// The run a parsed report document holds, test by test.
@@ -42,18 +27,6 @@ pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) ->
             let report = Report::from_value(doc);
             rec.started_at.clone_from(&report.start_time);
             rec.tests = report.instances.iter().map(sfbench_test).collect();
-        }
-        Format::SwebenchRunReport => {
-            let report = RunReport::from_value(doc);
-            rec.tests = report
-                .outcomes()
-                .into_iter()
-                .map(|(id, outcome)| swebench_test(id, outcome, report.failure_reasons.get(id)))
-                .collect();
-        }
-        Format::SwebenchInstanceReport => {
-            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-            rec.tests = InstanceReport::from_value(doc, fallback.as_deref()).iter().map(instance_test).collect();
         }
         other => {
             return Err(Diagnostic::error(
@@ -82,29 +55,6 @@ fn sfbench_test(i: &crate::report::Instance) -> TestRecord {
             .then(|| i.error_type.clone().unwrap_or_else(|| i.status.as_str().to_string())),
         error_message: i.error_message.clone(),
         duration_ms: (i.duration_seconds > 0.0).then(|| evaltally_core::seconds_to_ms(i.duration_seconds)),
-        ..TestRecord::default()
-    }
-}
-
-fn swebench_test(id: &str, outcome: RunOutcome, reason: Option<&serde_json::Value>) -> TestRecord {
-    let passed = outcome == RunOutcome::Resolved;
-    TestRecord {
-        id: id.to_string(),
-        category: repository(id),
-        outcome: Some(if passed { Outcome::Pass } else { Outcome::Fail }),
-        error_type: (!passed).then(|| outcome.label().to_string()),
-        error_message: reason.and_then(serde_json::Value::as_str).map(str::to_string),
-        ..TestRecord::default()
-    }
-}
-
-fn instance_test(r: &InstanceReport) -> TestRecord {
-    TestRecord {
-        id: r.instance_id.clone(),
-        category: repository(&r.instance_id),
-        outcome: Some(if r.resolved { Outcome::Pass } else { Outcome::Fail }),
-        error_type: r.failure_label().map(str::to_string),
-        error_message: r.failing_tests().map(|t| format!("failing tests: {t}")),
         ..TestRecord::default()
     }
 }

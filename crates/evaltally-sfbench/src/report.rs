@@ -12,6 +12,72 @@ use evaltally_core::{CategoryRun, Outcome};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+/// The keys of `EvaluationReport.to_dict()`, in its order.
+pub const REPORT_KEYS: [&str; 18] = [
+    "schema_version",
+    "run_id",
+    "model_name_or_path",
+    "model_name",
+    "dataset",
+    "created_at",
+    "start_time",
+    "end_time",
+    "evaluation_config",
+    "config",
+    "instances",
+    "summary",
+    "resolved_ids",
+    "unresolved_ids",
+    "error_ids",
+    "empty_patch_ids",
+    "completed_ids",
+    "environment",
+];
+
+/// The keys of `InstanceResult.to_dict()`, in its order.
+pub const INSTANCE_KEYS: [&str; 14] = [
+    "instance_id",
+    "model_name",
+    "status",
+    "resolved",
+    "validation",
+    "duration_seconds",
+    "scratch_org_username",
+    "scratch_org_creation_time",
+    "error_message",
+    "error_type",
+    "start_time",
+    "end_time",
+    "log_path",
+    "solution_patch",
+];
+
+/// The keys of `ValidationBreakdown.to_dict()`, in its order.
+pub const VALIDATION_KEYS: [&str; 22] = [
+    "deployment_status",
+    "deployment_message",
+    "deployment_points",
+    "unit_test_status",
+    "unit_test_message",
+    "unit_test_passed",
+    "unit_test_failed",
+    "unit_test_total",
+    "unit_test_points",
+    "functional_status",
+    "functional_message",
+    "functional_details",
+    "functional_points",
+    "bulk_status",
+    "bulk_message",
+    "bulk_records_processed",
+    "bulk_records_expected",
+    "bulk_points",
+    "no_tweaks_status",
+    "no_tweaks_message",
+    "no_tweaks_points",
+    "total_score",
+];
+
 /// An instance's status (`TaskStatus` upstream).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

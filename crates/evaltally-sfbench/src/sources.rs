@@ -1,98 +1,41 @@
-//! Finding SF-Bench and SWE-bench reports on disk, and reading them as runs.
+//! Finding SF-Bench reports on disk, and reading them as runs.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use evaltally_core::{CategoryRun, Diagnostic, Outcome, Status, TestDetail};
+use evaltally_core::{Diagnostic, Status, TestDetail};
 use serde_json::Value;
 
 use crate::detect::Format;
 use crate::report::{Report, TaskStatus, sfbench_category};
-use crate::swebench::{InstanceReport, RunOutcome, RunReport, repository, split_file_stem};
 
-/// One run's worth of report data on disk.
+/// One run's worth of report data on disk: one JSON document.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// One JSON document: an SF-Bench report, a SWE-bench run report, or a lone
-    /// per-instance report.
-    Document {
-        /// The file.
-        path: PathBuf,
-        /// Its format.
-        format: Format,
-        /// For a SWE-bench run report: the folder of its per-instance reports, if present
-        /// (`logs/run_evaluation/<run_id>/<model>/` beside it).
-        logs: Option<PathBuf>,
-    },
-    /// A folder of per-instance `report.json` files that together make one run.
-    InstanceLogs {
-        /// The run.
-        run: String,
-        /// The model (`unknown` when the layout does not say).
-        model: String,
-        /// (instance id, report file), sorted by id.
-        reports: Vec<(String, PathBuf)>,
-    },
+pub struct Source {
+    /// The file.
+    pub path: PathBuf,
+    /// Its format.
+    pub format: Format,
 }
 
 impl Source {
-    /// The file or folder the source stands for, for messages.
+    /// The file the source stands for, for messages.
     pub fn path(&self) -> &Path {
-        match self {
-            Source::Document { path, .. } => path,
-            Source::InstanceLogs { reports, .. } => {
-                reports.first().and_then(|(_, p)| p.parent()).and_then(Path::parent).unwrap_or(Path::new("."))
-            }
-        }
+        &self.path
     }
 
     /// Total size in bytes (0 where unknown), for scheduling large sources first.
     pub fn size(&self) -> u64 {
-        let len = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
-        match self {
-            Source::Document { path, .. } => len(path),
-            Source::InstanceLogs { reports, .. } => reports.iter().map(|(_, p)| len(p)).sum(),
-        }
+        std::fs::metadata(&self.path).map_or(0, |m| m.len())
     }
 }
 
-fn file_stem(path: &Path) -> String {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    name.strip_suffix(".json").unwrap_or(&name).to_string()
-}
-
-pub(crate) fn read_json(path: &Path) -> Result<Value, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))?;
-    parse_json(path, &bytes)
-}
-
-/// Parses a document already in memory; a syntax error names the file, line and column.
-pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value, Diagnostic> {
-    serde_json::from_slice(bytes).map_err(|e| evaltally_format::json::error_diagnostic(path, &e))
-}
-
-/// (run, model) of a per-instance report at `…/logs/run_evaluation/<run_id>/<model>/<id>/report.json`
-/// or `…/<run>/logs/<id>/report.json`; `None` for other places.
-pub(crate) fn instance_group(report: &Path) -> Option<(String, String)> {
-    let inst_dir = report.parent()?;
-    let names: Vec<String> = inst_dir
-        .ancestors()
-        .skip(1)
-        .take(4)
-        .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect::<Option<_>>()?;
-    match names.as_slice() {
-        [model, run, rv, logs, ..] if rv == "run_evaluation" && logs == "logs" => Some((run.clone(), model.clone())),
-        [logs, run, ..] if logs == "logs" => Some((run.clone(), "unknown".to_string())),
-        _ => None,
-    }
-}
+pub(crate) use evaltally_format::json::{parse as parse_json, read as read_json, stem as file_stem};
 
 /// What reading a [`Source`] produced.
 #[derive(Debug, Default)]
 pub struct SourceOutcome {
     /// The run's tests, one entry per category.
-    pub runs: Vec<CategoryRun>,
+    pub runs: Vec<evaltally_core::CategoryRun>,
     /// Problems met.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -101,10 +44,6 @@ pub struct SourceOutcome {
 pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
     let stem = file_stem(path);
     match format {
-        Format::SwebenchRunReport => {
-            let (model, run) = split_file_stem(&stem);
-            (run.to_string(), model.unwrap_or("unknown").to_string())
-        }
         Format::SfbenchV2 => {
             let r = Report::from_value(doc);
             (r.run_id.unwrap_or(stem), r.model_name.unwrap_or_else(|| "unknown".into()))
@@ -118,108 +57,45 @@ pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
 
 /// Reads a source into category runs.
 pub fn read(source: &Source) -> SourceOutcome {
-    let mut out = SourceOutcome::default();
-    match source {
-        Source::Document { path, format, .. } => match read_json(path) {
-            Ok(doc) => return read_document(path, *format, &doc),
-            Err(d) => out.diagnostics.push(d),
-        },
-        Source::InstanceLogs { run, model, reports } => {
-            let mut parsed = Vec::with_capacity(reports.len());
-            for (id, path) in reports {
-                match std::fs::read(path) {
-                    Ok(bytes) => match instance_report(path, id, &bytes) {
-                        Ok(r) => parsed.push(r),
-                        Err(d) => out.diagnostics.push(d),
-                    },
-                    Err(e) => out.diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}"))),
-                }
-            }
-            out.runs = instance_runs(run, model, &parsed);
-        }
+    match read_json(&source.path) {
+        Ok(doc) => read_document(&source.path, source.format, &doc),
+        Err(d) => SourceOutcome { runs: Vec::new(), diagnostics: vec![d] },
     }
-    out
 }
 
 /// Reads a report document already parsed (its format known) into category runs.
 pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome {
     let mut out = SourceOutcome::default();
-    let (run, model) = identity(path, format, doc);
+    let (run, _) = identity(path, format, doc);
     match format {
-            Format::SfbenchV2 => {
-                if !doc.get("instances").is_some_and(Value::is_array) {
-                    out.diagnostics.push(Diagnostic::warning(
-                        path,
-                        "`instances` is missing or not a list: the report holds no instances to analyse",
-                    ));
-                }
-                out.runs = Report::from_value(doc).category_runs(&run);
+        Format::SfbenchV2 => {
+            if !doc.get("instances").is_some_and(Value::is_array) {
+                out.diagnostics.push(Diagnostic::warning(
+                    path,
+                    "`instances` is missing or not a list: the report holds no instances to analyse",
+                ));
             }
-            Format::SwebenchRunReport => out.runs = RunReport::from_value(doc).category_runs(&run, &model),
-            Format::SwebenchInstanceReport => {
-                let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-                match InstanceReport::from_value(doc, fallback.as_deref()) {
-                    Some(r) => out.runs = instance_runs(&run, &model, std::slice::from_ref(&r)),
-                    None => out.diagnostics.push(Diagnostic::error(path, "not a SWE-bench instance report")),
-                }
-            }
-            other => out.diagnostics.push(Diagnostic::warning(
-                path,
-                format!(
-                    "{} files hold no per-instance outcomes to analyse; convert them with `evaltally convert --to sfbench-v2`",
-                    other.name()
-                ),
-            )),
+            out.runs = Report::from_value(doc).category_runs(&run);
         }
-    out
-}
-
-/// One per-instance report of a run folder, from its bytes; `id` is its folder's name.
-pub(crate) fn instance_report(path: &Path, id: &str, bytes: &[u8]) -> Result<InstanceReport, Diagnostic> {
-    // The harness counts an empty or broken report.json as an error (v4.1+).
-    let v = parse_json(path, bytes)?;
-    InstanceReport::from_value(&v, Some(id)).ok_or_else(|| {
-        Diagnostic::error(
+        other => out.diagnostics.push(Diagnostic::warning(
             path,
-            "not a SWE-bench instance report: expected `{\"resolved\": …}` or `{instance_id: {\"resolved\": …}}`",
-        )
-    })
-}
-
-pub(crate) fn instance_runs(run: &str, model: &str, reports: &[InstanceReport]) -> Vec<CategoryRun> {
-    let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
-    for r in reports {
-        let repo = repository(&r.instance_id);
-        let entry = by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo));
-        match r.failure_label() {
-            None => entry.push(&r.instance_id, Outcome::Pass, None),
-            Some(label) => entry.push(&r.instance_id, Outcome::Fail, Some(label)),
-        }
+            format!(
+                "{} files hold no per-instance outcomes to analyse; convert them with `evaltally convert --to sfbench-v2`",
+                other.name()
+            ),
+        )),
     }
-    by_repo.into_values().collect()
+    out
 }
 
 /// Everything a source says about instance `id`, or `None` when it does not list it.
 pub fn show(source: &Source, id: &str) -> Result<Option<TestDetail>, Diagnostic> {
-    match source {
-        Source::Document { path, format, logs } => {
-            let doc = read_json(path)?;
-            Ok(show_document(path, *format, logs.as_deref(), &doc, id))
-        }
-        Source::InstanceLogs { run, model, reports } => {
-            let Some((_, path)) = reports.iter().find(|(i, _)| i == id) else { return Ok(None) };
-            let v = read_json(path)?;
-            let Some(r) = InstanceReport::from_value(&v, Some(id)) else { return Ok(None) };
-            let mut d = TestDetail::new(run, model, &repository(id), id, Status::Passed);
-            fill_from_instance(&mut d, &r);
-            Ok(Some(d))
-        }
-    }
+    let doc = read_json(&source.path)?;
+    Ok(show_document(&source.path, source.format, &doc, id))
 }
 
-/// Everything a parsed report document says about instance `id`; `logs` is the folder of a
-/// SWE-bench run report's per-instance reports, when it has one.
-pub fn show_document(path: &Path, format: Format, logs: Option<&Path>, doc: &Value, id: &str) -> Option<TestDetail> {
+/// Everything a parsed report document says about instance `id`.
+pub fn show_document(path: &Path, format: Format, doc: &Value, id: &str) -> Option<TestDetail> {
     let (run, model) = identity(path, format, doc);
     match format {
         Format::SfbenchV2 => Report::from_value(doc).instances.iter().find(|i| i.instance_id == id).map(|i| {
@@ -238,42 +114,6 @@ pub fn show_document(path: &Path, format: Format, logs: Option<&Path>, doc: &Val
             d.latency_seconds = Some(i.duration_seconds);
             d
         }),
-        Format::SwebenchRunReport => {
-            let report = RunReport::from_value(doc);
-            let outcome = report.outcome_of(id)?;
-            let status = if outcome == RunOutcome::Resolved { Status::Passed } else { Status::Failed };
-            let mut d = TestDetail::new(&run, &model, &repository(id), id, status);
-            if status == Status::Failed {
-                d.error_type = Some(outcome.label().to_string());
-                d.error_message = report.failure_reasons.get(id).and_then(Value::as_str).map(str::to_string);
-            }
-            if let Some(dir) = logs {
-                let file = dir.join(id).join("report.json");
-                if let Ok(v) = read_json(&file)
-                    && let Some(r) = InstanceReport::from_value(&v, Some(id))
-                {
-                    fill_from_instance(&mut d, &r);
-                }
-            }
-            Some(d)
-        }
-        Format::SwebenchInstanceReport => {
-            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-            InstanceReport::from_value(doc, fallback.as_deref()).filter(|r| r.instance_id == id).map(|r| {
-                let mut d = TestDetail::new(&run, &model, &repository(id), id, Status::Passed);
-                fill_from_instance(&mut d, &r);
-                d
-            })
-        }
         _ => None,
     }
-}
-
-fn fill_from_instance(d: &mut TestDetail, r: &InstanceReport) {
-    d.status = if r.resolved { Status::Passed } else { Status::Failed };
-    if let Some(label) = r.failure_label() {
-        d.error_type.get_or_insert_with(|| label.to_string());
-        d.error_message = r.failing_tests().map(|t| format!("failing tests: {t}")).or(d.error_message.take());
-    }
-    d.error_details.clone_from(&r.tests_status);
 }

@@ -5,6 +5,8 @@
 //! notice when it is missing, except under `CI=true`, where a missing folder fails the
 //! test.
 
+pub mod hostile;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root (the folder holding the top `Cargo.toml`).
@@ -58,4 +60,27 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
 /// A path inside `../shared/refdata/<rel>`; see [`shared`].
 pub fn refdata(rel: &str) -> Option<PathBuf> {
     shared(&format!("refdata/{rel}"))
+}
+
+/// A JSON file, parsed.
+///
+/// # Panics
+/// When the file cannot be read or is not JSON (a test fixture must be).
+pub fn load_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Validation findings (or anything displayable), one per line, for snapshots;
+/// `(no findings)` when there are none.
+pub fn render_findings<T: std::fmt::Display>(findings: &[T]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for f in findings {
+        let _ = writeln!(out, "{f}");
+    }
+    if out.is_empty() {
+        out.push_str("(no findings)\n");
+    }
+    out
 }

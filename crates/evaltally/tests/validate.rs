@@ -137,3 +137,28 @@ fn refdata_gold_validate_total_below_submitted() {
     assert_eq!(w["path"], "$.total_instances");
     assert!(w["message"].as_str().unwrap().starts_with("total_instances (1) is below submitted_instances (300)"));
 }
+
+/// `--as` reads every file as the named format: a gstack result that lost the fields gstack
+/// sniffs by is "not a format evaltally knows" without it, and gets gstack's own list of
+/// what is missing with it. An unknown name is a usage error listing the known ones.
+#[test]
+fn as_names_the_format_when_sniffing_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("emitted.json");
+    std::fs::write(&file, r#"{"all_results": [{"name": "t", "suite": "s", "passed": true}]}"#).unwrap();
+    let path = file.to_str().unwrap();
+    let sniffed = evaltally(&["validate", path]);
+    assert_eq!(sniffed.code, 1, "{}", sniffed.stdout);
+    assert!(sniffed.stdout.contains("not a format evaltally knows"), "{}", sniffed.stdout);
+    let forced = evaltally(&["validate", "--as", "gstack", path]);
+    assert_eq!(forced.code, 1, "{}", forced.stdout);
+    assert!(forced.stdout.contains("(gstack)"), "{}", forced.stdout);
+    assert!(forced.stdout.contains("schema_version"), "{}", forced.stdout);
+    assert!(!forced.stdout.contains("not a format evaltally knows"), "{}", forced.stdout);
+    let stability = evaltally(&["stability", "--as", "gstack", path]);
+    assert_eq!(stability.code, 0, "{}", stability.stderr);
+    assert!(stability.stdout.contains("1 run"), "{}", stability.stdout);
+    let unknown = evaltally(&["validate", "--as", "nonsense", path]);
+    assert_eq!(unknown.code, 2);
+    assert!(unknown.stderr.contains("known: bfcl"), "{}", unknown.stderr);
+}

@@ -23,6 +23,18 @@ pub struct Scratch {
     results: Results,
 }
 
+impl Scratch {
+    /// The result file [`read_pair`] read last.
+    pub(crate) fn result_bytes(&self) -> &[u8] {
+        &self.result
+    }
+
+    /// The score file [`read_pair`] read last (empty when the pair has none).
+    pub(crate) fn score_bytes(&self) -> &[u8] {
+        &self.score
+    }
+}
+
 /// What reading one [`FilePair`] produced.
 #[derive(Debug, Default)]
 pub struct PairOutcome {

@@ -184,6 +184,22 @@ impl GstackRun {
         Some(Self::read_as(m, shape, notes))
     }
 
+    /// Reads `v` as a result of `shape` even when its keys do not say so (for `--as gstack`):
+    /// an object with `tests` and no `all_results` as legacy, anything else as standard.
+    /// `None` when `v` is not an object.
+    pub fn read_forced(v: &Value, notes: &mut Vec<String>) -> Option<Self> {
+        let m = v.as_object()?;
+        let shape = if let Some(shape) = detect(v) {
+            shape
+        } else {
+            let shape =
+                if m.contains_key("tests") && !m.contains_key("all_results") { Shape::Legacy } else { Shape::Standard };
+            notes.push(format!("read as a gstack {} result as asked, though its keys do not say so", shape.name()));
+            shape
+        };
+        Some(Self::read_as(m, shape, notes))
+    }
+
     fn read_as(m: &Obj, shape: Shape, notes: &mut Vec<String>) -> Self {
         let legacy = shape == Shape::Legacy;
         let key = shape.tests_key();

@@ -51,8 +51,12 @@ use serde_json::Value;
 use crate::report::{COMPONENTS, Component, ComponentStatus, IdLists, Instance, TaskStatus};
 
 mod rule;
+pub(crate) mod upstream;
 
 pub use rule::{ResolvedRule, RuleAgreement, RuleReport, judged_by};
+
+/// The keys of `EvaluationSummary.to_dict()`, in its order (the summary's own list).
+pub const SUMMARY_KEYS: [&str; 24] = Summary::FIELDS;
 
 /// A number as Python holds it: an `int` or a `float`.
 ///

@@ -4,10 +4,11 @@
 
 use std::collections::HashMap;
 
+use evaltally_format::check::{Checker, Want, and_list, check_type, differ, found, key_path};
 use serde_json::Value;
 
-use super::upstream_summary::FIELDS;
-use super::{Checker, Want, and_list, approx, check_type, differ, found, half_unit, key_path};
+use super::{approx, half_unit};
+use crate::summary::upstream::FIELDS;
 
 /// The fraction-valued rates and the component (if any) each one counts.
 const FRACTIONS: [&str; 6] = [

@@ -16,13 +16,11 @@
 //!   points against their maxima.
 //! * **SF-Bench summary object** (the documentation's example): internal consistency, enough to
 //!   prove the documentation example impossible.
-//! * **SWE-bench run report**: counts against list lengths, duplicate ids, ids in lists that
-//!   exclude each other, and the harness invariants (as warnings, since they do not hold in
-//!   general).
 //! * **SF-Bench v1 shapes**: field types, and counts against the results (warnings).
 //!
 //! [`upstream_valid`] is SF-Bench's `validate_schema`, reproduced exactly, as a boolean.
-//! [`read_doc_example`] reads a documentation example that contains `{...}` placeholders.
+//! A documentation example that contains `{...}` placeholders is read with
+//! [`read_doc_example`](evaltally_format::check::read_doc_example), then checked here.
 //!
 //! ```
 //! use evaltally_sfbench::detect::Format;
@@ -37,21 +35,17 @@
 //! ```
 
 mod bare_summary;
-mod doc_example;
-mod swebench;
 mod upstream;
-pub(crate) mod upstream_summary;
 mod v1;
 mod v2;
 
-use std::fmt::Write as _;
-
 use evaltally_core::Finding;
-use serde_json::{Map, Value};
+use evaltally_format::Keys;
+use evaltally_format::check::{Checker, quote};
+use serde_json::Value;
 
 use crate::detect::Format;
 
-pub use doc_example::{DocExampleError, read_doc_example};
 pub use upstream::upstream_valid;
 
 /// Checks `doc` as a document of `format` and returns every finding, errors and warnings, in
@@ -62,20 +56,15 @@ pub use upstream::upstream_valid;
 /// ```
 /// use evaltally_sfbench::detect::Format;
 /// use evaltally_sfbench::validate::validate;
-/// let run = serde_json::json!({"schema_version": 2, "total_instances": 1, "submitted_instances": 300,
-///     "completed_instances": 1, "resolved_instances": 1, "resolved_ids": ["a"], "completed_ids": ["a"]});
-/// let findings = validate(&run, Format::SwebenchRunReport);
-/// let below = findings.iter().find(|f| f.path == "$.total_instances").unwrap();
-/// assert!(!below.is_error());
-/// assert!(below.message.contains("(1)") && below.message.contains("(300)"));
+/// let summary = serde_json::json!({"total_instances": 2, "resolved_instances": 3, "resolve_rate": 1.5});
+/// let findings = validate(&summary, Format::SfbenchSummary);
+/// assert!(findings.iter().any(|f| f.path == "$.resolved_instances" && f.is_error()));
 /// ```
 pub fn validate(doc: &Value, format: Format) -> Vec<Finding> {
     let mut c = Checker::default();
     match format {
         Format::SfbenchV2 => v2::report(&mut c, doc),
         Format::SfbenchSummary => bare_summary::check(&mut c, doc, "$"),
-        Format::SwebenchRunReport => swebench::run_report(&mut c, doc),
-        Format::SwebenchInstanceReport => swebench::instance_report(&mut c, doc),
         Format::SfbenchV1 => v1::migrate_input(&mut c, doc),
         Format::SfbenchLegacyEvaluate => v1::legacy_evaluate(&mut c, doc),
         Format::SfbenchEngineSummary => v1::engine_summary(&mut c, doc),
@@ -116,7 +105,7 @@ impl Part {
 /// assert_eq!(detect_part(&serde_json::json!({"tasks_file": "t.json"})), Some(Part::Config));
 /// assert_eq!(detect_part(&serde_json::json!([1])), None);
 /// ```
-pub fn detect_part(doc: &impl crate::detect::Keys) -> Option<Part> {
+pub fn detect_part(doc: &impl Keys) -> Option<Part> {
     if !doc.is_object() {
         return None;
     }
@@ -168,78 +157,6 @@ pub fn validate_part(doc: &Value, part: Part) -> Vec<Finding> {
 /// ```
 pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(Finding::is_error)
-}
-
-/// Collects findings.
-#[derive(Debug, Default)]
-pub(crate) struct Checker {
-    pub(crate) findings: Vec<Finding>,
-}
-
-impl Checker {
-    pub(crate) fn error(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.findings.push(Finding::error(path, message));
-    }
-
-    pub(crate) fn warn(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.findings.push(Finding::warning(path, message));
-    }
-}
-
-/// `base.key`, or `base["key"]` when the key is not an identifier.
-pub(crate) fn key_path(base: &str, key: &str) -> String {
-    let ident = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ident { format!("{base}.{key}") } else { format!("{base}[{}]", quote(key)) }
-}
-
-/// `base[i]`.
-pub(crate) fn index_path(base: &str, i: usize) -> String {
-    format!("{base}[{i}]")
-}
-
-/// A string as a JSON string literal, cut to a readable length.
-pub(crate) fn quote(s: &str) -> String {
-    const MAX: usize = 160;
-    if s.chars().count() > MAX {
-        let cut: String = s.chars().take(MAX).collect();
-        format!("{}…", Value::String(cut))
-    } else {
-        Value::String(s.to_string()).to_string()
-    }
-}
-
-/// The kind of a JSON value, with its article: `a string`, `an integer`, `null`.
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// A value as a message shows what was found: `"garbage" (a string)`, `2 (an integer)`,
-/// `a list of 3 items`, `null`.
-pub(crate) fn found(v: &Value) -> String {
-    match v {
-        Value::Null => "null".to_string(),
-        Value::String(s) => format!("{} (a string)", quote(s)),
-        Value::Array(a) => match a.len() {
-            0 => "an empty list".to_string(),
-            1 => "a list of 1 item".to_string(),
-            n => format!("a list of {n} items"),
-        },
-        Value::Object(m) => match m.len() {
-            0 => "an empty object".to_string(),
-            1 => "an object with 1 key".to_string(),
-            n => format!("an object with {n} keys"),
-        },
-        Value::Bool(_) | Value::Number(_) => format!("{v} ({})", kind(v)),
-    }
 }
 
 /// A computed number for a message, at full precision (`0.3333333333333333`, `100`).
@@ -298,126 +215,9 @@ pub(crate) fn compare(stored: f64, expected: f64) -> Cmp {
     if (1..=6).contains(&d) && diff <= half_unit(stored) + eps { Cmp::Rounded(d) } else { Cmp::Differ }
 }
 
-/// Whether two counts differ (they are whole numbers held as `f64`).
-pub(crate) fn differ(a: f64, b: f64) -> bool {
-    (a - b).abs() > 1e-9 * a.abs().max(b.abs()).max(1.0)
-}
-
 /// Whether `stored` is `expected`, exactly or as rounded.
 pub(crate) fn same(stored: f64, expected: f64) -> bool {
     compare(stored, expected) != Cmp::Differ
-}
-
-/// A list of names for a message: `a, b and c`.
-pub(crate) fn and_list<S: AsRef<str>>(items: &[S]) -> String {
-    let mut out = String::new();
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(if i + 1 == items.len() { " and " } else { ", " });
-        }
-        let _ = write!(out, "{}", s.as_ref());
-    }
-    out
-}
-
-/// What type a field should have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Want {
-    /// A string.
-    Str,
-    /// A string or null.
-    StrOrNull,
-    /// A number, not negative.
-    NonNegative,
-    /// A whole number, not negative.
-    Count,
-    /// A boolean.
-    Bool,
-    /// An object.
-    Object,
-    /// A list.
-    List,
-    /// A list of strings.
-    StrList,
-}
-
-impl Want {
-    fn describe(self) -> &'static str {
-        match self {
-            Self::Str => "a string",
-            Self::StrOrNull => "a string or null",
-            Self::NonNegative => "a number (not negative)",
-            Self::Count => "a whole number (not negative)",
-            Self::Bool => "a boolean (true or false)",
-            Self::Object => "an object",
-            Self::List => "a list",
-            Self::StrList => "a list of strings",
-        }
-    }
-}
-
-/// Checks that `v` has the wanted type and, for numbers, sign; reports an error at `path`
-/// otherwise. Returns whether it passed.
-pub(crate) fn check_type(c: &mut Checker, path: &str, v: &Value, want: Want) -> bool {
-    let ok = match want {
-        Want::Str => v.is_string(),
-        Want::StrOrNull => v.is_string() || v.is_null(),
-        Want::NonNegative | Want::Count => v.is_number(),
-        Want::Bool => v.is_boolean(),
-        Want::Object => v.is_object(),
-        Want::List | Want::StrList => v.is_array(),
-    };
-    if !ok {
-        c.error(path, format!("expected {}, found {}", want.describe(), found(v)));
-        return false;
-    }
-    match want {
-        Want::NonNegative | Want::Count => {
-            let x = v.as_f64().unwrap_or(0.0);
-            if x < 0.0 {
-                c.error(path, format!("expected {}, found the negative number {v}", want.describe()));
-                return false;
-            }
-            if want == Want::Count && x.fract() != 0.0 {
-                c.error(path, format!("expected a whole number, found {v}"));
-                return false;
-            }
-            true
-        }
-        Want::StrList => {
-            let mut all = true;
-            for (i, e) in v.as_array().into_iter().flatten().enumerate() {
-                if !e.is_string() {
-                    c.error(index_path(path, i), format!("expected a string (an id), found {}", found(e)));
-                    all = false;
-                }
-            }
-            all
-        }
-        _ => true,
-    }
-}
-
-/// Checks `m[key]` when present (absent keys are not reported here). Returns the value when it
-/// has the wanted type.
-pub(crate) fn field<'a>(
-    c: &mut Checker,
-    m: &'a Map<String, Value>,
-    base: &str,
-    key: &str,
-    want: Want,
-) -> Option<&'a Value> {
-    let v = m.get(key)?;
-    check_type(c, &key_path(base, key), v, want).then_some(v)
-}
-
-/// Reports the keys of `m` that are not in `known`, as one warning each.
-pub(crate) fn unknown_keys(c: &mut Checker, m: &Map<String, Value>, base: &str, known: &[&str], what: &str) {
-    for k in m.keys() {
-        if !known.contains(&k.as_str()) {
-            c.warn(key_path(base, k), format!("unknown key: not a field of {what}"));
-        }
-    }
 }
 
 /// Whether `s` is an ISO 8601 date-time as Python's `isoformat()` writes it, or close:
@@ -517,7 +317,5 @@ mod tests {
         assert_eq!(compare(41.67, 5.0 / 12.0), Cmp::Differ);
         assert_eq!(approx(100.0 * 5.0 / 12.0), "41.6667");
         assert_eq!(approx(1.0), "1");
-        assert_eq!(key_path("$", "a b"), "$[\"a b\"]");
-        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
     }
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{Checker, found, index_path, key_path, quote};
+use evaltally_format::check::{Checker, found, index_path, key_path, quote};
 
 /// The keys `validate_schema` requires, in its order.
 pub(crate) const REQUIRED: [&str; 5] = ["schema_version", "run_id", "model_name", "instances", "summary"];

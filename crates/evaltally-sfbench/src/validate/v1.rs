@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use evaltally_format::check::{
+    Checker, Want, and_list, differ, field, found, index_path, key_path, quote, unknown_keys,
+};
 use serde_json::{Map, Value};
 
-use super::{
-    Checker, Want, and_list, check_timestamp, differ, field, found, index_path, key_path, quote, unknown_keys,
-};
+use super::check_timestamp;
 
 const V1_STATUSES: [&str; 4] = ["resolved", "fail", "error", "skipped"];
 const LEGACY_STATUSES: [&str; 4] = ["PASS", "FAIL", "TIMEOUT", "ERROR"];

@@ -2,15 +2,15 @@
 
 use std::collections::HashMap;
 
+use evaltally_format::check::{
+    Checker, Want, and_list, check_type, field, found, index_path, key_path, quote, unknown_keys,
+};
 use serde_json::{Map, Value};
 
-use super::upstream_summary::{self, ID_LISTS, Row};
-use super::{
-    Checker, Cmp, Want, and_list, approx, check_timestamp, check_type, compare, exact, field, found, index_path,
-    key_path, quote, same, unknown_keys, upstream,
-};
-use crate::migrate::{INSTANCE_KEYS, REPORT_KEYS, SUMMARY_KEYS, VALIDATION_KEYS};
-use crate::report::COMPONENTS;
+use super::{Cmp, approx, check_timestamp, compare, exact, same, upstream};
+use crate::report::{COMPONENTS, INSTANCE_KEYS, REPORT_KEYS, VALIDATION_KEYS};
+use crate::summary::SUMMARY_KEYS;
+use crate::summary::upstream::{self as upstream_summary, ID_LISTS, Row};
 
 /// The three components upstream's resolved rule needs, with their statuses as written
 /// (lowercase; "skipped" when absent, as the dataclass default).

@@ -3,8 +3,9 @@
 use evaltally_report::summary::{SfbenchSummary, swebench_json, swebench_markdown, swebench_text};
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::report::Report;
-use evaltally_sfbench::swebench::RunReport;
 use evaltally_sfbench::{markdown, migrate};
+use evaltally_swebench::detect::Format as Harness;
+use evaltally_swebench::report::RunReport;
 
 use crate::cli::{Format, SummaryArgs};
 use crate::{Exit, UsageError, output};
@@ -21,8 +22,14 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
         output::note(&format!("{path}: an SF-Bench v1 file, summarised as migrated to v2"));
         doc = m.report;
     }
-    let text = match detect(&doc) {
-        Some(Detected::SfbenchV2) => {
+    let no_instances = |name: &str| {
+        UsageError(format!(
+            "{path}: a {name} file has no instances to summarise; `evaltally convert {path} --to sfbench-v2` migrates it first"
+        ))
+    };
+    // SF-Bench's and SWE-bench's detections never both claim a document.
+    let text = match (detect(&doc), evaltally_swebench::detect::detect(&doc)) {
+        (Some(Detected::SfbenchV2), _) => {
             let report = Report::from_value(&doc);
             let s = SfbenchSummary::new(&report);
             match args.format {
@@ -31,7 +38,8 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
                 Format::Markdown => markdown::render(&report, None),
             }
         }
-        Some(Detected::SwebenchRunReport) => {
+        (Some(other), _) => return Err(no_instances(other.name()).into()),
+        (None, Some(Harness::RunReport)) => {
             let run = RunReport::from_value(&doc);
             match args.format {
                 Format::Text => swebench_text(&path, &run),
@@ -39,14 +47,8 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
                 Format::Markdown => swebench_markdown(&path, &run),
             }
         }
-        Some(other) => {
-            return Err(UsageError(format!(
-                "{path}: a {} file has no instances to summarise; `evaltally convert {path} --to sfbench-v2` migrates it first",
-                other.name()
-            ))
-            .into());
-        }
-        None => {
+        (None, Some(other)) => return Err(no_instances(other.name()).into()),
+        (None, None) => {
             return Err(UsageError(format!("{path}: not an SF-Bench report or a SWE-bench run report")).into());
         }
     };

@@ -1,11 +1,47 @@
-//! SWE-bench harness reports: the run report `<model>.<run_id>.json` (notes §2.1) and the
-//! per-instance `report.json` (notes §2.2).
+//! Checks a SWE-bench report and says what is wrong with it, and where: the run report
+//! `<model>.<run_id>.json` (notes §2.1) and the per-instance `report.json` (notes §2.2).
+//!
+//! [`validate`] takes a parsed JSON document and its [`Format`] and returns [`Finding`]s, each
+//! located by a JSON path (`$.total_instances`, `$.django__django-11099.resolved`). Errors
+//! make a document invalid; warnings point at something suspicious that the harness allows.
+//!
+//! * **Run report**: counts against list lengths, duplicate ids, ids in lists that exclude
+//!   each other, and the harness invariants (as warnings, since they do not hold in
+//!   general).
+//! * **Per-instance report**: field types, test groups, and `resolved` against the tests
+//!   that failed.
 
 use std::collections::{HashMap, HashSet};
 
+use evaltally_core::Finding;
+use evaltally_format::check::{Checker, Want, and_list, differ, field, found, key_path, quote, unknown_keys};
 use serde_json::{Map, Value};
 
-use super::{Checker, Want, and_list, differ, field, found, key_path, quote, unknown_keys};
+use crate::detect::Format;
+
+/// Checks `doc` as a document of `format` and returns every finding, errors and warnings, in
+/// the order the checks ran.
+///
+/// Never panics, whatever the document holds.
+///
+/// ```
+/// use evaltally_swebench::detect::Format;
+/// use evaltally_swebench::validate::validate;
+/// let run = serde_json::json!({"schema_version": 2, "total_instances": 1, "submitted_instances": 300,
+///     "completed_instances": 1, "resolved_instances": 1, "resolved_ids": ["a"], "completed_ids": ["a"]});
+/// let findings = validate(&run, Format::RunReport);
+/// let below = findings.iter().find(|f| f.path == "$.total_instances").unwrap();
+/// assert!(!below.is_error());
+/// assert!(below.message.contains("(1)") && below.message.contains("(300)"));
+/// ```
+pub fn validate(doc: &Value, format: Format) -> Vec<Finding> {
+    let mut c = Checker::default();
+    match format {
+        Format::RunReport => run_report(&mut c, doc),
+        Format::InstanceReport => instance_report(&mut c, doc),
+    }
+    c.findings
+}
 
 /// Count keys, each with the list whose length it is (`None`: no list).
 const COUNTS: [(&str, Option<&str>); 12] = [
@@ -89,7 +125,7 @@ fn some_ids(ids: &[&str]) -> String {
 }
 
 /// A run report `<model>.<run_id>.json`.
-pub(super) fn run_report(c: &mut Checker, doc: &Value) {
+fn run_report(c: &mut Checker, doc: &Value) {
     let Some(m) = doc.as_object() else {
         c.error("$", format!("expected a SWE-bench run report (an object), found {}", found(doc)));
         return;
@@ -305,7 +341,7 @@ fn invariants(
 }
 
 /// A per-instance `report.json`, wrapped in `{instance_id: …}` or not.
-pub(super) fn instance_report(c: &mut Checker, doc: &Value) {
+fn instance_report(c: &mut Checker, doc: &Value) {
     let Some(m) = doc.as_object() else {
         c.error("$", format!("expected a SWE-bench instance report (an object), found {}", found(doc)));
         return;

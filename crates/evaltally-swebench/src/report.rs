@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 /// The repository of a SWE-bench instance id: `django__django-11099` → `django/django`.
 ///
 /// ```
-/// use evaltally_sfbench::swebench::repository;
+/// use evaltally_swebench::report::repository;
 /// assert_eq!(repository("django__django-11099"), "django/django");
 /// assert_eq!(repository("scikit-learn__scikit-learn-10297"), "scikit-learn/scikit-learn");
 /// assert_eq!(repository("plain"), "plain");
@@ -35,7 +35,7 @@ pub fn repository(instance_id: &str) -> String {
 /// model when there is no dot.
 ///
 /// ```
-/// use evaltally_sfbench::swebench::split_file_stem;
+/// use evaltally_swebench::report::split_file_stem;
 /// assert_eq!(
 ///     split_file_stem("opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331"),
 ///     (Some("opencode-qwen3.5-35B-A3B-baseline"), "eval_20260311_034331")
@@ -163,7 +163,7 @@ impl RunReport {
     /// The report's tests as category runs (one per repository).
     ///
     /// ```
-    /// use evaltally_sfbench::swebench::RunReport;
+    /// use evaltally_swebench::report::RunReport;
     /// let v = serde_json::json!({"resolved_ids": ["django__django-1"], "unresolved_ids": ["astropy__astropy-2"],
     ///     "empty_patch_ids": ["django__django-3"], "incomplete_ids": ["django__django-4"]});
     /// let runs = RunReport::from_value(&v).category_runs("run-1", "gold");
@@ -213,7 +213,7 @@ impl InstanceReport {
     /// names an unwrapped one (usually its folder name).
     ///
     /// ```
-    /// use evaltally_sfbench::swebench::InstanceReport;
+    /// use evaltally_swebench::report::InstanceReport;
     /// let wrapped = serde_json::json!({"django__django-1": {"resolved": false, "patch_successfully_applied": false}});
     /// let r = InstanceReport::from_value(&wrapped, None).unwrap();
     /// assert_eq!((r.instance_id.as_str(), r.failure_label()), ("django__django-1", Some("patch_apply_failed")));

@@ -29,11 +29,11 @@ struct Replaced {
 /// an empty object or list, reported as a warning located by line and column (1-based, bytes)
 /// in the text as given. Then the text is parsed as JSON.
 ///
-/// The returned findings are only these replacements; validate the value with
-/// [`validate`](super::validate) or [`validate_part`](super::validate_part).
+/// The returned findings are only these replacements; validate the value with the format's
+/// own checks.
 ///
 /// ```
-/// use evaltally_sfbench::validate::read_doc_example;
+/// use evaltally_format::check::read_doc_example;
 /// let text = "{\n  \"instance_id\": \"a\",\n  \"validation\": {...},\n  \"note\": \"see [...]\"\n}";
 /// let (value, findings) = read_doc_example(text).unwrap();
 /// assert_eq!(value["validation"], serde_json::json!({}));
@@ -139,6 +139,32 @@ fn placeholder_end(s: &str, open: char) -> Option<usize> {
     let after_ws2 = after_dots.trim_start_matches([' ', '\t']);
     let after_close = after_ws2.strip_prefix(close)?;
     Some(s.len() - after_close.len())
+}
+
+/// A document example with `{...}` placeholders, read with one warning per placeholder;
+/// `None` for valid JSON, for text without placeholders, and for text even placeholders
+/// cannot explain.
+///
+/// ```
+/// let (doc, placeholders) = evaltally_format::check::doc_example(br#"{"a": 1, "b": {...}}"#).unwrap();
+/// assert_eq!((doc["a"].as_i64(), placeholders.len()), (Some(1), 1));
+/// assert!(evaltally_format::check::doc_example(br#"{"a": 1}"#).is_none());
+/// ```
+pub fn doc_example(bytes: &[u8]) -> Option<(Value, Vec<Finding>)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    if !text.contains("...") || serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        return None;
+    }
+    read_doc_example(text).ok().filter(|(_, placeholders)| !placeholders.is_empty())
+}
+
+/// Parses a document for validation: the value, with a warning per placeholder when it is
+/// a documentation example ([`doc_example`]), or its syntax error as a finding.
+pub fn parse_for_validation(bytes: &[u8]) -> Result<(Value, Vec<Finding>), Finding> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) => Ok((v, Vec::new())),
+        Err(e) => doc_example(bytes).ok_or_else(|| crate::json::error_finding(&e)),
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! SF-Bench's `calculate_summary` (schema.py:326-401) and the id lists of
-//! `EvaluationReport.to_dict()` (schema.py:272-288), computed on JSON instances.
+//! `EvaluationReport.to_dict()` (schema.py:272-288), computed on JSON instances as written
+//! (not on the typed [`Instance`](crate::report::Instance)s the summary module reads): what
+//! validation compares a stored summary with, and what migration writes.
 //!
 //! Values keep Python's number types: a sum of integers stays an integer, a mean is a float,
 //! and `median_score` / `min_score` / `max_score` are elements of the scores as written. Status

@@ -1,0 +1,87 @@
+//! The fast path of `stability` for a run's folder of per-instance reports: each report's
+//! flags, found with the pipeline's scanner (`evaltally_format::fields`) while
+//! `tests_status` is jumped over.
+//!
+//! Anything not plainly well-formed (text that is not UTF-8, a repeated key, a wrapper that
+//! is not one object) is a [`Fallback`]: the caller reads the report with the tolerant
+//! reader ([`crate::sources::instance_report`]), which says what is wrong. Both give the
+//! same report.
+
+use evaltally_format::Input;
+use evaltally_format::fields::{Fallback, boolean, fields, member};
+
+use crate::report::InstanceReport;
+
+/// A SWE-bench per-instance report (`{"resolved": …}`, or wrapped in `{instance_id: {…}}`)
+/// with the flags its outcome needs (`tests_status` is left out: only `show` and
+/// `export` use it), or a [`Fallback`] for the tolerant reader
+/// ([`crate::sources::instance_report`]).
+pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<InstanceReport, Fallback> {
+    let b = file.bytes;
+    if std::str::from_utf8(b).is_err() || file.text_bytes().len() != b.len() {
+        return Err(Fallback);
+    }
+    let members = file.json_members().ok_or(Fallback)?;
+    let (id, body) = if member(b, members, "resolved")?.is_some() {
+        (folder_id.to_string(), None)
+    } else if let [only] = members
+        && b.get(only.value.start) == Some(&b'{')
+    {
+        let key = evaltally_format::scan::string_value(&b[(only.key.start - 1)..=only.key.end]).ok_or(Fallback)?;
+        (key.into_owned(), Some(only.value.start))
+    } else {
+        return Err(Fallback);
+    };
+    let keys = ["resolved", "patch_is_None", "patch_exists", "patch_successfully_applied", "infra_failure"];
+    let [resolved, patch_is_none, patch_exists, patch_applied, infra_failure] = if let Some(start) = body {
+        fields(b, start, keys)?.0
+    } else {
+        let mut found: [Option<std::ops::Range<usize>>; 5] = Default::default();
+        for (slot, key) in found.iter_mut().zip(keys) {
+            *slot = member(b, members, key)?.cloned();
+        }
+        found
+    };
+    Ok(InstanceReport {
+        instance_id: id,
+        resolved: boolean(b, resolved.as_ref()).unwrap_or(false),
+        patch_is_none: boolean(b, patch_is_none.as_ref()).unwrap_or(false),
+        patch_exists: boolean(b, patch_exists.as_ref()),
+        patch_applied: boolean(b, patch_applied.as_ref()),
+        infra_failure: boolean(b, infra_failure.as_ref()).unwrap_or(false),
+        tests_status: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// The fast reader gives the tolerant reader's report (without `tests_status`), or hands
+    /// the document over.
+    #[test]
+    fn instance_reports_read_as_the_tolerant_reader_reads_them() {
+        let docs = [
+            r#"{"resolved": true, "patch_exists": true, "tests_status": {"FAIL_TO_PASS": {"success": ["a"]}}}"#,
+            r#"{"django__django-1": {"resolved": false, "patch_successfully_applied": false}}"#,
+            r#"{"x__y-2": {"resolved": false, "patch_is_None": true, "infra_failure": "yes"}}"#,
+            r#"{"x__y-\u0033": {"resolved": "no", "infra_failure": true}}"#,
+            r#"{"resolved": false, "resolved": true}"#,
+            r#"{"a": {"resolved": true}, "b": {}}"#,
+            r#"{"a": [1]}"#,
+        ];
+        for doc in docs {
+            let fast = instance_report(&Input::new(Path::new("report.json"), doc.as_bytes(), false), "folder-id");
+            let slow = InstanceReport::from_value(&serde_json::from_str(doc).unwrap(), Some("folder-id"))
+                .map(|r| InstanceReport { tests_status: None, ..r });
+            // A document handed to the tolerant reader needs no comparison.
+            if let Ok(fast) = fast {
+                assert_eq!(Some(fast), slow, "{doc}");
+            }
+        }
+        let first = instance_report(&Input::new(Path::new("r.json"), docs[0].as_bytes(), false), "f").ok();
+        assert!(first.is_some_and(|r| r.resolved && r.instance_id == "f"));
+    }
+}

@@ -1,0 +1,258 @@
+//! SWE-bench as a format of the reading pipeline.
+//!
+//! Run reports and lone per-instance reports are JSON documents told apart by their keys
+//! ([`detect`]), sniffed from the bytes the pipeline read, without parsing; per-instance
+//! `report.json` files are known by their place
+//! (`logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`) and grouped into one
+//! run per (run, model).
+
+use std::collections::BTreeMap;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use evaltally_core::{Diagnostic, Finding};
+use evaltally_format::{
+    Claim, FileValidation, Format, Input, Options, Read, Records, Scratch, Shown, Unit, Validated, WalkedFile,
+};
+
+use crate::detect::{Format as Detected, detect};
+use crate::report::split_file_stem;
+use crate::sources::{self, Source};
+
+/// SWE-bench harness reports: run reports `<model>.<run_id>.json` and per-instance
+/// `report.json` files.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SweBench;
+
+/// The one value of [`SweBench`], for the registry.
+pub static SWEBENCH: SweBench = SweBench;
+
+use evaltally_format::json::is_json_path as is_json;
+
+fn is_instance_report(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "report.json") && sources::instance_group(path).is_some()
+}
+
+/// The runs of a document whose format is known, read from the buffer.
+fn read_document(file: &Input<'_>) -> Read {
+    match sources::parse_json(file.path, file.bytes) {
+        Ok(doc) => match detect(&doc) {
+            Some(format) => {
+                let out = sources::read_document(file.path, format, &doc);
+                Read { runs: out.runs, diagnostics: out.diagnostics }
+            }
+            None => Read::default(),
+        },
+        Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
+    }
+}
+
+fn document_records(file: &Input<'_>) -> Records {
+    let result = sources::parse_json(file.path, file.bytes).and_then(|doc| match detect(&doc) {
+        Some(format) => crate::records::document_records(file.path, format, &doc),
+        None => Ok(Vec::new()),
+    });
+    match result {
+        Ok(runs) => Records { runs, diagnostics: Vec::new() },
+        Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
+    }
+}
+
+fn show_document(file: &Input<'_>, test: &str) -> Shown {
+    let doc = match sources::parse_json(file.path, file.bytes) {
+        Ok(doc) => doc,
+        Err(d) => return Shown { details: Vec::new(), diagnostics: vec![d] },
+    };
+    let Some(format) = detect(&doc) else { return Shown::default() };
+    let logs = (format == Detected::RunReport).then(|| run_report_logs(file.path)).flatten();
+    Shown {
+        details: sources::show_document(file.path, format, logs.as_deref(), &doc, test).into_iter().collect(),
+        diagnostics: Vec::new(),
+    }
+}
+
+/// The folder of a run report's per-instance reports, when it is there:
+/// `logs/run_evaluation/<run_id>/<model>/` beside `<model>.<run_id>.json`.
+fn run_report_logs(path: &Path) -> Option<PathBuf> {
+    let stem = path.file_name()?.to_string_lossy();
+    let stem = stem.strip_suffix(".json").unwrap_or(&stem);
+    let (model, run) = split_file_stem(stem);
+    let dir = path.parent().unwrap_or(Path::new(".")).join("logs").join("run_evaluation").join(run).join(model?);
+    dir.is_dir().then_some(dir)
+}
+
+fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
+    let (value, mut findings) = match evaltally_format::check::parse_for_validation(file.bytes) {
+        Ok(parsed) => parsed,
+        Err(finding) => return vec![FileValidation::new(file.path, "unknown", vec![finding])],
+    };
+    let _ = options;
+    match detect(&value) {
+        Some(format) => {
+            findings.extend(crate::validate::validate(&value, format));
+            vec![FileValidation::new(file.path, format.name(), findings)]
+        }
+        None => Vec::new(),
+    }
+}
+
+impl Format for SweBench {
+    fn name(&self) -> &'static str {
+        "swebench"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["swe-bench"]
+    }
+
+    fn describe(&self) -> &'static str {
+        concat!(
+            "  SWE-bench run reports <model>.<run_id>.json\n",
+            "  SWE-bench per-instance reports logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json or logs/<instance_id>/report.json",
+        )
+    }
+
+    fn noun(&self) -> &'static str {
+        "SWE-bench reports"
+    }
+
+    fn claim(&self, path: &Path) -> Claim {
+        if is_instance_report(path) {
+            Claim::Group
+        } else if is_json(path) {
+            Claim::Sniff
+        } else {
+            Claim::No
+        }
+    }
+
+    fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
+        detect(file).is_some()
+    }
+
+    fn group(&self, files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
+        let mut groups: BTreeMap<(String, String), Group> = BTreeMap::new();
+        for file in files {
+            let Some(key) = sources::instance_group(&file.path) else { continue };
+            let id = file
+                .path
+                .parent()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let entry = groups.entry(key).or_default();
+            // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`: `<dir>` may hold
+            // the run report `<model>.<run>.json`, which already says what each instance did.
+            if entry.2.is_none() {
+                entry.2 = file.path.ancestors().nth(6).map(Path::to_path_buf);
+            }
+            entry.0.push((id, file.path));
+            entry.1 += file.size;
+        }
+        let mut units: Vec<Box<dyn Unit>> = Vec::new();
+        for ((run, model), (mut reports, size, dir)) in groups {
+            if let Some(dir) = dir
+                && dir.join(format!("{model}.{run}.json")).is_file()
+            {
+                continue;
+            }
+            reports.sort();
+            units.push(Box::new(InstanceLogs { source: Source::InstanceLogs { run, model, reports }, size }));
+        }
+        units
+    }
+
+    fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        read_document(file)
+    }
+
+    fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
+        document_records(file)
+    }
+
+    fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
+        show_document(file, test)
+    }
+
+    fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
+        validate_document(file, options)
+    }
+}
+
+/// One run's per-instance reports being gathered: (instance id, file) pairs, their total
+/// size, and the folder that may hold the run's run report.
+type Group = (Vec<(String, PathBuf)>, u64, Option<PathBuf>);
+
+/// A folder of per-instance reports that together make one run.
+#[derive(Debug)]
+struct InstanceLogs {
+    source: Source,
+    size: u64,
+}
+
+impl Unit for InstanceLogs {
+    fn format(&self) -> &'static str {
+        "swebench"
+    }
+
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn label(&self) -> String {
+        let path = self.source.path();
+        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+    }
+
+    fn read(&self, scratch: &mut Scratch, _options: &Options) -> Read {
+        let Source::InstanceLogs { run, model, reports } = &self.source else { return Read::default() };
+        let mut parsed = Vec::with_capacity(reports.len());
+        let mut diagnostics = Vec::new();
+        for (id, path) in reports {
+            scratch.buf.clear();
+            if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut scratch.buf)) {
+                diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
+                continue;
+            }
+            let input = Input::new(path, &scratch.buf, false);
+            match crate::fast::instance_report(&input, id) {
+                Ok(report) => parsed.push(report),
+                Err(_) => match sources::instance_report(path, id, &scratch.buf) {
+                    Ok(report) => parsed.push(report),
+                    Err(d) => diagnostics.push(d),
+                },
+            }
+        }
+        Read { runs: sources::instance_runs(run, model, &parsed), diagnostics }
+    }
+
+    fn records(&self, _scratch: &mut Scratch, _options: &Options) -> Records {
+        match crate::records::records(&self.source) {
+            Ok(runs) => Records { runs, diagnostics: Vec::new() },
+            Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+
+    fn show(&self, _scratch: &mut Scratch, test: &str, _options: &Options) -> Shown {
+        match sources::show(&self.source, test) {
+            Ok(d) => Shown { details: d.into_iter().collect(), diagnostics: Vec::new() },
+            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+
+    fn validate(&self, _scratch: &mut Scratch, options: &Options) -> Validated {
+        let Source::InstanceLogs { reports, .. } = &self.source else { return Validated::default() };
+        let mut files = Vec::new();
+        for (_, path) in reports {
+            match std::fs::read(path) {
+                Ok(bytes) => files.extend(validate_document(&Input::new(path, &bytes, false), options)),
+                Err(e) => files.push(FileValidation::new(
+                    path,
+                    "unknown",
+                    vec![Finding::error("file", format!("cannot read file: {e}"))],
+                )),
+            }
+        }
+        Validated { files, diagnostics: Vec::new() }
+    }
+}

@@ -1,0 +1,77 @@
+//! SWE-bench runs as [`RunRecord`]s, for `convert` and `export`.
+
+use std::path::Path;
+
+use evaltally_core::{Diagnostic, Outcome, RunRecord, TestRecord};
+
+use crate::detect::Format;
+use crate::report::{InstanceReport, RunOutcome, RunReport, repository};
+use crate::sources::{Source, identity, read_json};
+
+fn record(run: String, model: String, format: Format, source: &Path) -> RunRecord {
+    RunRecord { run, model, format: format.name().to_string(), source: source.to_path_buf(), ..RunRecord::default() }
+}
+
+/// The run a source holds, test by test.
+pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
+    match source {
+        Source::Document { path, format, .. } => {
+            let doc = read_json(path)?;
+            document_records(path, *format, &doc)
+        }
+        Source::InstanceLogs { run, model, reports } => {
+            let mut rec = record(run.clone(), model.clone(), Format::InstanceReport, source.path());
+            for (id, path) in reports {
+                let doc = read_json(path)?;
+                if let Some(r) = InstanceReport::from_value(&doc, Some(id)) {
+                    rec.tests.push(instance_test(&r));
+                }
+            }
+            Ok(vec![rec])
+        }
+    }
+}
+
+/// The run a parsed report document holds, test by test.
+pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) -> Result<Vec<RunRecord>, Diagnostic> {
+    let (run, model) = identity(path, format, doc);
+    let mut rec = record(run, model, format, path);
+    match format {
+        Format::RunReport => {
+            let report = RunReport::from_value(doc);
+            rec.tests = report
+                .outcomes()
+                .into_iter()
+                .map(|(id, outcome)| run_report_test(id, outcome, report.failure_reasons.get(id)))
+                .collect();
+        }
+        Format::InstanceReport => {
+            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            rec.tests = InstanceReport::from_value(doc, fallback.as_deref()).iter().map(instance_test).collect();
+        }
+    }
+    Ok(vec![rec])
+}
+
+fn run_report_test(id: &str, outcome: RunOutcome, reason: Option<&serde_json::Value>) -> TestRecord {
+    let passed = outcome == RunOutcome::Resolved;
+    TestRecord {
+        id: id.to_string(),
+        category: repository(id),
+        outcome: Some(if passed { Outcome::Pass } else { Outcome::Fail }),
+        error_type: (!passed).then(|| outcome.label().to_string()),
+        error_message: reason.and_then(serde_json::Value::as_str).map(str::to_string),
+        ..TestRecord::default()
+    }
+}
+
+fn instance_test(r: &InstanceReport) -> TestRecord {
+    TestRecord {
+        id: r.instance_id.clone(),
+        category: repository(&r.instance_id),
+        outcome: Some(if r.resolved { Outcome::Pass } else { Outcome::Fail }),
+        error_type: r.failure_label().map(str::to_string),
+        error_message: r.failing_tests().map(|t| format!("failing tests: {t}")),
+        ..TestRecord::default()
+    }
+}

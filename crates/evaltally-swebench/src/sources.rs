@@ -1,0 +1,227 @@
+//! Finding SWE-bench reports on disk, and reading them as runs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use evaltally_core::{CategoryRun, Diagnostic, Outcome, Status, TestDetail};
+use serde_json::Value;
+
+use crate::detect::Format;
+use crate::report::{InstanceReport, RunOutcome, RunReport, repository, split_file_stem};
+
+/// One run's worth of report data on disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// One JSON document: a run report, or a lone per-instance report.
+    Document {
+        /// The file.
+        path: PathBuf,
+        /// Its format.
+        format: Format,
+        /// For a run report: the folder of its per-instance reports, if present
+        /// (`logs/run_evaluation/<run_id>/<model>/` beside it).
+        logs: Option<PathBuf>,
+    },
+    /// A folder of per-instance `report.json` files that together make one run.
+    InstanceLogs {
+        /// The run.
+        run: String,
+        /// The model (`unknown` when the layout does not say).
+        model: String,
+        /// (instance id, report file), sorted by id.
+        reports: Vec<(String, PathBuf)>,
+    },
+}
+
+impl Source {
+    /// The file or folder the source stands for, for messages.
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::Document { path, .. } => path,
+            Source::InstanceLogs { reports, .. } => {
+                reports.first().and_then(|(_, p)| p.parent()).and_then(Path::parent).unwrap_or(Path::new("."))
+            }
+        }
+    }
+
+    /// Total size in bytes (0 where unknown), for scheduling large sources first.
+    pub fn size(&self) -> u64 {
+        let len = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+        match self {
+            Source::Document { path, .. } => len(path),
+            Source::InstanceLogs { reports, .. } => reports.iter().map(|(_, p)| len(p)).sum(),
+        }
+    }
+}
+
+pub(crate) use evaltally_format::json::{parse as parse_json, read as read_json, stem as file_stem};
+
+/// (run, model) of a per-instance report at `…/logs/run_evaluation/<run_id>/<model>/<id>/report.json`
+/// or `…/<run>/logs/<id>/report.json`; `None` for other places.
+pub(crate) fn instance_group(report: &Path) -> Option<(String, String)> {
+    let inst_dir = report.parent()?;
+    let names: Vec<String> = inst_dir
+        .ancestors()
+        .skip(1)
+        .take(4)
+        .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect::<Option<_>>()?;
+    match names.as_slice() {
+        [model, run, rv, logs, ..] if rv == "run_evaluation" && logs == "logs" => Some((run.clone(), model.clone())),
+        [logs, run, ..] if logs == "logs" => Some((run.clone(), "unknown".to_string())),
+        _ => None,
+    }
+}
+
+/// What reading a [`Source`] produced.
+#[derive(Debug, Default)]
+pub struct SourceOutcome {
+    /// The run's tests, one entry per category.
+    pub runs: Vec<CategoryRun>,
+    /// Problems met.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The run name and model a document stands for.
+pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
+    let stem = file_stem(path);
+    match format {
+        Format::RunReport => {
+            let (model, run) = split_file_stem(&stem);
+            (run.to_string(), model.unwrap_or("unknown").to_string())
+        }
+        Format::InstanceReport => (
+            stem,
+            doc.get("model_name").or_else(|| doc.get("model")).and_then(Value::as_str).unwrap_or("unknown").to_string(),
+        ),
+    }
+}
+
+/// Reads a source into category runs.
+pub fn read(source: &Source) -> SourceOutcome {
+    let mut out = SourceOutcome::default();
+    match source {
+        Source::Document { path, format, .. } => match read_json(path) {
+            Ok(doc) => return read_document(path, *format, &doc),
+            Err(d) => out.diagnostics.push(d),
+        },
+        Source::InstanceLogs { run, model, reports } => {
+            let mut parsed = Vec::with_capacity(reports.len());
+            for (id, path) in reports {
+                match std::fs::read(path) {
+                    Ok(bytes) => match instance_report(path, id, &bytes) {
+                        Ok(r) => parsed.push(r),
+                        Err(d) => out.diagnostics.push(d),
+                    },
+                    Err(e) => out.diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}"))),
+                }
+            }
+            out.runs = instance_runs(run, model, &parsed);
+        }
+    }
+    out
+}
+
+/// Reads a report document already parsed (its format known) into category runs.
+pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome {
+    let mut out = SourceOutcome::default();
+    let (run, model) = identity(path, format, doc);
+    match format {
+        Format::RunReport => out.runs = RunReport::from_value(doc).category_runs(&run, &model),
+        Format::InstanceReport => {
+            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            match InstanceReport::from_value(doc, fallback.as_deref()) {
+                Some(r) => out.runs = instance_runs(&run, &model, std::slice::from_ref(&r)),
+                None => out.diagnostics.push(Diagnostic::error(path, "not a SWE-bench instance report")),
+            }
+        }
+    }
+    out
+}
+
+/// One per-instance report of a run folder, from its bytes; `id` is its folder's name.
+pub(crate) fn instance_report(path: &Path, id: &str, bytes: &[u8]) -> Result<InstanceReport, Diagnostic> {
+    // The harness counts an empty or broken report.json as an error (v4.1+).
+    let v = parse_json(path, bytes)?;
+    InstanceReport::from_value(&v, Some(id)).ok_or_else(|| {
+        Diagnostic::error(
+            path,
+            "not a SWE-bench instance report: expected `{\"resolved\": …}` or `{instance_id: {\"resolved\": …}}`",
+        )
+    })
+}
+
+pub(crate) fn instance_runs(run: &str, model: &str, reports: &[InstanceReport]) -> Vec<CategoryRun> {
+    let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
+    for r in reports {
+        let repo = repository(&r.instance_id);
+        let entry = by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo));
+        match r.failure_label() {
+            None => entry.push(&r.instance_id, Outcome::Pass, None),
+            Some(label) => entry.push(&r.instance_id, Outcome::Fail, Some(label)),
+        }
+    }
+    by_repo.into_values().collect()
+}
+
+/// Everything a source says about instance `id`, or `None` when it does not list it.
+pub fn show(source: &Source, id: &str) -> Result<Option<TestDetail>, Diagnostic> {
+    match source {
+        Source::Document { path, format, logs } => {
+            let doc = read_json(path)?;
+            Ok(show_document(path, *format, logs.as_deref(), &doc, id))
+        }
+        Source::InstanceLogs { run, model, reports } => {
+            let Some((_, path)) = reports.iter().find(|(i, _)| i == id) else { return Ok(None) };
+            let v = read_json(path)?;
+            let Some(r) = InstanceReport::from_value(&v, Some(id)) else { return Ok(None) };
+            let mut d = TestDetail::new(run, model, &repository(id), id, Status::Passed);
+            fill_from_instance(&mut d, &r);
+            Ok(Some(d))
+        }
+    }
+}
+
+/// Everything a parsed report document says about instance `id`; `logs` is the folder of a
+/// run report's per-instance reports, when it has one.
+pub fn show_document(path: &Path, format: Format, logs: Option<&Path>, doc: &Value, id: &str) -> Option<TestDetail> {
+    let (run, model) = identity(path, format, doc);
+    match format {
+        Format::RunReport => {
+            let report = RunReport::from_value(doc);
+            let outcome = report.outcome_of(id)?;
+            let status = if outcome == RunOutcome::Resolved { Status::Passed } else { Status::Failed };
+            let mut d = TestDetail::new(&run, &model, &repository(id), id, status);
+            if status == Status::Failed {
+                d.error_type = Some(outcome.label().to_string());
+                d.error_message = report.failure_reasons.get(id).and_then(Value::as_str).map(str::to_string);
+            }
+            if let Some(dir) = logs {
+                let file = dir.join(id).join("report.json");
+                if let Ok(v) = read_json(&file)
+                    && let Some(r) = InstanceReport::from_value(&v, Some(id))
+                {
+                    fill_from_instance(&mut d, &r);
+                }
+            }
+            Some(d)
+        }
+        Format::InstanceReport => {
+            let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            InstanceReport::from_value(doc, fallback.as_deref()).filter(|r| r.instance_id == id).map(|r| {
+                let mut d = TestDetail::new(&run, &model, &repository(id), id, Status::Passed);
+                fill_from_instance(&mut d, &r);
+                d
+            })
+        }
+    }
+}
+
+fn fill_from_instance(d: &mut TestDetail, r: &InstanceReport) {
+    d.status = if r.resolved { Status::Passed } else { Status::Failed };
+    if let Some(label) = r.failure_label() {
+        d.error_type.get_or_insert_with(|| label.to_string());
+        d.error_message = r.failing_tests().map(|t| format!("failing tests: {t}")).or(d.error_message.take());
+    }
+    d.error_details.clone_from(&r.tests_status);
+}
