@@ -34,4 +34,4 @@ mod style;
 pub mod summary;
 pub mod validate;
 
-pub use style::{RUN_LIST_MAX, Style, run_list};
+pub use style::{OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};

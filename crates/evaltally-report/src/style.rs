@@ -57,3 +57,26 @@ pub fn run_list(runs: &[String]) -> String {
         _ => runs.join(", "),
     }
 }
+
+/// How many per-run outcomes a text line shows; longer strings keep the most recent ones.
+pub const OUTCOMES_MAX: usize = 60;
+
+/// A test's per-run outcome string (`PFP-F`) for a text line: whole up to
+/// [`OUTCOMES_MAX`] runs, else `…` and the last [`OUTCOMES_MAX`] (the most recent runs, in
+/// run order); JSON keeps the whole string.
+///
+/// ```
+/// use evaltally_report::outcomes_text;
+/// assert_eq!(outcomes_text("PF-P"), "PF-P");
+/// let long = "PF".repeat(100);
+/// let shown = outcomes_text(&long);
+/// assert!(shown.starts_with('…') && shown.ends_with("PF") && shown.chars().count() == 61);
+/// ```
+pub fn outcomes_text(outcomes: &str) -> String {
+    let n = outcomes.chars().count();
+    if n <= OUTCOMES_MAX {
+        return outcomes.to_string();
+    }
+    let tail: String = outcomes.chars().skip(n - OUTCOMES_MAX).collect();
+    format!("…{tail}")
+}

@@ -135,7 +135,12 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
         let _ = writeln!(
             out,
             "| `{}` | {} | {}/{} | {:.2} | `{}` |",
-            t.test.id, t.category, t.test.passed, t.test.runs, t.test.flip_rate, t.test.outcomes
+            t.test.id,
+            t.category,
+            t.test.passed,
+            t.test.runs,
+            t.test.flip_rate,
+            crate::outcomes_text(&t.test.outcomes)
         );
     }
 }

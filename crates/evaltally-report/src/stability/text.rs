@@ -148,7 +148,7 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
             t.category,
             format!("{}/{}", t.test.passed, t.test.runs),
             t.test.flip_rate,
-            t.test.outcomes
+            crate::outcomes_text(&t.test.outcomes)
         );
     }
 }
