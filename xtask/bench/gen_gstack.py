@@ -20,7 +20,6 @@ Usage:
 """
 import datetime
 import os
-import sys
 
 import gencommon
 
@@ -119,24 +118,17 @@ def main():
     a = ap.parse_args()
     gencommon.check_args(ap, a)
     tests = plan(a.seed, a.tests)
-    models = MODELS[: a.models] + [f"model-{m}" for m in range(len(MODELS), a.models)]
-    width = max(4, len(str(a.runs)))
+    models = gencommon.model_names(MODELS, a.models, "model-")
     truth = gencommon.Truth("gstack", a.seed)
-    for model in models:
-        if a.out and a.models > 1:
-            print(f"{model}:", file=sys.stderr)
-        for ri in range(a.runs):
-            run = f"run-{ri + 1:0{width}d}"
-            truth.run(model, run)
-            orng = gencommon.stream(a.seed, "outcome", model, ri)
-            outcomes = [orng.random() < p for _, _, p in tests]
-            for (name, suite, _), passed in zip(tests, outcomes):
-                truth.record(model, run, suite, name, passed)
-            if a.out:
-                folder = os.path.join(a.out, model) if a.models > 1 else a.out
-                doc = result(model, run, ri, a.seed, tests, outcomes, gencommon.stream(a.seed, "content", model, ri))
-                gencommon.write_json(os.path.join(folder, f"{run}.json"), doc, 2)
-                gencommon.progress(ri + 1, a.runs, 500)
+    for model, ri, run, orng in gencommon.each_run(a, models, truth):
+        outcomes = [orng.random() < p for _, _, p in tests]
+        for (name, suite, _), passed in zip(tests, outcomes):
+            truth.record(model, run, suite, name, passed)
+        if a.out:
+            folder = os.path.join(a.out, model) if a.models > 1 else a.out
+            doc = result(model, run, ri, a.seed, tests, outcomes, gencommon.stream(a.seed, "content", model, ri))
+            gencommon.write_json(os.path.join(folder, f"{run}.json"), doc, 2)
+            gencommon.progress(ri + 1, a.runs, 500)
     if a.expected:
         truth.print()
 

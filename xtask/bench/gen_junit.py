@@ -22,7 +22,6 @@ Usage:
 """
 import datetime
 import os
-import sys
 from xml.sax.saxutils import escape, quoteattr
 
 import gencommon
@@ -126,30 +125,23 @@ def main():
     a = ap.parse_args()
     gencommon.check_args(ap, a)
     suites = plan(a.seed, a.tests)
-    models = MODELS[: a.models] + [f"model-{m}" for m in range(len(MODELS), a.models)]
-    width = max(4, len(str(a.runs)))
+    models = gencommon.model_names(MODELS, a.models, "model-")
     truth = gencommon.Truth("junit", a.seed)
-    for model in models:
-        if a.out and a.models > 1:
-            print(f"{model}:", file=sys.stderr)
-        for ri in range(a.runs):
-            run = f"run-{ri + 1:0{width}d}"
-            truth.run(model, run)
-            orng = gencommon.stream(a.seed, "outcome", model, ri)
-            outcomes = []
-            for suite, cases in suites:
-                results = []
-                for name, p, skip in cases:
-                    outcome = "skip" if orng.random() < skip else "pass" if orng.random() < p else "fail"
-                    truth.record(model, run, suite, name, None if outcome == "skip" else outcome == "pass")
-                    results.append(outcome)
-                outcomes.append(results)
-            if a.out:
-                folder = os.path.join(a.out, model) if a.models > 1 else a.out
-                os.makedirs(folder, exist_ok=True)
-                with open(os.path.join(folder, f"{run}.xml"), "w") as f:
-                    f.write(report(model, ri, suites, outcomes, gencommon.stream(a.seed, "content", model, ri)))
-                gencommon.progress(ri + 1, a.runs, 250)
+    for model, ri, run, orng in gencommon.each_run(a, models, truth):
+        outcomes = []
+        for suite, cases in suites:
+            results = []
+            for name, p, skip in cases:
+                outcome = "skip" if orng.random() < skip else "pass" if orng.random() < p else "fail"
+                truth.record(model, run, suite, name, None if outcome == "skip" else outcome == "pass")
+                results.append(outcome)
+            outcomes.append(results)
+        if a.out:
+            folder = os.path.join(a.out, model) if a.models > 1 else a.out
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, f"{run}.xml"), "w") as f:
+                f.write(report(model, ri, suites, outcomes, gencommon.stream(a.seed, "content", model, ri)))
+            gencommon.progress(ri + 1, a.runs, 250)
     if a.expected:
         truth.print()
 

@@ -25,7 +25,6 @@ Usage:
 """
 import datetime
 import os
-import sys
 
 import gencommon
 
@@ -190,34 +189,33 @@ def main():
     a = ap.parse_args()
     gencommon.check_args(ap, a)
     instances = plan(a.seed, a.instances)
-    models = MODELS[: a.models] + [f"acme/model-{m}" for m in range(len(MODELS), a.models)]
-    width = max(4, len(str(a.runs)))
+    models = gencommon.model_names(MODELS, a.models, "acme/model-")
     truth = gencommon.Truth("sfbench", a.seed)
-    for model in models:
-        if a.out and a.models > 1:
-            print(f"{model}:", file=sys.stderr)
-        model_safe = model.replace("/", "-").replace(" ", "_")
-        for ri in range(a.runs):
-            started = datetime.datetime(2026, 1, 1, 12) + datetime.timedelta(hours=2 * ri)
-            run = f"{model_safe}-{started:%Y%m%d_%H%M%S}"
-            truth.run(model, run)
-            orng = gencommon.stream(a.seed, "outcome", model, ri)
-            statuses = []
-            for iid, family, p, skip in instances:
-                if orng.random() < skip:
-                    status = "skipped"
-                elif orng.random() < p:
-                    status = "resolved"
-                else:
-                    status = "error" if orng.random() < 0.2 else "fail"
-                truth.record(model, run, family, iid, None if status == "skipped" else status == "resolved")
-                statuses.append(status)
-            if a.out:
-                folder = os.path.join(a.out, model_safe) if a.models > 1 else a.out
-                doc = report(model, ri, instances, statuses, gencommon.stream(a.seed, "content", model, ri))
-                assert doc["run_id"] == run
-                gencommon.write_json(os.path.join(folder, f"run-{ri + 1:0{width}d}", "report.json"), doc, 2)
-                gencommon.progress(ri + 1, a.runs, 50)
+
+    def safe(model):
+        return model.replace("/", "-").replace(" ", "_")
+
+    def run_id(model, ri):
+        started = datetime.datetime(2026, 1, 1, 12) + datetime.timedelta(hours=2 * ri)
+        return f"{safe(model)}-{started:%Y%m%d_%H%M%S}"
+
+    for model, ri, run, orng in gencommon.each_run(a, models, truth, name=run_id):
+        statuses = []
+        for iid, family, p, skip in instances:
+            if orng.random() < skip:
+                status = "skipped"
+            elif orng.random() < p:
+                status = "resolved"
+            else:
+                status = "error" if orng.random() < 0.2 else "fail"
+            truth.record(model, run, family, iid, None if status == "skipped" else status == "resolved")
+            statuses.append(status)
+        if a.out:
+            folder = os.path.join(a.out, safe(model)) if a.models > 1 else a.out
+            doc = report(model, ri, instances, statuses, gencommon.stream(a.seed, "content", model, ri))
+            assert doc["run_id"] == run
+            gencommon.write_json(os.path.join(folder, gencommon.run_label(a, ri), "report.json"), doc, 2)
+            gencommon.progress(ri + 1, a.runs, 50)
     if a.expected:
         truth.print()
 

@@ -23,7 +23,6 @@ Usage:
 """
 import json
 import os
-import sys
 
 import gencommon
 
@@ -93,29 +92,22 @@ def main():
     a = ap.parse_args()
     gencommon.check_args(ap, a)
     instances = plan(a.seed, a.instances)
-    models = MODELS[: a.models] + [f"acme__model-{m}" for m in range(len(MODELS), a.models)]
-    width = max(3, len(str(a.runs)))
+    models = gencommon.model_names(MODELS, a.models, "acme__model-")
     truth = gencommon.Truth("swebench", a.seed)
-    for model in models:
-        if a.out and a.models > 1:
-            print(f"{model}:", file=sys.stderr)
-        for ri in range(a.runs):
-            run = f"run-{ri + 1:0{width}d}"
-            truth.run(model, run)
-            orng = gencommon.stream(a.seed, "outcome", model, ri)
-            crng = gencommon.stream(a.seed, "content", model, ri)
-            for iid, repo, p, f2p, p2p in instances:
-                if orng.random() < MISSING:
-                    continue
-                resolved = orng.random() < p
-                truth.record(model, run, repo, iid, resolved)
-                if a.out:
-                    path = os.path.join(a.out, "logs", "run_evaluation", run, model, iid, "report.json")
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    with open(path, "w") as f:
-                        json.dump(report(iid, resolved, f2p, p2p, crng), f, indent=4)
+    for model, ri, run, orng in gencommon.each_run(a, models, truth, min_width=3):
+        crng = gencommon.stream(a.seed, "content", model, ri)
+        for iid, repo, p, f2p, p2p in instances:
+            if orng.random() < MISSING:
+                continue
+            resolved = orng.random() < p
+            truth.record(model, run, repo, iid, resolved)
             if a.out:
-                gencommon.progress(ri + 1, a.runs, 5)
+                path = os.path.join(a.out, "logs", "run_evaluation", run, model, iid, "report.json")
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    json.dump(report(iid, resolved, f2p, p2p, crng), f, indent=4)
+        if a.out:
+            gencommon.progress(ri + 1, a.runs, 5)
     if a.expected:
         truth.print()
 

@@ -127,6 +127,29 @@ class Truth:
         print()
 
 
+def model_names(known, n, prefix):
+    """The first `n` of `known`, then `<prefix><i>` for as many more as asked."""
+    return known[:n] + [f"{prefix}{m}" for m in range(len(known), n)]
+
+
+def run_label(args, ri, min_width=4):
+    """`run-0001`: the run's number, zero-padded to the width of the largest."""
+    return f"run-{ri + 1:0{max(min_width, len(str(args.runs)))}d}"
+
+
+def each_run(args, models, truth, name=None, min_width=4):
+    """Every run of every model in order, registered with `truth`: yields (model, index, run
+    name, the run's outcome stream). `name(model, index)` names a run (default `run-0001`).
+    When files of several models are written, each model's name goes to stderr first."""
+    for model in models:
+        if args.out and args.models > 1:
+            print(f"{model}:", file=sys.stderr)
+        for ri in range(args.runs):
+            run = name(model, ri) if name else run_label(args, ri, min_width)
+            truth.run(model, run)
+            yield model, ri, run, stream(args.seed, "outcome", model, ri)
+
+
 def shares(weighted, n):
     """[(name, count)] splitting n by the weights of [(name, weight)] (largest remainder), every
     name at least 1 when n allows."""

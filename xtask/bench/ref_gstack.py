@@ -17,6 +17,8 @@ import json
 import os
 import sys
 
+import refcommon
+
 
 def main():
     root = sys.argv[1]
@@ -46,15 +48,7 @@ def main():
             for key, n in passed_here.items():
                 runs_seen.setdefault(key, []).append(run)
                 correct.setdefault(key, []).append(n)
-    out = {"models": {}}
-    for (model, cat), per in sorted(status.items()):
-        sp = sum(1 for p, n in per.values() if p == n)
-        sf = sum(1 for p, n in per.values() if p == 0)
-        out["models"].setdefault(model, {})[cat] = {
-            "runs": runs_seen[(model, cat)], "total": len(per), "stable_pass": sp,
-            "flaky": len(per) - sp - sf, "stable_fail": sf, "correct": correct[(model, cat)]}
-    json.dump(out, sys.stdout, indent=1, sort_keys=True)
-    print()
+    refcommon.print_summary(status, runs_seen, correct)
 
 
 if __name__ == "__main__":

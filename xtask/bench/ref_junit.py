@@ -13,9 +13,10 @@ them, otherwise flaky. Prints one JSON object:
 
 Usage: ref_junit.py ROOT
 """
-import json
 import os
 import sys
+
+import refcommon
 import xml.etree.ElementTree as ET
 
 
@@ -49,15 +50,7 @@ def main():
                 if listed:
                     runs_seen.setdefault(key, []).append(run)
                     correct.setdefault(key, []).append(passed_here)
-    out = {"models": {}}
-    for (model, cat), per in sorted(status.items()):
-        sp = sum(1 for p, n in per.values() if p == n)
-        sf = sum(1 for p, n in per.values() if p == 0)
-        out["models"].setdefault(model, {})[cat] = {
-            "runs": runs_seen[(model, cat)], "total": len(per), "stable_pass": sp,
-            "flaky": len(per) - sp - sf, "stable_fail": sf, "correct": correct[(model, cat)]}
-    json.dump(out, sys.stdout, indent=1, sort_keys=True)
-    print()
+    refcommon.print_summary(status, runs_seen, correct)
 
 
 if __name__ == "__main__":

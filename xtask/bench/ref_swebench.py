@@ -20,6 +20,8 @@ import os
 import re
 import sys
 
+import refcommon
+
 NUMBER = re.compile(r"-\d+$")
 
 
@@ -49,15 +51,7 @@ def main():
             seen.append(run)
             correct.setdefault(key, []).append(0)
         correct[key][-1] += bool(report.get("resolved"))
-    out = {"models": {}}
-    for (model, cat), per in sorted(status.items()):
-        sp = sum(1 for p, n in per.values() if p == n)
-        sf = sum(1 for p, n in per.values() if p == 0)
-        out["models"].setdefault(model, {})[cat] = {
-            "runs": runs_seen[(model, cat)], "total": len(per), "stable_pass": sp,
-            "flaky": len(per) - sp - sf, "stable_fail": sf, "correct": correct[(model, cat)]}
-    json.dump(out, sys.stdout, indent=1, sort_keys=True)
-    print()
+    refcommon.print_summary(status, runs_seen, correct)
 
 
 if __name__ == "__main__":

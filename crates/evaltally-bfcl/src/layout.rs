@@ -373,13 +373,6 @@ pub struct FilePair {
     pub score: Option<PathBuf>,
 }
 
-impl FilePair {
-    /// Total size in bytes of the files (0 where unknown), for scheduling large files first.
-    pub fn size(&self) -> u64 {
-        [&self.result, &self.score].into_iter().flatten().filter_map(|p| fs::metadata(p).ok()).map(|m| m.len()).sum()
-    }
-}
-
 impl RunDir {
     /// The run's result and score files paired by (model, category), sorted by model then
     /// category.

@@ -74,52 +74,51 @@ pub fn boolean(b: &[u8], raw: Option<&Range<usize>>) -> Option<bool> {
 pub fn objects(
     b: &[u8],
     raw: Option<&Range<usize>>,
-    mut each: impl FnMut(usize) -> Result<usize, Fallback>,
+    each: impl FnMut(usize) -> Result<usize, Fallback>,
 ) -> Result<(), Fallback> {
-    let Some(r) = raw.filter(|r| b.get(r.start) == Some(&b'[')) else { return Ok(()) };
-    let mut failed = None;
-    array_at(b, r.start, |i| {
-        if failed.is_some() || b[i] != b'{' {
-            return value_end(b, i);
-        }
-        match each(i) {
-            Ok(end) => Ok(end),
-            Err(e) => {
-                failed = Some(e);
-                value_end(b, i)
-            }
-        }
-    })
-    .map_err(|_| Fallback)?;
-    failed.map_or(Ok(()), Err)
+    match raw.filter(|r| b.get(r.start) == Some(&b'[')) {
+        Some(r) => walk_objects(b, r.start, false, each),
+        None => Ok(()),
+    }
 }
 
-/// Like [`objects`], but every element must be an object: any other element is a
-/// [`Fallback`] (a tolerant reader would report it).
+/// Like [`objects`], but `raw` must be an array and every element an object: anything else
+/// is a [`Fallback`] (a tolerant reader would report it).
 pub fn only_objects(
     b: &[u8],
     raw: &Range<usize>,
-    mut each: impl FnMut(usize) -> Result<usize, Fallback>,
+    each: impl FnMut(usize) -> Result<usize, Fallback>,
 ) -> Result<(), Fallback> {
     if b.get(raw.start) != Some(&b'[') {
         return Err(Fallback);
     }
+    walk_objects(b, raw.start, true, each)
+}
+
+/// Walks the array at `b[start]`, calling `each` on its objects; any other element is a
+/// [`Fallback`] when `strict`, else passed over. After the first failure the rest is only
+/// skipped, so the structure is still checked.
+fn walk_objects(
+    b: &[u8],
+    start: usize,
+    strict: bool,
+    mut each: impl FnMut(usize) -> Result<usize, Fallback>,
+) -> Result<(), Fallback> {
     let mut failed = None;
-    array_at(b, raw.start, |i| {
+    array_at(b, start, |i| {
         if failed.is_some() {
             return value_end(b, i);
         }
         if b[i] != b'{' {
-            failed = Some(Fallback);
+            if strict {
+                failed = Some(Fallback);
+            }
             return value_end(b, i);
         }
-        match each(i) {
-            Ok(end) => Ok(end),
-            Err(e) => {
-                failed = Some(e);
-                value_end(b, i)
-            }
-        }
+        each(i).or_else(|e| {
+            failed = Some(e);
+            value_end(b, i)
+        })
     })
     .map_err(|_| Fallback)?;
     failed.map_or(Ok(()), Err)

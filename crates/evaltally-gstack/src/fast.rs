@@ -51,10 +51,11 @@ fn test(b: &[u8], start: usize) -> Result<(Test<'_>, usize), Slow> {
     let label = if passed {
         None
     } else {
-        Some(failure_label(
+        let failure = first_failure(b, failures.as_ref())?;
+        Some(crate::runs::label(
             string(b, exit_reason.as_ref())?.as_deref(),
             string(b, error.as_ref())?.as_deref(),
-            first_failure(b, failures.as_ref())?,
+            || failure,
         ))
     };
     let mut models = Vec::new();
@@ -83,24 +84,6 @@ fn first_failure(b: &[u8], raw: Option<&Range<usize>>) -> Result<Option<String>,
         Ok(end)
     })?;
     Ok(first.flatten())
-}
-
-/// [`crate::runs::failure_label`] on the scanned fields.
-fn failure_label(exit_reason: Option<&str>, error: Option<&str>, failure: Option<String>) -> String {
-    if let Some(reason) = exit_reason.filter(|r| !r.is_empty() && *r != "success") {
-        return reason.to_string();
-    }
-    error
-        .map(|e| {
-            e.trim_start()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
-                .collect::<String>()
-                .to_lowercase()
-        })
-        .filter(|w| !w.is_empty())
-        .or(failure)
-        .unwrap_or_else(|| "failed".to_string())
 }
 
 /// The category runs of a well-formed result of `shape`, or `None` to take the tolerant path.

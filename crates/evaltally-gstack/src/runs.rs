@@ -48,11 +48,24 @@ pub fn outcome_of(test: &GstackTest) -> Outcome {
 /// assert_eq!(failure_label(&GstackTest::default()), "failed");
 /// ```
 pub fn failure_label(test: &GstackTest) -> String {
-    if let Some(reason) = test.exit_reason.as_deref().filter(|r| !r.is_empty() && *r != "success") {
+    label(test.exit_reason.as_deref(), test.error.as_deref(), || {
+        let first = test.failures.as_ref()?.first()?;
+        first.expectation_type.clone().or_else(|| first.kind.clone()).filter(|k| !k.is_empty())
+    })
+}
+
+/// [`failure_label`] from its parts (the fast path reads them without building a test):
+/// `exit_reason` unless `success`, else the first word of `error`, else `failure()`, else
+/// `failed`.
+pub(crate) fn label(
+    exit_reason: Option<&str>,
+    error: Option<&str>,
+    failure: impl FnOnce() -> Option<String>,
+) -> String {
+    if let Some(reason) = exit_reason.filter(|r| !r.is_empty() && *r != "success") {
         return reason.to_string();
     }
-    test.error
-        .as_deref()
+    error
         .map(|e| {
             e.trim_start()
                 .chars()
@@ -61,10 +74,7 @@ pub fn failure_label(test: &GstackTest) -> String {
                 .to_lowercase()
         })
         .filter(|w| !w.is_empty())
-        .or_else(|| {
-            let first = test.failures.as_ref()?.first()?;
-            first.expectation_type.clone().or_else(|| first.kind.clone()).filter(|k| !k.is_empty())
-        })
+        .or_else(failure)
         .unwrap_or_else(|| "failed".to_string())
 }
 

@@ -2,23 +2,11 @@
 //! reader on every gstack file we have: the fixtures, the real files in the shared
 //! reference data, and variations of a fixture that the fast path must hand over.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use evaltally_format::{Format, Input, Options};
 use evaltally_gstack::{FORMAT, runs, sources};
-use evaltally_testkit::{refdata, testdata};
-
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            json_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-}
+use evaltally_testkit::{json_files, refdata, testdata};
 
 /// The pipeline's read and the tolerant reader agree on `bytes`; returns whether the file
 /// is a gstack result at all.
@@ -37,10 +25,10 @@ fn agree(path: &Path, bytes: &[u8]) -> bool {
 #[test]
 fn fast_and_tolerant_reads_agree_on_every_file() {
     let mut files = Vec::new();
-    json_files(&testdata("gstack"), &mut files);
+    files.extend(json_files(&testdata("gstack")));
     // Without the shared data (a notice says so) only the fixtures are checked.
     if let Some(dir) = refdata("gstack/garrytan-gstack") {
-        json_files(&dir, &mut files);
+        files.extend(json_files(&dir));
     }
     let mut checked = 0;
     for file in &files {

@@ -1,24 +1,12 @@
 //! The fast path of `stability` (the format's `read`) gives exactly the runs of the tolerant
 //! reader on every SF-Bench report we have, and on damaged variations of one.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use evaltally_format::{Format, Input, Options};
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::{SFBENCH, sources};
-use evaltally_testkit::{refdata, testdata};
-
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            json_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-}
+use evaltally_testkit::{json_files, refdata, testdata};
 
 /// Whether `bytes` is an SF-Bench v2 report; if so, both readers must agree on it.
 fn agree(path: &Path, bytes: &[u8]) -> bool {
@@ -35,11 +23,11 @@ fn agree(path: &Path, bytes: &[u8]) -> bool {
 #[test]
 fn fast_and_tolerant_reads_agree_on_every_report() {
     let mut files = Vec::new();
-    json_files(&testdata("sfbench-runs"), &mut files);
-    json_files(&testdata("malformed/sfbench"), &mut files);
+    files.extend(json_files(&testdata("sfbench-runs")));
+    files.extend(json_files(&testdata("malformed/sfbench")));
     // Without the shared data (a notice says so) only the fixtures are checked.
     if let Some(dir) = refdata("sfbench") {
-        json_files(&dir, &mut files);
+        files.extend(json_files(&dir));
     }
     let checked: usize = files.iter().map(|f| usize::from(agree(f, &std::fs::read(f).unwrap()))).sum();
     assert!(checked >= 2, "only {checked} SF-Bench v2 reports found");

@@ -461,22 +461,7 @@ fn exercise(doc: &Value) {
 /// replaced by every hostile value, and the hostile values as whole documents.
 #[test]
 fn no_panic_on_hostile_input() {
-    let mut docs = vec![
-        load(&testdata("sfbench/v1-legacy-evaluate.json")),
-        load(&testdata("sfbench/v1-engine-summary.json")),
-        load(&testdata("sfbench/v1-legacy-evaluate-inconsistent.json")),
-    ];
-    for rel in [
-        "sfbench/upstream-code-oracle-synthetic/v2_report_synthetic.json",
-        "sfbench/upstream-code-oracle-synthetic/migrate_v1_input.json",
-        "sfbench/sf-bench-docs-examples/head.summary_object_example.json",
-        "swebench/swebench-official-gold-reports/gold.validate-gold.json",
-    ] {
-        if let Some(p) = refdata(rel) {
-            docs.push(load(&p));
-        }
-    }
-    evaltally_testkit::hostile::each_variant(&docs, exercise);
+    evaltally_testkit::hostile::each_variant(&evaltally_testkit::hostile::report_documents(), exercise);
 }
 
 /// Expected: a snapshot of every v2 check firing once, on

@@ -127,19 +127,7 @@ fn no_panic_on_hostile_input() {
     let mut docs = vec![
         load(&testdata("swebench/runs/acme-agent-1.5.run-2.json")),
         load(&testdata("swebench/runs/logs/run_evaluation/run-2/acme-agent-1.5/django__django-11099/report.json")),
-        load(&testdata("sfbench/v1-legacy-evaluate.json")),
-        load(&testdata("sfbench/v1-engine-summary.json")),
-        load(&testdata("sfbench/v1-legacy-evaluate-inconsistent.json")),
     ];
-    for rel in [
-        "sfbench/upstream-code-oracle-synthetic/v2_report_synthetic.json",
-        "sfbench/upstream-code-oracle-synthetic/migrate_v1_input.json",
-        "sfbench/sf-bench-docs-examples/head.summary_object_example.json",
-        "swebench/swebench-official-gold-reports/gold.validate-gold.json",
-    ] {
-        if let Some(p) = refdata(rel) {
-            docs.push(load(&p));
-        }
-    }
+    docs.extend(evaltally_testkit::hostile::report_documents());
     evaltally_testkit::hostile::each_variant(&docs, exercise);
 }

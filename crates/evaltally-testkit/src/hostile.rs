@@ -89,3 +89,28 @@ fn replaced(doc: &Value, path: &[Step], with: &Value) -> Value {
     *at = with.clone();
     out
 }
+
+/// The report documents the JSON validators' no-panic tests start from: the SF-Bench v1
+/// fixtures, and from `../shared/refdata` (when it is there) SF-Bench v2 and v1 examples, the
+/// SF-Bench documentation's summary and a SWE-bench gold run report.
+pub fn report_documents() -> Vec<Value> {
+    let mut docs: Vec<Value> = [
+        "sfbench/v1-legacy-evaluate.json",
+        "sfbench/v1-engine-summary.json",
+        "sfbench/v1-legacy-evaluate-inconsistent.json",
+    ]
+    .into_iter()
+    .map(|rel| crate::load_json(&crate::testdata(rel)))
+    .collect();
+    for rel in [
+        "sfbench/upstream-code-oracle-synthetic/v2_report_synthetic.json",
+        "sfbench/upstream-code-oracle-synthetic/migrate_v1_input.json",
+        "sfbench/sf-bench-docs-examples/head.summary_object_example.json",
+        "swebench/swebench-official-gold-reports/gold.validate-gold.json",
+    ] {
+        if let Some(p) = crate::refdata(rel) {
+            docs.push(crate::load_json(&p));
+        }
+    }
+    docs
+}

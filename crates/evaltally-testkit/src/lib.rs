@@ -84,3 +84,22 @@ pub fn render_findings<T: std::fmt::Display>(findings: &[T]) -> String {
     }
     out
 }
+
+/// Every `*.json` file below `dir`, at any depth (none when `dir` does not exist).
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
