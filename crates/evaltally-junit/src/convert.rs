@@ -7,12 +7,46 @@
 //!   writer marked [`UNSCORED_TYPE`](crate::UNSCORED_TYPE), which is listed as unscored.
 //! * Duplicates (same category and id) keep the first, as every adapter does.
 
-use std::collections::HashMap;
+use std::path::Path;
 
 use evaltally_core::id::natural_str_cmp;
 use evaltally_core::{CategoryRun, Location, Outcome, RunRecord, Status, TestDetail, TestRecord};
+use hashbrown::HashMap;
 
 use crate::model::{JunitCase, JunitRun};
+
+/// Category runs from (category, id, outcome, error label) in document order: one per
+/// category in natural order, tests in the order given, unscored when no test is scored.
+pub(crate) fn group<'t>(
+    tests: impl Iterator<Item = (&'t str, &'t str, Outcome, Option<&'t str>)>,
+    run_name: &str,
+    model: &str,
+    source: &Path,
+) -> Vec<CategoryRun> {
+    let mut out: Vec<CategoryRun> = Vec::new();
+    // Tests of a category mostly come together: the last category is tried first.
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut last: Option<(&str, usize)> = None;
+    for (category, id, outcome, label) in tests {
+        let at = match last {
+            Some((name, at)) if name == category => at,
+            _ => *index.entry(category).or_insert_with(|| {
+                let mut c = CategoryRun::new(run_name, model, category);
+                c.sources.push(source.to_path_buf());
+                out.push(c);
+                out.len() - 1
+            }),
+        };
+        last = Some((category, at));
+        out[at].push(id, outcome, label);
+    }
+    for c in &mut out {
+        let scored = c.tests().any(|t| t.outcome.is_scored());
+        c.scored = scored;
+    }
+    out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));
+    out
+}
 
 /// The format name in [`RunRecord::format`].
 pub const FORMAT: &str = "junit";
@@ -39,25 +73,12 @@ impl JunitRun {
     /// assert_eq!((cats[1].len(), cats[1].passed()), (1, 1));
     /// ```
     pub fn category_runs(&self, run_name: &str, model: &str) -> Vec<CategoryRun> {
-        let mut out: Vec<CategoryRun> = Vec::new();
-        let mut index: HashMap<&str, usize> = HashMap::new();
-        for case in self.kept() {
-            let Some(outcome) = case.outcome() else { continue };
-            let at = *index.entry(case.category.as_str()).or_insert_with(|| {
-                let mut c = CategoryRun::new(run_name, model, case.category.as_str());
-                c.sources.push(self.source.clone());
-                out.push(c);
-                out.len() - 1
-            });
+        let tests = self.kept().filter_map(|case| {
+            let outcome = case.outcome()?;
             let label = if outcome == Outcome::Fail { case.error_type() } else { None };
-            out[at].push(&case.id, outcome, label);
-        }
-        for c in &mut out {
-            let scored = c.tests().any(|t| t.outcome.is_scored());
-            c.scored = scored;
-        }
-        out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));
-        out
+            Some((case.category.as_str(), case.id.as_str(), outcome, label))
+        });
+        group(tests, run_name, model, &self.source)
     }
 
     /// The report as a run record: every kept test case in document order (skipped ones

@@ -123,13 +123,14 @@ pub(crate) fn char_ref(body: &str) -> Option<char> {
 /// lone `&`) are kept as written and reported through `warn`; a character reference to a
 /// character XML forbids becomes U+FFFD.
 pub(crate) fn unescape_attr<'a>(raw: &'a str, warn: &mut dyn FnMut(String)) -> Cow<'a, str> {
-    if memchr::memchr3(b'&', b'\t', b'\n', raw.as_bytes()).is_none() && memchr::memchr(b'\r', raw.as_bytes()).is_none()
-    {
+    let special = |b: &u8| matches!(b, b'&' | b'\t' | b'\n' | b'\r');
+    let Some(first) = raw.bytes().position(|b| special(&b)) else {
         return Cow::Borrowed(raw);
-    }
+    };
     let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(pos) = rest.find(['&', '\t', '\n', '\r']) {
+    out.push_str(&raw[..first]);
+    let mut rest = &raw[first..];
+    while let Some(pos) = rest.bytes().position(|b| special(&b)) {
         out.push_str(&rest[..pos]);
         let tail = &rest[pos..];
         if let Some(after) = tail.strip_prefix("\r\n") {
@@ -140,6 +141,14 @@ pub(crate) fn unescape_attr<'a>(raw: &'a str, warn: &mut dyn FnMut(String)) -> C
         if !tail.starts_with('&') {
             out.push(' ');
             rest = &tail[1..];
+            continue;
+        }
+        if let Some((c, len)) = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&'), ("&quot;", '"'), ("&apos;", '\'')]
+            .iter()
+            .find_map(|&(r, c)| tail.starts_with(r).then_some((c, r.len())))
+        {
+            out.push(c);
+            rest = &tail[len..];
             continue;
         }
         let end = tail.find(';').filter(|&e| e <= 40 && !tail[1..e].contains(['&', '<', ' ']));

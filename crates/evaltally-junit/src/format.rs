@@ -67,7 +67,11 @@ impl Format for Junit {
         file.named && is_xml(file.path) || starts_like_junit(file.bytes)
     }
 
+    /// The fast path first ([`crate::fast`]); the reader when it hands over.
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        if let Some(runs) = crate::fast::category_runs(file.bytes, file.path) {
+            return Read { runs, diagnostics: Vec::new() };
+        }
         match read_bytes(file.bytes, file.path) {
             Ok(run) => {
                 let runs = run.category_runs(&run.run_name(), model(&run));

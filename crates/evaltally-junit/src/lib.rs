@@ -43,8 +43,10 @@
 mod convert;
 mod error;
 mod escape;
+mod fast;
 mod format;
 mod model;
+mod naming;
 mod read;
 mod seconds;
 mod sniff;

@@ -126,6 +126,63 @@ pub enum CaseStatus {
     Skipped,
 }
 
+/// What a test case's own attributes say (`GoogleTest`'s `status="notrun"`, `CTest`'s
+/// `status="fail"`, `result="skipped"`), before its child elements are seen.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CaseFlags {
+    pub(crate) skipped: bool,
+    pub(crate) failed: bool,
+    pub(crate) errored: bool,
+}
+
+impl CaseFlags {
+    /// The flags from a test case's `status` and `result` attributes.
+    pub(crate) fn from_attributes(status: Option<&str>, result: Option<&str>) -> Self {
+        let (status, result) = (status.unwrap_or_default().trim(), result.unwrap_or_default().trim());
+        let is = |value: &str, words: &[&str]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
+        CaseFlags {
+            skipped: is(status, &["notrun", "disabled", "skipped", "skip"]) || is(result, &["skipped", "suppressed"]),
+            failed: is(status, &["fail", "failed", "failure"]),
+            errored: is(status, &["error"]),
+        }
+    }
+}
+
+impl CaseStatus {
+    /// The status of a test case whose first failure or error (if any) is `first_problem`,
+    /// with `flags` from its attributes and whether it holds a `<skipped>`: the first
+    /// failure or error decides, then the attributes, then a skip.
+    pub(crate) fn decide(first_problem: Option<ProblemKind>, flags: CaseFlags, has_skip: bool) -> Self {
+        match first_problem {
+            Some(ProblemKind::Failure) => CaseStatus::Failed,
+            Some(ProblemKind::Error) => CaseStatus::Errored,
+            _ if flags.failed => CaseStatus::Failed,
+            _ if flags.errored => CaseStatus::Errored,
+            _ if flags.skipped || has_skip => CaseStatus::Skipped,
+            _ => CaseStatus::Passed,
+        }
+    }
+
+    /// The outcome in the evaltally model, given the `type` of the deciding problem.
+    pub(crate) fn outcome(self, deciding_type: Option<&str>) -> Option<Outcome> {
+        match self {
+            CaseStatus::Passed => Some(Outcome::Pass),
+            CaseStatus::Failed | CaseStatus::Errored => Some(Outcome::Fail),
+            CaseStatus::Skipped => (deciding_type == Some(UNSCORED_TYPE)).then_some(Outcome::Unscored),
+        }
+    }
+
+    /// The error label of a failed test, given the `type` of the deciding problem.
+    pub(crate) fn error_label(self, deciding_type: Option<&str>) -> Option<&str> {
+        let kind = match self {
+            CaseStatus::Failed => ProblemKind::Failure,
+            CaseStatus::Errored => ProblemKind::Error,
+            CaseStatus::Passed | CaseStatus::Skipped => return None,
+        };
+        Some(deciding_type.unwrap_or(kind.as_str()))
+    }
+}
+
 /// One `<testcase>`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JunitCase {
@@ -175,25 +232,12 @@ impl JunitCase {
     /// The outcome in the evaltally model: failures and errors fail; a skipped test did not
     /// run (`None`), except one the writer marked [`UNSCORED_TYPE`].
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.status {
-            CaseStatus::Passed => Some(Outcome::Pass),
-            CaseStatus::Failed | CaseStatus::Errored => Some(Outcome::Fail),
-            CaseStatus::Skipped => {
-                let unscored = self.deciding_problem().and_then(|p| p.type_name.as_deref()) == Some(UNSCORED_TYPE);
-                unscored.then_some(Outcome::Unscored)
-            }
-        }
+        self.status.outcome(self.deciding_problem().and_then(|p| p.type_name.as_deref()))
     }
 
     /// The error label of a failed test: the problem's `type`, else `failure` or `error`.
     pub fn error_type(&self) -> Option<&str> {
-        let kind = match self.status {
-            CaseStatus::Failed => ProblemKind::Failure,
-            CaseStatus::Errored => ProblemKind::Error,
-            CaseStatus::Passed | CaseStatus::Skipped => return None,
-        };
-        let problem = self.deciding_problem();
-        Some(problem.and_then(|p| p.type_name.as_deref()).unwrap_or(kind.as_str()))
+        self.status.error_label(self.deciding_problem().and_then(|p| p.type_name.as_deref()))
     }
 
     /// The message of a failed or skipped test (see [`Problem::best_message`]).
@@ -228,6 +272,15 @@ impl JunitCase {
     }
 }
 
+/// A run's name from its `run` property, its `<testsuites name>` and its file.
+pub(crate) fn run_name(property: Option<&str>, name: Option<&str>, source: &std::path::Path) -> String {
+    property
+        .or(name)
+        .map(str::to_string)
+        .or_else(|| source.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "junit".to_string())
+}
+
 /// A JUnit XML document as read by [`read`](crate::read).
 #[derive(Clone, Debug, PartialEq)]
 pub struct JunitRun {
@@ -258,11 +311,7 @@ impl JunitRun {
     /// The run's name: the `run` property the writer stores, else `<testsuites name>`, else
     /// the file stem.
     pub fn run_name(&self) -> String {
-        self.property("run")
-            .or(self.name.as_deref())
-            .map(str::to_string)
-            .or_else(|| self.source.file_stem().map(|s| s.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "junit".to_string())
+        run_name(self.property("run"), self.name.as_deref(), &self.source)
     }
 
     /// The model, from the `model` property the writer stores.

@@ -7,7 +7,6 @@
 //! Everything tolerated is reported in [`JunitRun::diagnostics`]; only text that is not
 //! well-formed XML, or whose root is not a test suite, is an error.
 
-use hashbrown::HashMap;
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -19,7 +18,8 @@ use quick_xml::reader::Reader;
 
 use crate::JunitError;
 use crate::escape::{TextBuf, char_ref, is_xml_space, predefined, unescape_attr};
-use crate::model::{CaseStatus, Declared, JunitCase, JunitRun, JunitSuite, Problem, ProblemKind, Property};
+use crate::model::{CaseFlags, CaseStatus, Declared, JunitCase, JunitRun, JunitSuite, Problem, ProblemKind, Property};
+use crate::naming::{CaseSeat, SuiteSeat, name_cases};
 use crate::seconds::{self, Reading};
 
 /// The deepest element nesting accepted (real reports nest a handful of levels).
@@ -169,14 +169,6 @@ impl Frame {
     fn collects(self) -> bool {
         matches!(self, Frame::Problem(..) | Frame::Output(..) | Frame::Property(_, _, true))
     }
-}
-
-/// Case attributes that only matter until the case ends.
-#[derive(Clone, Debug, Default)]
-struct CaseFlags {
-    skipped: bool,
-    failed: bool,
-    errored: bool,
 }
 
 /// Turns byte offsets into 1-based lines and columns, moving forward incrementally.
@@ -627,14 +619,7 @@ impl<'a> Parser<'a> {
         }
         // GoogleTest: status="run|notrun", result="completed|skipped|suppressed"; CTest:
         // status="run|fail|notrun|disabled".
-        let status = attr(&attrs, "status").unwrap_or_default().trim();
-        let result = attr(&attrs, "result").unwrap_or_default().trim();
-        let is = |value: &str, words: &[&str]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
-        let flags = CaseFlags {
-            skipped: is(status, &["notrun", "disabled", "skipped", "skip"]) || is(result, &["skipped", "suppressed"]),
-            failed: is(status, &["fail", "failed", "failure"]),
-            errored: is(status, &["error"]),
-        };
+        let flags = CaseFlags::from_attributes(attr(&attrs, "status"), attr(&attrs, "result"));
         self.flags.push(flags);
         self.run.cases.push(JunitCase {
             suite,
@@ -700,88 +685,41 @@ impl<'a> Parser<'a> {
     }
 
     fn close_case(&mut self, i: usize) {
-        let flags = self.flags.get(i).cloned().unwrap_or_default();
+        let flags = self.flags.get(i).copied().unwrap_or_default();
         let Some(case) = self.run.cases.get_mut(i) else { return };
         let first = case.problems.iter().find(|p| p.kind != ProblemKind::Skipped).map(|p| p.kind);
-        case.status = match first {
-            Some(ProblemKind::Failure) => CaseStatus::Failed,
-            Some(ProblemKind::Error) => CaseStatus::Errored,
-            _ if flags.failed => CaseStatus::Failed,
-            _ if flags.errored => CaseStatus::Errored,
-            _ if flags.skipped || case.problems.iter().any(|p| p.kind == ProblemKind::Skipped) => CaseStatus::Skipped,
-            _ => CaseStatus::Passed,
-        };
+        let has_skip = case.problems.iter().any(|p| p.kind == ProblemKind::Skipped);
+        case.status = CaseStatus::decide(first, flags, has_skip);
     }
 
     /// Categories, ids, duplicates and count checks, once every case is known.
     fn finish(mut self) -> JunitRun {
         let stem = self.source.file_stem().map_or_else(|| "junit".to_string(), |s| s.to_string_lossy().into_owned());
-        let suites = &self.run.suites;
-        let named_ancestor = |mut at: Option<usize>| {
-            while let Some(i) = at {
-                if let Some(name) = suites.get(i).and_then(|s| s.name.clone()) {
-                    return Some(name);
-                }
-                at = suites.get(i).and_then(|s| s.parent);
-            }
-            None
-        };
-        let categories: Vec<String> = self
+        let suites: Vec<SuiteSeat<'_>> =
+            self.run.suites.iter().map(|s| SuiteSeat { name: s.name.as_deref(), parent: s.parent }).collect();
+        let seats: Vec<CaseSeat<'_>> = self
             .run
             .cases
             .iter()
-            .map(|c| {
-                let own = c.suite.and_then(|i| suites.get(i)).and_then(|s| s.name.clone());
-                own.or_else(|| c.classname.clone()).or_else(|| named_ancestor(c.suite)).unwrap_or_else(|| stem.clone())
-            })
+            .map(|c| CaseSeat { suite: c.suite, name: &c.name, classname: c.classname.as_deref(), line: c.line })
             .collect();
-        // Names that several classes share within a category get their classname as prefix.
-        let mut classes: HashMap<(&str, &str), Vec<Option<&str>>> = HashMap::new();
-        for (c, cat) in self.run.cases.iter().zip(&categories) {
-            let seen = classes.entry((cat.as_str(), c.name.as_str())).or_default();
-            if !seen.contains(&c.classname.as_deref()) {
-                seen.push(c.classname.as_deref());
-            }
-        }
-        let ids: Vec<String> = self
-            .run
-            .cases
-            .iter()
-            .zip(&categories)
-            .map(|(c, cat)| {
-                let shared = classes.get(&(cat.as_str(), c.name.as_str())).is_some_and(|v| v.len() > 1);
-                match (&c.classname, shared) {
-                    _ if c.name.chars().all(is_xml_space) => format!("(unnamed testcase at line {})", c.line),
-                    (Some(class), true) => format!("{class}::{}", c.name),
-                    _ => c.name.clone(),
-                }
-            })
-            .collect();
-        drop(classes);
-        let mut seen: HashMap<(&str, &str), u64> = HashMap::with_capacity(ids.len());
         let mut warnings = Vec::new();
-        let mut duplicates = Vec::with_capacity(ids.len());
-        for ((case, category), id) in self.run.cases.iter().zip(&categories).zip(&ids) {
-            let duplicate = match seen.entry((category.as_str(), id.as_str())) {
-                hashbrown::hash_map::Entry::Occupied(first) => {
+        let named: Vec<(String, String, bool)> = name_cases(&suites, &seats, &stem)
+            .into_iter()
+            .zip(&seats)
+            .map(|(n, seat)| {
+                if let Some(first) = n.first {
+                    let (id, category) = (&n.id, n.category);
                     warnings.push((
-                        case.line,
-                        format!(
-                            "duplicate test `{id}` in `{category}` (first at line {}); the first is kept",
-                            first.get()
-                        ),
+                        seat.line,
+                        format!("duplicate test `{id}` in `{category}` (first at line {first}); the first is kept"),
                     ));
-                    true
                 }
-                hashbrown::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(case.line);
-                    false
-                }
-            };
-            duplicates.push(duplicate);
-        }
-        drop(seen);
-        for (((case, category), id), duplicate) in self.run.cases.iter_mut().zip(categories).zip(ids).zip(duplicates) {
+                (n.category.to_string(), n.id.into_owned(), n.first.is_some())
+            })
+            .collect();
+        drop((suites, seats));
+        for (case, (category, id, duplicate)) in self.run.cases.iter_mut().zip(named) {
             case.duplicate = duplicate;
             case.category = category;
             case.id = id;
@@ -861,13 +799,13 @@ impl<'a> Parser<'a> {
 }
 
 /// `declares tests="6", counted 1` for each declared count that disagrees.
-fn disagreements<'d>(declared: &'d Declared, counted: &'d [u64; 4]) -> impl Iterator<Item = String> + 'd {
+pub(crate) fn disagreements<'d>(declared: &'d Declared, counted: &'d [u64; 4]) -> impl Iterator<Item = String> + 'd {
     let pairs = [
         ("tests", declared.tests, counted[0]),
         ("failures", declared.failures, counted[1]),
         ("errors", declared.errors, counted[2]),
         // GoogleTest counts disabled tests apart from skipped ones; both did not run.
-        ("skipped", declared.skipped.map(|s| s + declared.disabled.unwrap_or(0)), counted[3]),
+        ("skipped", declared.skipped.map(|s| s.saturating_add(declared.disabled.unwrap_or(0))), counted[3]),
     ];
     pairs
         .into_iter()

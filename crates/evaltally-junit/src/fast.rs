@@ -1,0 +1,583 @@
+//! The fast path of `stability`: a JUnit report read straight into category runs by a
+//! hand-written scanner that looks at tags and attributes only, jumps over element text
+//! with `memchr`, and borrows every name it keeps from the document.
+//!
+//! It reads only what the reader ([`crate::read`]) would read without a word, in the plain
+//! XML that test runners write: start and end tags with `name="value"` attributes,
+//! comments, processing instructions and CDATA sections. Anything else gives `None` and the
+//! caller reads the file with the reader, which says what is wrong or what it tolerated: text
+//! that is not UTF-8 (or is UTF-16), a DOCTYPE, a tag or attribute it does not parse
+//! strictly, an unknown or numeric reference, a `<property>` whose value is its text,
+//! mismatched tags, a `time` or count that is not a plain number, declared counts that
+//! disagree, a test case without a name, a token or cost property that is not a number, and
+//! a duplicate test. Both paths give the same runs: `tests/fast_path.rs` checks it on every
+//! fixture, on the reference data and on thousands of damaged variations.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use evaltally_core::{CategoryRun, Outcome};
+use memchr::{memchr, memchr2, memchr3, memmem};
+
+use crate::MAX_DEPTH;
+use crate::convert::group;
+use crate::escape::{is_xml_space, unescape_attr};
+use crate::model::{CaseFlags, CaseStatus, Declared, ProblemKind, run_name};
+use crate::naming::{CaseSeat, SuiteSeat, name_cases};
+use crate::read::disagreements;
+use crate::seconds::{Reading, parse_ms};
+
+/// The fast path cannot read this file; the reader must.
+struct Slow;
+
+type Fast<T> = Result<T, Slow>;
+
+/// Who a `<properties>` belongs to.
+#[derive(Clone, Copy)]
+enum Owner {
+    Root,
+    Suite(usize),
+    Case,
+}
+
+/// An open element, as in the reader.
+#[derive(Clone, Copy)]
+enum Frame {
+    Suites,
+    Suite(usize),
+    Case(usize),
+    Properties(Owner),
+    /// `<property>`, `<failure>`, `<error>`, `<skipped>`, `<system-out>`, `<system-err>` and
+    /// unknown elements: nothing inside them matters to the runs.
+    Leaf,
+}
+
+/// An attribute, its value unescaped.
+struct Attr<'a> {
+    full: &'a str,
+    local: &'a str,
+    value: Cow<'a, str>,
+}
+
+fn attr<'x>(attrs: &'x [Attr<'_>], name: &str) -> Option<&'x str> {
+    attrs.iter().find(|a| a.local == name).map(|a| a.value.as_ref())
+}
+
+/// A value with the document's lifetime: borrowed when it needed no unescaping.
+fn keep<'a>(value: &Cow<'a, str>) -> Cow<'a, str> {
+    match value {
+        Cow::Borrowed(v) => Cow::Borrowed(v),
+        Cow::Owned(v) => Cow::Owned(v.clone()),
+    }
+}
+
+/// What `<property>` elements of the root or a suite say about the run.
+#[derive(Default)]
+struct RunProperties<'a> {
+    run: Option<Cow<'a, str>>,
+    model: Option<Cow<'a, str>>,
+}
+
+impl<'a> RunProperties<'a> {
+    fn note(&mut self, name: &str, value: Cow<'a, str>) {
+        let slot = match name {
+            "run" => &mut self.run,
+            "model" => &mut self.model,
+            _ => return,
+        };
+        if slot.is_none() {
+            *slot = Some(value);
+        }
+    }
+}
+
+struct Suite<'a> {
+    name: Option<Cow<'a, str>>,
+    parent: Option<usize>,
+    declared: Declared,
+    properties: RunProperties<'a>,
+}
+
+struct Case<'a> {
+    suite: Option<usize>,
+    name: Cow<'a, str>,
+    classname: Option<Cow<'a, str>>,
+    flags: CaseFlags,
+    /// The first failure or error, with its non-blank `type`.
+    first_problem: Option<(ProblemKind, Option<Cow<'a, str>>)>,
+    /// Whether it holds a `<skipped>`, and the non-blank `type` of the first.
+    skipped: bool,
+    skip_type: Option<Cow<'a, str>>,
+    status: CaseStatus,
+}
+
+/// The five names XML predefines, each with its `;`.
+const PREDEFINED: [&[u8]; 5] = [b"lt;", b"gt;", b"amp;", b"quot;", b"apos;"];
+
+/// How far a byte-by-byte look goes before `memchr` takes over: most of what the scanner
+/// looks for (the end of an indentation, of a name, of a short value) is close.
+const NEAR: usize = 24;
+
+/// The first `needle` in `hay`.
+fn find(needle: u8, hay: &[u8]) -> Option<usize> {
+    match hay.iter().take(NEAR).position(|&c| c == needle) {
+        Some(i) => Some(i),
+        None if hay.len() <= NEAR => None,
+        None => memchr(needle, &hay[NEAR..]).map(|i| i + NEAR),
+    }
+}
+
+/// The first `a` or `b` in `hay`.
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    match hay.iter().take(NEAR).position(|&c| c == a || c == b) {
+        Some(i) => Some(i),
+        None if hay.len() <= NEAR => None,
+        None => memchr2(a, b, &hay[NEAR..]).map(|i| i + NEAR),
+    }
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-')
+}
+
+/// A `time` that the reader takes as a plain number of seconds, without a word.
+fn plain_time(raw: &str) -> bool {
+    let digits = raw.bytes().filter(u8::is_ascii_digit).count();
+    let simple = raw.len() <= 24 && digits > 0 && raw.bytes().all(|b| b.is_ascii_digit() || b == b'.') && {
+        raw.bytes().filter(|&b| b == b'.').count() <= 1
+    };
+    simple || matches!(parse_ms(raw), Some((_, Reading::Plain)))
+}
+
+/// A declared count: absent, or a number the reader parses without a word.
+fn count(attrs: &[Attr<'_>], name: &str) -> Fast<Option<u64>> {
+    attr(attrs, name).map(|raw| raw.trim().parse::<u64>().map_err(|_| Slow)).transpose()
+}
+
+fn declared(attrs: &[Attr<'_>]) -> Fast<Declared> {
+    let skipped = match count(attrs, "skipped")? {
+        Some(n) => Some(n),
+        None => count(attrs, "skip")?,
+    };
+    Ok(Declared {
+        tests: count(attrs, "tests")?,
+        failures: count(attrs, "failures")?,
+        errors: count(attrs, "errors")?,
+        skipped,
+        disabled: count(attrs, "disabled")?,
+    })
+}
+
+fn check_time(attrs: &[Attr<'_>]) -> Fast<()> {
+    match attr(attrs, "time") {
+        Some(raw) if !plain_time(raw) => Err(Slow),
+        _ => Ok(()),
+    }
+}
+
+/// A token or cost property of a test case that the reader would warn about.
+fn bad_number(name: &str, value: &str) -> bool {
+    match name {
+        "input_tokens" | "output_tokens" | "evals.input_tokens" | "evals.output_tokens" => {
+            value.trim().parse::<u64>().is_err()
+        }
+        "cost_usd" | "evals.cost_usd" | "evals.cost" => !value.trim().parse::<f64>().is_ok_and(f64::is_finite),
+        _ => false,
+    }
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    /// Open elements and their names as written.
+    stack: Vec<(Frame, &'a str)>,
+    root_done: bool,
+    attrs: Vec<Attr<'a>>,
+    root_name: Option<Cow<'a, str>>,
+    root_declared: Declared,
+    root_properties: RunProperties<'a>,
+    suites: Vec<Suite<'a>>,
+    cases: Vec<Case<'a>>,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            bytes: text.as_bytes(),
+            stack: Vec::with_capacity(16),
+            root_done: false,
+            attrs: Vec::with_capacity(16),
+            root_name: None,
+            root_declared: Declared::default(),
+            root_properties: RunProperties::default(),
+            suites: Vec::new(),
+            cases: Vec::with_capacity(128),
+        }
+    }
+
+    /// Walks the document: each `<` and the markup it opens, each `&` in text (which must
+    /// start one of the five predefined entities), and outside the root nothing but XML
+    /// whitespace.
+    fn scan(&mut self) -> Fast<()> {
+        let b = self.bytes;
+        let mut pos = 0;
+        loop {
+            let Some(at) = find2(b'<', b'&', &b[pos..]).map(|i| pos + i) else {
+                self.outside(&b[pos..])?;
+                break;
+            };
+            if b[at] == b'&' {
+                if self.stack.is_empty() || !PREDEFINED.iter().any(|p| b[at + 1..].starts_with(p)) {
+                    return Err(Slow);
+                }
+                pos = at + 1;
+                continue;
+            }
+            self.outside(&b[pos..at])?;
+            pos = at + 1;
+            pos = match b.get(pos) {
+                Some(b'/') => self.end_tag(pos + 1)?,
+                Some(b'?') => {
+                    if b.get(pos + 1) == Some(&b'>') {
+                        return Err(Slow);
+                    }
+                    pos + 1 + memmem::find(&b[pos + 1..], b"?>").ok_or(Slow)? + 2
+                }
+                Some(b'!') => self.bang(pos)?,
+                Some(_) => self.start_tag(pos)?,
+                None => return Err(Slow),
+            };
+        }
+        if self.stack.is_empty() && self.root_done { Ok(()) } else { Err(Slow) }
+    }
+
+    /// Text outside the root must be XML whitespace.
+    fn outside(&self, run: &[u8]) -> Fast<()> {
+        if self.stack.is_empty() && !run.iter().copied().all(is_space) { Err(Slow) } else { Ok(()) }
+    }
+
+    /// `<!--` comments and `<![CDATA[` sections (inside the root); a DOCTYPE or anything
+    /// else is the reader's.
+    fn bang(&self, pos: usize) -> Fast<usize> {
+        let b = &self.bytes[pos..];
+        if let Some(body) = b.strip_prefix(b"!--") {
+            if matches!(body.first(), Some(b'-' | b'>') | None) {
+                return Err(Slow);
+            }
+            return Ok(pos + 3 + memmem::find(body, b"-->").ok_or(Slow)? + 3);
+        }
+        if let Some(body) = b.strip_prefix(b"![CDATA[") {
+            if self.stack.is_empty() {
+                return Err(Slow);
+            }
+            return Ok(pos + 8 + memmem::find(body, b"]]>").ok_or(Slow)? + 3);
+        }
+        Err(Slow)
+    }
+
+    /// `</name>`, with optional whitespace before `>`, closing the innermost element.
+    fn end_tag(&mut self, pos: usize) -> Fast<usize> {
+        let gt = pos + find(b'>', &self.bytes[pos..]).ok_or(Slow)?;
+        let name = self.text[pos..gt].trim_end_matches(is_xml_space);
+        match self.stack.last() {
+            Some(&(_, open)) if open == name => {}
+            _ => return Err(Slow),
+        }
+        self.close();
+        Ok(gt + 1)
+    }
+
+    fn close(&mut self) {
+        if let Some((Frame::Case(i), _)) = self.stack.pop()
+            && let Some(case) = self.cases.get_mut(i)
+        {
+            case.status = CaseStatus::decide(case.first_problem.as_ref().map(|p| p.0), case.flags, case.skipped);
+        }
+        if self.stack.is_empty() {
+            self.root_done = true;
+        }
+    }
+
+    /// A start tag (or an empty element) at `pos`, just after its `<`.
+    fn start_tag(&mut self, pos: usize) -> Fast<usize> {
+        let b = self.bytes;
+        let name_end = pos + b[pos..].iter().position(|&c| is_space(c) || c == b'/' || c == b'>').ok_or(Slow)?;
+        let name = &self.text[pos..name_end];
+        if name.is_empty() || !name.bytes().all(is_name_byte) || name.as_bytes()[0].is_ascii_digit() {
+            return Err(Slow);
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(Slow);
+        }
+        let local = name.split_once(':').map_or(name, |(_, l)| l);
+        let parent = self.stack.last().map(|&(frame, _)| frame);
+        // Elements whose attributes the runs (or the reader's warnings) depend on.
+        let parsed = match parent {
+            None => {
+                if self.root_done {
+                    return Err(Slow);
+                }
+                matches!(local, "testsuites" | "testsuite") || return Err(Slow)
+            }
+            Some(Frame::Suites | Frame::Suite(_)) => matches!(local, "testsuite" | "testcase"),
+            Some(Frame::Case(_)) => matches!(local, "failure" | "error" | "skipped"),
+            Some(Frame::Properties(_)) => local == "property",
+            Some(Frame::Leaf) => false,
+        };
+        let (end, empty) = if parsed { self.attributes(name_end)? } else { self.skip_tag(name_end)? };
+        let frame = match parent {
+            None if local == "testsuites" => {
+                self.root_name = self.attrs.iter().find(|a| a.local == "name").map(|a| keep(&a.value));
+                self.root_name = self.root_name.take().filter(|n| !n.chars().all(is_xml_space));
+                self.root_declared = declared(&self.attrs)?;
+                Frame::Suites
+            }
+            None => self.suite(None)?,
+            Some(Frame::Suites) => self.in_suite(local, None)?,
+            Some(Frame::Suite(i)) => self.in_suite(local, Some(i))?,
+            Some(Frame::Case(i)) => self.in_case(local, i),
+            Some(Frame::Properties(owner)) if parsed => self.property(owner)?,
+            Some(_) => Frame::Leaf,
+        };
+        self.stack.push((frame, name));
+        if empty {
+            self.close();
+        }
+        Ok(end)
+    }
+
+    fn in_suite(&mut self, local: &str, suite: Option<usize>) -> Fast<Frame> {
+        Ok(match local {
+            "testsuite" => self.suite(suite)?,
+            "testcase" => self.case(suite)?,
+            "properties" => Frame::Properties(suite.map_or(Owner::Root, Owner::Suite)),
+            _ => Frame::Leaf,
+        })
+    }
+
+    fn in_case(&mut self, local: &str, case: usize) -> Frame {
+        let kind = match local {
+            "failure" => ProblemKind::Failure,
+            "error" => ProblemKind::Error,
+            "skipped" => ProblemKind::Skipped,
+            "properties" => return Frame::Properties(Owner::Case),
+            _ => return Frame::Leaf,
+        };
+        let type_name = self.attrs.iter().find(|a| a.local == "type").map(|a| keep(&a.value));
+        let type_name = type_name.filter(|t| !t.chars().all(is_xml_space));
+        if let Some(c) = self.cases.get_mut(case) {
+            match kind {
+                ProblemKind::Skipped if !c.skipped => (c.skipped, c.skip_type) = (true, type_name),
+                ProblemKind::Failure | ProblemKind::Error if c.first_problem.is_none() => {
+                    c.first_problem = Some((kind, type_name));
+                }
+                _ => {}
+            }
+        }
+        Frame::Leaf
+    }
+
+    fn suite(&mut self, parent: Option<usize>) -> Fast<Frame> {
+        check_time(&self.attrs)?;
+        let declared = declared(&self.attrs)?;
+        let name = self.attrs.iter().find(|a| a.local == "name").map(|a| keep(&a.value));
+        let name = name.filter(|n| !n.chars().all(is_xml_space));
+        self.suites.push(Suite { name, parent, declared, properties: RunProperties::default() });
+        Ok(Frame::Suite(self.suites.len() - 1))
+    }
+
+    fn case(&mut self, suite: Option<usize>) -> Fast<Frame> {
+        check_time(&self.attrs)?;
+        let name = self.attrs.iter().find(|a| a.local == "name").map_or(Cow::Borrowed(""), |a| keep(&a.value));
+        if name.chars().all(is_xml_space) {
+            return Err(Slow);
+        }
+        let classname = self.attrs.iter().find(|a| a.local == "classname").map(|a| keep(&a.value));
+        let classname = classname.filter(|c| !c.chars().all(is_xml_space));
+        let flags = CaseFlags::from_attributes(attr(&self.attrs, "status"), attr(&self.attrs, "result"));
+        self.cases.push(Case {
+            suite,
+            name,
+            classname,
+            flags,
+            first_problem: None,
+            skipped: false,
+            skip_type: None,
+            status: CaseStatus::Passed,
+        });
+        Ok(Frame::Case(self.cases.len() - 1))
+    }
+
+    fn property(&mut self, owner: Owner) -> Fast<Frame> {
+        let name = attr(&self.attrs, "name").unwrap_or_default();
+        // A value written as the element's text is the reader's.
+        let value = self.attrs.iter().find(|a| a.local == "value").ok_or(Slow)?;
+        match owner {
+            Owner::Case if bad_number(name, &value.value) => return Err(Slow),
+            Owner::Root | Owner::Suite(_) if matches!(name, "run" | "model") => {
+                let value = keep(&value.value);
+                let name = name.to_string();
+                let props = match owner {
+                    Owner::Suite(i) => &mut self.suites.get_mut(i).ok_or(Slow)?.properties,
+                    _ => &mut self.root_properties,
+                };
+                props.note(&name, value);
+            }
+            Owner::Case | Owner::Root | Owner::Suite(_) => {}
+        }
+        Ok(Frame::Leaf)
+    }
+
+    /// The attributes of a tag whose name ends at `pos`, strictly as `name="value"` (or
+    /// `'value'`) after whitespace; returns the end of the tag and whether it is empty.
+    fn attributes(&mut self, mut pos: usize) -> Fast<(usize, bool)> {
+        let (b, text) = (self.bytes, self.text);
+        self.attrs.clear();
+        loop {
+            let start = pos;
+            while b.get(pos).copied().is_some_and(is_space) {
+                pos += 1;
+            }
+            match b.get(pos) {
+                Some(b'>') => return Ok((pos + 1, false)),
+                Some(b'/') if b.get(pos + 1) == Some(&b'>') => return Ok((pos + 2, true)),
+                Some(_) if pos > start => {}
+                _ => return Err(Slow),
+            }
+            let key_end = pos + b[pos..].iter().position(|&c| !is_name_byte(c)).ok_or(Slow)?;
+            if key_end == pos || b[key_end] != b'=' {
+                return Err(Slow);
+            }
+            let quote = *b.get(key_end + 1).ok_or(Slow)?;
+            if quote != b'"' && quote != b'\'' {
+                return Err(Slow);
+            }
+            let value_start = key_end + 2;
+            // One look at the value: where it ends, and whether it holds `<` (left to the
+            // reader) or something to unescape.
+            let mut value_end = value_start;
+            let mut special = false;
+            loop {
+                match *b.get(value_end).ok_or(Slow)? {
+                    c if c == quote => break,
+                    b'<' => return Err(Slow),
+                    b'&' | b'\t' | b'\n' | b'\r' => special = true,
+                    _ => {}
+                }
+                value_end += 1;
+            }
+            let raw = &text[value_start..value_end];
+            let full = &text[pos..key_end];
+            if self.attrs.iter().any(|a| a.full == full) {
+                return Err(Slow);
+            }
+            let value = if special {
+                let mut warned = false;
+                let value = unescape_attr(raw, &mut |_| warned = true);
+                if warned {
+                    return Err(Slow);
+                }
+                value
+            } else {
+                Cow::Borrowed(raw)
+            };
+            let local = full.split_once(':').map_or(full, |(_, l)| l);
+            self.attrs.push(Attr { full, local, value });
+            pos = value_end + 1;
+        }
+    }
+
+    /// Jumps to the end of a tag whose attributes do not matter, over quoted values as the
+    /// reader does; returns the end of the tag and whether it is empty.
+    fn skip_tag(&self, mut pos: usize) -> Fast<(usize, bool)> {
+        let b = self.bytes;
+        loop {
+            let at = pos + memchr3(b'>', b'"', b'\'', &b[pos..]).ok_or(Slow)?;
+            match b[at] {
+                b'>' => return Ok((at + 1, b[at - 1] == b'/')),
+                quote => pos = at + 1 + find(quote, &b[at + 1..]).ok_or(Slow)? + 1,
+            }
+        }
+    }
+
+    /// Category runs, unless something the reader would warn about turns up at the end:
+    /// declared counts that disagree, or a duplicate test.
+    fn finish(self, source: &Path) -> Fast<Vec<CategoryRun>> {
+        let n = self.suites.len();
+        let mut counted = vec![[0u64; 4]; n];
+        let mut total = [0u64; 4];
+        for case in &self.cases {
+            let slot = match case.status {
+                CaseStatus::Passed => None,
+                CaseStatus::Failed => Some(1),
+                CaseStatus::Errored => Some(2),
+                CaseStatus::Skipped => Some(3),
+            };
+            let bump = |c: &mut [u64; 4]| {
+                c[0] += 1;
+                if let Some(s) = slot {
+                    c[s] += 1;
+                }
+            };
+            bump(&mut total);
+            let mut at = case.suite;
+            while let Some(i) = at.filter(|&i| i < n) {
+                bump(&mut counted[i]);
+                at = self.suites[i].parent;
+            }
+        }
+        let disagree = self.suites.iter().zip(&counted).any(|(s, c)| disagreements(&s.declared, c).next().is_some())
+            || disagreements(&self.root_declared, &total).next().is_some();
+        if disagree {
+            return Err(Slow);
+        }
+        let stem = source.file_stem().map_or_else(|| "junit".to_string(), |s| s.to_string_lossy().into_owned());
+        let suites: Vec<SuiteSeat<'_>> =
+            self.suites.iter().map(|s| SuiteSeat { name: s.name.as_deref(), parent: s.parent }).collect();
+        let seats: Vec<CaseSeat<'_>> = self
+            .cases
+            .iter()
+            .map(|c| CaseSeat { suite: c.suite, name: &c.name, classname: c.classname.as_deref(), line: 0 })
+            .collect();
+        let named = name_cases(&suites, &seats, &stem);
+        if named.iter().any(|n| n.first.is_some()) {
+            return Err(Slow);
+        }
+        let (root, suites) = (&self.root_properties, &self.suites);
+        let run_property = root.run.as_deref().or_else(|| suites.iter().find_map(|s| s.properties.run.as_deref()));
+        let model = root.model.as_deref().or_else(|| suites.iter().find_map(|s| s.properties.model.as_deref()));
+        let run = run_name(run_property, self.root_name.as_deref(), source);
+        let model = model.unwrap_or("unknown");
+        let tests = self.cases.iter().zip(&named).filter_map(|(case, n)| {
+            let deciding = match case.status {
+                CaseStatus::Skipped => case.skip_type.as_deref(),
+                _ => case.first_problem.as_ref().and_then(|p| p.1.as_deref()),
+            };
+            let outcome = case.status.outcome(deciding)?;
+            let label = if outcome == Outcome::Fail { case.status.error_label(deciding) } else { None };
+            Some((n.category, n.id.as_ref(), outcome, label))
+        });
+        Ok(group(tests, &run, model, source))
+    }
+}
+
+/// The category runs of the report in `bytes`, as [`JunitRun::category_runs`] gives them
+/// with the run named and the model taken as the reader does, or `None` when the reader must
+/// read it (see the module documentation).
+///
+/// [`JunitRun::category_runs`]: crate::JunitRun::category_runs
+pub(crate) fn category_runs(bytes: &[u8], source: &Path) -> Option<Vec<CategoryRun>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut scanner = Scanner::new(text);
+    scanner.scan().ok()?;
+    scanner.finish(source).ok()
+}
+
+#[cfg(test)]
+mod tests;
