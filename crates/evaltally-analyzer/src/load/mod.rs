@@ -5,7 +5,7 @@
 //! units of them ([`evaltally_format::Registry::discover`]), and the units are read here in
 //! parallel. Nothing in this module names a format.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
 use evaltally_core::{CategoryRun, Diagnostic, RunRecord, Status, TestDetail, id};
@@ -148,19 +148,19 @@ pub fn load(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Resu
         diagnostics.extend(out.diagnostics);
         runs.extend(out.runs.into_iter().map(|r| (i, r)));
     }
-    let all_models: BTreeSet<String> = runs.iter().map(|(_, r)| r.model.clone()).collect();
-    let all_categories: BTreeSet<String> = runs.iter().map(|(_, r)| r.category.clone()).collect();
+    if !runs.is_empty() && !runs.iter().any(|(_, r)| filter.keeps(&r.model, &r.category)) {
+        let models: BTreeSet<&str> = runs.iter().map(|(_, r)| r.model.as_str()).collect();
+        let categories: BTreeSet<&str> = runs.iter().map(|(_, r)| r.category.as_str()).collect();
+        return Err(LoadError::NothingMatched {
+            models: models.into_iter().map(str::to_string).collect(),
+            categories: categories.into_iter().map(str::to_string).collect(),
+        });
+    }
     runs.retain(|(_, r)| filter.keeps(&r.model, &r.category));
     if filter.pool_models {
         for (_, r) in &mut runs {
             POOLED.clone_into(&mut r.model);
         }
-    }
-    if runs.is_empty() && !all_models.is_empty() {
-        return Err(LoadError::NothingMatched {
-            models: all_models.into_iter().collect(),
-            categories: all_categories.into_iter().collect(),
-        });
     }
     let mut runs = disambiguate(runs, &units);
     runs.sort_by(|a, b| {
@@ -175,11 +175,19 @@ pub fn load(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Resu
 /// files both called `<model>.eval.json` in different folders, say) are told apart by their
 /// file names: every run of such a unit is named after its file instead.
 fn disambiguate(runs: Vec<(usize, CategoryRun)>, units: &[Box<dyn Unit>]) -> Vec<CategoryRun> {
-    let mut owners: BTreeMap<(&str, &str, &str), BTreeSet<usize>> = BTreeMap::new();
+    // Per (model, run, category): the first unit that has it, and whether another one does.
+    let mut owners: HashMap<(&str, &str, &str), (usize, bool)> = HashMap::with_capacity(runs.len());
     for (unit, r) in &runs {
-        owners.entry((&r.model, &r.run, &r.category)).or_default().insert(*unit);
+        let (first, clash) = owners.entry((&r.model, &r.run, &r.category)).or_insert((*unit, false));
+        *clash |= *first != *unit;
     }
-    let clashing: BTreeSet<usize> = owners.values().filter(|u| u.len() > 1).flatten().copied().collect();
+    let mut clashing: HashSet<usize> = HashSet::new();
+    for (unit, r) in &runs {
+        if let Some(&(first, true)) = owners.get(&(r.model.as_str(), r.run.as_str(), r.category.as_str())) {
+            clashing.extend([first, *unit]);
+        }
+    }
+    drop(owners);
     runs.into_iter()
         .map(|(unit, mut r)| {
             if clashing.contains(&unit) {

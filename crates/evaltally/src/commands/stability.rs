@@ -46,6 +46,11 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 
     let errors = loaded.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
     let warnings = loaded.diagnostics.iter().any(|d| !d.is_error());
+    // The process ends next: freeing thousands of runs one allocation at a time would cost
+    // more than analysing them (5% of the time at 1,000 JUnit reports), and the OS takes the
+    // memory back at once.
+    std::mem::forget(loaded);
+    std::mem::forget(report);
     Ok(if errors || (args.strict && warnings) { Exit::Problems } else { Exit::Ok })
 }
 
