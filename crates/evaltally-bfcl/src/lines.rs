@@ -117,18 +117,22 @@ pub struct ResultRecord<'a> {
     pub idx: Option<&'a [u8]>,
     /// The raw `result` value: the model's output.
     pub result: Option<&'a [u8]>,
+    /// A key among these written twice on the line (its last value is read).
+    pub repeated: Option<&'static str>,
 }
 
 impl<'a> ResultRecord<'a> {
     /// Reads a result line.
     pub fn parse(line: &'a [u8]) -> Result<Self, ScanError> {
+        const NAMES: [&str; 3] = ["id", "idx", "result"];
         const KEYS: [&[u8]; 3] = [b"id", b"idx", b"result"];
         let mut found = [None, None, None];
-        scan_object(line, &KEYS, &mut found)?;
+        let repeated = scan_object(line, &KEYS, &mut found)?;
         Ok(Self {
             id: get(line, found[0].as_ref()),
             idx: get(line, found[1].as_ref()),
             result: get(line, found[2].as_ref()),
+            repeated: repeated.map(|i| NAMES[i]),
         })
     }
 
@@ -175,15 +179,19 @@ pub struct ScoreRecord<'a> {
     pub correct_count: Option<&'a [u8]>,
     /// Summary: raw `total_count`.
     pub total_count: Option<&'a [u8]>,
+    /// A key among these written twice on the line (its last value is read).
+    pub repeated: Option<&'static str>,
 }
 
 impl<'a> ScoreRecord<'a> {
     /// Reads a score line.
     pub fn parse(line: &'a [u8]) -> Result<Self, ScanError> {
+        const NAMES: [&str; 8] =
+            ["id", "valid", "error_type", "error", "prompt", "accuracy", "correct_count", "total_count"];
         const KEYS: [&[u8]; 8] =
             [b"id", b"valid", b"error_type", b"error", b"prompt", b"accuracy", b"correct_count", b"total_count"];
         let mut f = [None, None, None, None, None, None, None, None];
-        scan_object(line, &KEYS, &mut f)?;
+        let repeated = scan_object(line, &KEYS, &mut f)?;
         let g = |i: usize| get(line, f[i].as_ref());
         Ok(Self {
             id: g(0),
@@ -194,6 +202,7 @@ impl<'a> ScoreRecord<'a> {
             accuracy: g(5),
             correct_count: g(6),
             total_count: g(7),
+            repeated: repeated.map(|i| NAMES[i]),
         })
     }
 

@@ -100,6 +100,20 @@ impl Parser {
     }
 }
 
+/// An error per key written twice in one object of the line (`stability` reads the last
+/// value, as JSON parsers do); whether there was one.
+fn repeated_keys(report: &mut FileReport, line_no: u64, line: &[u8]) -> bool {
+    let repeated = evaltally_format::json::repeated_keys(line);
+    for r in &repeated {
+        let (first, again) = (r.first + 1, r.again + 1);
+        report.error(
+            line_no,
+            format!("key `{}` at column {again} repeats the one at column {first}; the last value is read", r.key),
+        );
+    }
+    !repeated.is_empty()
+}
+
 /// simd-json's error kinds in words.
 fn describe(e: &simd_json::ErrorType) -> String {
     use simd_json::ErrorType as E;
@@ -182,6 +196,11 @@ fn results_in(
         };
         if !value.is_object() {
             report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
+            continue;
+        }
+        // A line with a key twice is not checked further: parsers disagree on which value
+        // it holds.
+        if repeated_keys(&mut report, line_no, line) {
             continue;
         }
         let id = match (value.get("id"), value.get("idx")) {
@@ -317,6 +336,11 @@ fn scores_in(
         };
         if !value.is_object() {
             report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
+            continue;
+        }
+        // A line with a key twice is not checked further: parsers disagree on which value
+        // it holds.
+        if repeated_keys(&mut report, line_no, line) {
             continue;
         }
         let is_summary = value.get("id").is_none()

@@ -1,8 +1,12 @@
 //! JSON helpers every JSON format shares: a syntax error as a located diagnostic.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
+
+use crate::scan::{array_at, object_at, string_value, value_end};
 
 /// A `serde_json` error's message without its trailing ` at line L column C`, which
 /// diagnostics carry as fields.
@@ -69,4 +73,181 @@ pub fn is_json_path(path: &Path) -> bool {
 pub fn stem(path: &Path) -> String {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     name.strip_suffix(".json").unwrap_or(&name).to_string()
+}
+
+/// A key written more than once in one JSON object. JSON parsers keep the last value
+/// (`serde_json`, JavaScript's `JSON.parse`, Python's `json`), so the earlier ones are lost
+/// without a word unless someone says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepeatedKey {
+    /// The key, decoded.
+    pub key: String,
+    /// Byte offset of the first occurrence's opening quote.
+    pub first: usize,
+    /// Byte offset of this (later) occurrence's opening quote.
+    pub again: usize,
+}
+
+/// How deep [`repeated_keys`] looks (`serde_json` refuses deeper documents anyway).
+const MAX_DEPTH: usize = 128;
+
+/// Every key repeated within one object, anywhere in the JSON document `bytes`, in document
+/// order. A document that is not valid JSON gives what was found before the damage (its
+/// syntax error is the parser's to report).
+///
+/// ```
+/// use evaltally_format::json::repeated_keys;
+/// let doc = br#"{"tests": [{"name": "a", "passed": true, "passed": false}], "name": "x"}"#;
+/// let found = repeated_keys(doc);
+/// assert_eq!(found.len(), 1);
+/// assert_eq!((found[0].key.as_str(), &doc[found[0].again..found[0].again + 8]), ("passed", &b"\"passed\""[..]));
+/// assert!(repeated_keys(br#"{"a": {"b": 1}, "c": {"b": 2}}"#).is_empty());
+/// ```
+pub fn repeated_keys(bytes: &[u8]) -> Vec<RepeatedKey> {
+    let mut out = Vec::new();
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
+    let start = if bytes[start..].starts_with(b"\xEF\xBB\xBF") { start + 3 } else { start };
+    walk(bytes, start, 0, &mut out);
+    out
+}
+
+fn walk(b: &[u8], at: usize, depth: usize, out: &mut Vec<RepeatedKey>) {
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    match b.get(at) {
+        Some(b'{') => {
+            let mut members = Vec::new();
+            if object_at(b, at, |key, value| members.push((key, value))).is_err() {
+                return;
+            }
+            let mut seen: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(members.len());
+            for (key, value) in members {
+                let quoted = &b[(key.start - 1)..=key.end];
+                let name = string_value(quoted).unwrap_or_else(|| String::from_utf8_lossy(quoted).into_owned().into());
+                let offset = key.start - 1;
+                match seen.get(&name) {
+                    Some(&first) => out.push(RepeatedKey { key: name.into_owned(), first, again: offset }),
+                    None => {
+                        seen.insert(name, offset);
+                    }
+                }
+                walk(b, value.start, depth + 1, out);
+            }
+        }
+        Some(b'[') => {
+            let _ = array_at(b, at, |i| {
+                walk(b, i, depth + 1, out);
+                value_end(b, i)
+            });
+        }
+        _ => {}
+    }
+}
+
+/// 1-based line and column (in bytes, as `serde_json` counts them) of `offset` in `bytes`.
+///
+/// ```
+/// assert_eq!(evaltally_format::json::line_column(b"{\n  \"a\": 1}", 4), (2, 3));
+/// ```
+pub fn line_column(bytes: &[u8], offset: usize) -> (u64, u64) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    (line as u64, (before.len() - line_start + 1) as u64)
+}
+
+/// What a repeated key says, with where its first occurrence is.
+fn repeated_message(bytes: &[u8], r: &RepeatedKey) -> String {
+    let (line, column) = line_column(bytes, r.first);
+    format!(
+        "key `{}` appears again in the same object (first at line {line}, column {column}); the last value is used",
+        r.key
+    )
+}
+
+/// A warning per key repeated within one object of the JSON document `bytes` (see
+/// [`repeated_keys`]), located at the repetition: what every JSON format's reader adds to
+/// its diagnostics, so that a value a parser dropped is never dropped silently.
+///
+/// ```
+/// let doc = b"{\"passed\": true,\n \"passed\": false}";
+/// let w = evaltally_format::json::repeated_key_warnings(std::path::Path::new("r.json"), doc);
+/// assert_eq!((w[0].line, w[0].column), (Some(2), Some(2)));
+/// assert!(w[0].message.starts_with("key `passed` appears again"));
+/// ```
+pub fn repeated_key_warnings(path: &Path, bytes: &[u8]) -> Vec<Diagnostic> {
+    repeated_keys(bytes)
+        .iter()
+        .map(|r| {
+            let (line, column) = line_column(bytes, r.again);
+            Diagnostic::warning(path, repeated_message(bytes, r)).at(line, column)
+        })
+        .collect()
+}
+
+/// The same as validation errors, located by `line L, column C`.
+pub fn repeated_key_findings(bytes: &[u8]) -> Vec<Finding> {
+    repeated_keys(bytes)
+        .iter()
+        .map(|r| {
+            let (line, column) = line_column(bytes, r.again);
+            Finding::error(format!("line {line}, column {column}"), repeated_message(bytes, r))
+        })
+        .collect()
+}
+
+/// [`parse`], with a warning per repeated key ([`repeated_key_warnings`]) added to `notes`
+/// when the document parses: what a reader that builds a value calls.
+pub fn parse_noting(path: &Path, bytes: &[u8], notes: &mut Vec<Diagnostic>) -> Result<serde_json::Value, Diagnostic> {
+    let value = parse(path, bytes)?;
+    notes.extend(repeated_key_warnings(path, bytes));
+    Ok(value)
+}
+
+/// Reads a JSON document from the pipeline's buffer the tolerant way, for formats that tell
+/// their documents apart by keys: parsed (a syntax error is the one diagnostic), repeated
+/// keys noted as warnings, and handed to `read` with what `detect` made of it (nothing
+/// when `detect` knows it not).
+///
+/// ```
+/// use evaltally_format::{Input, Read, json::read_document};
+/// let file = Input::new("r.json".as_ref(), br#"{"ok": 1, "ok": 2}"#, false);
+/// let read = read_document(&file, |v| v.get("ok").cloned(), |_, _| Read::default());
+/// assert_eq!(read.diagnostics.len(), 1);
+/// ```
+pub fn read_document<K>(
+    file: &crate::Input<'_>,
+    detect: impl FnOnce(&serde_json::Value) -> Option<K>,
+    read: impl FnOnce(K, &serde_json::Value) -> crate::Read,
+) -> crate::Read {
+    let mut notes = Vec::new();
+    match parse_noting(file.path, file.bytes, &mut notes) {
+        Ok(doc) => match detect(&doc) {
+            Some(kind) => {
+                let mut out = read(kind, &doc);
+                notes.append(&mut out.diagnostics);
+                crate::Read { runs: out.runs, diagnostics: notes }
+            }
+            None => crate::Read::default(),
+        },
+        Err(d) => crate::Read { runs: Vec::new(), diagnostics: vec![d] },
+    }
+}
+
+/// [`read_document`] for `records`: the document's runs test by test.
+pub fn document_records<K>(
+    file: &crate::Input<'_>,
+    detect: impl FnOnce(&serde_json::Value) -> Option<K>,
+    records: impl FnOnce(K, &serde_json::Value) -> Result<Vec<evaltally_core::RunRecord>, Diagnostic>,
+) -> crate::Records {
+    let mut notes = Vec::new();
+    let result = parse_noting(file.path, file.bytes, &mut notes).and_then(|doc| match detect(&doc) {
+        Some(kind) => records(kind, &doc),
+        None => Ok(Vec::new()),
+    });
+    match result {
+        Ok(runs) => crate::Records { runs, diagnostics: notes },
+        Err(d) => crate::Records { runs: Vec::new(), diagnostics: vec![d] },
+    }
 }

@@ -145,6 +145,7 @@ impl Format for Gstack {
                  beyond the double range); checked as gstack reads it",
             ));
         }
+        findings.extend(evaltally_format::json::repeated_key_findings(file.bytes));
         findings.extend(crate::validate::validate_file(&value, options.strict));
         vec![FileValidation::new(file.path, format_name(&value), findings)]
     }

@@ -102,7 +102,9 @@ pub fn read_bytes_as(path: &Path, bytes: &[u8], forced: bool) -> Result<(GstackR
     };
     run.source = Some(path.to_path_buf());
     notes.extend(runs::duplicate_tests(&run));
-    let diags = parse_note.into_iter().chain(notes.into_iter().map(|n| Diagnostic::warning(path, n))).collect();
+    let repeated = evaltally_format::json::repeated_key_warnings(path, bytes);
+    let diags =
+        parse_note.into_iter().chain(repeated).chain(notes.into_iter().map(|n| Diagnostic::warning(path, n))).collect();
     Ok((run, diags))
 }
 

@@ -6,7 +6,7 @@
 //! XML that test runners write: start and end tags with `name="value"` attributes,
 //! comments, processing instructions and CDATA sections. Anything else gives `None` and the
 //! caller reads the file with the reader, which says what is wrong or what it tolerated: text
-//! that is not UTF-8 (or is UTF-16), a DOCTYPE, a tag or attribute it does not parse
+//! that is not UTF-8 (or is UTF-16), a control character XML forbids, a DOCTYPE, a tag or attribute it does not parse
 //! strictly, an unknown or numeric reference, a `<property>` whose value is its text,
 //! mismatched tags, a `time` or count that is not a plain number, declared counts that
 //! disagree, a test case without a name, a token or cost property that is not a number, and
@@ -573,6 +573,10 @@ impl<'a> Scanner<'a> {
 /// [`JunitRun::category_runs`]: crate::JunitRun::category_runs
 pub(crate) fn category_runs(bytes: &[u8], source: &Path) -> Option<Vec<CategoryRun>> {
     let text = std::str::from_utf8(bytes).ok()?;
+    // Control characters XML forbids are the reader's to report.
+    if crate::read::control_characters(bytes).is_some() {
+        return None;
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut scanner = Scanner::new(text);
     scanner.scan().ok()?;

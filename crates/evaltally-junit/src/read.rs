@@ -77,7 +77,46 @@ pub fn read(xml: &str, source: &Path) -> Result<JunitRun, JunitError> {
     };
     let mut parser = Parser::new(xml, base, source);
     parser.parse(body)?;
-    Ok(parser.finish())
+    let mut run = parser.finish();
+    if let Some((count, first)) = control_characters(xml.as_bytes()) {
+        let (line, column) = evaltally_format::json::line_column(xml.as_bytes(), first);
+        let code = xml.as_bytes()[first];
+        let message = if count == 1 {
+            format!("control character U+{code:04X}, which XML 1.0 does not allow; kept as written (shown escaped)")
+        } else {
+            format!(
+                "{count} control characters that XML 1.0 does not allow, the first (U+{code:04X}) here; kept as \
+                 written (shown escaped)"
+            )
+        };
+        run.diagnostics.push(Diagnostic::warning(source, message).at(line, column));
+        run.diagnostics.sort_by_key(|d| d.line);
+    }
+    Ok(run)
+}
+
+/// Whether a byte is a C0 control character XML 1.0 forbids (all but tab, line feed and
+/// carriage return).
+fn is_forbidden_control(b: u8) -> bool {
+    b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')
+}
+
+/// How many control characters XML 1.0 forbids `bytes` hold, and the offset of the first;
+/// `None` when there are none. Checked a block at a time, so that the usual answer (none)
+/// costs one fast pass.
+pub(crate) fn control_characters(bytes: &[u8]) -> Option<(usize, usize)> {
+    let mut first = None;
+    for (i, block) in bytes.chunks(64).enumerate() {
+        let any = block.iter().fold(false, |acc, &b| acc | is_forbidden_control(b));
+        if any {
+            let at = block.iter().position(|&b| is_forbidden_control(b)).unwrap_or(0);
+            first = Some(i * 64 + at);
+            break;
+        }
+    }
+    let first = first?;
+    let count = bytes[first..].iter().filter(|&&b| is_forbidden_control(b)).count();
+    Some((count, first))
 }
 
 /// Reads a JUnit XML file: UTF-8 (with or without a byte order mark), or UTF-16 with one.

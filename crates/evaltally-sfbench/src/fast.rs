@@ -3,7 +3,8 @@
 //! (`evaltally_format::fields`) while patches, logs and validation details are jumped over.
 //!
 //! Anything not plainly well-formed (text that is not UTF-8, a repeated key, `instances`
-//! that is not a list of objects, a string that does not decode) is a
+//! that is not a list of objects, a string that does not decode, a repeated instance, a
+//! `resolved` that is not a boolean) is a
 //! [`Fallback`](evaltally_format::fields::Fallback): the caller reads the report with the
 //! tolerant reader ([`crate::sources::read_document`]), which says what is wrong. Both give
 //! the same runs.
@@ -48,8 +49,16 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
             fields(b, i, ["instance_id", "status", "resolved", "error_type"])?;
         let id = string(b, id.as_ref())?.unwrap_or_default();
         let status = string(b, status.as_ref())?.map_or(TaskStatus::Error, |s| TaskStatus::parse(&s));
-        if status == TaskStatus::Skipped || !seen.insert(id.clone()) {
+        // A `resolved` that is not a boolean, or a repeated instance, is the tolerant reader's
+        // to report.
+        if resolved.as_ref().is_some_and(|r| boolean(b, Some(r)).is_none()) {
+            return Err(Fallback);
+        }
+        if status == TaskStatus::Skipped {
             return Ok(end);
+        }
+        if !seen.insert(id.clone()) {
+            return Err(Fallback);
         }
         let category = sfbench_category(&id);
         if !by_category.contains_key(category) {

@@ -39,27 +39,16 @@ fn is_harness_instance_place(path: &Path) -> bool {
 
 /// The runs of a document whose format is known, read from the buffer.
 fn read_document(file: &Input<'_>) -> Read {
-    match sources::parse_json(file.path, file.bytes) {
-        Ok(doc) => match detect(&doc) {
-            Some(format) => {
-                let out = sources::read_document(file.path, format, &doc);
-                Read { runs: out.runs, diagnostics: out.diagnostics }
-            }
-            None => Read::default(),
-        },
-        Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
-    }
+    evaltally_format::json::read_document(file, detect, |format, doc| {
+        let out = sources::read_document(file.path, format, doc);
+        Read { runs: out.runs, diagnostics: out.diagnostics }
+    })
 }
 
 fn document_records(file: &Input<'_>) -> Records {
-    let result = sources::parse_json(file.path, file.bytes).and_then(|doc| match detect(&doc) {
-        Some(format) => crate::records::document_records(file.path, format, &doc),
-        None => Ok(Vec::new()),
-    });
-    match result {
-        Ok(runs) => Records { runs, diagnostics: Vec::new() },
-        Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
-    }
+    evaltally_format::json::document_records(file, detect, |format, doc| {
+        crate::records::document_records(file.path, format, doc)
+    })
 }
 
 fn show_document(file: &Input<'_>, test: &str) -> Shown {

@@ -26,7 +26,7 @@ pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) ->
         Format::SfbenchV2 => {
             let report = Report::from_value(doc);
             rec.started_at.clone_from(&report.start_time);
-            rec.tests = report.instances.iter().map(sfbench_test).collect();
+            rec.tests = report.kept().map(sfbench_test).collect();
         }
         other => {
             return Err(Diagnostic::error(

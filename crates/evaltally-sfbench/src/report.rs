@@ -402,6 +402,10 @@ pub struct Report {
     pub evaluation_hash: Option<String>,
     /// `model_config` (optional upstream key).
     pub model_config: Option<Value>,
+    /// What the reader tolerated, one message each: an instance whose `resolved` is not
+    /// `true` or `false` (read as `false`), an instance id repeated (the first counts; see
+    /// [`Report::kept`]).
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -421,7 +425,8 @@ impl Report {
         let list = |k: &str| {
             m.get(k).and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
         };
-        Self {
+        let instances: &[Value] = m.get("instances").and_then(Value::as_array).map_or(&[], Vec::as_slice);
+        let mut report = Self {
             schema_version: m.get("schema_version").cloned(),
             run_id: opt_string(m, "run_id"),
             model_name: opt_string(m, "model_name").or_else(|| opt_string(m, "model_name_or_path")),
@@ -429,10 +434,7 @@ impl Report {
             start_time: opt_string(m, "start_time").or_else(|| opt_string(m, "created_at")),
             end_time: opt_string(m, "end_time"),
             config: m.get("config").or_else(|| m.get("evaluation_config")).cloned(),
-            instances: m
-                .get("instances")
-                .and_then(Value::as_array)
-                .map_or_else(Vec::new, |a| a.iter().map(Instance::from_value).collect()),
+            instances: instances.iter().map(Instance::from_value).collect(),
             summary: m.get("summary").cloned(),
             ids: IdLists {
                 resolved: list("resolved_ids"),
@@ -444,7 +446,37 @@ impl Report {
             environment: m.get("environment").cloned(),
             evaluation_hash: opt_string(m, "evaluation_hash"),
             model_config: m.get("model_config").cloned(),
+            notes: Vec::new(),
+        };
+        for (i, raw) in instances.iter().enumerate() {
+            if let Some(flag) = raw.get("resolved").filter(|f| !f.is_boolean()) {
+                let id = &report.instances[i].instance_id;
+                report.notes.push(format!(
+                    "instances[{i}] (`{id}`): `resolved` is {flag}, expected true or false; read as false"
+                ));
+            }
         }
+        let mut first = std::collections::HashMap::new();
+        for (i, inst) in report.instances.iter().enumerate() {
+            if inst.status == TaskStatus::Skipped {
+                continue;
+            }
+            if let Some(j) = first.insert(inst.instance_id.as_str(), i) {
+                first.insert(inst.instance_id.as_str(), j);
+                report.notes.push(format!(
+                    "instances[{i}]: instance `{}` again (first at instances[{j}]); the first is kept",
+                    inst.instance_id
+                ));
+            }
+        }
+        report
+    }
+
+    /// The instances that count, in order: every one but a repetition of an id already
+    /// seen (skipped instances did not run and never repeat one).
+    pub fn kept(&self) -> impl Iterator<Item = &Instance> + '_ {
+        let mut seen = std::collections::HashSet::new();
+        self.instances.iter().filter(move |i| i.status == TaskStatus::Skipped || seen.insert(i.instance_id.as_str()))
     }
 
     /// The report's tests as category runs, one per task family, named `run`.
@@ -454,9 +486,8 @@ impl Report {
     pub fn category_runs(&self, run: &str) -> Vec<CategoryRun> {
         let model = self.model_name.as_deref().unwrap_or("unknown");
         let mut by_category: std::collections::BTreeMap<&str, CategoryRun> = std::collections::BTreeMap::new();
-        let mut seen = std::collections::HashSet::new();
-        for inst in &self.instances {
-            if inst.status == TaskStatus::Skipped || !seen.insert(inst.instance_id.as_str()) {
+        for inst in self.kept() {
+            if inst.status == TaskStatus::Skipped {
                 continue;
             }
             let cat = sfbench_category(&inst.instance_id);

@@ -75,7 +75,9 @@ pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome 
                     "`instances` is missing or not a list: the report holds no instances to analyse",
                 ));
             }
-            out.runs = Report::from_value(doc).category_runs(&run);
+            let report = Report::from_value(doc);
+            out.diagnostics.extend(report.notes.iter().map(|n| Diagnostic::warning(path, n.clone())));
+            out.runs = report.category_runs(&run);
         }
         other => out.diagnostics.push(Diagnostic::warning(
             path,

@@ -28,6 +28,10 @@ pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<Insta
         && b.get(only.value.start) == Some(&b'{')
     {
         let key = evaltally_format::scan::string_value(&b[(only.key.start - 1)..=only.key.end]).ok_or(Fallback)?;
+        // A key that differs from the folder is the tolerant reader's to report.
+        if key != folder_id {
+            return Err(Fallback);
+        }
         (key.into_owned(), Some(only.value.start))
     } else {
         return Err(Fallback);
@@ -42,14 +46,20 @@ pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<Insta
         }
         found
     };
+    // A flag that is there and not a boolean is the tolerant reader's to report.
+    let flag = |raw: Option<std::ops::Range<usize>>| match raw {
+        None => Ok(None),
+        Some(r) => boolean(b, Some(&r)).map(Some).ok_or(Fallback),
+    };
     Ok(InstanceReport {
         instance_id: id,
-        resolved: boolean(b, resolved.as_ref()).unwrap_or(false),
-        patch_is_none: boolean(b, patch_is_none.as_ref()).unwrap_or(false),
-        patch_exists: boolean(b, patch_exists.as_ref()),
-        patch_applied: boolean(b, patch_applied.as_ref()),
-        infra_failure: boolean(b, infra_failure.as_ref()).unwrap_or(false),
+        resolved: flag(resolved)?.unwrap_or(false),
+        patch_is_none: flag(patch_is_none)?.unwrap_or(false),
+        patch_exists: flag(patch_exists)?,
+        patch_applied: flag(patch_applied)?,
+        infra_failure: flag(infra_failure)?.unwrap_or(false),
         tests_status: None,
+        notes: Vec::new(),
     })
 }
 
@@ -71,6 +81,9 @@ mod tests {
             r#"{"resolved": false, "resolved": true}"#,
             r#"{"a": {"resolved": true}, "b": {}}"#,
             r#"{"a": [1]}"#,
+            r#"{"folder-id": {"resolved": "yes"}}"#,
+            r#"{"other-id": {"resolved": true}}"#,
+            r#"{"resolved": null}"#,
         ];
         for doc in docs {
             let fast = instance_report(&Input::new(Path::new("report.json"), doc.as_bytes(), false), "folder-id");
@@ -83,5 +96,11 @@ mod tests {
         }
         let first = instance_report(&Input::new(Path::new("r.json"), docs[0].as_bytes(), false), "f").ok();
         assert!(first.is_some_and(|r| r.resolved && r.instance_id == "f"));
+        // What the tolerant reader notes is never read by the fast path.
+        for doc in &docs[7..] {
+            assert!(
+                instance_report(&Input::new(Path::new("report.json"), doc.as_bytes(), false), "folder-id").is_err()
+            );
+        }
     }
 }

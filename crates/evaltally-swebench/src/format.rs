@@ -7,12 +7,11 @@
 //! run per (run, model).
 
 use std::collections::BTreeMap;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding};
 use evaltally_format::{
-    Claim, FileValidation, Format, Input, Options, Read, Records, Scratch, Shown, Unit, Validated, WalkedFile,
+    Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Scratch, Shown, Unit, Validated, WalkedFile,
 };
 
 use crate::detect::{Format as Detected, detect};
@@ -35,27 +34,16 @@ fn is_instance_report(path: &Path) -> bool {
 
 /// The runs of a document whose format is known, read from the buffer.
 fn read_document(file: &Input<'_>) -> Read {
-    match sources::parse_json(file.path, file.bytes) {
-        Ok(doc) => match detect(&doc) {
-            Some(format) => {
-                let out = sources::read_document(file.path, format, &doc);
-                Read { runs: out.runs, diagnostics: out.diagnostics }
-            }
-            None => Read::default(),
-        },
-        Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
-    }
+    evaltally_format::json::read_document(file, detect, |format, doc| {
+        let out = sources::read_document(file.path, format, doc);
+        Read { runs: out.runs, diagnostics: out.diagnostics }
+    })
 }
 
 fn document_records(file: &Input<'_>) -> Records {
-    let result = sources::parse_json(file.path, file.bytes).and_then(|doc| match detect(&doc) {
-        Some(format) => crate::records::document_records(file.path, format, &doc),
-        None => Ok(Vec::new()),
-    });
-    match result {
-        Ok(runs) => Records { runs, diagnostics: Vec::new() },
-        Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
-    }
+    evaltally_format::json::document_records(file, detect, |format, doc| {
+        crate::records::document_records(file.path, format, doc)
+    })
 }
 
 fn show_document(file: &Input<'_>, test: &str) -> Shown {
@@ -90,10 +78,34 @@ fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation>
     match detect(&value) {
         Some(format) => {
             findings.extend(crate::validate::validate(&value, format));
+            if format == Detected::InstanceReport
+                && let Some(note) = folder_mismatch(file.path, &value)
+            {
+                findings.push(Finding::warning("$", note));
+            }
             vec![FileValidation::new(file.path, format.name(), findings)]
+        }
+        // A `report.json` where the harness writes per-instance reports is one, whatever it holds.
+        None if is_instance_report(file.path) => {
+            let found = match value.as_object() {
+                Some(m) => format!("an object with {} keys and no `resolved`", m.len()),
+                None => format!("{value:.40}"),
+            };
+            findings.push(Finding::error(
+                "$",
+                format!("expected a SWE-bench instance report, `{{\"resolved\": …}}` or `{{instance_id: {{\"resolved\": …}}}}`; found {found}"),
+            ));
+            vec![FileValidation::new(file.path, Detected::InstanceReport.name(), findings)]
         }
         None => Vec::new(),
     }
+}
+
+/// What the reader notes when an instance report's key is not its folder's name.
+fn folder_mismatch(path: &Path, doc: &serde_json::Value) -> Option<String> {
+    let folder = path.parent().and_then(Path::file_name)?.to_string_lossy();
+    let report = crate::report::InstanceReport::from_value(doc, Some(&folder))?;
+    report.notes.into_iter().find(|n| n.starts_with("the report is keyed"))
 }
 
 impl Format for SweBench {
@@ -126,8 +138,10 @@ impl Format for SweBench {
         }
     }
 
-    fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        detect(file).is_some()
+    /// A document with a run report's or an instance report's keys; for `validate`, also a
+    /// `report.json` where the harness writes instance reports, whatever it holds.
+    fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {
+        detect(file).is_some() || options.purpose == Purpose::Validate && is_instance_report(file.path)
     }
 
     fn group(&self, files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
@@ -206,30 +220,18 @@ impl Unit for InstanceLogs {
 
     fn read(&self, scratch: &mut Scratch, _options: &Options) -> Read {
         let Source::InstanceLogs { run, model, reports } = &self.source else { return Read::default() };
-        let mut parsed = Vec::with_capacity(reports.len());
         let mut diagnostics = Vec::new();
-        for (id, path) in reports {
-            scratch.buf.clear();
-            if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut scratch.buf)) {
-                diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
-                continue;
-            }
-            let input = Input::new(path, &scratch.buf, false);
-            match crate::fast::instance_report(&input, id) {
-                Ok(report) => parsed.push(report),
-                Err(_) => match sources::instance_report(path, id, &scratch.buf) {
-                    Ok(report) => parsed.push(report),
-                    Err(d) => diagnostics.push(d),
-                },
-            }
-        }
+        let parsed = sources::instance_reports(reports, &mut scratch.buf, false, &mut diagnostics);
         Read { runs: sources::instance_runs(run, model, &parsed), diagnostics }
     }
 
-    fn records(&self, _scratch: &mut Scratch, _options: &Options) -> Records {
-        match crate::records::records(&self.source) {
-            Ok(runs) => Records { runs, diagnostics: Vec::new() },
-            Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
+    fn records(&self, scratch: &mut Scratch, _options: &Options) -> Records {
+        let Source::InstanceLogs { run, model, reports } = &self.source else { return Records::default() };
+        let mut diagnostics = Vec::new();
+        let parsed = sources::instance_reports(reports, &mut scratch.buf, true, &mut diagnostics);
+        Records {
+            runs: vec![crate::records::instance_logs_record(run, model, self.source.path(), &parsed)],
+            diagnostics,
         }
     }
 

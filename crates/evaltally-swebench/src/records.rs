@@ -20,16 +20,22 @@ pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
             document_records(path, *format, &doc)
         }
         Source::InstanceLogs { run, model, reports } => {
-            let mut rec = record(run.clone(), model.clone(), Format::InstanceReport, source.path());
-            for (id, path) in reports {
-                let doc = read_json(path)?;
-                if let Some(r) = InstanceReport::from_value(&doc, Some(id)) {
-                    rec.tests.push(instance_test(&r));
-                }
+            let mut diagnostics = Vec::new();
+            let parsed = crate::sources::instance_reports(reports, &mut Vec::new(), true, &mut diagnostics);
+            match diagnostics.into_iter().find(Diagnostic::is_error) {
+                Some(error) => Err(error),
+                None => Ok(vec![instance_logs_record(run, model, source.path(), &parsed)]),
             }
-            Ok(vec![rec])
         }
     }
+}
+
+/// The run a folder of per-instance reports holds (read with
+/// [`sources::instance_reports`](crate::sources)), test by test.
+pub(crate) fn instance_logs_record(run: &str, model: &str, folder: &Path, reports: &[InstanceReport]) -> RunRecord {
+    let mut rec = record(run.to_string(), model.to_string(), Format::InstanceReport, folder);
+    rec.tests = reports.iter().map(instance_test).collect();
+    rec
 }
 
 /// The run a parsed report document holds, test by test.

@@ -155,6 +155,46 @@ impl RunReport {
         out
     }
 
+    /// What contradicts itself in the lists, one message each: an id listed twice in one
+    /// list, or in two outcome lists (it keeps its first outcome, see [`outcomes`](Self::outcomes)).
+    ///
+    /// ```
+    /// use evaltally_swebench::report::RunReport;
+    /// let v = serde_json::json!({"resolved_ids": ["a__b-1", "a__b-2", "a__b-2"], "unresolved_ids": ["a__b-1"]});
+    /// assert_eq!(RunReport::from_value(&v).contradictions(), [
+    ///     "instance `a__b-2` is listed twice in `resolved_ids`; counted once",
+    ///     "instance `a__b-1` is in both `resolved_ids` and `unresolved_ids`; counted as resolved (the first)",
+    /// ]);
+    /// ```
+    pub fn contradictions(&self) -> Vec<String> {
+        let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        let mut out = Vec::new();
+        for (list, name) in [
+            (&self.resolved_ids, "resolved_ids"),
+            (&self.unresolved_ids, "unresolved_ids"),
+            (&self.error_ids, "error_ids"),
+            (&self.empty_patch_ids, "empty_patch_ids"),
+        ] {
+            for id in list {
+                match first.get(id.as_str()) {
+                    Some(&earlier) if earlier == name => {
+                        out.push(format!("instance `{id}` is listed twice in `{name}`; counted once"));
+                    }
+                    Some(&earlier) => {
+                        let counted = earlier.trim_end_matches("_ids").replace('_', " ");
+                        out.push(format!(
+                            "instance `{id}` is in both `{earlier}` and `{name}`; counted as {counted} (the first)"
+                        ));
+                    }
+                    None => {
+                        first.insert(id, name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The outcome of one instance, if the report lists it.
     pub fn outcome_of(&self, id: &str) -> Option<RunOutcome> {
         self.outcomes().into_iter().find(|(i, _)| *i == id).map(|(_, o)| o)
@@ -206,6 +246,10 @@ pub struct InstanceReport {
     pub infra_failure: bool,
     /// `tests_status`: `{FAIL_TO_PASS: {success, failure}, PASS_TO_PASS: …}`.
     pub tests_status: Option<Value>,
+    /// What the reader tolerated, one message each: a flag that is not `true` or `false`
+    /// (`resolved` is then read as `false`, the others are ignored), a wrapper key that
+    /// differs from the folder name (the key is used).
+    pub notes: Vec<String>,
 }
 
 impl InstanceReport {
@@ -230,15 +274,33 @@ impl InstanceReport {
         } else {
             return None;
         };
-        let flag = |k: &str| body.get(k).and_then(Value::as_bool);
+        let mut notes = Vec::new();
+        if let Some(folder) = fallback_id.filter(|f| *f != id) {
+            notes.push(format!("the report is keyed `{id}` but sits in the folder `{folder}`; read as `{id}`"));
+        }
+        let mut flag = |k: &str| match body.get(k) {
+            None => None,
+            Some(Value::Bool(b)) => Some(*b),
+            Some(other) => {
+                let read_as = if k == "resolved" { "read as false" } else { "ignored" };
+                notes.push(format!("`{k}` is {other}, expected true or false; {read_as}"));
+                None
+            }
+        };
+        let resolved = flag("resolved").unwrap_or(false);
+        let patch_is_none = flag("patch_is_None").unwrap_or(false);
+        let patch_exists = flag("patch_exists");
+        let patch_applied = flag("patch_successfully_applied");
+        let infra_failure = flag("infra_failure").unwrap_or(false);
         Some(Self {
             instance_id: id,
-            resolved: flag("resolved").unwrap_or(false),
-            patch_is_none: flag("patch_is_None").unwrap_or(false),
-            patch_exists: flag("patch_exists"),
-            patch_applied: flag("patch_successfully_applied"),
-            infra_failure: flag("infra_failure").unwrap_or(false),
+            resolved,
+            patch_is_none,
+            patch_exists,
+            patch_applied,
+            infra_failure,
             tests_status: body.get("tests_status").cloned(),
+            notes,
         })
     }
 

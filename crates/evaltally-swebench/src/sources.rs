@@ -106,20 +106,56 @@ pub fn read(source: &Source) -> SourceOutcome {
             Err(d) => out.diagnostics.push(d),
         },
         Source::InstanceLogs { run, model, reports } => {
-            let mut parsed = Vec::with_capacity(reports.len());
-            for (id, path) in reports {
-                match std::fs::read(path) {
-                    Ok(bytes) => match instance_report(path, id, &bytes) {
-                        Ok(r) => parsed.push(r),
-                        Err(d) => out.diagnostics.push(d),
-                    },
-                    Err(e) => out.diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}"))),
-                }
-            }
+            let parsed = instance_reports(reports, &mut Vec::new(), true, &mut out.diagnostics);
             out.runs = instance_runs(run, model, &parsed);
         }
     }
     out
+}
+
+/// Every per-instance report of a run folder, each file read once into `buf` (the fast path
+/// first unless `tests_status` is wanted), in folder order: an unreadable or broken report
+/// is an error diagnostic, what a report's reader tolerated a warning, and an instance that
+/// a second report also claims (a report keyed differently from its folder) a warning; the
+/// first report of an instance is kept.
+pub(crate) fn instance_reports(
+    reports: &[(String, PathBuf)],
+    buf: &mut Vec<u8>,
+    tests_status: bool,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<InstanceReport> {
+    use std::io::Read as _;
+    let mut parsed: Vec<InstanceReport> = Vec::with_capacity(reports.len());
+    let mut first: std::collections::HashMap<String, &Path> = std::collections::HashMap::with_capacity(reports.len());
+    for (id, path) in reports {
+        buf.clear();
+        if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(buf)) {
+            diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
+            continue;
+        }
+        let fast = if tests_status {
+            None
+        } else {
+            crate::fast::instance_report(&evaltally_format::Input::new(path, buf, false), id).ok()
+        };
+        let report = match fast.map_or_else(|| instance_report(path, id, buf, diagnostics), Ok) {
+            Ok(report) => report,
+            Err(d) => {
+                diagnostics.push(d);
+                continue;
+            }
+        };
+        diagnostics.extend(report.notes.iter().map(|n| Diagnostic::warning(path, n.clone())));
+        if let Some(earlier) = first.get(&report.instance_id) {
+            let id = &report.instance_id;
+            let message = format!("instance `{id}` already has a report ({}); the first is kept", earlier.display());
+            diagnostics.push(Diagnostic::warning(path, message));
+        } else {
+            first.insert(report.instance_id.clone(), path);
+            parsed.push(report);
+        }
+    }
+    parsed
 }
 
 /// Reads a report document already parsed (its format known) into category runs.
@@ -127,11 +163,18 @@ pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome 
     let mut out = SourceOutcome::default();
     let (run, model) = identity(path, format, doc);
     match format {
-        Format::RunReport => out.runs = RunReport::from_value(doc).category_runs(&run, &model),
+        Format::RunReport => {
+            let report = RunReport::from_value(doc);
+            out.diagnostics.extend(report.contradictions().into_iter().map(|c| Diagnostic::warning(path, c)));
+            out.runs = report.category_runs(&run, &model);
+        }
         Format::InstanceReport => {
             let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
             match InstanceReport::from_value(doc, fallback.as_deref()) {
-                Some(r) => out.runs = instance_runs(&run, &model, std::slice::from_ref(&r)),
+                Some(r) => {
+                    out.diagnostics.extend(r.notes.iter().map(|n| Diagnostic::warning(path, n.clone())));
+                    out.runs = instance_runs(&run, &model, std::slice::from_ref(&r));
+                }
                 None => out.diagnostics.push(Diagnostic::error(path, "not a SWE-bench instance report")),
             }
         }
@@ -140,13 +183,24 @@ pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome 
 }
 
 /// One per-instance report of a run folder, from its bytes; `id` is its folder's name.
-pub(crate) fn instance_report(path: &Path, id: &str, bytes: &[u8]) -> Result<InstanceReport, Diagnostic> {
+pub(crate) fn instance_report(
+    path: &Path,
+    id: &str,
+    bytes: &[u8],
+    notes: &mut Vec<Diagnostic>,
+) -> Result<InstanceReport, Diagnostic> {
     // The harness counts an empty or broken report.json as an error (v4.1+).
-    let v = parse_json(path, bytes)?;
+    let v = evaltally_format::json::parse_noting(path, bytes, notes)?;
     InstanceReport::from_value(&v, Some(id)).ok_or_else(|| {
+        let found = match v.as_object() {
+            Some(m) => format!("an object with {} keys and no `resolved`", m.len()),
+            None => "no object".to_string(),
+        };
         Diagnostic::error(
             path,
-            "not a SWE-bench instance report: expected `{\"resolved\": …}` or `{instance_id: {\"resolved\": …}}`",
+            format!(
+                "not a SWE-bench instance report: expected `{{\"resolved\": …}}` or `{{instance_id: {{\"resolved\": …}}}}`, found {found}"
+            ),
         )
     })
 }
@@ -172,12 +226,19 @@ pub fn show(source: &Source, id: &str) -> Result<Option<TestDetail>, Diagnostic>
             Ok(show_document(path, *format, logs.as_deref(), &doc, id))
         }
         Source::InstanceLogs { run, model, reports } => {
-            let Some((_, path)) = reports.iter().find(|(i, _)| i == id) else { return Ok(None) };
-            let v = read_json(path)?;
-            let Some(r) = InstanceReport::from_value(&v, Some(id)) else { return Ok(None) };
-            let mut d = TestDetail::new(run, model, &repository(id), id, Status::Passed);
-            fill_from_instance(&mut d, &r);
-            Ok(Some(d))
+            // The instance is the report's key, as `stability` reads it: the report in the
+            // folder of that name first, then any other that is keyed so.
+            let (named, others): (Vec<_>, Vec<_>) = reports.iter().partition(|(folder, _)| folder == id);
+            for (folder, path) in named.into_iter().chain(others) {
+                let Ok(v) = read_json(path) else { continue };
+                let Some(r) = InstanceReport::from_value(&v, Some(folder)).filter(|r| r.instance_id == id) else {
+                    continue;
+                };
+                let mut d = TestDetail::new(run, model, &repository(id), id, Status::Passed);
+                fill_from_instance(&mut d, &r);
+                return Ok(Some(d));
+            }
+            Ok(None)
         }
     }
 }

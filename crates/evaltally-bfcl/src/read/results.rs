@@ -70,6 +70,13 @@ impl Results {
                     continue;
                 }
             };
+            if let Some(key) = record.repeated {
+                rep.warn(
+                    "repeated key",
+                    line_no,
+                    format!("key `{key}` appears twice on this line; the last value is read"),
+                );
+            }
             let id = match record.test_id(category) {
                 Ok((id, IdSource::Id)) => id,
                 Ok((id, IdSource::Idx)) => {

@@ -48,6 +48,13 @@ pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>)
                 continue;
             }
         };
+        if let Some(key) = record.repeated {
+            rep.warn(
+                "repeated key",
+                line_no,
+                format!("key `{key}` appears twice on this line; the last value is read"),
+            );
+        }
         if record.is_summary() {
             if !was_first {
                 rep.warn("late summary", line_no, "summary line found here; expected it on the first line".into());

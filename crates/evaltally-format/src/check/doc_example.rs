@@ -158,11 +158,13 @@ pub fn doc_example(bytes: &[u8]) -> Option<(Value, Vec<Finding>)> {
     read_doc_example(text).ok().filter(|(_, placeholders)| !placeholders.is_empty())
 }
 
-/// Parses a document for validation: the value, with a warning per placeholder when it is
-/// a documentation example ([`doc_example`]), or its syntax error as a finding.
+/// Parses a document for validation: the value, with an error per key repeated within an
+/// object ([`repeated_key_findings`](crate::json::repeated_key_findings)), or with a warning
+/// per placeholder when it is a documentation example ([`doc_example`]); or its syntax error
+/// as a finding.
 pub fn parse_for_validation(bytes: &[u8]) -> Result<(Value, Vec<Finding>), Finding> {
     match serde_json::from_slice::<Value>(bytes) {
-        Ok(v) => Ok((v, Vec::new())),
+        Ok(v) => Ok((v, crate::json::repeated_key_findings(bytes))),
         Err(e) => doc_example(bytes).ok_or_else(|| crate::json::error_finding(&e)),
     }
 }

@@ -67,30 +67,38 @@ fn skip_value(b: &[u8], i: usize) -> Result<usize, ScanError> {
 }
 
 /// Scans one JSON object. For each member whose key is in `wanted`, stores the byte
-/// range of its value in the matching slot of `found` (the first occurrence wins).
+/// range of its value in the matching slot of `found`. A wanted key written twice keeps its
+/// last value, as JSON parsers do; the index in `wanted` of the first such key is returned
+/// so that the caller can say so.
 ///
 /// ```
 /// use evaltally_format::scan::scan_object;
 /// let line = br#"{"id": "simple_0", "result": [{"f": "{\"a\": 1}"}], "latency": 0.5}"#;
 /// let mut found = [None, None];
-/// scan_object(line, &[b"id", b"latency"], &mut found).unwrap();
+/// assert_eq!(scan_object(line, &[b"id", b"latency"], &mut found).unwrap(), None);
 /// assert_eq!(&line[found[0].clone().unwrap()], br#""simple_0""#);
 /// assert_eq!(&line[found[1].clone().unwrap()], b"0.5");
+///
+/// let twice = br#"{"id": "a", "valid": true, "id": "b"}"#;
+/// assert_eq!(scan_object(twice, &[b"valid", b"id"], &mut found).unwrap(), Some(1));
+/// assert_eq!(&twice[found[1].clone().unwrap()], br#""b""#);
 ///
 /// let cut = br#"{"id": "simple_0", "result": [{"f": "{\"a\""#;
 /// assert!(scan_object(cut, &[b"id"], &mut [None]).is_err());
 /// ```
-pub fn scan_object(b: &[u8], wanted: &[&[u8]], found: &mut [Option<Range<usize>>]) -> Result<(), ScanError> {
+pub fn scan_object(b: &[u8], wanted: &[&[u8]], found: &mut [Option<Range<usize>>]) -> Result<Option<usize>, ScanError> {
     debug_assert_eq!(wanted.len(), found.len());
     found.fill(None);
+    let mut repeated = None;
     for_each_member(b, |key, value| {
         let key = &b[key];
         if let Some(slot) = wanted.iter().position(|w| *w == key)
-            && found[slot].is_none()
+            && found[slot].replace(value).is_some()
         {
-            found[slot] = Some(value);
+            repeated = repeated.or(Some(slot));
         }
-    })
+    })?;
+    Ok(repeated)
 }
 
 /// One member of an object: the byte ranges of its key (inside the quotes, escapes left as
@@ -266,7 +274,8 @@ mod tests {
             [Some("\"m_1\"".into()), Some(r#"{"error_type": "t"}"#.into()), None]
         );
         assert_eq!(scan("  {}  ", &["id"]).unwrap(), [None]);
-        assert_eq!(scan(r#"{"id":1,"id":2}"#, &["id"]).unwrap(), [Some("1".into())]);
+        // A repeated key keeps its last value, as JSON parsers do.
+        assert_eq!(scan(r#"{"id":1,"id":2}"#, &["id"]).unwrap(), [Some("2".into())]);
     }
 
     #[test]
