@@ -86,9 +86,18 @@ pub(crate) fn lossy_path<S: serde::Serializer>(path: &Path, s: S) -> Result<S::O
     s.serialize_str(&path.to_string_lossy())
 }
 
+/// For people: the path and message are shown with [`crate::text::printable`] (control
+/// characters escaped, URL passwords redacted); the fields themselves, and the JSON a
+/// `Diagnostic` serializes to, keep the exact text.
+///
+/// ```
+/// use evaltally_core::Diagnostic;
+/// let d = Diagnostic::error("run/\u{1b}[2J.json", "test `a\u{1b}]0;x\u{7}`: bad\nvalue");
+/// assert_eq!(d.to_string(), "run/\\u{1b}[2J.json: error: test `a\\u{1b}]0;x\\u{7}`: bad\\nvalue");
+/// ```
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
+        write!(f, "{}", crate::text::printable(&self.path.to_string_lossy()))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(col) = self.column {
@@ -99,6 +108,6 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, ": {kind}: {}", self.message)
+        write!(f, ": {kind}: {}", crate::text::printable(&self.message))
     }
 }

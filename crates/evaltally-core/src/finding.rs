@@ -40,12 +40,14 @@ impl Finding {
     }
 }
 
+/// For people: the path and message are shown with [`crate::text::printable`]; the fields
+/// and the JSON keep the exact text.
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = match self.severity {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, "{}: {kind}: {}", self.path, self.message)
+        write!(f, "{}: {kind}: {}", crate::text::printable(&self.path), crate::text::printable(&self.message))
     }
 }

@@ -13,6 +13,8 @@
 //! * [`Finding`]: a problem `validate` found, located by JSON path or line.
 //! * [`RunRecord`] and [`TestRecord`]: a run with everything any format carries (durations,
 //!   tokens, costs, messages), for `convert` and `export`.
+//! * [`text`]: text from input files made safe to print (control characters escaped, URL
+//!   passwords redacted), the one rule every text and Markdown output follows.
 //!
 //! ```
 //! use evaltally_core::{id, CategoryRun, Outcome};
@@ -36,6 +38,7 @@ pub mod id;
 mod outcome;
 mod record;
 mod run;
+pub mod text;
 
 pub use detail::{Location, Message, Status, TestDetail};
 pub use diag::{Diagnostic, Severity};

@@ -3,6 +3,11 @@
 //! Every renderer returns a `String` (or a serializable document) and does no I/O, so the
 //! same output can go to a terminal, a file or a CI job summary.
 //!
+//! Text from the input files (names, ids, messages, paths) goes through
+//! [`evaltally_core::text`] in text and Markdown: control characters and bidirectional
+//! overrides are shown escaped (`\u{1b}`), a `|` cannot end a Markdown table cell, URL
+//! passwords are redacted. JSON documents keep every string exactly.
+//!
 //! * [`stability`]: the stability report as text (optionally coloured), Markdown, JSON,
 //!   and the per-class id files (`stable_tests.json`, `flaky_tests.json`,
 //!   `failing_tests.json`).
@@ -34,4 +39,5 @@ mod style;
 pub mod summary;
 pub mod validate;
 
+use style::width_of;
 pub use style::{OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};

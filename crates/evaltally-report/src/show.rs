@@ -3,11 +3,12 @@
 
 use std::fmt::Write as _;
 
+use evaltally_core::text::{printable, printable_block};
 use evaltally_core::{Diagnostic, Status, TestDetail};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::Style;
+use crate::{Style, width_of};
 
 /// The JSON document `evaltally show --format json` prints.
 #[derive(Debug, Serialize)]
@@ -45,11 +46,13 @@ fn paint(style: Style, s: Status, text: &str) -> String {
 }
 
 /// JSON laid out for reading: a value that fits on one line of `width` stays on one line;
-/// a longer list or object puts each member on a line of its own, recursively.
+/// a longer list or object puts each member on a line of its own, recursively. JSON
+/// escapes C0 controls in strings, but not DEL, C1 controls or bidirectional overrides:
+/// those are escaped as in any text from a file.
 fn pretty(v: &Value) -> String {
     let mut out = String::new();
     layout(v, 0, 96, &mut out);
-    out
+    printable_block(&out).into_owned()
 }
 
 fn layout(v: &Value, depth: usize, width: usize, out: &mut String) {
@@ -103,24 +106,33 @@ fn indent(text: &str, by: &str) -> String {
 }
 
 /// The test as text. `focus` names the run whose details are printed; by default the
-/// last run (in natural order) in which the test failed, else the last run.
+/// last run (in natural order) in which the test failed, else the last run. Names, ids and
+/// paths are shown with [`printable`], messages and prompts with [`printable_block`].
 pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String {
     let mut out = String::new();
     let Some(first) = details.first() else { return out };
-    let _ = writeln!(out, "{}  ({} / {})", style.bold(&first.id), first.model, first.category);
+    let _ = writeln!(
+        out,
+        "{}  ({} / {})",
+        style.bold(&printable(&first.id)),
+        printable(&first.model),
+        printable(&first.category)
+    );
 
     let several_models = details.iter().any(|d| d.model != first.model);
     let names: Vec<String> = details
         .iter()
-        .map(|d| if several_models { format!("{} ({})", d.run, d.model) } else { d.run.clone() })
+        .map(|d| {
+            if several_models {
+                format!("{} ({})", printable(&d.run), printable(&d.model))
+            } else {
+                printable(&d.run).into_owned()
+            }
+        })
         .collect();
-    let run_w = names.iter().map(String::len).max().unwrap_or(0).max("run".len());
-    let type_w = details
-        .iter()
-        .filter_map(|d| d.error_type.as_ref().map(String::len))
-        .max()
-        .unwrap_or(0)
-        .max("error type".len());
+    let run_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max("run".len());
+    let type_w =
+        details.iter().filter_map(|d| d.error_type.as_deref().map(width_of)).max().unwrap_or(0).max("error type".len());
     let _ = writeln!(
         out,
         "\n  {:<run_w$}  {:<8}  {:<type_w$}  {:>13}  {:>9}",
@@ -137,7 +149,7 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
         let _ = writeln!(
             out,
             "  {run:<run_w$}  {outcome}  {:<type_w$}  {tokens:>13}  {latency:>9}",
-            d.error_type.as_deref().unwrap_or("")
+            printable(d.error_type.as_deref().unwrap_or(""))
         );
     }
 
@@ -162,7 +174,10 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
                     let _ = writeln!(
                         out,
                         "{}",
-                        indent(&format!("{}: {}", m.role, m.content), if several { "    " } else { "  " })
+                        indent(
+                            &format!("{}: {}", printable(&m.role), printable_block(&m.content)),
+                            if several { "    " } else { "  " }
+                        )
                     );
                 }
             }
@@ -180,14 +195,14 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
         out,
         "\n{} {}: {}",
         style.bold("run"),
-        style.bold(&pick.run),
+        style.bold(&printable(&pick.run)),
         paint(style, pick.status, pick.status.as_str())
     );
     if let Some(t) = &pick.error_type {
-        let _ = writeln!(out, "  error type: {t}");
+        let _ = writeln!(out, "  error type: {}", printable(t));
     }
     if let Some(m) = &pick.error_message {
-        let _ = writeln!(out, "  error: {}", indent(m, "    ").trim_start());
+        let _ = writeln!(out, "  error: {}", indent(&printable_block(m), "    ").trim_start());
     }
     if let Some(details) = &pick.error_details {
         let _ = writeln!(out, "  error details:\n{}", indent(&cap_lines(&pretty(details), 30), "    "));
@@ -203,7 +218,7 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
     }
     for (what, at) in [("result", &pick.result_at), ("score", &pick.score_at)] {
         if let Some(at) = at {
-            let _ = writeln!(out, "  {what} record: {}:{}", at.path.display(), at.line);
+            let _ = writeln!(out, "  {what} record: {}:{}", printable(&at.path.to_string_lossy()), at.line);
         }
     }
     if details.len() > 1 {

@@ -1,3 +1,5 @@
+use evaltally_core::text::printable;
+
 /// How text output looks: with ANSI colours or plain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Style {
@@ -42,20 +44,28 @@ impl Style {
 pub const RUN_LIST_MAX: usize = 8;
 
 /// Run names for a text line: all of them up to [`RUN_LIST_MAX`], else the first two, an
-/// ellipsis and the last, so a header stays one line at thousands of runs.
+/// ellipsis and the last, so a header stays one line at thousands of runs. Each name is
+/// shown with [`printable`].
 ///
 /// ```
 /// use evaltally_report::run_list;
-/// let few: Vec<String> = ["a", "b"].map(String::from).to_vec();
-/// assert_eq!(run_list(&few), "a, b");
+/// let few: Vec<String> = ["a", "b\u{1b}[2J"].map(String::from).to_vec();
+/// assert_eq!(run_list(&few), "a, b\\u{1b}[2J");
 /// let many: Vec<String> = (0..40).map(|i| format!("run-{i:03}")).collect();
 /// assert_eq!(run_list(&many), "run-000, run-001, …, run-039");
 /// ```
 pub fn run_list(runs: &[String]) -> String {
     match runs {
-        [first, second, .., last] if runs.len() > RUN_LIST_MAX => format!("{first}, {second}, …, {last}"),
-        _ => runs.join(", "),
+        [first, second, .., last] if runs.len() > RUN_LIST_MAX => {
+            format!("{}, {}, …, {}", printable(first), printable(second), printable(last))
+        }
+        _ => runs.iter().map(|r| printable(r)).collect::<Vec<_>>().join(", "),
     }
+}
+
+/// How many columns a value from an input takes once shown with [`printable`].
+pub(crate) fn width_of(s: &str) -> usize {
+    printable(s).chars().count()
 }
 
 /// How many per-run outcomes a text line shows; longer strings keep the most recent ones.

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use evaltally_core::text::{Printable, markdown_code, printable};
 use evaltally_sfbench::report::Report;
 use evaltally_sfbench::summary::{self, ResolvedRule, RuleReport, Summary};
 use evaltally_swebench::report::RunReport;
@@ -44,23 +45,24 @@ impl<'a> SfbenchSummary<'a> {
                     "the stored flags follow neither rule: {} of {n} agree with \"{}\" (disagreeing: {})",
                     c.agree,
                     ResolvedRule::Components.describe(),
-                    c.disagreeing_ids.join(", ")
+                    ids(&c.disagreeing_ids)
                 )
             }
         }
     }
 
-    /// The summary as text.
+    /// The summary as text; `path` and the report's strings are shown with [`printable`].
     pub fn text(&self, path: &str) -> String {
         let r = self.report;
         let s = &self.computed;
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{path} (SF-Bench v2): run {}, model {}, dataset {}",
-            r.run_id.as_deref().unwrap_or("unknown"),
-            r.model_name.as_deref().unwrap_or("unknown"),
-            r.dataset.as_deref().unwrap_or("unknown")
+            "{} (SF-Bench v2): run {}, model {}, dataset {}",
+            printable(path),
+            printable(r.run_id.as_deref().unwrap_or("unknown")),
+            printable(r.model_name.as_deref().unwrap_or("unknown")),
+            printable(r.dataset.as_deref().unwrap_or("unknown"))
         );
         let _ = writeln!(
             out,
@@ -102,7 +104,7 @@ impl<'a> SfbenchSummary<'a> {
             let _ = writeln!(
                 out,
                 "               status contradicts the resolved flag: {}",
-                self.rules.status_mismatch_ids.join(", ")
+                ids(&self.rules.status_mismatch_ids)
             );
         }
         if self.differences.is_empty() {
@@ -118,7 +120,13 @@ impl<'a> SfbenchSummary<'a> {
         } else {
             let _ = writeln!(out, "\n  the stored summary differs from the recomputed one:");
             for (field, stored, computed) in &self.differences {
-                let _ = writeln!(out, "    {field}: stored {stored}, recomputed {computed}");
+                let _ = writeln!(
+                    out,
+                    "    {}: stored {}, recomputed {}",
+                    printable(field),
+                    printable(&stored.to_string()),
+                    printable(&computed.to_string())
+                );
             }
         }
         let _ = writeln!(
@@ -147,6 +155,11 @@ impl<'a> SfbenchSummary<'a> {
         });
         pretty(&doc)
     }
+}
+
+/// Instance ids for a text line, each shown with [`printable`].
+fn ids(ids: &[String]) -> String {
+    ids.iter().map(|i| printable(i)).collect::<Vec<_>>().join(", ")
 }
 
 fn round4(x: f64) -> f64 {
@@ -222,9 +235,9 @@ fn swebench_rows(path: &str, run: &RunReport) -> Vec<(String, String)> {
     counts.chain(rates).collect()
 }
 
-/// The SWE-bench summary as text.
+/// The SWE-bench summary as text (`path` shown with [`printable`]).
 pub fn swebench_text(path: &str, run: &RunReport) -> String {
-    let mut out = format!("{path} (SWE-bench run report)\n\n");
+    let mut out = format!("{} (SWE-bench run report)\n\n", Printable(path));
     for (label, shown) in swebench_rows(path, run) {
         let _ = writeln!(out, "  {label:<22} {shown}");
     }
@@ -233,7 +246,8 @@ pub fn swebench_text(path: &str, run: &RunReport) -> String {
 
 /// The SWE-bench summary as Markdown.
 pub fn swebench_markdown(path: &str, run: &RunReport) -> String {
-    let mut out = format!("# SWE-bench run report\n\n`{path}`\n\n| metric | value |\n|---|---:|\n");
+    let mut out =
+        format!("# SWE-bench run report\n\n{}\n\n| metric | value |\n|---|---:|\n", markdown_code(path, false));
     for (label, shown) in swebench_rows(path, run) {
         let _ = writeln!(out, "| {label} | {shown} |");
     }

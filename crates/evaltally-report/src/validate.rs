@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::validate::FileValidation;
 use evaltally_core::Finding;
+use evaltally_core::text::printable;
 use serde::Serialize;
 
 use crate::Style;
@@ -43,11 +44,12 @@ pub fn json(files: &[FileValidation]) -> String {
 }
 
 /// One line per file (`valid` / `INVALID`), its findings indented below, and a count.
+/// Paths and findings are shown with [`printable`].
 pub fn text(files: &[FileValidation], style: Style) -> String {
     let mut out = String::new();
     for f in files {
         let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
-        let _ = writeln!(out, "{}: {verdict} ({})", f.path.display(), f.format);
+        let _ = writeln!(out, "{}: {verdict} ({})", printable(&f.path.to_string_lossy()), printable(&f.format));
         for finding in &f.findings {
             let _ = writeln!(out, "  {finding}");
         }

@@ -20,6 +20,12 @@
 //!    labelled "UTC". Here `Z` is UTC, an offset is converted to UTC, a missing time prints
 //!    `unknown` and a time that is not ISO 8601 prints as written, without "UTC".
 //!
+//! 4. **Text from the report.** Model, dataset, run id, instance ids, statuses, error
+//!    messages and dates are shown with [`evaltally_core::text::printable`]: control
+//!    characters (ANSI escape sequences, a raw newline inside an error message) and
+//!    bidirectional overrides are escaped, so a report cannot steer the terminal or break
+//!    the document's layout; `|` is escaped in table cells.
+//!
 //! Where upstream reads a Python object that a JSON file may lack, a missing model, dataset,
 //! run id or schema version prints as `unknown`. Scores are kept as `f64` by
 //! [`Report`], so a whole score prints as an integer (`60`) even if the JSON wrote `60.0`,
@@ -43,7 +49,10 @@
 //! assert!(!md.contains("Total score ≥ 80/100\n\n### Scoring"));
 //! ```
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
+
+use evaltally_core::text::printable;
 
 use crate::report::{COMPONENTS, Component, ComponentStatus, Instance, Report, TaskStatus};
 use crate::summary::{self, ResolvedRule, RuleReport, Summary};
@@ -70,14 +79,14 @@ pub fn render(report: &Report, generated_at: Option<&str>) -> String {
     md
 }
 
-fn or_unknown(s: Option<&str>) -> &str {
-    s.unwrap_or("unknown")
+fn or_unknown(s: Option<&str>) -> Cow<'_, str> {
+    printable(s.unwrap_or("unknown"))
 }
 
 fn write_header(md: &mut String, report: &Report) -> std::fmt::Result {
     let date = match report.start_time.as_deref() {
         None => "unknown".to_string(),
-        Some(t) => utc_date(t).unwrap_or_else(|| t.to_string()),
+        Some(t) => utc_date(t).unwrap_or_else(|| printable(t).into_owned()),
     };
     write!(
         md,
@@ -173,7 +182,7 @@ fn write_task_lists(md: &mut String, instances: &[Instance]) -> std::fmt::Result
             md.push_str("*None*\n");
         } else {
             for id in ids {
-                writeln!(md, "- {emoji} {id}")?;
+                writeln!(md, "- {emoji} {}", printable(id))?;
             }
         }
         md.push('\n');
@@ -207,8 +216,8 @@ fn write_details(md: &mut String, instances: &[Instance]) -> std::fmt::Result {
     by_score.sort_by(|a, b| summary::by_score_desc(a.validation.total_score, b.validation.total_score));
     for inst in by_score {
         let v = &inst.validation;
-        writeln!(md, "### {} {}\n", task_emoji(&inst.status), inst.instance_id)?;
-        writeln!(md, "**Status:** {}  ", inst.status.as_str().to_uppercase())?;
+        writeln!(md, "### {} {}\n", task_emoji(&inst.status), printable(&inst.instance_id))?;
+        writeln!(md, "**Status:** {}  ", printable(&inst.status.as_str().to_uppercase()))?;
         writeln!(md, "**Score:** {}/100  ", py_str(v.total_score))?;
         if inst.resolved {
             writeln!(md, "**Duration:** {}s  ", py_fixed1(inst.duration_seconds))?;
@@ -227,13 +236,13 @@ fn write_details(md: &mut String, instances: &[Instance]) -> std::fmt::Result {
                 md,
                 "| {name} | {} {} | {}/{} |",
                 component_emoji(status),
-                status.as_str(),
+                printable(status.as_str()).replace('|', "\\|"),
                 py_str(v.points_of(c)),
                 c.max_points()
             )?;
         }
         if let Some(msg) = inst.error_message.as_deref().filter(|m| !m.is_empty()) {
-            write!(md, "\n**Error:** {msg}\n")?;
+            write!(md, "\n**Error:** {}\n", printable(msg))?;
         }
         md.push_str("\n---\n\n");
     }
@@ -332,19 +341,20 @@ fn write_interpretation(md: &mut String, rules: &RuleReport) -> std::fmt::Result
     Ok(())
 }
 
-/// Ids joined by `, `, with `|` escaped so they stay in one table cell.
+/// Ids joined by `, `, shown with [`printable`] and with `|` escaped so they stay in one
+/// table cell.
 fn id_cell(ids: &[String]) -> String {
-    ids.iter().map(|id| id.replace('|', "\\|")).collect::<Vec<_>>().join(", ")
+    ids.iter().map(|id| printable(id).replace('|', "\\|")).collect::<Vec<_>>().join(", ")
 }
 
 fn write_footer(md: &mut String, report: &Report, generated_at: Option<&str>) -> std::fmt::Result {
     if let Some(t) = generated_at {
-        writeln!(md, "**Report Generated:** {t}  ")?;
+        writeln!(md, "**Report Generated:** {}  ", printable(t))?;
     }
     let schema = match &report.schema_version {
         None => "unknown".to_string(),
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(v) => v.to_string(),
+        Some(serde_json::Value::String(s)) => printable(s).into_owned(),
+        Some(v) => printable(&v.to_string()).into_owned(),
     };
     write!(
         md,

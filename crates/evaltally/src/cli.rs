@@ -14,8 +14,8 @@ pub(crate) struct Cli {
     /// When to colour text output. Never when NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub(crate) color: ColorChoice,
-    /// The local results store (default: $EVALTALLY_STORE, else a folder under the user's
-    /// data directory). Any PATH may be `store:<name>`.
+    /// The local results store, a folder (default: $EVALTALLY_STORE, else a folder under the
+    /// user's data directory; a URL is refused). Any PATH may be `store:<name>`.
     #[arg(long, value_name = "DIR", global = true)]
     pub(crate) store: Option<PathBuf>,
     #[command(subcommand)]
@@ -33,7 +33,7 @@ pub(crate) enum Command {
     /// Several PATHs add up.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
-    /// 2 on usage errors or when nothing was found.
+    /// 2 on usage errors, when nothing was found, or when --out would write where it reads.
     Stability(StabilityArgs),
     /// What regressed and improved between two runs, or two groups of runs, and whether
     /// the change is more than run-to-run noise.
@@ -54,12 +54,15 @@ pub(crate) enum Command {
     /// any format; TEST_ID is the test id (`multi_turn_base_3`, `live_simple_29-7-2`,
     /// a SWE-bench instance id, a gstack test name).
     ///
-    /// Exit status: 0 when the test was found; 2 when it is in none of the runs.
+    /// Exit status: 0 when the test was found; 1 when it was, but files had errors; 2 when
+    /// it is in none of the runs.
     Show(ShowArgs),
     /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it,
     /// what the stored summary gets wrong, the resolved rule the data follows; `--format
     /// markdown` renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the
     /// resolve rate over each denominator).
+    ///
+    /// Exit status: 0 on success; 2 when FILE cannot be read or is not such a report.
     Summary(SummaryArgs),
     /// Check files against their format: BFCL result and score files (every line parsed,
     /// the summary line against the files, every failure in the result file, no duplicate
@@ -75,15 +78,29 @@ pub(crate) enum Command {
     /// gstack result. `--to sfbench-v2` also migrates SF-Bench v1 files (the migrate-input
     /// shape, evaluate.py's legacy file, the engine's summary.json), keeping statuses,
     /// scores, durations and errors that SF-Bench's own migration loses.
+    ///
+    /// Exit status: 0 on success; 1 when files of IN had errors (what could be read is
+    /// converted and written); 2 on usage errors, when IN holds no run or several, or when OUT
+    /// would replace an input or sit in a folder read.
     Convert(ConvertArgs),
     /// Export runs as JSON Lines: one normalised line per (run, test) with run, model,
     /// category, id, outcome, error type, duration, tokens and cost, the shape DuckDB, Spark
     /// or BigQuery load directly (see docs/export.md).
+    ///
+    /// Exit status: 0 on success; 1 when files had errors (what could be read is exported);
+    /// 2 on usage errors, when nothing was found, or when OUT would replace an input or sit in
+    /// a folder read.
     Export(ExportArgs),
     /// Validate runs, then save them into the local results store under names that never
-    /// collide (written atomically). Each PATH is a report file or a run folder.
+    /// collide (written atomically). Each PATH is a report file or a run folder. Links that
+    /// leave a run folder are reported and not copied.
+    ///
+    /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
+    /// not be read); 2 on usage errors, a store given as a URL, or a store that is not a folder.
     Push(PushArgs),
     /// List what the local results store holds.
+    ///
+    /// Exit status: 0; 2 for a store given as a URL, or one that is not a folder.
     Runs(RunsArgs),
 }
 

@@ -58,14 +58,15 @@ fn main() -> ExitCode {
 }
 
 /// Reports an error and picks the exit code: 2 for usage errors, 1 otherwise; a closed
-/// stdout pipe is not an error.
+/// stdout pipe is not an error. The message goes through `output::safe_lines`: an
+/// `io::Error` or a library error may quote a path or a value from a file.
 fn fail(err: &anyhow::Error) -> ExitCode {
     if output::is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }
     #[allow(clippy::print_stderr)]
     {
-        eprintln!("error: {err:#}");
+        eprintln!("error: {}", output::safe_lines(&format!("{err:#}")));
     }
     let usage = err.downcast_ref::<UsageError>().is_some();
     ExitCode::from(if usage { Exit::Usage } else { Exit::Problems } as u8)

@@ -1,10 +1,11 @@
 //! Writing results: stdout, diagnostics on stderr, colour choice, atomic files.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use evaltally_core::Diagnostic;
+use evaltally_core::text::printable;
 
 use crate::cli::ColorChoice;
 
@@ -21,13 +22,31 @@ pub(crate) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
+/// A path for a message or a line of text output: shown with [`printable`] (control
+/// characters escaped, URL passwords redacted).
+pub(crate) fn shown(path: &Path) -> String {
+    printable(&path.to_string_lossy()).into_owned()
+}
+
+/// Paths for a message, each [`shown`], joined by `, `.
+pub(crate) fn shown_all(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| shown(p)).collect::<Vec<_>>().join(", ")
+}
+
+/// A message for stderr: each line shown with [`printable`], so only the message's own
+/// line breaks reach the terminal. The last line of defence for text from files in error
+/// messages (which escape each value where they are made, raw newlines included).
+pub(crate) fn safe_lines(text: &str) -> String {
+    text.split('\n').map(|line| printable(line)).collect::<Vec<_>>().join("\n")
+}
+
 /// Reads a JSON file, with an error that names the file, line and column.
 pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| crate::UsageError(format!("cannot read {}: {e}", shown(path))))?;
     serde_json::from_slice(&bytes).map_err(|e| {
         let msg = e.to_string();
         let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-        crate::UsageError(format!("{}:{}:{}: not valid JSON: {msg}", path.display(), e.line(), e.column())).into()
+        crate::UsageError(format!("{}:{}:{}: not valid JSON: {msg}", shown(path), e.line(), e.column())).into()
     })
 }
 
@@ -45,12 +64,13 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
         .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
 }
 
-/// Prints a note on stderr.
+/// Prints a note on stderr (through [`safe_lines`]).
 pub(crate) fn note(text: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "note: {text}");
+    let _ = writeln!(std::io::stderr().lock(), "note: {}", safe_lines(text));
 }
 
-/// Prints diagnostics on stderr, then a one-line count.
+/// Prints diagnostics on stderr (their `Display` escapes what came from files), then a
+/// one-line count.
 pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
     if diags.is_empty() {
         return;
@@ -71,17 +91,120 @@ fn plural(n: usize) -> &'static str {
 /// Writes `contents` to `path` atomically: into a temporary file in the same folder,
 /// flushed to disk, then renamed over `path`. Readers see the old file or the new one,
 /// never half of one.
+///
+/// The file gets the permissions of the file it replaces; a new file gets the mode any
+/// program's new file gets (0666 less the umask), not the temporary file's 0600.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".evaltally-")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(contents).with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
+    let existing = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.permissions());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".evaltally-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        // Given to open(2), so the umask applies, as it does to any new file.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp =
+        builder.tempfile_in(dir).with_context(|| format!("cannot create a temporary file in {}", shown(dir)))?;
+    if let Some(permissions) = existing {
+        tmp.as_file()
+            .set_permissions(permissions)
+            .with_context(|| format!("cannot keep the permissions of {}", shown(path)))?;
+    }
+    tmp.write_all(contents).with_context(|| format!("cannot write {}", shown(path)))?;
+    tmp.as_file().sync_all().with_context(|| format!("cannot write {}", shown(path)))?;
+    tmp.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
     Ok(())
+}
+
+/// Refuses (a usage error naming both) to write `out` where the command reads:
+///
+/// * over a PATH given, or a file the walk lists below one (compared by device and inode,
+///   so a link or a hard link to an input counts; by canonical path where the platform has
+///   no inodes);
+/// * inside a folder given (or one a PATH implies, as BFCL's `score-<run>` beside
+///   `result-<run>`), even as a new file: the next run over that folder would read it.
+pub(crate) fn refuse_overwriting_input(out: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    let refuse = |what: String| {
+        crate::UsageError(format!("refusing to write {}: {what}; write the output somewhere else", shown(out)))
+    };
+    let existing = std::fs::metadata(out).ok().filter(std::fs::Metadata::is_file);
+    let target = existing.as_ref().map(|m| (identity(m), std::fs::canonicalize(out).ok()));
+    let same = |p: &Path| {
+        let Some((id, canonical)) = &target else { return false };
+        match (id, std::fs::metadata(p).ok().as_ref().and_then(identity)) {
+            (Some(a), Some(b)) => *a == b,
+            _ => canonical.is_some() && std::fs::canonicalize(p).ok() == *canonical,
+        }
+    };
+    for input in inputs {
+        if std::fs::metadata(input).is_ok_and(|m| m.is_file()) && same(input) {
+            return Err(refuse(format!("it is the input file {}", shown(input))).into());
+        }
+    }
+    let mut folders: Vec<PathBuf> = inputs.iter().filter(|p| p.is_dir()).cloned().collect();
+    for input in inputs {
+        for format in evaltally_analyzer::load::registry().formats() {
+            folders.extend(format.companions(input).into_iter().filter(|c| c.is_dir()));
+        }
+    }
+    if target.is_some() && !folders.is_empty() {
+        // The walk lists what the command reads, with the same policy; by identity, this
+        // also finds a hard link to one of its files.
+        if let Ok(walked) = evaltally_format::walk::walk(&folders)
+            && let Some(file) = walked.files.iter().find(|f| same(&f.path))
+        {
+            return Err(refuse(format!("it is the input file {}", shown(&file.path))).into());
+        }
+    }
+    if let Some(place) = canonical_place(out) {
+        for folder in &folders {
+            if std::fs::canonicalize(folder).is_ok_and(|f| place.starts_with(f)) {
+                return Err(refuse(format!("it is inside {}, a folder this command reads", shown(folder))).into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where `path` is or would be, absolute: its existing part canonicalized (links resolved),
+/// the rest, which cannot hold links, taken as written (`..` going up one).
+fn canonical_place(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut place = if path.is_absolute() { PathBuf::new() } else { std::fs::canonicalize(".").ok()? };
+    let mut exists = true;
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if !exists => {
+                place.pop();
+            }
+            _ => {
+                place.push(part);
+                if exists {
+                    match std::fs::canonicalize(&place) {
+                        Ok(c) => place = c,
+                        Err(_) => exists = false,
+                    }
+                }
+            }
+        }
+    }
+    Some(place)
+}
+
+#[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)] // `None` on other platforms
+fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
 }
 
 /// A model name made safe as a folder name.

@@ -6,13 +6,24 @@
 //! folder per pushed entry: the pushed file or run folder, and `evaltally-entry.json`
 //! saying what it is. Entries are built in a temporary folder and renamed into place, so a
 //! reader never sees half of one, and a name already taken gets a numbered suffix.
+//!
+//! A store given as a URL (`postgres://…`, or any `scheme://…`) is never taken for a folder
+//! name: there is no server store yet, so it is a usage error, which shows the URL with its
+//! password replaced by `***`. A store path that exists but is not a folder is an error too.
+//!
+//! `push` copies what the one walk (`evaltally_format::walk`) lists, so it follows that walk's
+//! policy: a link leaving the run folder, a loop or a broken link is reported and not
+//! copied, and hidden entries are left out.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use evaltally_core::Diagnostic;
+use evaltally_core::text::printable;
 use serde_json::json;
 
 use crate::UsageError;
+use crate::output::shown;
 
 /// The file inside each entry that describes it.
 pub(crate) const ENTRY_FILE: &str = "evaltally-entry.json";
@@ -20,10 +31,10 @@ pub(crate) const ENTRY_FILE: &str = "evaltally-entry.json";
 /// The store folder to use.
 pub(crate) fn location(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
     if let Some(p) = explicit {
-        return Ok(p.to_path_buf());
+        return folder(p, "--store");
     }
     if let Some(p) = std::env::var_os("EVALTALLY_STORE").filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(p));
+        return folder(Path::new(&p), "EVALTALLY_STORE");
     }
     if let Some(p) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         return Ok(PathBuf::from(p).join("evaltally").join("store"));
@@ -34,6 +45,39 @@ pub(crate) fn location(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
     Ok(PathBuf::from(home).join(".local").join("share").join("evaltally").join("store"))
 }
 
+/// The scheme of a `scheme://…` URL (RFC 3986: a letter, then letters, digits, `+`, `-`,
+/// `.`), or `None`.
+fn url_scheme(s: &str) -> Option<&str> {
+    let (scheme, _) = s.split_once("://")?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    (first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+        .then_some(scheme)
+}
+
+/// A store location the user gave (`from` says where): a folder path, never a URL, never a
+/// file.
+fn folder(p: &Path, from: &str) -> anyhow::Result<PathBuf> {
+    let text = p.to_string_lossy();
+    if let Some(scheme) = url_scheme(&text) {
+        let what = match scheme.to_ascii_lowercase().as_str() {
+            "postgres" | "postgresql" => "evaltally has no PostgreSQL store yet".to_string(),
+            other => format!("evaltally has no `{}` store", printable(other)),
+        };
+        return Err(UsageError(format!(
+            "{from} `{}` is a URL, not a folder: {what}; the store is a local folder (give its path)",
+            printable(&text)
+        ))
+        .into());
+    }
+    if p.exists() && !p.is_dir() {
+        return Err(
+            UsageError(format!("{from} `{}` is not a folder: the store is a folder of entries", shown(p))).into()
+        );
+    }
+    Ok(p.to_path_buf())
+}
+
 /// Replaces `store:<name>` arguments with the entry's folder.
 pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
     paths
@@ -41,11 +85,14 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
         .map(|p| match p.to_str().and_then(|s| s.strip_prefix("store:")) {
             None => Ok(p.clone()),
             Some(name) => {
-                let dir = location(explicit)?.join(name);
-                if name.is_empty() || name.contains('/') || !dir.join(ENTRY_FILE).is_file() {
+                let store = location(explicit)?;
+                let dir = store.join(name);
+                let plain = !matches!(name, "" | "." | "..") && !name.contains(['/', '\\']);
+                if !plain || !dir.join(ENTRY_FILE).is_file() {
                     return Err(UsageError(format!(
-                        "no entry `{name}` in the store {}; `evaltally runs` lists them",
-                        location(explicit)?.display()
+                        "no entry `{}` in the store {}; `evaltally runs` lists them",
+                        printable(name),
+                        shown(&store)
                     ))
                     .into());
                 }
@@ -63,33 +110,54 @@ fn safe_name(raw: &str) -> String {
     if s.is_empty() { "entry".to_string() } else { s }
 }
 
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    if from.is_dir() {
-        std::fs::create_dir_all(to)?;
-        let mut entries: Vec<_> = std::fs::read_dir(from)?.collect::<Result<_, _>>()?;
-        entries.sort_by_key(std::fs::DirEntry::file_name);
-        for e in entries {
-            copy_tree(&e.path(), &to.join(e.file_name()))?;
+/// Copies what the walk lists below `source` (or `source` itself, a file) to `to`; returns
+/// what the walk reported (links not followed, folders that could not be listed).
+fn copy_walked(source: &Path, to: &Path) -> anyhow::Result<Vec<Diagnostic>> {
+    let walked = evaltally_format::walk::walk(&[source.to_path_buf()])?;
+    for file in &walked.files {
+        let target = if file.named {
+            to.to_path_buf()
+        } else {
+            let rel = file
+                .path
+                .strip_prefix(source)
+                .with_context(|| format!("{} is not below the run", shown(&file.path)))?;
+            to.join(rel)
+        };
+        if let Some(dir) = target.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", shown(dir)))?;
         }
-        Ok(())
-    } else {
-        std::fs::copy(from, to).map(|_| ())
+        std::fs::copy(&file.path, &target).with_context(|| format!("cannot copy {}", shown(&file.path)))?;
     }
+    Ok(walked.diagnostics)
 }
 
-/// Copies `source` (a file or a run folder) into the store as a new entry named after it;
-/// returns the entry's name.
-pub(crate) fn push(store: &Path, source: &Path, format: &str) -> anyhow::Result<String> {
-    std::fs::create_dir_all(store).with_context(|| format!("cannot create the store {}", store.display()))?;
+/// What a push did.
+#[derive(Debug)]
+pub(crate) struct Pushed {
+    /// The new entry's name.
+    pub(crate) name: String,
+    /// What the walk reported while copying: links left out, folders not listed.
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+/// Copies `source` (a file or a run folder) into the store as a new entry named after it.
+pub(crate) fn push(store: &Path, source: &Path, format: &str) -> anyhow::Result<Pushed> {
+    std::fs::create_dir_all(store).with_context(|| format!("cannot create the store {}", shown(store)))?;
     let base = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let stem = base.strip_suffix(".json").unwrap_or(&base);
     let base = safe_name(stem);
-    let tmp = tempfile::Builder::new()
-        .prefix(".push-")
-        .tempdir_in(store)
-        .context("cannot create a temporary folder in the store")?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".push-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        // The entry folder gets the mode of any new folder (0777 less the umask), not 0700.
+        builder.permissions(std::fs::Permissions::from_mode(0o777));
+    }
+    let tmp = builder.tempdir_in(store).context("cannot create a temporary folder in the store")?;
     let target_name = source.file_name().map_or_else(|| "run".into(), std::ffi::OsStr::to_os_string);
-    copy_tree(source, &tmp.path().join(&target_name)).with_context(|| format!("cannot copy {}", source.display()))?;
+    let diagnostics = copy_walked(source, &tmp.path().join(&target_name))?;
     let meta = json!({
         "source": source.to_string_lossy(),
         "format": format,
@@ -106,12 +174,12 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str) -> anyhow::Result<
             continue;
         }
         match std::fs::rename(&tmp, &dest) {
-            Ok(()) => return Ok(name),
+            Ok(()) => return Ok(Pushed { name, diagnostics }),
             // Someone took the name between the check and the rename: try the next one.
             Err(_) if dest.exists() => {}
             Err(e) => {
                 let _ = std::fs::remove_dir_all(&tmp);
-                return Err(e).with_context(|| format!("cannot move the entry into {}", dest.display()));
+                return Err(e).with_context(|| format!("cannot move the entry into {}", shown(&dest)));
             }
         }
     }
@@ -132,7 +200,7 @@ pub(crate) fn entries(store: &Path) -> anyhow::Result<Vec<Entry>> {
         return Ok(Vec::new());
     }
     let mut out = Vec::new();
-    for e in std::fs::read_dir(store).with_context(|| format!("cannot list {}", store.display()))? {
+    for e in std::fs::read_dir(store).with_context(|| format!("cannot list {}", shown(store)))? {
         let e = e?;
         let meta_path = e.path().join(ENTRY_FILE);
         let Ok(text) = std::fs::read_to_string(&meta_path) else { continue };

@@ -4,34 +4,46 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::compare::{CompareReport, Mode, Summary};
 use evaltally_core::Diagnostic;
+use evaltally_core::text::{markdown_code, markdown_text};
 
 use super::{by_count, num, p_cell, percent, side_name, signed, statistics};
 
 /// The comparison as Markdown.
 pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
-    let mut out =
-        format!("# evaltally compare\n\n`{}` → `{}`\n", side_name(&report.base_runs), side_name(&report.new_runs));
+    let mut out = format!(
+        "# evaltally compare\n\n{} → {}\n",
+        markdown_code(&side_name(&report.base_runs), false),
+        markdown_code(&side_name(&report.new_runs), false)
+    );
     for model in &report.models {
-        let _ = writeln!(out, "\n## {}\n", model.model);
+        let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
         out.push_str("| category | base | new | common | regressions | improvements | net | p-value |\n");
         out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for c in &model.categories {
-            row(&mut out, &c.category, &c.summary);
+            row(&mut out, &markdown_text(&c.category), &c.summary);
         }
         row(&mut out, "**overall**", &model.overall);
         let _ = writeln!(out, "\nOverall: {}.", statistics(&model.overall, report.mode));
         let consistent = if report.mode == Mode::Groups { "consistent " } else { "" };
         for c in model.categories.iter().filter(|c| !c.regressions.is_empty() || !c.improvements.is_empty()) {
-            let _ = writeln!(out, "\n### {}\n", c.category);
+            let _ = writeln!(out, "\n### {}\n", markdown_text(&c.category));
             if !c.regressions.is_empty() {
-                let ids: Vec<String> = c.regressions.iter().map(|i| format!("`{i}`")).collect();
+                let ids: Vec<String> = c.regressions.iter().map(|i| markdown_code(i, false)).collect();
                 let _ = writeln!(out, "- **{} {consistent}regressions**: {}", c.regressions.len(), ids.join(", "));
-                let _ = writeln!(out, "  - by error type: {}", by_count(&c.summary.regressions_by_error_type));
+                let _ = writeln!(
+                    out,
+                    "  - by error type: {}",
+                    by_count(&c.summary.regressions_by_error_type, markdown_text)
+                );
             }
             if !c.improvements.is_empty() {
-                let ids: Vec<String> = c.improvements.iter().map(|i| format!("`{i}`")).collect();
+                let ids: Vec<String> = c.improvements.iter().map(|i| markdown_code(i, false)).collect();
                 let _ = writeln!(out, "- **{} {consistent}improvements**: {}", c.improvements.len(), ids.join(", "));
-                let _ = writeln!(out, "  - by error type before: {}", by_count(&c.summary.improvements_by_error_type));
+                let _ = writeln!(
+                    out,
+                    "  - by error type before: {}",
+                    by_count(&c.summary.improvements_by_error_type, markdown_text)
+                );
             }
             if !c.only_in_base.is_empty() || !c.only_in_new.is_empty() {
                 let _ = writeln!(
@@ -48,7 +60,7 @@ pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         let _ =
             writeln!(out, "\n<details><summary>{} warnings, {errors} errors</summary>\n", diagnostics.len() - errors);
         for d in diagnostics {
-            let _ = writeln!(out, "- `{}`", d.to_string().replace('`', "'"));
+            let _ = writeln!(out, "- {}", markdown_code(&d.to_string().replace('`', "'"), false));
         }
         out.push_str("\n</details>\n");
     }

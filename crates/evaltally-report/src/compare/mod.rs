@@ -3,10 +3,12 @@
 mod markdown;
 mod text;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use evaltally_analyzer::compare::{CompareReport, Mode, ModelCompare, Summary};
 use evaltally_core::Diagnostic;
+use evaltally_core::text::printable;
 use serde::Serialize;
 
 pub use markdown::markdown;
@@ -44,10 +46,10 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
     s
 }
 
-/// "v0.11.0" for one run, "3 runs (a, b, c)" for a group.
+/// "v0.11.0" for one run, "3 runs (a, b, c)" for a group; names shown with [`printable`].
 fn side_name(runs: &[String]) -> String {
     match runs {
-        [one] => one.clone(),
+        [one] => printable(one).into_owned(),
         [] => "no runs".to_string(),
         many => format!("{} runs ({})", many.len(), crate::run_list(many)),
     }
@@ -76,11 +78,11 @@ fn p_text(p: f64) -> String {
     if p < 0.001 { format!("{p:.1e}") } else { format!("{p:.3}") }
 }
 
-/// `a 3, b 1` sorted by count, then name.
-fn by_count(map: &BTreeMap<String, usize>) -> String {
+/// `a 3, b 1` sorted by count, then name; each name shown with `show`.
+fn by_count(map: &BTreeMap<String, usize>, show: fn(&str) -> Cow<'_, str>) -> String {
     let mut items: Vec<(&String, &usize)> = map.iter().collect();
     items.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
-    items.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+    items.iter().map(|(k, v)| format!("{} {v}", show(k))).collect::<Vec<_>>().join(", ")
 }
 
 /// The sentence with rates, intervals, difference and p-value.

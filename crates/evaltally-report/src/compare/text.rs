@@ -3,25 +3,28 @@
 use std::fmt::Write as _;
 
 use evaltally_analyzer::compare::{CategoryCompare, CompareReport, Mode, Summary};
+use evaltally_core::text::printable;
 
 use super::{by_count, num, p_cell, percent, side_name, signed, statistics};
-use crate::Style;
+use crate::{Style, width_of};
 
 /// Lists of tests present on one side only are cut to this many in text.
 const MAX_LISTED: usize = 20;
 
-/// Wraps ids into lines of at most `width` characters, each indented.
+/// Wraps ids (shown with [`printable`]) into lines of at most `width` characters, each
+/// indented.
 fn wrap_ids(out: &mut String, ids: &[String], indent: &str, width: usize) {
     let mut line = String::new();
     for id in ids {
-        if !line.is_empty() && line.len() + id.len() + 2 > width {
+        let id = printable(id);
+        if !line.is_empty() && line.chars().count() + id.chars().count() + 2 > width {
             let _ = writeln!(out, "{indent}{line},");
             line.clear();
         }
         if !line.is_empty() {
             line.push_str(", ");
         }
-        line.push_str(id);
+        line.push_str(&id);
     }
     if !line.is_empty() {
         let _ = writeln!(out, "{indent}{line}");
@@ -42,15 +45,15 @@ pub fn text(report: &CompareReport, style: Style) -> String {
         style.bold(&side_name(&report.new_runs))
     );
     for model in &report.models {
-        let _ = writeln!(out, "\n{}", style.bold(&model.model));
-        let width = model.categories.iter().map(|c| c.category.len()).max().unwrap_or(0).max("category".len());
+        let _ = writeln!(out, "\n{}", style.bold(&printable(&model.model)));
+        let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
         let _ = writeln!(
             out,
             "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}",
             "category", "base", "new", "common", "regr", "impr", "net", "p-value"
         );
         for c in &model.categories {
-            row(&mut out, &c.category, &c.summary, width, style);
+            row(&mut out, &printable(&c.category), &c.summary, width, style);
         }
         row(&mut out, "overall", &model.overall, width, style);
         for c in &model.categories {
@@ -92,7 +95,7 @@ fn row(out: &mut String, name: &str, s: &Summary, width: usize, style: Style) {
 
 fn details(out: &mut String, c: &CategoryCompare, mode: Mode, style: Style) {
     let s = &c.summary;
-    let _ = writeln!(out, "\n  {}", style.bold(&c.category));
+    let _ = writeln!(out, "\n  {}", style.bold(&printable(&c.category)));
     let consistent = if mode == Mode::Groups { "consistent " } else { "" };
     if !c.regressions.is_empty() {
         let _ = writeln!(
@@ -102,8 +105,8 @@ fn details(out: &mut String, c: &CategoryCompare, mode: Mode, style: Style) {
             c.regressions.len()
         );
         wrap_ids(out, &c.regressions, "      ", 100);
-        let _ = writeln!(out, "      by error type: {}", by_count(&s.regressions_by_error_type));
-        let _ = writeln!(out, "      by family: {}", by_count(&s.regressions_by_error_family));
+        let _ = writeln!(out, "      by error type: {}", by_count(&s.regressions_by_error_type, printable));
+        let _ = writeln!(out, "      by family: {}", by_count(&s.regressions_by_error_family, printable));
     }
     if !c.improvements.is_empty() {
         let _ = writeln!(
@@ -113,8 +116,8 @@ fn details(out: &mut String, c: &CategoryCompare, mode: Mode, style: Style) {
             c.improvements.len()
         );
         wrap_ids(out, &c.improvements, "      ", 100);
-        let _ = writeln!(out, "      by error type before: {}", by_count(&s.improvements_by_error_type));
-        let _ = writeln!(out, "      by family before: {}", by_count(&s.improvements_by_error_family));
+        let _ = writeln!(out, "      by error type before: {}", by_count(&s.improvements_by_error_type, printable));
+        let _ = writeln!(out, "      by family before: {}", by_count(&s.improvements_by_error_family, printable));
     }
     if !c.flaky_regressions.is_empty() {
         let _ = writeln!(out, "    lower pass rate, touching flaky tests ({}):", c.flaky_regressions.len());

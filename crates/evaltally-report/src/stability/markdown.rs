@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::stability::{Counts, ModelStability, StabilityReport};
 use evaltally_core::Diagnostic;
+use evaltally_core::text::{markdown_code, markdown_text};
 
 use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
 
@@ -11,8 +12,8 @@ use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
 pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: Options) -> String {
     let mut out = String::from("# evaltally stability\n");
     for model in &report.models {
-        let _ = writeln!(out, "\n## {}\n", model.model);
-        let runs: Vec<String> = model.runs.iter().map(|r| format!("`{r}`")).collect();
+        let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
+        let runs: Vec<String> = model.runs.iter().map(|r| markdown_code(r, false)).collect();
         if runs.is_empty() {
             out.push_str("No scored runs.\n");
         } else {
@@ -22,15 +23,15 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
         let mut notes = Vec::new();
         if let Some(flaky) = model.most_flaky().filter(|c| c.flaky > 0) {
             notes.push(format!(
-                "Most flaky: `{}` ({:.1}% flaky).",
-                flaky.category,
+                "Most flaky: {} ({:.1}% flaky).",
+                markdown_code(&flaky.category, false),
                 flaky.counts().percent(flaky.flaky)
             ));
         }
         if let Some(stable) = model.most_stable().filter(|c| c.stable_pass > 0) {
             notes.push(format!(
-                "Most stable: `{}` ({:.1}% stable pass).",
-                stable.category,
+                "Most stable: {} ({:.1}% stable pass).",
+                markdown_code(&stable.category, false),
                 stable.counts().percent(stable.stable_pass)
             ));
         }
@@ -41,7 +42,10 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
             .categories
             .iter()
             .filter(|c| !c.unscored_runs.is_empty())
-            .map(|c| format!("`{}` ({})", c.category, crate::run_list(&c.unscored_runs)))
+            .map(|c| {
+                let runs: Vec<String> = c.unscored_runs.iter().map(|r| markdown_text(r).into_owned()).collect();
+                format!("{} ({})", markdown_code(&c.category, false), crate::run_list(&runs))
+            })
             .collect();
         if !unscored.is_empty() {
             let _ = writeln!(out, "\nUnscored (result files without scores): {}.", unscored.join("; "));
@@ -62,7 +66,7 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
             plural(errors, "error")
         );
         for d in diagnostics {
-            let _ = writeln!(out, "- `{}`", d.to_string().replace('`', "'"));
+            let _ = writeln!(out, "- {}", markdown_code(&d.to_string().replace('`', "'"), false));
         }
         out.push_str("\n</details>\n");
     }
@@ -77,7 +81,7 @@ fn counts_table(out: &mut String, model: &ModelStability) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} |",
-            c.category,
+            markdown_text(&c.category),
             c.runs.len(),
             c.total,
             cell(counts, c.stable_pass),
@@ -112,7 +116,7 @@ fn pass_k_table(out: &mut String, model: &ModelStability) {
     out.push_str(&"---:|".repeat(SHOWN_K.len() * 2 - 1));
     out.push('\n');
     for c in model.categories.iter().filter(|c| c.runs.len() > 1) {
-        let _ = write!(out, "| {} |", c.category);
+        let _ = write!(out, "| {} |", markdown_text(&c.category));
         for k in SHOWN_K {
             let _ = write!(out, " {} |", k_cell(&c.pass_hat_k, k));
         }
@@ -134,9 +138,9 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
     for t in top {
         let _ = writeln!(
             out,
-            "| `{}` | {} | {}/{} | {:.2} | `{}` |",
-            t.test.id,
-            t.category,
+            "| {} | {} | {}/{} | {:.2} | `{}` |",
+            markdown_code(&t.test.id, true),
+            markdown_text(t.category),
             t.test.passed,
             t.test.runs,
             t.test.flip_rate,

@@ -4,8 +4,10 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::stability::{CategoryStability, Counts, ModelStability, StabilityReport};
 
+use evaltally_core::text::printable;
+
 use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
-use crate::Style;
+use crate::{Style, width_of};
 
 /// The report as text, one block per model.
 pub fn text(report: &StabilityReport, options: Options) -> String {
@@ -26,9 +28,9 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     } else {
         format!("{} ({})", plural(model.runs.len(), "run"), crate::run_list(&model.runs))
     };
-    let _ = writeln!(out, "{}: {header}", style.bold(&model.model));
+    let _ = writeln!(out, "{}: {header}", style.bold(&printable(&model.model)));
     let scored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.runs.is_empty()).collect();
-    let width = model.categories.iter().map(|c| c.category.len()).max().unwrap_or(0).max("category".len());
+    let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
     if !scored.is_empty() {
         let _ = writeln!(
             out,
@@ -36,7 +38,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             "category", "runs", "tests", "stable pass", "flaky", "stable fail"
         );
         for cat in &scored {
-            row(out, &cat.category, &cat.runs.len().to_string(), cat.counts(), width, style);
+            row(out, &printable(&cat.category), &cat.runs.len().to_string(), cat.counts(), width, style);
         }
         row(out, "overall", "", model.overall, width, style);
     }
@@ -45,7 +47,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     if !differing.is_empty() {
         let _ = writeln!(out, "\n  runs per category, where not all {}:", model.runs.len());
         for c in differing {
-            let _ = writeln!(out, "    {:<width$}  {}", c.category, crate::run_list(&c.runs));
+            let _ = writeln!(out, "    {:<width$}  {}", printable(&c.category), crate::run_list(&c.runs));
         }
     }
     let unscored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.unscored_runs.is_empty()).collect();
@@ -55,7 +57,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             let _ = writeln!(
                 out,
                 "    {:<width$}  {} only unscored, in {}",
-                c.category,
+                printable(&c.category),
                 plural(c.unscored_tests, "test"),
                 crate::run_list(&c.unscored_runs)
             );
@@ -65,7 +67,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
         let _ = writeln!(
             out,
             "\n  most flaky:  {} ({} of {} tests, {:.1}%)",
-            flaky.category,
+            printable(&flaky.category),
             flaky.flaky,
             flaky.total,
             flaky.counts().percent(flaky.flaky)
@@ -77,7 +79,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
         let _ = writeln!(
             out,
             "  most stable: {} ({} of {} tests, {:.1}%)",
-            stable.category,
+            printable(&stable.category),
             stable.stable_pass,
             stable.total,
             stable.counts().percent(stable.stable_pass)
@@ -118,7 +120,7 @@ fn pass_k_table(out: &mut String, scored: &[&CategoryStability], width: usize) {
     }
     let _ = writeln!(out, "{header}");
     for c in scored {
-        let mut line = format!("  {:<width$}", c.category);
+        let mut line = format!("  {:<width$}", printable(&c.category));
         for k in SHOWN_K {
             let _ = write!(line, "  {:>7}", k_cell(&c.pass_hat_k, k));
         }
@@ -136,16 +138,16 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
         return;
     }
     let _ = writeln!(out, "\n  least stable tests (P pass, F fail, - not run; runs in the order above):");
-    let id_w = top.iter().map(|t| t.test.id.len()).max().unwrap_or(0).max("test".len());
-    let cat_w = top.iter().map(|t| t.category.len()).max().unwrap_or(0).max("category".len());
+    let id_w = top.iter().map(|t| width_of(&t.test.id)).max().unwrap_or(0).max("test".len());
+    let cat_w = top.iter().map(|t| width_of(t.category)).max().unwrap_or(0).max("category".len());
     let _ =
         writeln!(out, "    {:<id_w$}  {:<cat_w$}  {:>7}  {:>9}  outcomes", "test", "category", "passed", "flip rate");
     for t in top {
         let _ = writeln!(
             out,
             "    {:<id_w$}  {:<cat_w$}  {:>7}  {:>9.2}  {}",
-            t.test.id,
-            t.category,
+            printable(&t.test.id),
+            printable(t.category),
             format!("{}/{}", t.test.passed, t.test.runs),
             t.test.flip_rate,
             crate::outcomes_text(&t.test.outcomes)

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use evaltally_analyzer::{Filter, Loaded, compare, load};
 use evaltally_core::Diagnostic;
+use evaltally_core::text::printable;
 use evaltally_report::{Style, compare as render};
 
 use super::stability::explain;
@@ -56,10 +57,11 @@ fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {
     let loaded = load::load(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(
-            UsageError(format!("nothing to compare in {}: no result file could be read", shown.join(", "))).into()
-        );
+        return Err(UsageError(format!(
+            "nothing to compare in {}: no result file could be read",
+            output::shown_all(paths)
+        ))
+        .into());
     }
     Ok(loaded)
 }
@@ -73,9 +75,9 @@ fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<Load
     if names.len() > 1 {
         return Err(UsageError(format!(
             "{label} `{}` holds {} runs ({}); name one run folder, or compare groups with --base/--new",
-            path.display(),
+            output::shown(path),
             names.len(),
-            names.join(", ")
+            names.iter().map(|n| printable(n)).collect::<Vec<_>>().join(", ")
         ))
         .into());
     }

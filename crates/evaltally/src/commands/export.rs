@@ -8,6 +8,9 @@ use crate::cli::{ExportArgs, ExportFormat};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
+    if let Some(out) = &args.output {
+        output::refuse_overwriting_input(out, &args.paths)?;
+    }
     let filter = Filter {
         models: args.models.clone(),
         categories: args.categories.clone(),

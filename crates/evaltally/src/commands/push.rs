@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use evaltally_analyzer::validate;
+use evaltally_core::Diagnostic;
+use evaltally_core::text::printable;
 use serde_json::json;
 
 use super::stability::explain;
@@ -18,11 +20,17 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         let validated = validate::validate(std::slice::from_ref(path), false).map_err(|e| explain(&e))?;
         output::report_diagnostics(&validated.diagnostics);
         let invalid: Vec<_> = validated.files.iter().filter(|f| !f.is_valid()).collect();
-        if !invalid.is_empty() {
-            let mut msg = format!("{}: not pushed, invalid:\n", path.display());
+        let unreadable: Vec<&Diagnostic> = validated.diagnostics.iter().filter(|d| d.is_error()).collect();
+        if !invalid.is_empty() || !unreadable.is_empty() {
+            let mut msg = format!("{}: not pushed, ", output::shown(path));
+            if invalid.is_empty() {
+                msg.push_str("files could not be read (see above)\n");
+            } else {
+                msg.push_str("invalid:\n");
+            }
             for f in invalid {
                 for e in f.errors() {
-                    let _ = writeln!(msg, "  {}: {e}", f.path.display());
+                    let _ = writeln!(msg, "  {}: {e}", output::shown(&f.path));
                 }
             }
             output::note(msg.trim_end());
@@ -32,8 +40,13 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         let formats: BTreeSet<&str> =
             validated.files.iter().map(|f| f.format.split('-').next().unwrap_or(&f.format)).collect();
         let format = formats.into_iter().collect::<Vec<_>>().join("+");
-        let name = store::push(&dir, path, &format)?;
-        output::print(&format!("pushed {} as store:{name}\n", path.display()))?;
+        let pushed = store::push(&dir, path, &format)?;
+        // The copy walks the run with the policy validation read it with: anything it left
+        // out (a link leaving the run, a loop) was reported above, unless it is new.
+        let new: Vec<Diagnostic> =
+            pushed.diagnostics.into_iter().filter(|d| !validated.diagnostics.contains(d)).collect();
+        output::report_diagnostics(&new);
+        output::print(&format!("pushed {} as store:{}\n", output::shown(path), pushed.name))?;
     }
     Ok(exit)
 }
@@ -52,10 +65,16 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
             format!("{}\n", serde_json::to_string_pretty(&doc)?)
         }
         ValidateFormat::Text => {
-            let mut out = format!("{} ({} entries)\n", dir.display(), entries.len());
-            let w = entries.iter().map(|e| e.name.len()).max().unwrap_or(0).max(4);
+            let mut out = format!("{} ({} entries)\n", output::shown(&dir), entries.len());
+            let w = entries.iter().map(|e| printable(&e.name).chars().count()).max().unwrap_or(0).max(4);
             for e in &entries {
-                let _ = writeln!(out, "  store:{:<w$}  {:<10}  {}", e.name, e.format, e.source);
+                let _ = writeln!(
+                    out,
+                    "  store:{:<w$}  {:<10}  {}",
+                    printable(&e.name),
+                    printable(&e.format),
+                    printable(&e.source)
+                );
             }
             out
         }

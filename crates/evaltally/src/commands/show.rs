@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use evaltally_analyzer::{Filter, load};
 use evaltally_core::Status;
+use evaltally_core::text::printable;
 use evaltally_report::{Style, show as render};
 
 use super::stability::explain;
@@ -25,8 +26,12 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let shown = load::show(&paths, id, &filter).map_err(|e| explain(&e))?;
     if shown.details.iter().all(|d| d.status == Status::NotRun) {
         output::report_diagnostics(&shown.diagnostics);
-        let shown_paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(UsageError(format!("test `{id}` is in none of the runs in {}", shown_paths.join(", "))).into());
+        return Err(UsageError(format!(
+            "test `{}` is in none of the runs in {}",
+            printable(id),
+            output::shown_all(&paths)
+        ))
+        .into());
     }
     if let Some(run) = &args.run
         && !shown.details.iter().any(|d| &d.run == run)
@@ -34,7 +39,14 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         let mut runs: Vec<&str> = shown.details.iter().map(|d| d.run.as_str()).collect();
         runs.sort_by(|a, b| evaltally_core::id::natural_str_cmp(a, b));
         runs.dedup();
-        return Err(UsageError(format!("no run `{run}` holds `{id}`; runs: {}", runs.join(", "))).into());
+        let runs: Vec<_> = runs.into_iter().map(printable).collect();
+        return Err(UsageError(format!(
+            "no run `{}` holds `{}`; runs: {}",
+            printable(run),
+            printable(id),
+            runs.join(", ")
+        ))
+        .into());
     }
     let text = match args.format {
         ShowFormat::Text => {

@@ -1,9 +1,10 @@
 //! `evaltally stability`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use evaltally_analyzer::{Filter, LoadError, load, stability};
+use evaltally_core::text::printable;
 use evaltally_format::DiscoverError;
 use evaltally_report::{Style, stability as render};
 
@@ -25,7 +26,7 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(
             "nothing to analyse in {}: no result file could be read (see the warnings above)",
-            args.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            output::shown_all(&args.paths)
         ))
         .into());
     }
@@ -39,7 +40,7 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
         Format::Markdown => render::markdown(&report, &loaded.diagnostics, options),
     };
     if let Some(dir) = &args.out {
-        write_id_files(dir, &report)?;
+        write_id_files(dir, &report, &args.paths)?;
     }
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
@@ -79,14 +80,22 @@ pub(crate) fn forced(name: Option<&str>) -> anyhow::Result<Option<&'static str>>
     }
 }
 
-fn write_id_files(dir: &Path, report: &stability::StabilityReport) -> anyhow::Result<()> {
+/// Writes the id files of every model, after checking that none of them would replace a
+/// file the command read.
+fn write_id_files(dir: &Path, report: &stability::StabilityReport, inputs: &[PathBuf]) -> anyhow::Result<()> {
     let several = report.models.len() > 1;
+    let mut files = Vec::new();
     for model in &report.models {
         let target = if several { dir.join(output::folder_name(&model.model)) } else { dir.to_path_buf() };
         for (name, contents) in render::id_files(model) {
-            output::write_atomic(&target.join(name), contents.as_bytes())
-                .with_context(|| format!("writing --out files for model {}", model.model))?;
+            let path = target.join(name);
+            output::refuse_overwriting_input(&path, inputs)?;
+            files.push((path, contents, &model.model));
         }
+    }
+    for (path, contents, model) in files {
+        output::write_atomic(&path, contents.as_bytes())
+            .with_context(|| format!("writing --out files for model {}", printable(model)))?;
     }
     Ok(())
 }

@@ -11,7 +11,9 @@ use crate::cli::{Format, SummaryArgs};
 use crate::{Exit, UsageError, output};
 
 pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
-    let path = args.file.display().to_string();
+    // Shown in messages and passed to the renderers, which escape it themselves.
+    let path = args.file.to_string_lossy().into_owned();
+    let shown = output::shown(&args.file);
     let mut doc = output::read_json(&args.file)?;
     if matches!(
         detect(&doc),
@@ -19,12 +21,12 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     ) && let Some(m) = migrate::migrate(&doc)
     {
         // A v1 file: summarise what it becomes in v2 (as `convert --to sfbench-v2` writes it).
-        output::note(&format!("{path}: an SF-Bench v1 file, summarised as migrated to v2"));
+        output::note(&format!("{shown}: an SF-Bench v1 file, summarised as migrated to v2"));
         doc = m.report;
     }
     let no_instances = |name: &str| {
         UsageError(format!(
-            "{path}: a {name} file has no instances to summarise; `evaltally convert {path} --to sfbench-v2` migrates it first"
+            "{shown}: a {name} file has no instances to summarise; `evaltally convert {shown} --to sfbench-v2` migrates it first"
         ))
     };
     // SF-Bench's and SWE-bench's detections never both claim a document.
@@ -49,7 +51,7 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
         }
         (None, Some(other)) => return Err(no_instances(other.name()).into()),
         (None, None) => {
-            return Err(UsageError(format!("{path}: not an SF-Bench report or a SWE-bench run report")).into());
+            return Err(UsageError(format!("{shown}: not an SF-Bench report or a SWE-bench run report")).into());
         }
     };
     output::print(&text)?;
