@@ -67,7 +67,7 @@ impl Format for Junit {
         file.named && is_xml(file.path) || starts_like_junit(file.bytes)
     }
 
-    /// The fast path first ([`crate::fast`]); the reader when it hands over.
+    /// A tag-and-attribute scanner first (the fast path); the reader when it hands over.
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
         if let Some(runs) = crate::fast::category_runs(file.bytes, file.path) {
             return Read { runs, diagnostics: Vec::new() };
