@@ -128,3 +128,53 @@ pub(crate) fn junit_report(data: &[u8]) {
     };
     assert_eq!(outcomes(&back.record("r", "m")), outcomes(&record), "outcomes change in a round trip\n{xml}");
 }
+
+/// Every format of the registry through the pipeline's interface on arbitrary bytes, under
+/// the names each format looks for: sniffing, the fast paths and the tolerant readers
+/// (`read`), `records`, `show` and `validate`. Where a fast path read the file, the tolerant
+/// reader must agree (JUnit's `read` against its reader's category runs).
+pub(crate) fn formats(data: &[u8]) {
+    use evaltally_format::{Input, Options, Purpose};
+    use std::path::Path;
+    let names = ["r.json", "r.xml", "logs/run_evaluation/run/model/x__y-1/report.json", "model.run.json"];
+    for name in names {
+        let path = Path::new(name);
+        for named in [false, true] {
+            let input = Input::new(path, data, named);
+            for purpose in [Purpose::Read, Purpose::Validate] {
+                let options = Options { purpose, ..Options::default() };
+                for format in evaltally_formats::registry().formats() {
+                    if !format.sniff(&input, &options) {
+                        continue;
+                    }
+                    let read = format.read(&input, &options);
+                    let _ = format.records(&input, &options);
+                    let _ = format.show(&input, "x__y-1", &options);
+                    let _ = format.validate(&input, &options);
+                    if format.name() == evaltally_junit::FORMAT
+                        && let Ok(run) = evaltally_junit::read_bytes(data, path)
+                    {
+                        let slow = run.category_runs(&run.run_name(), run.model().unwrap_or("unknown"));
+                        assert_eq!(read.runs, slow, "JUnit's fast path and reader disagree");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The one rule for text from files (escaping for terminals and Markdown, URL passwords)
+/// and the repeated-key walk, on arbitrary text: no control character survives escaping.
+pub(crate) fn text(data: &[u8]) {
+    use evaltally_core::text;
+    let s = String::from_utf8_lossy(data);
+    let printable = text::printable(&s);
+    assert!(!printable.chars().any(text::is_unsafe), "printable left a control character: {printable:?}");
+    let block = text::printable_block(&s);
+    assert!(!block.chars().any(|c| text::is_unsafe(c) && c != '\n' && c != '\t'), "{block:?}");
+    let md = text::markdown_text(&s);
+    assert!(!md.chars().any(text::is_unsafe), "{md:?}");
+    let _ = text::markdown_code(&s, true);
+    let _ = text::redact_url_passwords(&s);
+    let _ = evaltally_format::json::repeated_keys(data);
+}

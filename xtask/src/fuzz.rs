@@ -22,12 +22,14 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 5] = [
+const TARGETS: [(&str, &[&str]); 7] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),
     ("gstack_result", &["gstack"]),
     ("junit_report", &["junit"]),
+    ("formats", &["gstack", "junit", "sfbench", "swebench", "malformed", "hostile"]),
+    ("text", &["hostile"]),
 ];
 
 /// What `cargo xtask fuzz` was asked to do.

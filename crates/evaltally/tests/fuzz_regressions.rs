@@ -13,12 +13,14 @@ use evaltally_testkit::testdata;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 5] = [
+const TARGETS: [Target; 7] = [
     ("bfcl_lines", targets::bfcl_lines),
     ("bfcl_pair", targets::bfcl_pair),
     ("sfbench_report", targets::sfbench_report),
     ("gstack_result", targets::gstack_result),
     ("junit_report", targets::junit_report),
+    ("formats", targets::formats),
+    ("text", targets::text),
 ];
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
