@@ -9,6 +9,8 @@
 //! * [`sfbench`]: an SF-Bench v2 report, with the summary and id lists SF-Bench computes.
 //! * [`swebench`]: a SWE-bench harness run report.
 //! * [`export`]: one normalised JSON line per (run, test), for DuckDB, Spark or BigQuery.
+//! * [`GSTACK`], [`GSTACK_LEGACY`], [`SFBENCH_V2`], [`SWEBENCH`]: the converters as
+//!   [`Writer`](evaltally_format::Writer)s, for the registry that `convert --to` asks.
 //!
 //! ```
 //! use evaltally_core::{Outcome, RunRecord, TestRecord};
@@ -29,14 +31,11 @@ pub mod gstack;
 pub mod sfbench;
 pub mod swebench;
 
-/// A converted document.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Converted {
-    /// The document, ending with a newline.
-    pub text: String,
-    /// What the target could not hold, or had to make up, in words.
-    pub lost: Vec<String>,
-}
+mod writers;
+
+/// A converted document: the text and what the target could not hold, or had to make up.
+pub use evaltally_format::Written as Converted;
+pub use writers::{GSTACK, GSTACK_LEGACY, Gstack, GstackLegacy, SFBENCH_V2, SWEBENCH, SfbenchV2, Swebench};
 
 /// Serializes with two-space indentation and a final newline, keys in the value's own
 /// order (a struct's field order).

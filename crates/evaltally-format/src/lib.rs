@@ -72,6 +72,7 @@ mod registry;
 pub mod scan;
 mod unit;
 pub mod walk;
+mod write;
 
 pub use format::{Claim, Format, Input, Options, Purpose};
 pub use keys::Keys;
@@ -79,3 +80,4 @@ pub use outputs::{FileValidation, Read, Records, Shown, Validated};
 pub use registry::{DiscoverError, Discovered, Registry};
 pub use unit::{Scratch, Unit};
 pub use walk::WalkedFile;
+pub use write::{Writer, Written};

@@ -11,11 +11,22 @@ use crate::format::{Claim, Format, Input, Options};
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
 use crate::walk::{WalkError, WalkedFile, walk};
+use crate::write::Writer;
 
-/// The formats evaltally reads, in the order they are asked.
-#[derive(Debug, Clone)]
+/// The formats evaltally reads, in the order they are asked, and the shapes it writes.
+#[derive(Clone)]
 pub struct Registry {
     formats: Vec<&'static dyn Format>,
+    writers: Vec<&'static dyn Writer>,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("formats", &self.names())
+            .field("writers", &self.writers.iter().map(|w| w.name()).collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 /// Why nothing could be read.
@@ -59,7 +70,24 @@ pub struct Discovered {
 impl Registry {
     /// A registry of `formats`, asked in this order.
     pub fn new(formats: Vec<&'static dyn Format>) -> Self {
-        Self { formats }
+        Self { formats, writers: Vec::new() }
+    }
+
+    /// The registry with `writers`, the shapes `convert --to` writes, in this order.
+    #[must_use]
+    pub fn with_writers(mut self, writers: Vec<&'static dyn Writer>) -> Self {
+        self.writers = writers;
+        self
+    }
+
+    /// The writers, in order.
+    pub fn writers(&self) -> &[&'static dyn Writer] {
+        &self.writers
+    }
+
+    /// The writer called `name`, ignoring case.
+    pub fn writer(&self, name: &str) -> Option<&'static dyn Writer> {
+        self.writers.iter().copied().find(|w| w.name().eq_ignore_ascii_case(name))
     }
 
     /// The formats, in order.

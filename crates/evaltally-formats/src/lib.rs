@@ -9,6 +9,7 @@
 //! let registry = evaltally_formats::registry();
 //! assert_eq!(registry.find("swe-bench").map(|f| f.name()), Some("swebench"));
 //! assert!(registry.names().contains(&"gstack"));
+//! assert_eq!(registry.writer("junit").map(|w| w.name()), Some("junit"));
 //! ```
 
 use std::sync::OnceLock;
@@ -16,7 +17,8 @@ use std::sync::OnceLock;
 use evaltally_format::Registry;
 
 /// Every format, in the order the registry asks them: formats known by their place first
-/// (BFCL), then the JSON documents from the most specific keys to the least, then XML.
+/// (BFCL), then the JSON documents from the most specific keys to the least, then XML; and
+/// every shape `convert --to` writes.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
@@ -26,6 +28,13 @@ pub fn registry() -> &'static Registry {
             &evaltally_swebench::SWEBENCH,
             &evaltally_gstack::FORMAT,
             &evaltally_junit::JUNIT,
+        ])
+        .with_writers(vec![
+            &evaltally_convert::GSTACK,
+            &evaltally_convert::GSTACK_LEGACY,
+            &evaltally_junit::JUNIT_WRITER,
+            &evaltally_convert::SFBENCH_V2,
+            &evaltally_convert::SWEBENCH,
         ])
     })
 }

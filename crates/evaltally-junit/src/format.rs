@@ -139,3 +139,31 @@ impl JunitError {
         }
     }
 }
+
+/// JUnit XML as a shape `convert --to junit` writes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JunitWriter;
+
+/// The one [`JunitWriter`], for the registry.
+pub static JUNIT_WRITER: JunitWriter = JunitWriter;
+
+impl evaltally_format::Writer for JunitWriter {
+    fn name(&self) -> &'static str {
+        crate::FORMAT
+    }
+
+    fn describe(&self) -> &'static str {
+        "JUnit XML, for CI test reporters (GitLab, Jenkins, GitHub test-report actions)"
+    }
+
+    /// The report [`write`](crate::write()) makes; an unknown duration is written as
+    /// `time="0"` (reporters compute NaN without it), and `lost` says so.
+    fn write(&self, run: &evaltally_core::RunRecord) -> Result<evaltally_format::Written, String> {
+        let unknown = run.tests.iter().filter(|t| t.duration_ms.is_none()).count();
+        let lost = (unknown > 0)
+            .then(|| format!("duration of {unknown} test(s) unknown: written as time=\"0\", which reporters need"))
+            .into_iter()
+            .collect();
+        Ok(evaltally_format::Written { text: crate::write(run), lost })
+    }
+}

@@ -232,20 +232,12 @@ pub(crate) struct ValidateArgs {
     pub(crate) as_format: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Target {
-    /// gstack's standard eval result (schema_version 1).
-    Gstack,
-    /// gstack's legacy EvalResult, the file `gstack eval push` saves (byte for byte).
-    #[value(name = "gstack-legacy")]
-    GstackLegacy,
-    /// JUnit XML, for CI test reporters (GitLab, Jenkins, GitHub test-report actions).
-    Junit,
-    /// SF-Bench result report, schema v2.
-    #[value(name = "sfbench-v2")]
-    SfbenchV2,
-    /// A SWE-bench harness run report.
-    Swebench,
+/// The shapes `convert --to` writes: the registry's writers, each with its description.
+fn writers() -> clap::builder::PossibleValuesParser {
+    let writers = evaltally_analyzer::load::registry().writers();
+    clap::builder::PossibleValuesParser::new(
+        writers.iter().map(|w| clap::builder::PossibleValue::new(w.name()).help(w.describe())),
+    )
 }
 
 #[derive(Debug, Args)]
@@ -254,8 +246,8 @@ pub(crate) struct ConvertArgs {
     #[arg(value_name = "IN")]
     pub(crate) input: PathBuf,
     /// The format to write.
-    #[arg(long, value_enum)]
-    pub(crate) to: Target,
+    #[arg(long, value_parser = writers())]
+    pub(crate) to: String,
     /// Write here (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub(crate) output: Option<PathBuf>,

@@ -3,47 +3,28 @@
 use std::io::Write as _;
 
 use evaltally_analyzer::{Filter, load};
-use evaltally_convert::{Converted, gstack, sfbench, swebench};
+use std::path::Path;
+
 use evaltally_core::RunRecord;
 use evaltally_core::text::printable;
-use evaltally_sfbench::detect::{Format as Detected, detect};
-use evaltally_sfbench::migrate;
+use evaltally_format::{Input, Writer, Written};
 
 use super::stability::explain;
-use crate::cli::{ConvertArgs, Target};
+use crate::cli::ConvertArgs;
 use crate::{Exit, UsageError, output};
 
 pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     if let Some(out) = &args.output {
         output::refuse_overwriting_input(out, std::slice::from_ref(&args.input))?;
     }
-    let mut had_errors = false;
-    let converted = if let Some(c) = v1_migration(args)? {
-        c
+    let writer = load::registry()
+        .writer(&args.to)
+        .ok_or_else(|| UsageError(format!("--to {}: not a format evaltally writes", printable(&args.to))))?;
+    let (converted, had_errors) = if let Some(written) = migration(writer, &args.input)? {
+        (written, false)
     } else {
-        let (run, errors) = pick_run(args)?;
-        had_errors = errors;
-        match args.to {
-            Target::Gstack => gstack::convert(&run),
-            Target::GstackLegacy => {
-                let standard = gstack::convert(&run);
-                let text = evaltally_gstack::normalize::to_legacy_text(&standard.text)
-                    .map_err(|e| anyhow::anyhow!("the converted gstack result could not be normalised: {e}"))?;
-                Converted { text, lost: standard.lost }
-            }
-            Target::Junit => {
-                let unknown = run.tests.iter().filter(|t| t.duration_ms.is_none()).count();
-                let lost = (unknown > 0)
-                    .then(|| {
-                        format!("duration of {unknown} test(s) unknown: written as time=\"0\", which reporters need")
-                    })
-                    .into_iter()
-                    .collect();
-                Converted { text: evaltally_junit::write(&run), lost }
-            }
-            Target::SfbenchV2 => sfbench::convert(&run),
-            Target::Swebench => swebench::convert(&run),
-        }
+        let (run, had_errors) = pick_run(args)?;
+        (writer.write(&run).map_err(|e| anyhow::anyhow!(e))?, had_errors)
     };
     match &args.output {
         Some(out) => output::write_atomic(out, converted.text.as_bytes())?,
@@ -57,29 +38,17 @@ pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     Ok(if had_errors { Exit::Problems } else { Exit::Ok })
 }
 
-/// An SF-Bench v1 file converted to v2: the migration, which keeps more than a run does.
-fn v1_migration(args: &ConvertArgs) -> anyhow::Result<Option<Converted>> {
-    if args.to != Target::SfbenchV2 || !args.input.is_file() {
+/// A file the writer converts whole (an SF-Bench v1 report to v2, which keeps more than a
+/// run does), when IN is one.
+fn migration(writer: &dyn Writer, input: &Path) -> anyhow::Result<Option<Written>> {
+    if !input.is_file() {
         return Ok(None);
     }
-    let Ok(doc) = output::read_json(&args.input) else { return Ok(None) };
-    match detect(&doc) {
-        Some(Detected::SfbenchV1 | Detected::SfbenchLegacyEvaluate | Detected::SfbenchEngineSummary) => {
-            let path = output::shown(&args.input);
-            let m = migrate::migrate(&doc).ok_or_else(|| UsageError(format!("{path}: not an SF-Bench v1 file")))?;
-            let mut text = migrate::to_json_pretty(&m.report);
-            text.push('\n');
-            let mut lost: Vec<String> = Vec::new();
-            if !m.defaulted.is_empty() {
-                lost.push(format!("defaulted (not in the input): {}", m.defaulted.join(", ")));
-            }
-            lost.extend(m.notes.into_iter().map(|n| format!("note: {n}")));
-            Ok(Some(Converted { text, lost }))
-        }
-        Some(Detected::SfbenchV2) => {
-            Err(UsageError(format!("{} is already an SF-Bench v2 report", output::shown(&args.input))).into())
-        }
-        _ => Ok(None),
+    let Ok(bytes) = std::fs::read(input) else { return Ok(None) };
+    match writer.migrate(&Input::new(input, &bytes, true)) {
+        Some(Ok(written)) => Ok(Some(written)),
+        Some(Err(why)) => Err(UsageError(format!("{}: {why}", output::shown(input))).into()),
+        None => Ok(None),
     }
 }
 
