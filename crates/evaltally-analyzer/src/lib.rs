@@ -30,6 +30,7 @@ pub mod load;
 mod matrix;
 pub mod stability;
 pub mod stats;
+pub mod trend;
 pub mod validate;
 
 pub use load::{Filter, LoadError, Loaded, NoProgress, POOLED, Progress, Records, Shown};

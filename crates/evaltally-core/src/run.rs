@@ -89,6 +89,9 @@ pub struct CategoryRun {
     /// Whether the run judged its tests. A BFCL result file without its score file is
     /// unscored: its tests ran, but count as neither pass nor fail.
     pub scored: bool,
+    /// What the run says about itself (when, branch, version), shared by its category runs;
+    /// `None` when its format records nothing.
+    pub meta: Option<std::sync::Arc<crate::RunMeta>>,
     ids: IdList,
     outcomes: Vec<Outcome>,
     error_index: Vec<Option<u16>>,
@@ -104,6 +107,7 @@ impl CategoryRun {
             category: category.into(),
             sources: Vec::new(),
             scored: true,
+            meta: None,
             ids: IdList::default(),
             outcomes: Vec::new(),
             error_index: Vec::new(),

@@ -15,7 +15,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
 
-use evaltally_core::{CategoryRun, Outcome, id::natural_str_cmp};
+use std::sync::Arc;
+
+use evaltally_core::{CategoryRun, Outcome, RunMeta, id::natural_str_cmp};
 use evaltally_format::Input;
 use evaltally_format::fields::{Fallback as Slow, boolean, fields, member, objects, only_objects, string};
 
@@ -131,7 +133,17 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
     let mut run_costs = Vec::new();
     cost_models(b, top("costs")?, &mut run_costs)?;
     let model = model(&tests, &run_costs);
-    build(file.path, &name, &model, &tests, run_tier.as_deref())
+    let text = |key: &str| -> Result<Option<String>, Slow> { Ok(string(b, top(key)?)?.map(Cow::into_owned)) };
+    let meta = RunMeta {
+        timestamp: text("timestamp")?,
+        git_branch: text(if legacy { "branch" } else { "git_branch" })?,
+        git_sha: text("git_sha")?,
+        version: text("version")?,
+        tier: run_tier.as_deref().map(str::to_string),
+        hostname: text("hostname")?,
+    };
+    let meta = Some(meta).filter(|m| !m.is_empty()).map(Arc::new);
+    build(file.path, &name, &model, &tests, run_tier.as_deref(), meta.as_ref())
 }
 
 fn build(
@@ -140,6 +152,7 @@ fn build(
     model: &str,
     tests: &[Test<'_>],
     run_tier: Option<&str>,
+    meta: Option<&Arc<RunMeta>>,
 ) -> Result<Vec<CategoryRun>, Slow> {
     let mut seen = HashSet::with_capacity(tests.len());
     let mut by_category: BTreeMap<&str, CategoryRun> = BTreeMap::new();
@@ -158,6 +171,7 @@ fn build(
         let entry = by_category.entry(category).or_insert_with(|| {
             let mut c = CategoryRun::new(name, model, category);
             c.sources.push(path.to_path_buf());
+            c.meta = meta.cloned();
             c
         });
         let outcome = if t.passed { Outcome::Pass } else { Outcome::Fail };

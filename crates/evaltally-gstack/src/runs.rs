@@ -127,11 +127,13 @@ pub fn duplicate_tests(run: &GstackRun) -> Vec<String> {
 /// ```
 pub fn category_runs(run: &GstackRun) -> Vec<CategoryRun> {
     let (name, model) = (run.name(), run.model());
+    let meta = Some(run.meta()).filter(|m| !m.is_empty()).map(std::sync::Arc::new);
     let mut by_category: BTreeMap<&str, CategoryRun> = BTreeMap::new();
     for (cat, t) in kept(run) {
         let entry = by_category.entry(cat).or_insert_with(|| {
             let mut c = CategoryRun::new(&name, &model, cat);
             c.sources.extend(run.source.clone());
+            c.meta.clone_from(&meta);
             c
         });
         let outcome = outcome_of(t);

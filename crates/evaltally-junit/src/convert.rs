@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use evaltally_core::id::natural_str_cmp;
-use evaltally_core::{CategoryRun, Location, Outcome, RunRecord, Status, TestDetail, TestRecord};
+use evaltally_core::{CategoryRun, Location, Outcome, RunMeta, RunRecord, Status, TestDetail, TestRecord};
 use hashbrown::HashMap;
 
 use crate::model::{JunitCase, JunitRun};
@@ -22,7 +22,9 @@ pub(crate) fn group<'t>(
     run_name: &str,
     model: &str,
     source: &Path,
+    meta: RunMeta,
 ) -> Vec<CategoryRun> {
+    let meta = Some(meta).filter(|m| !m.is_empty()).map(std::sync::Arc::new);
     let mut out: Vec<CategoryRun> = Vec::new();
     // Tests of a category mostly come together: the last category is tried first.
     let mut index: HashMap<&str, usize> = HashMap::new();
@@ -33,6 +35,7 @@ pub(crate) fn group<'t>(
             _ => *index.entry(category).or_insert_with(|| {
                 let mut c = CategoryRun::new(run_name, model, category);
                 c.sources.push(source.to_path_buf());
+                c.meta.clone_from(&meta);
                 out.push(c);
                 out.len() - 1
             }),
@@ -78,7 +81,7 @@ impl JunitRun {
             let label = if outcome == Outcome::Fail { case.error_type() } else { None };
             Some((case.category.as_str(), case.id.as_str(), outcome, label))
         });
-        group(tests, run_name, model, &self.source)
+        group(tests, run_name, model, &self.source, self.meta())
     }
 
     /// The report as a run record: every kept test case in document order (skipped ones

@@ -22,7 +22,7 @@ use memchr::{memchr, memchr2, memchr3, memmem};
 use crate::MAX_DEPTH;
 use crate::convert::group;
 use crate::escape::{is_xml_space, unescape_attr};
-use crate::model::{CaseFlags, CaseStatus, Declared, ProblemKind, run_name};
+use crate::model::{CaseFlags, CaseStatus, Declared, ProblemKind, run_meta, run_name};
 use crate::naming::{CaseSeat, SuiteSeat, name_cases};
 use crate::read::disagreements;
 use crate::seconds::{Reading, parse_ms};
@@ -200,6 +200,9 @@ struct Scanner<'a> {
     root_name: Option<Cow<'a, str>>,
     root_declared: Declared,
     root_properties: RunProperties<'a>,
+    /// The first suite `timestamp` and `hostname` (not blank).
+    timestamp: Option<Cow<'a, str>>,
+    hostname: Option<Cow<'a, str>>,
     suites: Vec<Suite<'a>>,
     cases: Vec<Case<'a>>,
 }
@@ -215,6 +218,8 @@ impl<'a> Scanner<'a> {
             root_name: None,
             root_declared: Declared::default(),
             root_properties: RunProperties::default(),
+            timestamp: None,
+            hostname: None,
             suites: Vec::new(),
             cases: Vec::with_capacity(128),
         }
@@ -387,6 +392,12 @@ impl<'a> Scanner<'a> {
         let declared = declared(&self.attrs)?;
         let name = self.attrs.iter().find(|a| a.local == "name").map(|a| keep(&a.value));
         let name = name.filter(|n| !n.chars().all(is_xml_space));
+        for (key, slot) in [("timestamp", &mut self.timestamp), ("hostname", &mut self.hostname)] {
+            if slot.is_none() {
+                let value = self.attrs.iter().find(|a| a.local == key).map(|a| keep(&a.value));
+                *slot = value.filter(|v| !v.chars().all(is_xml_space));
+            }
+        }
         self.suites.push(Suite { name, parent, declared, properties: RunProperties::default() });
         Ok(Frame::Suite(self.suites.len() - 1))
     }
@@ -562,7 +573,8 @@ impl<'a> Scanner<'a> {
             let label = if outcome == Outcome::Fail { case.status.error_label(deciding) } else { None };
             Some((n.category, n.id.as_ref(), outcome, label))
         });
-        Ok(group(tests, &run, model, source))
+        let meta = run_meta(self.timestamp.as_deref(), self.hostname.as_deref());
+        Ok(group(tests, &run, model, source, meta))
     }
 }
 

@@ -272,6 +272,15 @@ impl JunitCase {
     }
 }
 
+/// The run metadata a report holds: its first suite timestamp and hostname.
+pub(crate) fn run_meta(timestamp: Option<&str>, hostname: Option<&str>) -> evaltally_core::RunMeta {
+    evaltally_core::RunMeta {
+        timestamp: timestamp.map(str::to_string),
+        hostname: hostname.map(str::to_string),
+        ..Default::default()
+    }
+}
+
 /// A run's name from its `run` property, its `<testsuites name>` and its file.
 pub(crate) fn run_name(property: Option<&str>, name: Option<&str>, source: &std::path::Path) -> String {
     property
@@ -319,7 +328,12 @@ impl JunitRun {
         self.property("model")
     }
 
-    /// The first suite's `timestamp`.
+    /// What the report says about its run: the first suite `timestamp` and `hostname`.
+    pub fn meta(&self) -> evaltally_core::RunMeta {
+        run_meta(self.started_at(), self.suites.iter().find_map(|s| s.hostname.as_deref()))
+    }
+
+    /// When the report's first suite with a `timestamp` says it started.
     pub fn started_at(&self) -> Option<&str> {
         self.suites.iter().find_map(|s| s.timestamp.as_deref())
     }

@@ -37,7 +37,8 @@ pub mod show;
 pub mod stability;
 mod style;
 pub mod summary;
+pub mod trend;
 pub mod validate;
 
-use style::width_of;
 pub use style::{OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};
+use style::{diagnostics_markdown, width_of};

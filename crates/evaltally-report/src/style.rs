@@ -90,3 +90,24 @@ pub fn outcomes_text(outcomes: &str) -> String {
     let tail: String = outcomes.chars().skip(n - OUTCOMES_MAX).collect();
     format!("…{tail}")
 }
+
+/// The diagnostics of a Markdown report, folded in a `<details>` block headed by their
+/// counts (nothing when there are none).
+pub(crate) fn diagnostics_markdown(out: &mut String, diagnostics: &[evaltally_core::Diagnostic]) {
+    use std::fmt::Write as _;
+    if diagnostics.is_empty() {
+        return;
+    }
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let _ = writeln!(
+        out,
+        "\n<details><summary>{}, {}</summary>\n",
+        count(diagnostics.len() - errors, "warning"),
+        count(errors, "error")
+    );
+    for d in diagnostics {
+        let _ = writeln!(out, "- {}", evaltally_core::text::markdown_code(&d.to_string().replace('`', "'"), false));
+    }
+    out.push_str("\n</details>\n");
+}

@@ -41,6 +41,11 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         None => string(b, top("model_name_or_path")?)?,
     };
     let model = model.as_deref().unwrap_or("unknown");
+    let started = match string(b, top("start_time")?)? {
+        Some(t) => Some(t),
+        None => string(b, top("created_at")?)?,
+    };
+    let meta = crate::report::run_meta(started.as_deref());
     let instances = top("instances")?.ok_or(Fallback)?;
     let mut by_category: BTreeMap<String, CategoryRun> = BTreeMap::new();
     let mut seen = HashSet::new();
@@ -62,7 +67,9 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         }
         let category = sfbench_category(&id);
         if !by_category.contains_key(category) {
-            by_category.insert(category.to_string(), CategoryRun::new(&run, model, category));
+            let mut c = CategoryRun::new(&run, model, category);
+            c.meta.clone_from(&meta);
+            by_category.insert(category.to_string(), c);
         }
         let entry = by_category.get_mut(category).ok_or(Fallback)?;
         if boolean(b, resolved.as_ref()).unwrap_or(false) {

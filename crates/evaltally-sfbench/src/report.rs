@@ -485,13 +485,18 @@ impl Report {
     /// fail; a failure is labelled by its `error_type`, else by its status.
     pub fn category_runs(&self, run: &str) -> Vec<CategoryRun> {
         let model = self.model_name.as_deref().unwrap_or("unknown");
+        let meta = run_meta(self.start_time.as_deref());
         let mut by_category: std::collections::BTreeMap<&str, CategoryRun> = std::collections::BTreeMap::new();
         for inst in self.kept() {
             if inst.status == TaskStatus::Skipped {
                 continue;
             }
             let cat = sfbench_category(&inst.instance_id);
-            let entry = by_category.entry(cat).or_insert_with(|| CategoryRun::new(run, model, cat));
+            let entry = by_category.entry(cat).or_insert_with(|| {
+                let mut c = CategoryRun::new(run, model, cat);
+                c.meta.clone_from(&meta);
+                c
+            });
             if inst.resolved {
                 entry.push(&inst.instance_id, Outcome::Pass, None);
             } else {
@@ -501,6 +506,12 @@ impl Report {
         }
         by_category.into_values().collect()
     }
+}
+
+/// The run metadata a report holds: when it started (`start_time`, else `created_at`).
+pub(crate) fn run_meta(start_time: Option<&str>) -> Option<std::sync::Arc<evaltally_core::RunMeta>> {
+    let timestamp = start_time?.to_string();
+    Some(std::sync::Arc::new(evaltally_core::RunMeta { timestamp: Some(timestamp), ..Default::default() }))
 }
 
 /// The task family of an SF-Bench instance id: the text before the first `-`.

@@ -57,6 +57,17 @@ pub(crate) enum Command {
     /// Exit status: 0 when the test was found; 1 when it was, but files had errors; 2 when
     /// it is in none of the runs.
     Show(ShowArgs),
+    /// How each test moved over time: per test its pass rate, the last runs as a ✓/✗
+    /// sparkline, the current streak, and a status decided as gstack's `eval trend` does
+    /// (improving, degrading, flaky, stable-pass, stable-fail).
+    ///
+    /// PATHs are runs of any format, or folders of them (`store:<name>` too). Runs are
+    /// ordered by their timestamp, then by name (runs without one, such as BFCL folders,
+    /// last, in name order); only the last --limit runs of each model count.
+    ///
+    /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
+    /// 2 on usage errors or when nothing was found.
+    Trend(TrendArgs),
     /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it,
     /// what the stored summary gets wrong, the resolved rule the data follows; `--format
     /// markdown` renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the
@@ -365,6 +376,46 @@ pub(crate) struct StabilityArgs {
     pub(crate) as_format: Option<String>,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct TrendArgs {
+    /// Runs, or folders of runs.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// The last N runs of each model (0: all).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub(crate) limit: usize,
+    /// Only runs on this git branch (from the run's metadata).
+    #[arg(long, value_name = "B")]
+    pub(crate) branch: Option<String>,
+    /// Only runs of this tier (gstack: e2e, llm-judge).
+    #[arg(long, value_name = "T")]
+    pub(crate) tier: Option<String>,
+    /// Only tests whose id contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) test: Option<String>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+    /// Only tests with this status (repeatable).
+    #[arg(long, value_name = "STATUS", value_parser = ["improving", "degrading", "flaky", "stable-pass", "stable-fail"])]
+    pub(crate) status: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Exit 1 when there were warnings.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Also read gstack's incremental saves of runs that had not finished.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
+    /// Read every file as this format (see `stability --help`).
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
+}
+
 impl Cli {
     /// Replaces `store:<name>` paths of every command with the store entry's folder.
     pub(crate) fn resolve_store_paths(&mut self) -> anyhow::Result<()> {
@@ -375,6 +426,7 @@ impl Cli {
         };
         match &mut self.command {
             Command::Stability(a) => fix(&mut a.paths),
+            Command::Trend(a) => fix(&mut a.paths),
             Command::Compare(a) => {
                 fix(&mut a.runs)?;
                 fix(&mut a.base)?;

@@ -271,6 +271,18 @@ impl GstackRun {
         }
     }
 
+    /// What the run says about itself (timestamp, branch, commit, version, tier, host).
+    pub fn meta(&self) -> evaltally_core::RunMeta {
+        evaltally_core::RunMeta {
+            timestamp: self.timestamp.clone(),
+            git_branch: self.git_branch.clone(),
+            git_sha: self.git_sha.clone(),
+            version: self.version.clone(),
+            tier: self.tier.clone(),
+            hostname: self.hostname.clone(),
+        }
+    }
+
     /// The run's name: its `label`, else the file stem, else `gstack`.
     pub fn name(&self) -> String {
         if let Some(label) = self.label.as_deref().filter(|l| !l.is_empty()) {

@@ -57,19 +57,7 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
             top_flaky_table(&mut out, model, options.top_flaky);
         }
     }
-    if !diagnostics.is_empty() {
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let _ = writeln!(
-            out,
-            "\n<details><summary>{}, {}</summary>\n",
-            plural(diagnostics.len() - errors, "warning"),
-            plural(errors, "error")
-        );
-        for d in diagnostics {
-            let _ = writeln!(out, "- {}", markdown_code(&d.to_string().replace('`', "'"), false));
-        }
-        out.push_str("\n</details>\n");
-    }
+    crate::diagnostics_markdown(&mut out, diagnostics);
     out
 }
 

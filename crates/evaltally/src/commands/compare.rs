@@ -2,15 +2,13 @@
 
 use std::path::PathBuf;
 
-use evaltally_analyzer::{Filter, Loaded, compare, load};
+use evaltally_analyzer::{Filter, Loaded, compare};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
 use evaltally_report::{Style, compare as render};
 
-use super::stability::explain;
 use crate::cli::{ColorChoice, CompareArgs, FailOn, Format};
 use crate::output;
-use crate::progress::Bar;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
@@ -48,22 +46,11 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::dropped_significantly),
         None => false,
     };
-    let errors = diagnostics.iter().any(Diagnostic::is_error);
-    let warnings = diagnostics.iter().any(|d| !d.is_error());
-    Ok(if tripped || errors || (args.strict && warnings) { Exit::Problems } else { Exit::Ok })
+    Ok(super::stability::exit_code(&diagnostics, args.strict, tripped))
 }
 
 fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {
-    let loaded = load::load(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
-    if loaded.runs.is_empty() {
-        output::report_diagnostics(&loaded.diagnostics);
-        return Err(UsageError(format!(
-            "nothing to compare in {}: no result file could be read",
-            output::shown_all(paths)
-        ))
-        .into());
-    }
-    Ok(loaded)
+    super::stability::load_runs(paths, filter, "compare")
 }
 
 /// Loads one side given as a single run folder, refusing a folder that holds several runs.

@@ -7,4 +7,5 @@ pub(crate) mod push;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;
+pub(crate) mod trend;
 pub(crate) mod validate;

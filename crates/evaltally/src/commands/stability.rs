@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use evaltally_analyzer::{Filter, LoadError, load, stability};
+use evaltally_analyzer::{Filter, LoadError, Loaded, load, stability};
 use evaltally_core::text::printable;
 use evaltally_format::DiscoverError;
 use evaltally_report::{Style, stability as render};
@@ -21,15 +21,7 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
         include_partial: args.include_partial,
         forced: forced(args.as_format.as_deref())?,
     };
-    let loaded = load::load(&args.paths, &filter, &Bar::new()).map_err(|e| explain(&e))?;
-    if loaded.runs.is_empty() {
-        output::report_diagnostics(&loaded.diagnostics);
-        return Err(UsageError(format!(
-            "nothing to analyse in {}: no result file could be read (see the warnings above)",
-            output::shown_all(&args.paths)
-        ))
-        .into());
-    }
+    let loaded = load_runs(&args.paths, &filter, "analyse")?;
     let report = stability::analyze(&loaded.runs);
 
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
@@ -45,14 +37,36 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
 
-    let errors = loaded.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
-    let warnings = loaded.diagnostics.iter().any(|d| !d.is_error());
+    let exit = exit_code(&loaded.diagnostics, args.strict, false);
     // The process ends next: freeing thousands of runs one allocation at a time would cost
     // more than analysing them (5% of the time at 1,000 JUnit reports), and the OS takes the
     // memory back at once.
     std::mem::forget(loaded);
     std::mem::forget(report);
-    Ok(if errors || (args.strict && warnings) { Exit::Problems } else { Exit::Ok })
+    Ok(exit)
+}
+
+/// The runs below `paths`; nothing read at all is a usage error (`nothing to VERB in …`),
+/// after the diagnostics that say why.
+pub(crate) fn load_runs(paths: &[PathBuf], filter: &Filter, verb: &str) -> anyhow::Result<Loaded> {
+    let loaded = load::load(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
+    if loaded.runs.is_empty() {
+        output::report_diagnostics(&loaded.diagnostics);
+        return Err(UsageError(format!(
+            "nothing to {verb} in {}: no result file could be read (see the warnings above)",
+            output::shown_all(paths)
+        ))
+        .into());
+    }
+    Ok(loaded)
+}
+
+/// The exit code of an analysis: 1 when a file had errors, when there were warnings and
+/// `strict`, or when `tripped` (`compare --fail-on`); else 0.
+pub(crate) fn exit_code(diagnostics: &[evaltally_core::Diagnostic], strict: bool, tripped: bool) -> Exit {
+    let errors = diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
+    let warnings = diagnostics.iter().any(|d| !d.is_error());
+    if tripped || errors || (strict && warnings) { Exit::Problems } else { Exit::Ok }
 }
 
 /// Turns "nothing found" into a usage error that says where it looked and what it knows.

@@ -1,0 +1,41 @@
+//! What a run says about itself: when, on which branch and commit, with which version.
+
+use serde::Serialize;
+
+/// A run's metadata, as far as its format records it; every field is optional and kept as
+/// written. Category runs of one run share it (`Arc`), so it costs one copy per run.
+///
+/// ```
+/// use evaltally_core::RunMeta;
+/// let meta = RunMeta { timestamp: Some("2026-03-16T02:00:00Z".into()), git_branch: Some("main".into()), ..Default::default() };
+/// assert!(!meta.is_empty());
+/// assert_eq!(serde_json::to_value(&meta).unwrap(), serde_json::json!({"timestamp": "2026-03-16T02:00:00Z", "git_branch": "main"}));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct RunMeta {
+    /// When the run started or was written (ISO 8601 where the format has it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    /// The git branch it ran on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_branch: Option<String>,
+    /// The git commit it ran on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub git_sha: Option<String>,
+    /// The version of what was evaluated (or of the harness).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The tier (gstack: `e2e`, `llm-judge`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<String>,
+    /// The machine it ran on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+}
+
+impl RunMeta {
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}

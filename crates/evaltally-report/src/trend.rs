@@ -1,0 +1,177 @@
+//! The trend report: text ([`text`]), Markdown ([`markdown`]) and JSON ([`json`]).
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::trend::{ModelTrend, TestTrend, TrendReport, TrendRun, TrendStatus};
+use evaltally_core::Diagnostic;
+use evaltally_core::text::{markdown_code, markdown_text, printable};
+use serde::Serialize;
+
+use crate::{Style, width_of};
+
+/// A test's scored outcomes as gstack draws them: `✓` passed, `✗` failed, `·` a run that
+/// did not score it.
+///
+/// ```
+/// use evaltally_analyzer::trend::{Streak, TestTrend, TrendStatus};
+/// let t = TestTrend {
+///     id: "login".into(), category: "auth".into(), outcomes: vec![Some(true), None, Some(false)],
+///     rate: 0.5, flips: 1, streak: Streak { passed: false, length: 1 }, status: TrendStatus::Flaky,
+/// };
+/// assert_eq!(evaltally_report::trend::sparkline(&t), "✓·✗");
+/// ```
+pub fn sparkline(test: &TestTrend) -> String {
+    test.outcomes
+        .iter()
+        .map(|o| match o {
+            Some(true) => '✓',
+            Some(false) => '✗',
+            None => '·',
+        })
+        .collect()
+}
+
+fn streak(test: &TestTrend) -> String {
+    format!("{}{}", test.streak.length, if test.streak.passed { '✓' } else { '✗' })
+}
+
+fn painted(style: Style, status: TrendStatus) -> String {
+    let s = status.as_str();
+    match status {
+        TrendStatus::Degrading | TrendStatus::StableFail => style.red(s),
+        TrendStatus::Flaky => style.yellow(s),
+        TrendStatus::Improving | TrendStatus::StablePass => style.green(s),
+    }
+}
+
+/// When a run ran, as shown: its timestamp as written, else `-`.
+fn when(run: &TrendRun) -> String {
+    run.meta.timestamp.as_deref().map_or_else(|| "-".to_string(), |t| printable(t).into_owned())
+}
+
+/// The runs looked at, in one line: how many, their span in time, and the first and last.
+fn runs_line(model: &ModelTrend) -> String {
+    let n = model.runs.len();
+    let (Some(first), Some(last)) = (model.runs.first(), model.runs.last()) else {
+        return "no runs".to_string();
+    };
+    let of = if model.runs_found > n { format!(" (the last {n} of {})", model.runs_found) } else { String::new() };
+    let timed = model.runs.iter().any(|r| r.meta.timestamp.is_some());
+    let span = match (n, timed) {
+        (1, true) => format!("{} at {}", printable(&first.name), when(first)),
+        (1, false) => printable(&first.name).into_owned(),
+        (_, true) => {
+            format!("{} at {} … {} at {}", printable(&first.name), when(first), printable(&last.name), when(last))
+        }
+        (_, false) => format!("{} … {} (no timestamps: in name order)", printable(&first.name), printable(&last.name)),
+    };
+    format!("{} run{}{of}: {span}", n, if n == 1 { "" } else { "s" })
+}
+
+fn footer(model: &ModelTrend) -> String {
+    let n = model.tests.len();
+    format!(
+        "{n} test{} tracked | {} flaky | {} degrading | {} improving",
+        if n == 1 { "" } else { "s" },
+        model.count(TrendStatus::Flaky),
+        model.count(TrendStatus::Degrading),
+        model.count(TrendStatus::Improving)
+    )
+}
+
+/// The report as text: per model, one line per test with its rate, sparkline, streak and
+/// status, oldest run on the left.
+pub fn text(report: &TrendReport, style: Style) -> String {
+    let mut out = String::new();
+    for (i, model) in report.models.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}: {}", style.bold(&printable(&model.model)), runs_line(model));
+        if model.tests.is_empty() {
+            let _ = writeln!(out, "\n  no tests to show");
+            continue;
+        }
+        let id_w = model.tests.iter().map(|t| width_of(&t.id)).max().unwrap_or(0).max("test".len());
+        let cat_w = model.tests.iter().map(|t| width_of(&t.category)).max().unwrap_or(0).max("category".len());
+        let spark_w = model.runs.len().max("last".len() + 1 + model.runs.len().to_string().len());
+        let last = format!("last {}", model.runs.len());
+        let _ = writeln!(
+            out,
+            "\n  {:<id_w$}  {:<cat_w$}  {:>5}  {:<spark_w$}  {:>6}  status",
+            "test", "category", "rate", last, "streak"
+        );
+        for t in &model.tests {
+            let (id, cat) = (printable(&t.id), printable(&t.category));
+            let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
+            let spark = sparkline(t);
+            let _ = writeln!(
+                out,
+                "  {id}{}  {cat}{}  {:>4.0}%  {spark}{}  {:>6}  {}",
+                pad(&id, id_w),
+                pad(&cat, cat_w),
+                t.rate * 100.0,
+                pad(&spark, spark_w),
+                streak(t),
+                painted(style, t.status)
+            );
+        }
+        let _ = writeln!(out, "\n  {}", footer(model));
+    }
+    out
+}
+
+/// The report as Markdown, fit for a CI job summary.
+pub fn markdown(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::from("# evaltally trend\n");
+    for model in &report.models {
+        let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
+        let _ = writeln!(out, "{}\n", markdown_text(&runs_line(model)));
+        if model.tests.is_empty() {
+            out.push_str("No tests to show.\n");
+            continue;
+        }
+        out.push_str("| test | category | rate | last runs | streak | status |\n");
+        out.push_str("|---|---|---:|---|---:|---|\n");
+        for t in &model.tests {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.0}% | {} | {} | {} |",
+                markdown_code(&t.id, true),
+                markdown_text(&t.category),
+                t.rate * 100.0,
+                sparkline(t),
+                streak(t),
+                t.status.as_str()
+            );
+        }
+        let _ = writeln!(out, "\n{}.", footer(model));
+    }
+    crate::diagnostics_markdown(&mut out, diagnostics);
+    out
+}
+
+/// The JSON document `evaltally trend --format json` prints.
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    /// Per-model trend: the runs looked at (name and metadata, oldest first) and per test
+    /// its outcomes in run order (`true`, `false`, `null` for a run that did not score it),
+    /// rate, flips, streak and status.
+    pub models: &'a [ModelTrend],
+    /// Warnings: what was tolerated.
+    pub warnings: Vec<&'a Diagnostic>,
+    /// Errors: what could not be read and was left out.
+    pub errors: Vec<&'a Diagnostic>,
+}
+
+/// The JSON document as pretty-printed text with a final newline.
+pub fn json(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
+    let doc = Document {
+        models: &report.models,
+        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
+        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
