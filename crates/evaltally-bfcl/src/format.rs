@@ -125,6 +125,7 @@ impl Unit for PairUnit {
             format: "bfcl".to_string(),
             source: self.root.clone(),
             started_at: None,
+            meta: evaltally_core::RunMeta::default(),
             tests,
         };
         Records { runs: vec![run], diagnostics }

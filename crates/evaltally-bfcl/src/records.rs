@@ -103,6 +103,7 @@ pub fn run_records(run: &RunDir, diags: &mut Vec<Diagnostic>) -> Vec<RunRecord> 
             format: "bfcl".to_string(),
             source: run.root.clone(),
             started_at: None,
+            meta: evaltally_core::RunMeta::default(),
             tests: Vec::new(),
         });
         rec.tests.extend(tests);

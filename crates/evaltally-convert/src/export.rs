@@ -34,6 +34,10 @@ pub struct Line<'a> {
     pub source_format: &'a str,
     /// The file or folder it was read from.
     pub source: String,
+    /// What the run says about itself: `timestamp`, `git_branch`, `git_sha`, `version`,
+    /// `tier`, `hostname`, each present only when the run records it.
+    #[serde(flatten)]
+    pub meta: &'a evaltally_core::RunMeta,
 }
 
 /// Appends one line per test of `run` to `out`.
@@ -70,6 +74,7 @@ pub fn jsonl(run: &RunRecord, out: &mut String) {
             cost_usd: t.cost_usd,
             source_format: &run.format,
             source: source.clone(),
+            meta: &run.meta,
         };
         if let Ok(s) = serde_json::to_string(&line) {
             out.push_str(&s);

@@ -85,7 +85,7 @@ pub fn convert(run: &RunRecord) -> Converted {
             let mut e = json!({
                 "name": t.id,
                 "suite": t.category,
-                "tier": "evaltally",
+                "tier": run.meta.tier.as_deref().unwrap_or("evaltally"),
                 "passed": t.outcome == Some(Outcome::Pass),
                 "duration_ms": t.duration_ms.unwrap_or(0.0),
                 "cost_usd": t.cost_usd.unwrap_or(0.0),
@@ -112,13 +112,13 @@ pub fn convert(run: &RunRecord) -> Converted {
     let cost: f64 = ran.iter().filter_map(|t| t.cost_usd).sum();
     let mut doc = json!({
         "schema_version": 1,
-        "version": format!("evaltally {}", env!("CARGO_PKG_VERSION")),
+        "version": run.meta.version.clone().unwrap_or_else(|| format!("evaltally {}", env!("CARGO_PKG_VERSION"))),
         "label": run.run,
-        "git_branch": "unknown",
-        "git_sha": "unknown",
+        "git_branch": run.meta.git_branch.as_deref().unwrap_or("unknown"),
+        "git_sha": run.meta.git_sha.as_deref().unwrap_or("unknown"),
         "timestamp": run.started_at.clone().unwrap_or_else(|| "1970-01-01T00:00:00Z".to_string()),
-        "hostname": "unknown",
-        "tier": "evaltally",
+        "hostname": run.meta.hostname.as_deref().unwrap_or("unknown"),
+        "tier": run.meta.tier.as_deref().unwrap_or("evaltally"),
         "total": ran.len(),
         "passed": passed,
         "failed": ran.len() - passed,
@@ -133,10 +133,27 @@ pub fn convert(run: &RunRecord) -> Converted {
         doc["costs"] =
             json!([{"model": run.model, "calls": ran.len(), "input_tokens": input, "output_tokens": output}]);
     }
-    let mut lost = vec![
-        "git_branch, git_sha, hostname: not in the source; written as \"unknown\"".to_string(),
-        format!("version and tier: written as \"{}\" and \"evaltally\"", doc["version"].as_str().unwrap_or("")),
-    ];
+    let mut lost = Vec::new();
+    let unknown: Vec<&str> = [
+        ("git_branch", run.meta.git_branch.is_none()),
+        ("git_sha", run.meta.git_sha.is_none()),
+        ("hostname", run.meta.hostname.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(k, missing)| missing.then_some(k))
+    .collect();
+    if !unknown.is_empty() {
+        lost.push(format!("{}: not in the source; written as \"unknown\"", unknown.join(", ")));
+    }
+    match (run.meta.version.is_none(), run.meta.tier.is_none()) {
+        (true, true) => lost.push(format!(
+            "version and tier: written as \"{}\" and \"evaltally\"",
+            doc["version"].as_str().unwrap_or("")
+        )),
+        (true, false) => lost.push(format!("version: written as \"{}\"", doc["version"].as_str().unwrap_or(""))),
+        (false, true) => lost.push("tier: written as \"evaltally\"".to_string()),
+        (false, false) => {}
+    }
     if run.started_at.is_none() {
         lost.push("timestamp: not in the source; written as 1970-01-01T00:00:00Z".into());
     }

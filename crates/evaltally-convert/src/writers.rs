@@ -2,8 +2,38 @@
 
 use evaltally_core::RunRecord;
 use evaltally_format::{Input, Writer, Written};
+use evaltally_gstack::Shape;
+use evaltally_gstack::normalize::{self, Direction};
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::migrate;
+
+/// A gstack document given to a gstack writer: converted whole by gstack's own normalizer
+/// (byte for byte what `normalizeFromLegacy` / `normalizeToLegacy` and `JSON.stringify(…,
+/// null, 2)` give), or kept as it is when it already has the shape asked; `None` for other
+/// documents.
+fn gstack_document(file: &Input<'_>, target: Shape) -> Option<Result<Written, String>> {
+    let text = std::str::from_utf8(file.bytes).ok()?;
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let shape = evaltally_gstack::detect(&value)?;
+    if shape == target {
+        let mut text = text.to_string();
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        return Some(Ok(Written { text, lost: Vec::new() }));
+    }
+    let (direction, converted) = match target {
+        Shape::Legacy => (Direction::ToLegacy, normalize::to_legacy_text(text)),
+        Shape::Standard => (Direction::FromLegacy, normalize::from_legacy_text(text)),
+    };
+    let dropped = normalize::dropped(&value, direction);
+    let lost = if dropped.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!("gstack's normalizer drops: {}", dropped.join(", "))]
+    };
+    Some(converted.map(|text| Written { text, lost }).map_err(|e| format!("gstack's normalizer refuses it: {e}")))
+}
 
 /// gstack's standard eval result.
 #[derive(Debug, Clone, Copy)]
@@ -23,6 +53,12 @@ impl Writer for Gstack {
 
     fn write(&self, run: &RunRecord) -> Result<Written, String> {
         Ok(crate::gstack::convert(run))
+    }
+
+    /// A legacy gstack file becomes what gstack's `normalizeFromLegacy` makes of it; a
+    /// standard one is kept as it is.
+    fn migrate(&self, file: &Input<'_>) -> Option<Result<Written, String>> {
+        gstack_document(file, Shape::Standard)
     }
 }
 
@@ -47,6 +83,12 @@ impl Writer for GstackLegacy {
         let text = evaltally_gstack::normalize::to_legacy_text(&standard.text)
             .map_err(|e| format!("the converted gstack result could not be normalised: {e}"))?;
         Ok(Written { text, lost: standard.lost })
+    }
+
+    /// A standard gstack file becomes what gstack's `normalizeToLegacy` makes of it; a
+    /// legacy one is kept as it is.
+    fn migrate(&self, file: &Input<'_>) -> Option<Result<Written, String>> {
+        gstack_document(file, Shape::Legacy)
     }
 }
 

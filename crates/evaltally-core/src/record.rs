@@ -49,6 +49,10 @@ pub struct RunRecord {
     /// When the run started, as written (ISO 8601 where the format has it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub started_at: Option<String>,
+    /// What the run says about itself (branch, commit, version, tier, host; its timestamp
+    /// too, where the format has one).
+    #[serde(skip_serializing_if = "crate::RunMeta::is_empty")]
+    pub meta: crate::RunMeta,
     /// The tests, in the order the run lists them.
     pub tests: Vec<TestRecord>,
 }

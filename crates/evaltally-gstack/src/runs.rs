@@ -265,6 +265,7 @@ pub fn record(run: &GstackRun) -> evaltally_core::RunRecord {
         format: "gstack".to_string(),
         source: run.source.clone().unwrap_or_default(),
         started_at: run.timestamp.clone(),
+        meta: run.meta(),
         tests,
     }
 }

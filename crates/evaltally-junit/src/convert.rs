@@ -105,6 +105,7 @@ impl JunitRun {
             format: FORMAT.to_string(),
             source: self.source.clone(),
             started_at: self.started_at().map(str::to_string),
+            meta: self.meta(),
             tests: self.kept().map(test_record).collect(),
         }
     }

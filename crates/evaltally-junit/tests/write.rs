@@ -17,6 +17,7 @@ fn small_run() -> RunRecord {
         format: "bfcl".into(),
         source: PathBuf::from("runs/run-2"),
         started_at: Some("2026-03-04T05:06:07Z".into()),
+        meta: evaltally_core::RunMeta::default(),
         tests: vec![
             TestRecord {
                 duration_ms: Some(1234.5),

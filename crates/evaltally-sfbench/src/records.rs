@@ -26,6 +26,7 @@ pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) ->
         Format::SfbenchV2 => {
             let report = Report::from_value(doc);
             rec.started_at.clone_from(&report.start_time);
+            rec.meta.timestamp.clone_from(&report.start_time);
             rec.tests = report.kept().map(sfbench_test).collect();
         }
         other => {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::evaltally;
+use common::{evaltally, evaltally_in};
 
 #[test]
 fn legacy_evaluate_file_to_v2_lists_what_was_defaulted() {
@@ -216,4 +216,60 @@ fn refdata_bfcl_run_to_gstack_validates_and_to_junit_keeps_the_counts() {
     assert!(orig.iter().map(|(_, p, f)| p + f).sum::<u64>() > 1000, "{orig:?}");
     assert_eq!(category_counts(&[junit.to_str().unwrap()]), orig, "JUnit reads back with the same counts");
     assert_eq!(category_counts(&[gstack.to_str().unwrap()]), orig, "gstack reads back with the same counts");
+}
+
+/// gstack's own normalizer outputs (saved from its code in the shared reference data) come
+/// out of `convert` byte for byte, and a gstack file pushed, listed and converted back to its
+/// own shape is the file that was pushed.
+#[test]
+fn gstack_oracles_pass_through_convert_byte_for_byte() {
+    let Some(dir) = evaltally_testkit::refdata("gstack/garrytan-gstack") else { return };
+    let cases = [
+        ("legacy-makeLegacy.from-test-lib-eval-format.json", "gstack", "derived.normalizeFromLegacy.makeLegacy.json"),
+        (
+            "standard-example.from-docs-eval-result-format.json",
+            "gstack-legacy",
+            "derived.normalizeToLegacy.docs-example.json",
+        ),
+        (
+            "standard-minimal-valid.from-test-lib-eval-cli.json",
+            "gstack-legacy",
+            "derived.normalizeToLegacy.minimal-valid.json",
+        ),
+    ];
+    for (input, to, oracle) in cases {
+        let input = dir.join(input);
+        let run = evaltally(&["convert", input.to_str().unwrap(), "--to", to]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout, std::fs::read_to_string(dir.join(oracle)).unwrap(), "{oracle}");
+    }
+
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let work = tempfile::tempdir().unwrap();
+    let original = std::fs::read_to_string(dir.join("legacy-makeLegacy.from-test-lib-eval-format.json")).unwrap();
+    std::fs::write(work.path().join("night.json"), &original).unwrap();
+    let pushed = evaltally_in(work.path(), &["push", "night.json"], &env);
+    assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    let listed = evaltally_in(work.path(), &["runs"], &env);
+    assert!(listed.stdout.contains("night"), "{}", listed.stdout);
+    let back = evaltally_in(work.path(), &["convert", "store:night", "--to", "gstack-legacy"], &env);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert_eq!(back.stdout, original, "the pushed legacy file converts back to itself");
+    let standard = evaltally_in(work.path(), &["convert", "store:night", "--to", "gstack"], &env);
+    assert_eq!(
+        standard.stdout,
+        std::fs::read_to_string(dir.join("derived.normalizeFromLegacy.makeLegacy.json")).unwrap()
+    );
+}
+
+/// A run of another format written as gstack keeps what it records about itself.
+#[test]
+fn junit_to_gstack_keeps_the_run_metadata() {
+    let run = evaltally(&["convert", "testdata/junit/evals-properties.xml", "--to", "gstack"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!((doc["hostname"].as_str(), doc["timestamp"].as_str()), (Some("ci"), Some("2025-07-18T10:00:00.000Z")));
+    assert!(run.stderr.contains("git_branch, git_sha: not in the source"), "{}", run.stderr);
+    assert!(!run.stderr.contains("hostname"), "{}", run.stderr);
 }
