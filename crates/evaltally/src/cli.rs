@@ -77,7 +77,8 @@ pub(crate) enum Command {
     Summary(SummaryArgs),
     /// Check files against their format: BFCL result and score files (every line parsed,
     /// the summary line against the files, every failure in the result file, no duplicate
-    /// ids, categories matching file names), SF-Bench and SWE-bench reports, gstack results.
+    /// ids, categories matching file names), SF-Bench and SWE-bench reports, gstack results,
+    /// JUnit XML reports.
     ///
     /// Exit status: 0 when every file is valid; 1 when one is invalid (or has warnings, with
     /// --strict); 2 when nothing could be checked.
@@ -109,7 +110,9 @@ pub(crate) enum Command {
     /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
     /// not be read); 2 on usage errors, a store given as a URL, or a store that is not a folder.
     Push(PushArgs),
-    /// List what the local results store holds.
+    /// List what the local results store holds, newest first: per entry the date, branch,
+    /// tier, passes out of scored tests, cost and version its runs record, its format and
+    /// where it was pushed from.
     ///
     /// Exit status: 0; 2 for a store given as a URL, or one that is not a folder.
     Runs(RunsArgs),
@@ -322,7 +325,19 @@ pub(crate) struct PushArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunsArgs {
-    /// Output format.
+    /// Only entries whose runs were on this git branch.
+    #[arg(long, value_name = "B")]
+    pub(crate) branch: Option<String>,
+    /// Only entries of this tier (gstack: e2e, llm-judge).
+    #[arg(long, value_name = "T")]
+    pub(crate) tier: Option<String>,
+    /// The N most recent entries (0: all).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub(crate) limit: usize,
+    /// Output format. JSON: `{"store": PATH, "found": N, "entries": [{"name", "format",
+    /// "source", "pushed_at_unix", "runs": [{"run", "model", "timestamp", "git_branch",
+    /// "tier", "version", "passed", "scored", "cost_usd"}]}]}`, newest first; a run's
+    /// fields the files do not record are left out.
     #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
     pub(crate) format: ValidateFormat,
 }

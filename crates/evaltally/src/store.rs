@@ -142,7 +142,7 @@ pub(crate) struct Pushed {
 }
 
 /// Copies `source` (a file or a run folder) into the store as a new entry named after it.
-pub(crate) fn push(store: &Path, source: &Path, format: &str) -> anyhow::Result<Pushed> {
+pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary]) -> anyhow::Result<Pushed> {
     std::fs::create_dir_all(store).with_context(|| format!("cannot create the store {}", shown(store)))?;
     let base = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let stem = base.strip_suffix(".json").unwrap_or(&base);
@@ -162,6 +162,7 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str) -> anyhow::Result<
         "source": source.to_string_lossy(),
         "format": format,
         "pushed_at_unix": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+        "runs": runs,
     });
     std::fs::write(tmp.path().join(ENTRY_FILE), format!("{}\n", serde_json::to_string_pretty(&meta)?))?;
     let tmp = tmp.keep();
@@ -185,6 +186,44 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str) -> anyhow::Result<
     }
 }
 
+/// What `runs` shows of one run an entry holds, written into the entry at push.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunSummary {
+    pub(crate) run: String,
+    pub(crate) model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) timestamp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) git_branch: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) tier: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) version: Option<String>,
+    pub(crate) passed: usize,
+    /// Tests with a pass or fail outcome.
+    pub(crate) scored: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) cost_usd: Option<f64>,
+}
+
+impl RunSummary {
+    /// The summary of a run read test by test.
+    pub(crate) fn of(r: &evaltally_core::RunRecord) -> Self {
+        let costs: Vec<f64> = r.tests.iter().filter_map(|t| t.cost_usd).collect();
+        Self {
+            run: r.run.clone(),
+            model: r.model.clone(),
+            timestamp: r.meta.timestamp.clone().or_else(|| r.started_at.clone()),
+            git_branch: r.meta.git_branch.clone(),
+            tier: r.meta.tier.clone(),
+            version: r.meta.version.clone(),
+            passed: r.passed(),
+            scored: r.passed() + r.failed(),
+            cost_usd: (!costs.is_empty()).then(|| costs.iter().sum()),
+        }
+    }
+}
+
 /// One store entry, for `runs`.
 #[derive(Debug)]
 pub(crate) struct Entry {
@@ -192,6 +231,8 @@ pub(crate) struct Entry {
     pub(crate) format: String,
     pub(crate) source: String,
     pub(crate) pushed_at_unix: u64,
+    /// The runs it holds (`None`: pushed before evaltally kept summaries).
+    pub(crate) runs: Option<Vec<RunSummary>>,
 }
 
 /// The store's entries, by name.
@@ -210,6 +251,7 @@ pub(crate) fn entries(store: &Path) -> anyhow::Result<Vec<Entry>> {
             format: meta["format"].as_str().unwrap_or("unknown").to_string(),
             source: meta["source"].as_str().unwrap_or("").to_string(),
             pushed_at_unix: meta["pushed_at_unix"].as_u64().unwrap_or(0),
+            runs: serde_json::from_value(meta["runs"].clone()).ok(),
         });
     }
     out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.name, &b.name));

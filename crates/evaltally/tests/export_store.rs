@@ -86,3 +86,38 @@ fn unknown_store_names_exit_2() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("no entry `nope` in the store"), "{}", run.stderr);
 }
+
+/// `runs` shows what each entry's runs record, newest first, filtered by branch and tier
+/// and cut to the most recent; JSON gives every run of every entry.
+#[test]
+fn runs_lists_date_branch_tier_passes_cost_and_version() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let root = evaltally_testkit::workspace_root();
+    let pushed = evaltally_in(
+        &root,
+        &[
+            "push",
+            "testdata/gstack/standard/nightly-1.json",
+            "testdata/gstack/standard/nightly-2.json",
+            "testdata/bfcl/v4/run-1",
+        ],
+        &env,
+    );
+    assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    let all = evaltally_in(&root, &["runs"], &env);
+    let main = evaltally_in(&root, &["runs", "--branch", "main", "--tier", "e2e", "--limit", "1"], &env);
+    let text = format!("{}\n=== --branch main --tier e2e --limit 1\n{}", all.stdout, main.stdout)
+        .replace(store.path().to_str().unwrap(), "[STORE]");
+    insta::assert_snapshot!(text);
+    let json = evaltally_in(&root, &["runs", "--format", "json"], &env);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let names: Vec<&str> = doc["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["nightly-2", "nightly-1", "run-1"], "newest first, untimed last");
+    let night = &doc["entries"][0]["runs"][0];
+    assert_eq!(
+        (night["git_branch"].as_str(), night["passed"].as_u64(), night["scored"].as_u64()),
+        (Some("main"), Some(2), Some(4))
+    );
+    assert_eq!(doc["found"], 3);
+}
