@@ -149,6 +149,13 @@ pub trait Format: Send + Sync + Debug + 'static {
     /// Reads one sniffed file into runs, one per (run, model, category) it holds.
     fn read(&self, file: &Input<'_>, options: &Options) -> Read;
 
+    /// How close a document this format did not take comes to being one of its own, for
+    /// the "not a format evaltally knows" message (which names the closest format and what
+    /// the document lacks). `None`: nothing in common, or the format does not say.
+    fn resemblance(&self, _file: &Input<'_>) -> Option<Resemblance> {
+        None
+    }
+
     /// Reads one sniffed file into run records, with everything per test the format keeps
     /// (durations, tokens, costs, messages), for `convert` and `export`.
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
@@ -165,5 +172,31 @@ pub trait Format: Send + Sync + Debug + 'static {
     /// Checks one sniffed file against the format.
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
         vec![FileValidation::new(file.path, self.name(), Vec::new())]
+    }
+}
+
+/// How close a document comes to a format's documents (see [`Format::resemblance`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resemblance {
+    /// How many of the document's top-level keys the format knows.
+    pub shares: usize,
+    /// The fields the format requires that the document lacks, in the format's order.
+    pub lacks: Vec<&'static str>,
+}
+
+impl Resemblance {
+    /// The resemblance of a JSON document to a format that knows the top-level keys
+    /// `known` and requires `required`; `None` when it has none of them.
+    ///
+    /// ```
+    /// use evaltally_format::{Input, Resemblance};
+    /// let file = Input::new("x.json".as_ref(), br#"{"failures": [], "tier": "e2e"}"#, true);
+    /// let r = Resemblance::of_keys(&file, &["failures"], &["tier", "total"]).unwrap();
+    /// assert_eq!((r.shares, r.lacks), (2, vec!["total"]));
+    /// assert!(Resemblance::of_keys(&file, &["x"], &["y"]).is_none());
+    /// ```
+    pub fn of_keys(file: &Input<'_>, known: &[&str], required: &[&'static str]) -> Option<Self> {
+        let shares = known.iter().chain(required).filter(|k| file.has(k)).count();
+        (shares > 0).then(|| Self { shares, lacks: required.iter().copied().filter(|k| !file.has(k)).collect() })
     }
 }

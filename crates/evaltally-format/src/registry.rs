@@ -1,13 +1,13 @@
 //! The registry: the formats, asked in order, and the units they make of the walk.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::fs::File;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding};
 
-use crate::format::{Claim, Format, Input, Options};
+use crate::format::{Claim, Format, Input, Options, Resemblance};
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
 use crate::walk::{WalkError, WalkedFile, walk};
@@ -239,7 +239,30 @@ impl SniffedFile {
         if json_like && let Some(e) = crate::json::syntax_error(input.bytes) {
             return Some(crate::json::error_diagnostic(path, &e));
         }
-        input.named.then(|| Diagnostic::error(path, format!("not a format evaltally knows ({})", self.expected())))
+        input.named.then(|| Diagnostic::error(path, self.not_known(input)))
+    }
+
+    /// `not a format evaltally knows (tried: …)`, and the closest format with what the
+    /// document lacks of it, when one resembles it.
+    fn not_known(&self, input: &Input<'_>) -> String {
+        let mut message = format!("not a format evaltally knows ({})", self.expected());
+        let closest = self.candidates.iter().filter_map(|f| f.resemblance(input).map(|r| (*f, r))).fold(
+            None::<(&dyn Format, Resemblance)>,
+            |best, (f, r)| match best {
+                Some((_, ref b)) if b.shares >= r.shares => best,
+                _ => Some((f, r)),
+            },
+        );
+        if let Some((format, r)) = closest {
+            const SHOWN: usize = 6;
+            let mut lacks = r.lacks.iter().take(SHOWN).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+            if r.lacks.len() > SHOWN {
+                let _ = write!(lacks, " and {} more", r.lacks.len() - SHOWN);
+            }
+            let what = if r.lacks.is_empty() { String::new() } else { format!(", lacking {lacks}") };
+            let _ = write!(message, "; closest: {}{what}; `--as {}` checks it as one", format.noun(), format.name());
+        }
+        message
     }
 
     fn expected(&self) -> String {
@@ -307,9 +330,7 @@ impl Unit for SniffedFile {
                     || crate::json::starts_like_json(input.bytes);
                 let finding = match crate::json::syntax_error(input.bytes) {
                     Some(e) if json_like => Some(crate::json::error_finding(&e)),
-                    _ => input
-                        .named
-                        .then(|| Finding::error("$", format!("not a format evaltally knows ({})", self.expected()))),
+                    _ => input.named.then(|| Finding::error("$", self.not_known(&input))),
                 };
                 let files = finding.map(|f| FileValidation::new(path, "unknown", vec![f])).into_iter().collect();
                 Validated { files, diagnostics: Vec::new() }

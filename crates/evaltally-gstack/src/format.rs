@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
-use evaltally_format::{Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Shown};
+use evaltally_format::{Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Resemblance, Shown};
 use serde_json::Value;
 
 use crate::model::{GstackRun, STANDARD_KEYS, Shape};
@@ -87,6 +87,38 @@ impl Format for Gstack {
 
     fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {
         shape(file).is_some() || options.purpose == Purpose::Validate && gstack_header(file)
+    }
+
+    /// gstack's required fields, and the other keys a result or one of its tests holds
+    /// (a design-doc snippet of `failures` or `comparison` is closest to gstack).
+    fn resemblance(&self, file: &Input<'_>) -> Option<Resemblance> {
+        const KNOWN: [&str; 23] = [
+            "label",
+            "hostname",
+            "prompt_sha",
+            "by_category",
+            "costs",
+            "comparison",
+            "failures",
+            "output",
+            "wall_clock_seconds",
+            "branch",
+            "tests",
+            "total_tests",
+            "total_duration_ms",
+            "wall_clock_ms",
+            "judge_scores",
+            "turns_used",
+            "exit_reason",
+            "detection_rate",
+            "name",
+            "suite",
+            "cost_usd",
+            "duration_ms",
+            "_partial",
+        ];
+        let required: Vec<&'static str> = crate::validate::REQUIRED_FIELDS.iter().map(|(k, _)| *k).collect();
+        Resemblance::of_keys(file, &KNOWN, &required)
     }
 
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {

@@ -5,7 +5,9 @@
 
 use std::path::Path;
 
-use evaltally_format::{Claim, FileValidation, Format, Input, Keys, Options, Purpose, Read, Records, Shown};
+use evaltally_format::{
+    Claim, FileValidation, Format, Input, Keys, Options, Purpose, Read, Records, Resemblance, Shown,
+};
 
 use crate::detect::{Format as Detected, detect, is_harness_report};
 use crate::sources;
@@ -109,6 +111,26 @@ impl Format for SfBench {
             && (crate::validate::detect_part(file).is_some() && !is_harness_report(file)
                 || file.json_members().is_none()
                     && evaltally_format::check::doc_example(file.bytes).is_some_and(|(v, _)| !is_harness_report(&v)))
+    }
+
+    /// SF-Bench v2's identifying keys, and the rest of a report's top level.
+    fn resemblance(&self, file: &Input<'_>) -> Option<Resemblance> {
+        const KNOWN: [&str; 13] = [
+            "run_id",
+            "model_name",
+            "model_name_or_path",
+            "dataset",
+            "created_at",
+            "start_time",
+            "end_time",
+            "config",
+            "evaluation_config",
+            "summary",
+            "environment",
+            "evaluation_hash",
+            "model_config",
+        ];
+        Resemblance::of_keys(file, &KNOWN, &["schema_version", "instances"])
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding};
 use evaltally_format::{
-    Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Scratch, Shown, Unit, Validated, WalkedFile,
+    Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Resemblance, Scratch, Shown, Unit,
+    Validated, WalkedFile,
 };
 
 use crate::detect::{Format as Detected, detect};
@@ -174,6 +175,25 @@ impl Format for SweBench {
             units.push(Box::new(InstanceLogs { source: Source::InstanceLogs { run, model, reports }, size }));
         }
         units
+    }
+
+    /// A run report's id lists and counts (per-instance reports are told by their place).
+    fn resemblance(&self, file: &Input<'_>) -> Option<Resemblance> {
+        const KNOWN: [&str; 12] = [
+            "total_instances",
+            "submitted_instances",
+            "completed_instances",
+            "resolved_instances",
+            "unresolved_instances",
+            "empty_patch_instances",
+            "error_instances",
+            "error_ids",
+            "empty_patch_ids",
+            "incomplete_ids",
+            "submitted_ids",
+            "schema_version",
+        ];
+        Resemblance::of_keys(file, &KNOWN, &["resolved_ids", "unresolved_ids", "completed_ids"])
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {

@@ -162,3 +162,39 @@ fn as_names_the_format_when_sniffing_cannot() {
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("known: bfcl"), "{}", unknown.stderr);
 }
+
+/// `validate --as gstack` gives gstack's own validator messages, in its order, for the
+/// design-doc documents gstack rejects (the oracle saved from gstack's code), where
+/// detection alone cannot tell they are meant as gstack results.
+#[test]
+fn validate_as_gstack_gives_gstacks_messages_in_order() {
+    let Some(dir) = refdata("gstack/garrytan-gstack") else { return };
+    let oracle: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("derived.validateEvalResult-outputs.json")).unwrap())
+            .unwrap();
+    let mut checked = 0;
+    for (name, expected) in oracle.as_object().unwrap() {
+        if !name.starts_with("design-doc-") {
+            continue;
+        }
+        let path = dir.join(name);
+        let run = evaltally(&["validate", "--as", "gstack", "--format", "json", path.to_str().unwrap()]);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let errors: Vec<&str> =
+            doc["files"][0]["errors"].as_array().unwrap().iter().map(|f| f["message"].as_str().unwrap()).collect();
+        let want: Vec<&str> = expected["errors"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+        assert_eq!(errors, want, "{name}");
+        assert_eq!(run.code, 1, "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+    // Without --as, the message names the closest format, what the document lacks of it, and
+    // the option that checks it as one.
+    let plain = evaltally(&["validate", dir.join("design-doc-failures.snippet.json").to_str().unwrap()]);
+    assert!(
+        plain.stdout.contains("closest: gstack results, lacking `schema_version`, `version`")
+            && plain.stdout.contains("`--as gstack` checks it as one"),
+        "{}",
+        plain.stdout
+    );
+}
