@@ -26,6 +26,7 @@
 //! [`CategoryRun`]: evaltally_core::CategoryRun
 
 pub mod compare;
+pub mod cost;
 pub mod load;
 mod matrix;
 pub mod stability;

@@ -125,8 +125,8 @@ impl Unit for PairUnit {
             format: "bfcl".to_string(),
             source: self.root.clone(),
             started_at: None,
-            meta: evaltally_core::RunMeta::default(),
             tests,
+            ..RunRecord::default()
         };
         Records { runs: vec![run], diagnostics }
     }

@@ -103,8 +103,8 @@ pub fn run_records(run: &RunDir, diags: &mut Vec<Diagnostic>) -> Vec<RunRecord> 
             format: "bfcl".to_string(),
             source: run.root.clone(),
             started_at: None,
-            meta: evaltally_core::RunMeta::default(),
             tests: Vec::new(),
+            ..RunRecord::default()
         });
         rec.tests.extend(tests);
     }

@@ -47,5 +47,5 @@ pub use error_type::ErrorType;
 pub use finding::Finding;
 pub use meta::RunMeta;
 pub use outcome::Outcome;
-pub use record::{RunRecord, TestRecord, seconds_to_ms};
+pub use record::{ModelCost, RunRecord, TestRecord, seconds_to_ms};
 pub use run::{CategoryRun, IdList, TestRef};

@@ -53,8 +53,31 @@ pub struct RunRecord {
     /// too, where the format has one).
     #[serde(skip_serializing_if = "crate::RunMeta::is_empty")]
     pub meta: crate::RunMeta,
+    /// The run's own per-model accounting of calls, tokens and cost (gstack's `costs`),
+    /// when it keeps one; per-test tokens and costs are in [`TestRecord`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub costs: Vec<ModelCost>,
     /// The tests, in the order the run lists them.
     pub tests: Vec<TestRecord>,
+}
+
+/// Calls, tokens and cost of one model in one run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ModelCost {
+    /// The model.
+    pub model: String,
+    /// API calls (or tests with token data, when summed from tests).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calls: Option<u64>,
+    /// Input tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Output tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Cost in US dollars.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
 }
 
 impl RunRecord {

@@ -266,6 +266,17 @@ pub fn record(run: &GstackRun) -> evaltally_core::RunRecord {
         source: run.source.clone().unwrap_or_default(),
         started_at: run.timestamp.clone(),
         meta: run.meta(),
+        costs: run
+            .costs
+            .iter()
+            .map(|c| evaltally_core::ModelCost {
+                model: c.model.clone().unwrap_or_else(|| "unknown".to_string()),
+                calls: c.calls,
+                input_tokens: c.input_tokens,
+                output_tokens: c.output_tokens,
+                cost_usd: c.cost_usd,
+            })
+            .collect(),
         tests,
     }
 }

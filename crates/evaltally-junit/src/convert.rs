@@ -107,6 +107,7 @@ impl JunitRun {
             started_at: self.started_at().map(str::to_string),
             meta: self.meta(),
             tests: self.kept().map(test_record).collect(),
+            ..RunRecord::default()
         }
     }
 

@@ -178,8 +178,8 @@ fn generate(rng: &mut Rng, huge_messages: usize) -> RunRecord {
         format: rng.pick(&["bfcl", "gstack", ""]).to_string(),
         source: "generated".into(),
         started_at: rng.chance(50).then(|| nasty(rng, 4)),
-        meta: evaltally_core::RunMeta::default(),
         tests,
+        ..RunRecord::default()
     }
 }
 

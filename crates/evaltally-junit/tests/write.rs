@@ -17,7 +17,6 @@ fn small_run() -> RunRecord {
         format: "bfcl".into(),
         source: PathBuf::from("runs/run-2"),
         started_at: Some("2026-03-04T05:06:07Z".into()),
-        meta: evaltally_core::RunMeta::default(),
         tests: vec![
             TestRecord {
                 duration_ms: Some(1234.5),
@@ -43,6 +42,7 @@ fn small_run() -> RunRecord {
             },
             test("live_simple", "live_simple_0-0-0", None),
         ],
+        ..RunRecord::default()
     }
 }
 

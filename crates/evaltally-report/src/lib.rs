@@ -33,6 +33,7 @@
 //! ```
 
 pub mod compare;
+pub mod cost;
 pub mod show;
 pub mod stability;
 mod style;

@@ -68,6 +68,14 @@ pub(crate) enum Command {
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors or when nothing was found.
     Trend(TrendArgs),
+    /// What runs cost: per run, calls, input and output tokens and dollars by model, from
+    /// the run's own accounting (gstack's `costs`) or summed over its tests (BFCL token
+    /// counts; per-test tokens and costs of gstack, JUnit, SF-Bench). A run that records
+    /// none says so.
+    ///
+    /// Exit status: 0 on success; 1 when files had errors; 2 on usage errors or when nothing
+    /// was found.
+    Cost(CostArgs),
     /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it,
     /// what the stored summary gets wrong, the resolved rule the data follows; `--format
     /// markdown` renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the
@@ -392,6 +400,25 @@ pub(crate) struct StabilityArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct CostArgs {
+    /// Runs, or folders of runs.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Also read gstack's incremental saves of runs that had not finished.
+    #[arg(long)]
+    pub(crate) include_partial: bool,
+    /// Read every file as this format (see `stability --help`).
+    #[arg(long = "as", value_name = "FORMAT")]
+    pub(crate) as_format: Option<String>,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct TrendArgs {
     /// Runs, or folders of runs.
     #[arg(required = true, value_name = "PATH")]
@@ -442,6 +469,7 @@ impl Cli {
         match &mut self.command {
             Command::Stability(a) => fix(&mut a.paths),
             Command::Trend(a) => fix(&mut a.paths),
+            Command::Cost(a) => fix(&mut a.paths),
             Command::Compare(a) => {
                 fix(&mut a.runs)?;
                 fix(&mut a.base)?;

@@ -2,6 +2,7 @@
 
 pub(crate) mod compare;
 pub(crate) mod convert;
+pub(crate) mod cost;
 pub(crate) mod export;
 pub(crate) mod push;
 pub(crate) mod show;

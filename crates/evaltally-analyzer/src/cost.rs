@@ -1,0 +1,101 @@
+//! What runs cost: per run, calls, tokens and dollars by model, from the run's own
+//! accounting (gstack's `costs`) or, when it keeps none, summed from its tests (BFCL token
+//! counts, per-test costs and tokens of gstack, JUnit and SF-Bench where present).
+
+use evaltally_core::{ModelCost, RunRecord};
+use serde::Serialize;
+
+/// Where a run's figures come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CostSource {
+    /// The run's own per-model accounting.
+    Declared,
+    /// Summed over the tests that record tokens or cost.
+    Tests,
+    /// The run records no tokens and no cost.
+    None,
+}
+
+/// One run's cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunCost {
+    /// The run.
+    pub run: String,
+    /// The model the run evaluated.
+    pub model: String,
+    /// The format it was read from.
+    pub format: String,
+    /// Where the figures come from.
+    pub source: CostSource,
+    /// One row per model (the models the run called, for declared accounting).
+    pub models: Vec<ModelCost>,
+    /// The rows added up; `None` fields where no row has a figure.
+    pub total: ModelCost,
+}
+
+fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.saturating_add(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// The rows added up.
+fn total(rows: &[ModelCost]) -> ModelCost {
+    rows.iter().fold(ModelCost { model: "total".to_string(), ..ModelCost::default() }, |t, r| ModelCost {
+        model: t.model,
+        calls: add(t.calls, r.calls),
+        input_tokens: add(t.input_tokens, r.input_tokens),
+        output_tokens: add(t.output_tokens, r.output_tokens),
+        cost_usd: match (t.cost_usd, r.cost_usd) {
+            (Some(x), Some(y)) => Some(x + y),
+            (x, y) => x.or(y),
+        },
+    })
+}
+
+/// The cost of one run.
+///
+/// ```
+/// use evaltally_analyzer::cost::{CostSource, run_cost};
+/// use evaltally_core::{RunRecord, TestRecord};
+/// let mut run = RunRecord { run: "r".into(), model: "m".into(), ..Default::default() };
+/// run.tests.push(TestRecord { id: "a".into(), input_tokens: Some(10), output_tokens: Some(2), ..Default::default() });
+/// run.tests.push(TestRecord { id: "b".into(), input_tokens: Some(5), cost_usd: Some(0.25), ..Default::default() });
+/// run.tests.push(TestRecord { id: "c".into(), ..Default::default() });
+/// let cost = run_cost(&run);
+/// assert_eq!(cost.source, CostSource::Tests);
+/// assert_eq!((cost.total.calls, cost.total.input_tokens, cost.total.output_tokens, cost.total.cost_usd), (Some(2), Some(15), Some(2), Some(0.25)));
+/// ```
+pub fn run_cost(run: &RunRecord) -> RunCost {
+    let (source, models) = if run.costs.is_empty() {
+        let with_data: Vec<_> = run
+            .tests
+            .iter()
+            .filter(|t| t.input_tokens.is_some() || t.output_tokens.is_some() || t.cost_usd.is_some())
+            .collect();
+        if with_data.is_empty() {
+            (CostSource::None, Vec::new())
+        } else {
+            let row = ModelCost {
+                model: run.model.clone(),
+                calls: Some(with_data.len() as u64),
+                input_tokens: with_data.iter().fold(None, |a, t| add(a, t.input_tokens)),
+                output_tokens: with_data.iter().fold(None, |a, t| add(a, t.output_tokens)),
+                cost_usd: with_data.iter().filter_map(|t| t.cost_usd).reduce(|a, b| a + b),
+            };
+            (CostSource::Tests, vec![row])
+        }
+    } else {
+        (CostSource::Declared, run.costs.clone())
+    };
+    RunCost {
+        run: run.run.clone(),
+        model: run.model.clone(),
+        format: run.format.clone(),
+        source,
+        total: total(&models),
+        models,
+    }
+}

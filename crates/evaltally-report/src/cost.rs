@@ -1,0 +1,138 @@
+//! The cost report: text ([`text`]), Markdown ([`markdown`]) and JSON ([`json`]).
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::cost::{CostSource, RunCost};
+use evaltally_core::text::{markdown_text, printable};
+use evaltally_core::{Diagnostic, ModelCost};
+use serde::Serialize;
+
+use crate::{Style, width_of};
+
+fn count(n: Option<u64>) -> String {
+    let Some(n) = n else { return "-".to_string() };
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn dollars(c: Option<f64>) -> String {
+    c.map_or_else(|| "-".to_string(), |c| format!("${c:.4}"))
+}
+
+/// Where the figures come from, in words.
+fn from(run: &RunCost) -> &'static str {
+    match run.source {
+        CostSource::Declared => "from the run's own accounting",
+        CostSource::Tests => "summed over its tests",
+        CostSource::None => "",
+    }
+}
+
+/// The report as text: per run, a table of models with calls, tokens and cost (gstack's
+/// `Cost Breakdown`), or a line saying it has no cost data.
+///
+/// ```
+/// use evaltally_analyzer::cost::run_cost;
+/// use evaltally_core::{RunRecord, TestRecord};
+/// let run = RunRecord { run: "r".into(), model: "m".into(), format: "bfcl".into(), ..Default::default() };
+/// let text = evaltally_report::cost::text(&[run_cost(&run)], evaltally_report::Style::plain());
+/// assert_eq!(text, "r (m, bfcl): no cost data in this run\n");
+/// ```
+pub fn text(runs: &[RunCost], style: Style) -> String {
+    let mut out = String::new();
+    for (i, run) in runs.iter().enumerate() {
+        if i > 0 && run.source != CostSource::None {
+            out.push('\n');
+        }
+        let head = format!("{} ({}, {})", printable(&run.run), printable(&run.model), printable(&run.format));
+        if run.source == CostSource::None {
+            let _ = writeln!(out, "{}: no cost data in this run", style.bold(&head));
+            continue;
+        }
+        let _ = writeln!(out, "{}: {}", style.bold(&head), from(run));
+        let rows: Vec<&ModelCost> = run.models.iter().chain(std::iter::once(&run.total)).collect();
+        let w = rows.iter().map(|r| width_of(&r.model)).max().unwrap_or(0).max("model".len());
+        let _ = writeln!(
+            out,
+            "  {:<w$}  {:>8}  {:>12}  {:>12}  {:>11}",
+            "model", "calls", "in tokens", "out tokens", "cost"
+        );
+        for r in rows {
+            let name = printable(&r.model);
+            let pad = " ".repeat(w.saturating_sub(name.chars().count()));
+            let _ = writeln!(
+                out,
+                "  {name}{pad}  {:>8}  {:>12}  {:>12}  {:>11}",
+                count(r.calls),
+                count(r.input_tokens),
+                count(r.output_tokens),
+                dollars(r.cost_usd)
+            );
+        }
+    }
+    out
+}
+
+/// The report as Markdown.
+pub fn markdown(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::from("# evaltally cost\n");
+    for run in runs {
+        let _ = writeln!(
+            out,
+            "\n## {} ({}, {})\n",
+            markdown_text(&run.run),
+            markdown_text(&run.model),
+            markdown_text(&run.format)
+        );
+        if run.source == CostSource::None {
+            out.push_str("No cost data in this run.\n");
+            continue;
+        }
+        let _ = writeln!(out, "Figures {}.\n", from(run));
+        out.push_str("| model | calls | in tokens | out tokens | cost |\n|---|---:|---:|---:|---:|\n");
+        for r in run.models.iter().chain(std::iter::once(&run.total)) {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                markdown_text(&r.model),
+                count(r.calls),
+                count(r.input_tokens),
+                count(r.output_tokens),
+                dollars(r.cost_usd)
+            );
+        }
+    }
+    crate::diagnostics_markdown(&mut out, diagnostics);
+    out
+}
+
+/// The JSON document `evaltally cost --format json` prints.
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    /// Per run: its name, model, format, where the figures come from (`declared`, `tests`,
+    /// `none`), one row per model and the total.
+    pub runs: &'a [RunCost],
+    /// Warnings: what was tolerated.
+    pub warnings: Vec<&'a Diagnostic>,
+    /// Errors: what could not be read and was left out.
+    pub errors: Vec<&'a Diagnostic>,
+}
+
+/// The JSON document as pretty-printed text with a final newline.
+pub fn json(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
+    let doc = Document {
+        runs,
+        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
+        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}

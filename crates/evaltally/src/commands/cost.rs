@@ -1,0 +1,29 @@
+//! `evaltally cost`.
+
+use evaltally_analyzer::cost::run_cost;
+use evaltally_analyzer::{Filter, load};
+use evaltally_report::{Style, cost as render};
+
+use super::stability::{exit_code, explain, forced};
+use crate::cli::{ColorChoice, CostArgs, Format};
+use crate::{Exit, output};
+
+pub(crate) fn run(args: &CostArgs, color: ColorChoice) -> anyhow::Result<Exit> {
+    let filter = Filter {
+        models: args.models.clone(),
+        include_partial: args.include_partial,
+        forced: forced(args.as_format.as_deref())?,
+        ..Filter::default()
+    };
+    let records = load::records(&args.paths, &filter).map_err(|e| explain(&e))?;
+    let runs: Vec<_> = records.runs.iter().map(run_cost).collect();
+    let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
+    let text = match args.format {
+        Format::Text => render::text(&runs, style),
+        Format::Json => render::json(&runs, &records.diagnostics),
+        Format::Markdown => render::markdown(&runs, &records.diagnostics),
+    };
+    output::print(&text)?;
+    output::report_diagnostics(&records.diagnostics);
+    Ok(exit_code(&records.diagnostics, false, false))
+}
