@@ -48,6 +48,10 @@ pub struct CompareReport {
     pub new_runs: Vec<String>,
     /// One entry per model, sorted by name.
     pub models: Vec<ModelCompare>,
+    /// Cost, duration and token deltas, where the runs record them (filled by the caller
+    /// from the runs' records: [`crate::efficiency::efficiency`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub efficiency: Option<crate::efficiency::Efficiency>,
 }
 
 /// The comparison of one model.
@@ -347,7 +351,7 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
             ModelCompare { model, categories, overall }
         })
         .collect();
-    CompareReport { mode, base_runs, new_runs, models }
+    CompareReport { mode, base_runs, new_runs, models, efficiency: None }
 }
 
 fn category(

@@ -27,6 +27,7 @@
 
 pub mod compare;
 pub mod cost;
+pub mod efficiency;
 pub mod load;
 mod matrix;
 pub mod stability;

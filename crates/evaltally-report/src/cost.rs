@@ -10,16 +10,7 @@ use serde::Serialize;
 use crate::{Style, width_of};
 
 fn count(n: Option<u64>) -> String {
-    let Some(n) = n else { return "-".to_string() };
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    n.map_or_else(|| "-".to_string(), crate::thousands)
 }
 
 fn dollars(c: Option<f64>) -> String {

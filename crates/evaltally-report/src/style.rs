@@ -111,3 +111,20 @@ pub(crate) fn diagnostics_markdown(out: &mut String, diagnostics: &[evaltally_co
     }
     out.push_str("\n</details>\n");
 }
+
+/// `n` with a comma between thousands: `1,234,567`.
+pub(crate) fn thousands(n: u64) -> String {
+    group_digits(&n.to_string())
+}
+
+/// A string of digits with a comma between thousands.
+pub(crate) fn group_digits(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

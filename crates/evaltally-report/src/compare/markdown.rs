@@ -55,6 +55,9 @@ pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
             }
         }
     }
+    if let Some(e) = &report.efficiency {
+        super::efficiency::markdown(&mut out, e);
+    }
     if !diagnostics.is_empty() {
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         let _ =

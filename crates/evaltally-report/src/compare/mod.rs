@@ -1,5 +1,6 @@
 //! The comparison report: text ([`text`]), Markdown ([`markdown`]) and JSON ([`json`]).
 
+mod efficiency;
 mod markdown;
 mod text;
 
@@ -25,6 +26,9 @@ pub struct Document<'a> {
     pub new_runs: &'a [String],
     /// Per-model comparison.
     pub models: &'a [ModelCompare],
+    /// Cost, duration and token deltas, where the runs record them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub efficiency: Option<&'a evaltally_analyzer::efficiency::Efficiency>,
     /// Warnings from reading either side.
     pub warnings: Vec<&'a Diagnostic>,
     /// Errors from reading either side.
@@ -38,6 +42,7 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         base_runs: &report.base_runs,
         new_runs: &report.new_runs,
         models: &report.models,
+        efficiency: report.efficiency.as_ref(),
         warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
         errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
     };

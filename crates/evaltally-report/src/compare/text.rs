@@ -61,6 +61,9 @@ pub fn text(report: &CompareReport, style: Style) -> String {
         }
         let _ = writeln!(out, "\n  overall: {}", statistics(&model.overall, report.mode));
     }
+    if let Some(e) = &report.efficiency {
+        super::efficiency::text(&mut out, e, style);
+    }
     out
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use evaltally_analyzer::{Filter, Loaded, compare};
+use evaltally_analyzer::{Filter, Loaded, compare, efficiency, load};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
 use evaltally_report::{Style, compare as render};
@@ -19,9 +19,16 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         include_partial: args.include_partial,
         forced: super::stability::forced(args.as_format.as_deref())?,
     };
-    let (base, new) = match (args.runs.as_slice(), args.base.is_empty()) {
-        ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),
-        ([], false) => (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?),
+    let (base, new, base_paths, new_paths) = match (args.runs.as_slice(), args.base.is_empty()) {
+        ([base, new], true) => (
+            load_one(base, "BASE", &filter)?,
+            load_one(new, "NEW", &filter)?,
+            std::slice::from_ref(base),
+            std::slice::from_ref(new),
+        ),
+        ([], false) => {
+            (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?, args.base.as_slice(), args.new.as_slice())
+        }
         _ => {
             return Err(UsageError(
                 "give two run folders (`compare BASE NEW`) or two groups (`compare --base PATH... --new PATH...`)"
@@ -30,7 +37,11 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
             .into());
         }
     };
-    let report = compare::compare(&base.runs, &new.runs);
+    let mut report = compare::compare(&base.runs, &new.runs);
+    // Cost, duration and tokens live in the runs' records; what reading them says was said
+    // by the first read.
+    let records = |paths: &[PathBuf]| load::records(paths, &filter).map(|r| r.runs).unwrap_or_default();
+    report.efficiency = efficiency::efficiency(&records(base_paths), &records(new_paths));
     let diagnostics: Vec<Diagnostic> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
 
     let text = match args.format {
