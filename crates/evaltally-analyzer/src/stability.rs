@@ -36,6 +36,10 @@ pub struct ModelStability {
     /// Runs that only have unscored categories for this model.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unscored_runs: Vec<String>,
+    /// What each run records about itself (timestamp, branch, commit, version, tier, host,
+    /// …), by run name; runs that record nothing are left out.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub run_meta: BTreeMap<String, evaltally_core::RunMeta>,
     /// One entry per category, sorted by name.
     pub categories: Vec<CategoryStability>,
     /// Counts summed over the categories.
@@ -223,7 +227,20 @@ pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
     for (matrix, cat) in matrices.iter().zip(categories) {
         by_model.entry(matrix.model).or_default().push(cat);
     }
-    let models = by_model.into_iter().map(|(model, categories)| model_stability(model, categories)).collect();
+    let mut meta: BTreeMap<&str, BTreeMap<String, evaltally_core::RunMeta>> = BTreeMap::new();
+    for r in runs {
+        if let Some(m) = r.meta.as_deref() {
+            meta.entry(&r.model).or_default().entry(r.run.clone()).or_insert_with(|| m.clone());
+        }
+    }
+    let models = by_model
+        .into_iter()
+        .map(|(model, categories)| {
+            let mut m = model_stability(model, categories);
+            m.run_meta = meta.remove(model).unwrap_or_default();
+            m
+        })
+        .collect();
     StabilityReport { models }
 }
 
@@ -239,7 +256,7 @@ fn model_stability(model: &str, categories: Vec<CategoryStability>) -> ModelStab
     sort_dedup(&mut runs);
     sort_dedup(&mut unscored_runs);
     unscored_runs.retain(|r| !runs.contains(r));
-    ModelStability { model: model.to_string(), runs, unscored_runs, categories, overall }
+    ModelStability { model: model.to_string(), runs, unscored_runs, run_meta: BTreeMap::new(), categories, overall }
 }
 
 fn sort_dedup(names: &mut Vec<String>) {

@@ -117,7 +117,7 @@ fn flips(outcomes: &[bool]) -> usize {
 }
 
 /// One run looked at.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrendRun {
     /// The run's name.
     pub name: String,

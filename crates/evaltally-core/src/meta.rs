@@ -11,7 +11,7 @@ use serde::Serialize;
 /// assert!(!meta.is_empty());
 /// assert_eq!(serde_json::to_value(&meta).unwrap(), serde_json::json!({"timestamp": "2026-03-16T02:00:00Z", "git_branch": "main"}));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RunMeta {
     /// When the run started or was written (ISO 8601 where the format has it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -31,6 +31,15 @@ pub struct RunMeta {
     /// The machine it ran on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hostname: Option<String>,
+    /// The hash of the prompts it ran with (gstack's `prompt_sha`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_sha: Option<String>,
+    /// Its wall time in seconds, as the run records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_seconds: Option<f64>,
+    /// Its total cost in US dollars, as the run records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_cost_usd: Option<f64>,
 }
 
 impl RunMeta {

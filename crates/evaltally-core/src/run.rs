@@ -76,7 +76,7 @@ pub struct TestRef<'a> {
 ///
 /// Tests are kept in the order the run listed them; each id appears once (adapters
 /// report duplicates as diagnostics and keep the first).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CategoryRun {
     /// The run's name (a folder name, a run id, a file stem).
     pub run: String,

@@ -32,6 +32,11 @@ fn cost_models<'a>(b: &'a [u8], raw: Option<&Range<usize>>, out: &mut Vec<Cow<'a
     })
 }
 
+/// A number field as the tolerant reader reads it (`Value::as_f64` of the same bytes).
+fn number(b: &[u8], raw: Option<&Range<usize>>) -> Option<f64> {
+    serde_json::from_slice::<serde_json::Value>(&b[raw?.clone()]).ok()?.as_f64()
+}
+
 /// One test as the runs need it.
 struct Test<'a> {
     name: Cow<'a, str>,
@@ -141,6 +146,13 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
         version: text("version")?,
         tier: run_tier.as_deref().map(str::to_string),
         hostname: text("hostname")?,
+        prompt_sha: text("prompt_sha")?,
+        duration_seconds: if legacy {
+            number(b, top("total_duration_ms")?).map(|ms| ms / 1000.0)
+        } else {
+            number(b, top("duration_seconds")?)
+        },
+        total_cost_usd: number(b, top("total_cost_usd")?),
     };
     let meta = Some(meta).filter(|m| !m.is_empty()).map(Arc::new);
     build(file.path, &name, &model, &tests, run_tier.as_deref(), meta.as_ref())

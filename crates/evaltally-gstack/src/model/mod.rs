@@ -280,6 +280,9 @@ impl GstackRun {
             version: self.version.clone(),
             tier: self.tier.clone(),
             hostname: self.hostname.clone(),
+            prompt_sha: self.prompt_sha.clone(),
+            duration_seconds: self.duration_seconds,
+            total_cost_usd: self.total_cost_usd,
         }
     }
 
