@@ -46,6 +46,10 @@ pub struct CompareReport {
     pub base_runs: Vec<String>,
     /// The new runs, in natural order.
     pub new_runs: Vec<String>,
+    /// What each run of either side records about itself, by run name (runs that record
+    /// nothing are left out).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub run_meta: BTreeMap<String, evaltally_core::RunMeta>,
     /// One entry per model, sorted by name.
     pub models: Vec<ModelCompare>,
     /// Cost, duration and token deltas, where the runs record them (filled by the caller
@@ -351,7 +355,13 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
             ModelCompare { model, categories, overall }
         })
         .collect();
-    CompareReport { mode, base_runs, new_runs, models, efficiency: None }
+    let mut run_meta = BTreeMap::new();
+    for r in base.iter().chain(new) {
+        if let Some(m) = r.meta.as_deref() {
+            run_meta.entry(r.run.clone()).or_insert_with(|| m.clone());
+        }
+    }
+    CompareReport { mode, base_runs, new_runs, run_meta, models, efficiency: None }
 }
 
 fn category(

@@ -89,3 +89,21 @@ fn usage_errors_exit_2() {
     assert_eq!(evaltally(&["compare", RUN1, RUN2, "--base", RUN1, "--new", RUN2]).code, 2);
     assert_eq!(evaltally(&["compare", "testdata/not-bfcl", RUN1]).code, 2);
 }
+
+/// The JSON report carries what each run records about itself, and the efficiency figures.
+#[test]
+fn json_carries_run_metadata_and_efficiency() {
+    let run = evaltally(&[
+        "compare",
+        "testdata/gstack/standard/nightly-1.json",
+        "testdata/gstack/standard/nightly-2.json",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["run_meta"]["nightly-2026-03-16"]["git_sha"], "b7e21c9");
+    assert_eq!(doc["run_meta"]["nightly-2026-03-17"]["git_branch"], "main");
+    assert_eq!(doc["efficiency"]["common"], 4);
+    assert_eq!(doc["efficiency"]["base"]["cost_usd"], 1.9);
+}

@@ -24,6 +24,9 @@ pub struct Document<'a> {
     pub base_runs: &'a [String],
     /// New runs.
     pub new_runs: &'a [String],
+    /// What each run records about itself, by run name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub run_meta: &'a BTreeMap<String, evaltally_core::RunMeta>,
     /// Per-model comparison.
     pub models: &'a [ModelCompare],
     /// Cost, duration and token deltas, where the runs record them.
@@ -41,6 +44,7 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         mode: report.mode,
         base_runs: &report.base_runs,
         new_runs: &report.new_runs,
+        run_meta: &report.run_meta,
         models: &report.models,
         efficiency: report.efficiency.as_ref(),
         warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
