@@ -120,4 +120,10 @@ fn runs_lists_date_branch_tier_passes_cost_and_version() {
         (Some("main"), Some(2), Some(4))
     );
     assert_eq!(doc["found"], 3);
+    let mut redacted = doc.clone();
+    redacted["store"] = "[STORE]".into();
+    for e in redacted["entries"].as_array_mut().unwrap() {
+        e["pushed_at_unix"] = "[TIME]".into();
+    }
+    insta::assert_snapshot!("runs_json", serde_json::to_string_pretty(&redacted).unwrap());
 }
