@@ -118,7 +118,8 @@ pub(crate) enum Command {
     /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
     /// not be read); 2 on usage errors, a store given as a URL, or a store that is not a folder.
     Push(PushArgs),
-    /// List what the local results store holds, newest first: per entry the date, branch,
+    /// List what the local results store holds, newest first (entries whose runs record no
+    /// date after the others, by name): per entry the date, branch,
     /// tier, passes out of scored tests, cost and version its runs record, its format and
     /// where it was pushed from.
     ///
