@@ -26,6 +26,7 @@ pub fn registry() -> &'static Registry {
             &evaltally_bfcl::FORMAT,
             &evaltally_sfbench::SFBENCH,
             &evaltally_swebench::SWEBENCH,
+            &evaltally_taubench::TAUBENCH,
             &evaltally_gstack::FORMAT,
             &evaltally_junit::JUNIT,
         ])

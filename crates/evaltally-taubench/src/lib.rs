@@ -1,0 +1,195 @@
+//! τ-bench results for evaltally: a JSON list of `{task_id, reward, info, traj, trial}`, as
+//! τ-bench's `run.py` saves them (`historical_trajectories/<model>-<env>.json`).
+//!
+//! * **Repeats are runs.** Each `trial` in a file is a run named `<file stem>#trial-<n>`, so
+//!   `stability` on one file gives per task what its trials agree on.
+//! * **Pass** is a reward within 1e-6 of 1, as τ-bench counts it; any other reward fails,
+//!   labelled `reward_below_1`.
+//! * The **model** and the **category** come from the file name `<model>-<env>.json` when it
+//!   ends in a τ-bench environment (`airline`, `retail`); else the model is `unknown` and the
+//!   category `tau-bench`. The test id is the task id.
+//! * An entry that cannot be read (no task id, a reward that is not a number) is an error
+//!   naming it (`[12]`) and is left out; a missing `trial` (read as trial 0) and a task listed
+//!   twice in one trial (the first is kept) are warnings.
+//!
+//! ```
+//! use std::path::Path;
+//! let doc = br#"[{"task_id": 0, "reward": 1.0, "trial": 0}, {"task_id": 0, "reward": 0.0, "trial": 1},
+//!               {"task_id": 1, "reward": 0.9999999, "trial": 0}]"#;
+//! let read = evaltally_taubench::read_bytes(Path::new("gpt-4o-airline.json"), doc).unwrap();
+//! assert_eq!(read.runs.len(), 2);
+//! let first = &read.runs[0];
+//! assert_eq!((first.run.as_str(), first.model.as_str(), first.category.as_str()), ("gpt-4o-airline#trial-0", "gpt-4o", "airline"));
+//! assert_eq!((first.passed(), first.failed()), (2, 0));
+//! assert_eq!(read.runs[1].failed(), 1);
+//! ```
+
+mod format;
+mod views;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use evaltally_core::{CategoryRun, Diagnostic, Outcome};
+use serde::Deserialize;
+use serde_json::Value;
+
+pub use format::{TAUBENCH, TauBench};
+pub use views::{records, show};
+
+/// The format name.
+pub const FORMAT: &str = "taubench";
+
+/// The environments τ-bench ships, which end its result file names.
+const ENVIRONMENTS: [&str; 2] = ["airline", "retail"];
+
+/// The error label of a trial whose reward is not 1.
+pub const FAIL_LABEL: &str = "reward_below_1";
+
+/// One result entry, as τ-bench writes it (the trajectory is skipped).
+#[derive(Debug, Deserialize)]
+struct Entry {
+    task_id: Option<Value>,
+    reward: Option<Value>,
+    trial: Option<Value>,
+}
+
+/// One task in one trial, as read.
+#[derive(Debug)]
+pub(crate) struct TaskResult {
+    pub(crate) trial: u64,
+    pub(crate) id: String,
+    pub(crate) reward: f64,
+    pub(crate) info: Option<Value>,
+}
+
+impl TaskResult {
+    /// A reward within 1e-6 of 1, as τ-bench counts a pass.
+    pub(crate) fn passed(&self) -> bool {
+        (self.reward - 1.0).abs() <= 1e-6
+    }
+}
+
+/// The entries that can be read, each task once per trial; what is wrong goes to
+/// `diagnostics`, naming the entry.
+fn checked(path: &Path, entries: Vec<Value>, diagnostics: &mut Vec<Diagnostic>) -> Vec<TaskResult> {
+    let mut out = Vec::with_capacity(entries.len());
+    let mut seen: HashSet<(u64, String)> = HashSet::new();
+    for (i, mut raw) in entries.into_iter().enumerate() {
+        let warn = |what: String| Diagnostic::warning(path, format!("[{i}]: {what}"));
+        let left_out = |what: String| Diagnostic::error(path, format!("[{i}]: {what}; left out"));
+        let info = raw.get_mut("info").map(Value::take);
+        let Ok(entry) = serde_json::from_value::<Entry>(raw) else {
+            diagnostics.push(left_out("expected an object with task_id and reward".to_string()));
+            continue;
+        };
+        let Some(id) = entry.task_id.as_ref().and_then(task_id) else {
+            diagnostics.push(left_out("expected task_id, a string or an integer".to_string()));
+            continue;
+        };
+        let Some(reward) = entry.reward.as_ref().and_then(Value::as_f64) else {
+            diagnostics.push(left_out(format!("task {id}: expected reward, a number")));
+            continue;
+        };
+        let trial = match entry.trial.as_ref() {
+            None => {
+                diagnostics.push(warn(format!("task {id}: no trial; read as trial 0")));
+                0
+            }
+            Some(t) => {
+                if let Some(n) = t.as_u64() {
+                    n
+                } else {
+                    diagnostics.push(left_out(format!("task {id}: expected trial, a whole number, found {t}")));
+                    continue;
+                }
+            }
+        };
+        if !seen.insert((trial, id.clone())) {
+            diagnostics.push(warn(format!("task {id} again in trial {trial}; the first is kept")));
+            continue;
+        }
+        out.push(TaskResult { trial, id, reward, info });
+    }
+    out
+}
+
+/// The entries of a results file that can be read, with the file's diagnostics.
+pub(crate) fn trials(
+    path: &Path,
+    bytes: &[u8],
+    note_keys: bool,
+) -> Result<(Vec<TaskResult>, Vec<Diagnostic>), Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let parsed = if note_keys {
+        evaltally_format::json::parse_noting(path, bytes, &mut diagnostics)?
+    } else {
+        evaltally_format::json::parse(path, bytes)?
+    };
+    let Value::Array(entries) = parsed else {
+        return Err(Diagnostic::error(path, "expected a list of τ-bench results, found an object or a single value"));
+    };
+    let trials = checked(path, entries, &mut diagnostics);
+    Ok((trials, diagnostics))
+}
+
+/// What a file holds, as category runs (one per trial), with what was tolerated.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// One category run per trial, in trial order.
+    pub runs: Vec<CategoryRun>,
+    /// Warnings about entries left out or read with a default.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The (model, category) a file name says: `gpt-4o-airline.json` → (`gpt-4o`, `airline`).
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(evaltally_taubench::identity(Path::new("a/claude-3-5-sonnet-retail.json")), ("claude-3-5-sonnet".into(), "retail".into()));
+/// assert_eq!(evaltally_taubench::identity(Path::new("results.json")), ("unknown".into(), "tau-bench".into()));
+/// ```
+pub fn identity(path: &Path) -> (String, String) {
+    let stem = evaltally_format::json::stem(path);
+    match stem.rsplit_once('-') {
+        Some((model, env)) if ENVIRONMENTS.contains(&env) && !model.is_empty() => (model.to_string(), env.to_string()),
+        _ => ("unknown".to_string(), "tau-bench".to_string()),
+    }
+}
+
+/// A task id as the test id: a string as written, an integer in decimal.
+fn task_id(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Reads a τ-bench results file from its bytes; `path` names it and gives model, category
+/// and run names. An error when the bytes are not a JSON list.
+pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<Read, Diagnostic> {
+    read_entries(path, bytes, true)
+}
+
+/// [`read_bytes`]; `note_keys` adds a warning per key repeated in an object (`validate`
+/// reports those as errors itself).
+pub(crate) fn read_entries(path: &Path, bytes: &[u8], note_keys: bool) -> Result<Read, Diagnostic> {
+    let (checked, diagnostics) = trials(path, bytes, note_keys)?;
+    let (model, category) = identity(path);
+    let stem = evaltally_format::json::stem(path);
+    let mut trials: BTreeMap<u64, CategoryRun> = BTreeMap::new();
+    for t in checked {
+        let run = trials.entry(t.trial).or_insert_with(|| {
+            let mut c = CategoryRun::new(format!("{stem}#trial-{}", t.trial), &model, &category);
+            c.sources.push(path.to_path_buf());
+            c
+        });
+        if t.passed() {
+            run.push(&t.id, Outcome::Pass, None);
+        } else {
+            run.push(&t.id, Outcome::Fail, Some(FAIL_LABEL));
+        }
+    }
+    Ok(Read { runs: trials.into_values().collect(), diagnostics })
+}
