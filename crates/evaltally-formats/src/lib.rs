@@ -27,6 +27,7 @@ pub fn registry() -> &'static Registry {
             &evaltally_sfbench::SFBENCH,
             &evaltally_swebench::SWEBENCH,
             &evaltally_taubench::TAUBENCH,
+            &evaltally_lmeval::LMEVAL,
             &evaltally_gstack::FORMAT,
             &evaltally_junit::JUNIT,
         ])
