@@ -66,14 +66,16 @@ impl Format for LmEval {
         }
     }
 
-    /// Every line left out is an error; documents listed twice are warnings.
+    /// Every line left out, and every key written twice on a line, is an error; documents
+    /// listed twice are warnings.
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
         let findings = read_bytes(file.path, file.bytes, "")
             .diagnostics
             .into_iter()
             .map(|d| {
                 let at = d.line.map_or_else(|| "file".to_string(), |l| format!("line {l}"));
-                if d.is_error() { Finding::error(at, d.message) } else { Finding::warning(at, d.message) }
+                let repeated = d.message.starts_with("key `");
+                if d.is_error() || repeated { Finding::error(at, d.message) } else { Finding::warning(at, d.message) }
             })
             .collect();
         vec![FileValidation::new(file.path, crate::FORMAT, findings)]

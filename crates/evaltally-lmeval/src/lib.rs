@@ -9,7 +9,8 @@
 //!   `exact_match`) is 1, as lm-eval's own pass rule for exact-match metrics; otherwise it
 //!   fails, labelled `<metric>_below_1`.
 //! * A line that is not JSON, or lacks `doc_id` or a numeric metric, is an error naming file
-//!   and line and is left out; a document listed twice keeps the first (a warning).
+//!   and line and is left out; a document listed twice keeps the first, and a key written
+//!   twice on a line keeps its last value (warnings; errors in `validate`).
 //!
 //! ```
 //! use std::path::Path;
@@ -95,6 +96,10 @@ pub fn read_bytes(path: &Path, bytes: &[u8], model: &str) -> Read {
                 continue;
             }
         };
+        for r in evaltally_format::json::repeated_keys(line) {
+            let message = format!("key `{}` appears twice on this line; the last value is read", r.key);
+            diagnostics.push(Diagnostic::warning(path, message).at(line_no, r.again as u64 + 1));
+        }
         let Some(doc_id) = doc
             .get("doc_id")
             .and_then(|v| v.as_u64().map(|n| n.to_string()).or_else(|| v.as_str().map(str::to_string)))

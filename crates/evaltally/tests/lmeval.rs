@@ -40,12 +40,18 @@ fn damaged_lines_are_named_with_their_line() {
     let lines = "{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 1.0}\n\
                  {\"doc_id\": 1, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": \"x\"}\n\
                  {\"doc_id\": 2, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_\n\
-                 {\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 0.0}\n";
+                 {\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 0.0}\n\
+                 {\"doc_id\": 3, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 0.0, \"exact_match\": 1.0}\n";
     std::fs::write(dir.path().join("samples_t_2026-01-01T00-00-00.jsonl"), lines).unwrap();
     let stability = evaltally_in(dir.path(), &["stability", "."], &[]);
     let validate = evaltally_in(dir.path(), &["validate", "."], &[]);
     assert_eq!((stability.code, validate.code), (1, 1), "{}{}", stability.stderr, validate.stdout);
     assert!(stability.stderr.contains("samples_t_2026-01-01T00-00-00.jsonl:3:"), "{}", stability.stderr);
+    assert!(
+        stability.stderr.contains(":5:") && stability.stderr.contains("key `exact_match` appears twice"),
+        "{}",
+        stability.stderr
+    );
     insta::assert_snapshot!(format!("{}\n{}", stability.transcript(), validate.transcript()));
 }
 
