@@ -115,15 +115,18 @@ fn lock(found: &Mutex<Found>) -> std::sync::MutexGuard<'_, Found> {
     found.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A file's (device, inode): the same pair for two paths means one file (through a link
+/// or a hard link). `None` where the platform has no such identity.
 #[cfg(unix)]
 #[allow(clippy::unnecessary_wraps)] // `None` on other platforms
-fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+pub fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt as _;
     Some((meta.dev(), meta.ino()))
 }
 
+/// A file's (device, inode): `None` on this platform.
 #[cfg(not(unix))]
-fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+pub fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     None
 }
 

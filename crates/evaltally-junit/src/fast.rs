@@ -24,7 +24,7 @@ use crate::convert::group;
 use crate::escape::{is_xml_space, unescape_attr};
 use crate::model::{CaseFlags, CaseStatus, Declared, ProblemKind, run_meta, run_name};
 use crate::naming::{CaseSeat, SuiteSeat, name_cases};
-use crate::read::disagreements;
+use crate::read::{count_cases, disagreements};
 use crate::seconds::{Reading, parse_ms};
 
 /// The fast path cannot read this file; the reader must.
@@ -519,29 +519,9 @@ impl<'a> Scanner<'a> {
     /// Category runs, unless something the reader would warn about turns up at the end:
     /// declared counts that disagree, or a duplicate test.
     fn finish(self, source: &Path) -> Fast<Vec<CategoryRun>> {
-        let n = self.suites.len();
-        let mut counted = vec![[0u64; 4]; n];
-        let mut total = [0u64; 4];
-        for case in &self.cases {
-            let slot = match case.status {
-                CaseStatus::Passed => None,
-                CaseStatus::Failed => Some(1),
-                CaseStatus::Errored => Some(2),
-                CaseStatus::Skipped => Some(3),
-            };
-            let bump = |c: &mut [u64; 4]| {
-                c[0] += 1;
-                if let Some(s) = slot {
-                    c[s] += 1;
-                }
-            };
-            bump(&mut total);
-            let mut at = case.suite;
-            while let Some(i) = at.filter(|&i| i < n) {
-                bump(&mut counted[i]);
-                at = self.suites[i].parent;
-            }
-        }
+        let suites = &self.suites;
+        let (counted, total) =
+            count_cases(suites.len(), |i| suites[i].parent, self.cases.iter().map(|c| (c.status, c.suite)));
         let disagree = self.suites.iter().zip(&counted).any(|(s, c)| disagreements(&s.declared, c).next().is_some())
             || disagreements(&self.root_declared, &total).next().is_some();
         if disagree {

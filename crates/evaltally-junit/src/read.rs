@@ -801,29 +801,9 @@ impl<'a> Parser<'a> {
 
     /// Warns when a suite's declared counts disagree with the test cases it holds.
     fn compare_counts(&mut self) {
-        let n = self.run.suites.len();
-        let mut counted = vec![[0u64; 4]; n];
-        let mut total = [0u64; 4];
-        for case in &self.run.cases {
-            let slot = match case.status {
-                CaseStatus::Passed => None,
-                CaseStatus::Failed => Some(1),
-                CaseStatus::Errored => Some(2),
-                CaseStatus::Skipped => Some(3),
-            };
-            let bump = |c: &mut [u64; 4]| {
-                c[0] += 1;
-                if let Some(s) = slot {
-                    c[s] += 1;
-                }
-            };
-            bump(&mut total);
-            let mut at = case.suite;
-            while let Some(i) = at.filter(|&i| i < n) {
-                bump(&mut counted[i]);
-                at = self.run.suites[i].parent;
-            }
-        }
+        let suites = &self.run.suites;
+        let (counted, total) =
+            count_cases(suites.len(), |i| suites[i].parent, self.run.cases.iter().map(|c| (c.status, c.suite)));
         let mut warnings = Vec::new();
         for (suite, counts) in self.run.suites.iter().zip(&counted) {
             let label = suite.name.as_deref().map_or_else(|| "testsuite".to_string(), |n| format!("testsuite `{n}`"));
@@ -835,6 +815,39 @@ impl<'a> Parser<'a> {
             self.warn(line, w);
         }
     }
+}
+
+/// The test cases counted per suite (each case in its suite and every enclosing one) and in
+/// all: [tests, failures, errors, skipped], from each case's status and suite; `parent`
+/// gives a suite's enclosing suite, for the `n` suites.
+pub(crate) fn count_cases(
+    n: usize,
+    parent: impl Fn(usize) -> Option<usize>,
+    cases: impl Iterator<Item = (CaseStatus, Option<usize>)>,
+) -> (Vec<[u64; 4]>, [u64; 4]) {
+    let mut counted = vec![[0u64; 4]; n];
+    let mut total = [0u64; 4];
+    for (status, suite) in cases {
+        let slot = match status {
+            CaseStatus::Passed => None,
+            CaseStatus::Failed => Some(1),
+            CaseStatus::Errored => Some(2),
+            CaseStatus::Skipped => Some(3),
+        };
+        let bump = |c: &mut [u64; 4]| {
+            c[0] += 1;
+            if let Some(s) = slot {
+                c[s] += 1;
+            }
+        };
+        bump(&mut total);
+        let mut at = suite;
+        while let Some(i) = at.filter(|&i| i < n) {
+            bump(&mut counted[i]);
+            at = parent(i);
+        }
+    }
+    (counted, total)
 }
 
 /// `declares tests="6", counted 1` for each declared count that disagrees.

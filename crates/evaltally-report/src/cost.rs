@@ -118,12 +118,6 @@ pub struct Document<'a> {
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
-    let doc = Document {
-        runs,
-        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
-        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
-    };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    let doc = Document { runs, warnings: crate::warnings(diagnostics), errors: crate::errors(diagnostics) };
+    crate::pretty_json(&doc)
 }

@@ -42,4 +42,4 @@ pub mod trend;
 pub mod validate;
 
 pub use style::{OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};
-use style::{diagnostics_markdown, group_digits, thousands, width_of};
+use style::{diagnostics_markdown, errors, group_digits, pretty_json, thousands, warnings, width_of};

@@ -167,9 +167,7 @@ fn round4(x: f64) -> f64 {
 }
 
 fn pretty<T: Serialize>(v: &T) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    crate::pretty_json(v)
 }
 
 /// A SWE-bench run report's counts and resolve rates over each denominator in use

@@ -166,12 +166,7 @@ pub struct Document<'a> {
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
-    let doc = Document {
-        models: &report.models,
-        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
-        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
-    };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    let doc =
+        Document { models: &report.models, warnings: crate::warnings(diagnostics), errors: crate::errors(diagnostics) };
+    crate::pretty_json(&doc)
 }

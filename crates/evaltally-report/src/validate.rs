@@ -38,9 +38,7 @@ pub fn json(files: &[FileValidation]) -> String {
             })
             .collect(),
     };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    crate::pretty_json(&doc)
 }
 
 /// One line per file (`valid` / `INVALID`), its findings indented below, and a count.

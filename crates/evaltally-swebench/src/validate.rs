@@ -77,7 +77,7 @@ const ID_LISTS: [&str; 9] = [
 const NAME_LISTS: [&str; 2] = ["unstopped_containers", "unremoved_images"];
 
 /// Keys every harness version since v2.1 writes.
-const CORE: [&str; 15] = [
+pub(crate) const CORE: [&str; 15] = [
     "total_instances",
     "submitted_instances",
     "completed_instances",

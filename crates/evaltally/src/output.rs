@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
+use evaltally_format::walk::identity;
 
 use crate::cli::ColorChoice;
 
@@ -193,18 +194,6 @@ fn canonical_place(path: &Path) -> Option<PathBuf> {
         }
     }
     Some(place)
-}
-
-#[cfg(unix)]
-#[allow(clippy::unnecessary_wraps)] // `None` on other platforms
-fn identity(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt as _;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
-    None
 }
 
 /// A model name made safe as a folder name.

@@ -47,12 +47,10 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         run_meta: &report.run_meta,
         models: &report.models,
         efficiency: report.efficiency.as_ref(),
-        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
-        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
+        warnings: crate::warnings(diagnostics),
+        errors: crate::errors(diagnostics),
     };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    crate::pretty_json(&doc)
 }
 
 /// "v0.11.0" for one run, "3 runs (a, b, c)" for a group; names shown with [`printable`].

@@ -68,17 +68,14 @@ pub fn document<'a>(report: &'a StabilityReport, diagnostics: &'a [Diagnostic], 
             .iter()
             .map(|m| ModelDocument { stability: m, top_flaky: top_flaky(m, options.top_flaky) })
             .collect(),
-        warnings: diagnostics.iter().filter(|d| !d.is_error()).collect(),
-        errors: diagnostics.iter().filter(|d| d.is_error()).collect(),
+        warnings: crate::warnings(diagnostics),
+        errors: crate::errors(diagnostics),
     }
 }
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &StabilityReport, diagnostics: &[Diagnostic], options: Options) -> String {
-    let mut s = serde_json::to_string_pretty(&document(report, diagnostics, options))
-        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    crate::pretty_json(&document(report, diagnostics, options))
 }
 
 /// The per-class id files for one model: (file name, JSON text) for
