@@ -1,6 +1,6 @@
 //! Lining up the tests of one (model, category) across runs.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use evaltally_core::{CategoryRun, ErrorType, Outcome, id};
 use rayon::prelude::*;
@@ -59,15 +59,25 @@ impl<'a> Matrix<'a> {
     pub fn new(mut runs: Vec<&'a CategoryRun>) -> Self {
         assert!(!runs.is_empty(), "a matrix needs at least one run");
         runs.sort_by(|a, b| id::natural_str_cmp(&a.run, &b.run));
-        let mut index: HashMap<&'a str, u32> = HashMap::new();
-        let mut ids: Vec<&'a str> = Vec::new();
+        // Each run's tests as indexes into `ids`. Runs of one category mostly list their
+        // tests in the same order, so a test at the position its id has in `ids` is taken
+        // from there without hashing.
+        let mut index: HashMap<&'a str, u32> = HashMap::with_capacity(runs[0].len());
+        let mut ids: Vec<&'a str> = Vec::with_capacity(runs[0].len());
+        let mut slots: Vec<Vec<u32>> = Vec::with_capacity(runs.len());
         for run in &runs {
-            for id in run.ids().iter() {
-                index.entry(id).or_insert_with(|| {
-                    ids.push(id);
-                    u32::try_from(ids.len() - 1).unwrap_or(ABSENT)
-                });
+            let mut slot = Vec::with_capacity(run.len());
+            for (pos, id) in run.ids().iter().enumerate() {
+                let at = match ids.get(pos) {
+                    Some(&known) if known == id => u32::try_from(pos).unwrap_or(ABSENT),
+                    _ => *index.entry(id).or_insert_with(|| {
+                        ids.push(id);
+                        u32::try_from(ids.len() - 1).unwrap_or(ABSENT)
+                    }),
+                };
+                slot.push(at);
             }
+            slots.push(slot);
         }
         let mut order: Vec<u32> = (0..u32::try_from(ids.len()).unwrap_or(ABSENT)).collect();
         order.sort_by(|&a, &b| id::natural_cmp(ids[a as usize], ids[b as usize]));
@@ -78,10 +88,10 @@ impl<'a> Matrix<'a> {
         let width = runs.len();
         let mut cells = vec![Cell::NotRun; ids.len() * width];
         let mut positions = vec![ABSENT; ids.len() * width];
-        for (col, run) in runs.iter().enumerate() {
-            for (pos, test) in run.tests().enumerate() {
-                let row = rank[index[test.id] as usize] as usize;
-                cells[row * width + col] = test.outcome.into();
+        for (col, (run, slot)) in runs.iter().zip(&slots).enumerate() {
+            for (pos, (&outcome, &at)) in run.outcomes().iter().zip(slot).enumerate() {
+                let row = rank[at as usize] as usize;
+                cells[row * width + col] = outcome.into();
                 positions[row * width + col] = u32::try_from(pos).unwrap_or(ABSENT);
             }
         }

@@ -368,7 +368,7 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
         run.pairs = pairs.into_values().collect();
         out.push(run);
     }
-    out.sort_by(|a, b| evaltally_core::id::natural_str_cmp(&a.root.to_string_lossy(), &b.root.to_string_lossy()));
+    out.sort_by(|a, b| evaltally_core::id::natural_path_cmp(&a.root, &b.root));
     disambiguate(&mut out);
     out
 }

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use evaltally_core::Diagnostic;
-use evaltally_core::id::natural_str_cmp;
+use evaltally_core::id::natural_path_cmp;
 use ignore::{WalkBuilder, WalkState};
 
 /// One file the walk found.
@@ -101,12 +101,10 @@ pub fn walk(paths: &[PathBuf]) -> Result<Walked, WalkError> {
         });
     }
     let Found { mut files, mut diagnostics } = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    files.sort_by(|(a, fa, _), (b, fb, _)| {
-        a.cmp(b).then_with(|| natural_str_cmp(&fa.path.to_string_lossy(), &fb.path.to_string_lossy()))
-    });
+    files.sort_by(|(a, fa, _), (b, fb, _)| a.cmp(b).then_with(|| natural_path_cmp(&fa.path, &fb.path)));
     let mut seen = HashSet::new();
     let files = files.into_iter().filter(|(_, _, id)| id.is_none_or(|id| seen.insert(id))).map(|(_, f, _)| f).collect();
-    diagnostics.sort_by(|a, b| natural_str_cmp(&a.path.to_string_lossy(), &b.path.to_string_lossy()));
+    diagnostics.sort_by(|a, b| natural_path_cmp(&a.path, &b.path));
     diagnostics.dedup();
     Ok(Walked { files, diagnostics })
 }
