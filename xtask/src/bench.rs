@@ -41,6 +41,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, bail, ensure};
 
@@ -195,6 +196,10 @@ mod label {
     pub(super) const CAT: &str = "cat (all files)";
     pub(super) const COMPARE: &str = "evaltally compare";
     pub(super) const SHOW: &str = "evaltally show";
+    pub(super) const CACHE_COLD: &str = "stability, cache cold";
+    pub(super) const CACHE_WARM: &str = "stability, cache warm";
+    pub(super) const NEW_RUN: &str = "stability, 39 cached + 1 new run";
+    pub(super) const ONE_RUN: &str = "stability, 1 run (no cache)";
 }
 
 pub(crate) fn run(options: &Options) -> Result<()> {
@@ -270,9 +275,54 @@ pub(crate) fn run(options: &Options) -> Result<()> {
             });
             anyhow::Ok(())
         };
+        // Reading itself, as every analysis without a cache does.
         bench(label::STABILITY, true, options.runs, &|| {
-            vec![command(&evaltally, [os("stability"), dir.into(), os("--format"), os("json")])]
+            vec![command(&evaltally, [os("--no-cache"), os("stability"), dir.into(), os("--format"), os("json")])]
         })?;
+        let stability_with_cache = |cache: &Path, paths: &[&Path]| {
+            let mut args = vec![os("stability")];
+            args.extend(paths.iter().map(|p| p.as_os_str().to_owned()));
+            args.extend([os("--format"), os("json")]);
+            let mut cmd = command(&evaltally, args);
+            cmd.env("EVALTALLY_CACHE", cache);
+            cmd
+        };
+        // The digest cache: every measured run starts from an empty cache folder ...
+        let caches = bench_dir.join("cache").join(&w.name);
+        let fresh = AtomicUsize::new(0);
+        let fresh_cache = || -> PathBuf {
+            let dir = caches.join(format!("cold-{}", fresh.fetch_add(1, Ordering::Relaxed)));
+            drop(fs::remove_dir_all(&dir));
+            dir
+        };
+        bench(label::CACHE_COLD, true, options.runs, &|| vec![stability_with_cache(&fresh_cache(), &[dir])])?;
+        // ... or from the one the warm-up run filled.
+        let warm = caches.join("warm");
+        drop(fs::remove_dir_all(&warm));
+        bench(label::CACHE_WARM, true, options.runs, &|| vec![stability_with_cache(&warm, &[dir])])?;
+        if w.name == "w40" {
+            // A run added to a folder of runs the cache knows: before each measured run, an
+            // untimed run fills a fresh cache with the folder as it was without its last
+            // run (hidden by a dot, which the walk skips).
+            let last = dir.join("run-039");
+            let hidden = dir.join(".run-039");
+            bench(label::NEW_RUN, true, options.runs, &|| {
+                let cache = fresh_cache();
+                let filled = fs::rename(&last, &hidden)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|()| run_quiet(stability_with_cache(&cache, &[dir])));
+                let restored = fs::rename(&hidden, &last);
+                if let Err(e) = filled.and(restored.map_err(anyhow::Error::from)) {
+                    eprintln!("xtask: could not prepare the 39-run cache: {e:#}");
+                }
+                vec![stability_with_cache(&cache, &[dir])]
+            })?;
+            bench(label::ONE_RUN, false, options.runs, &|| {
+                let one = dir.join("run-000");
+                vec![command(&evaltally, [os("--no-cache"), os("stability"), one.into(), os("--format"), os("json")])]
+            })?;
+        }
+        drop(fs::remove_dir_all(&caches));
         bench(w.format.reference(), true, python_runs, &|| {
             vec![command(&python, [reference.as_os_str(), dir.as_os_str()])]
         })?;
@@ -280,10 +330,13 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         if w.name == "w40" {
             bench(label::COMPARE, false, options.runs, &|| {
                 let (base, new) = (dir.join("run-000"), dir.join("run-001"));
-                vec![command(&evaltally, [os("compare"), base.into(), new.into(), os("--format"), os("json")])]
+                vec![command(
+                    &evaltally,
+                    [os("--no-cache"), os("compare"), base.into(), new.into(), os("--format"), os("json")],
+                )]
             })?;
             bench(label::SHOW, false, options.runs, &|| {
-                vec![command(&evaltally, [os("show"), dir.into(), os(SHOW_TEST_ID)])]
+                vec![command(&evaltally, [os("--no-cache"), os("show"), dir.into(), os(SHOW_TEST_ID)])]
             })?;
         }
     }
@@ -326,7 +379,15 @@ fn check_ground_truth(
     eprintln!("xtask: {}: checking evaltally's counts against the ground truth", w.name);
     let out = Command::new(evaltally)
         // Ground truths count errors as failures, as the benchmarks do officially.
-        .args([os("stability"), w.dir.clone().into(), os("--format"), os("json"), os("--errors-as"), os("fail")])
+        .args([
+            os("--no-cache"),
+            os("stability"),
+            w.dir.clone().into(),
+            os("--format"),
+            os("json"),
+            os("--errors-as"),
+            os("fail"),
+        ])
         .stdin(Stdio::null())
         .output()
         .with_context(|| format!("could not start {}", evaltally.display()))?;
@@ -385,6 +446,13 @@ where
     let mut cmd = Command::new(program);
     cmd.args(args).stdin(Stdio::null()).stdout(Stdio::null());
     cmd
+}
+
+/// Runs `cmd` to completion, untimed; an error unless it succeeds.
+fn run_quiet(mut cmd: Command) -> Result<()> {
+    let status = cmd.status().context("could not start evaltally")?;
+    ensure!(status.success(), "evaltally exited with {status}");
+    Ok(())
 }
 
 fn os(s: &str) -> OsString {

@@ -97,6 +97,10 @@ impl Unit for PairUnit {
         self.size
     }
 
+    fn inputs(&self) -> Vec<std::path::PathBuf> {
+        self.pair.result.iter().chain(&self.pair.score).cloned().collect()
+    }
+
     fn label(&self) -> String {
         let path = self.pair.result.as_ref().or(self.pair.score.as_ref()).cloned().unwrap_or_default();
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());

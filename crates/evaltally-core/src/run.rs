@@ -58,6 +58,33 @@ impl IdList {
         self.buf.clear();
         self.ends.clear();
     }
+
+    /// The list as its one string buffer and the end offset of each id, for storing it
+    /// (the digest cache) and restoring it with [`IdList::from_parts`].
+    pub fn as_parts(&self) -> (&str, &[usize]) {
+        (&self.buf, &self.ends)
+    }
+
+    /// A list from a buffer and end offsets as [`IdList::as_parts`] gives them; `None`
+    /// unless the offsets rise, end at the buffer's end and fall on character boundaries.
+    ///
+    /// ```
+    /// use evaltally_core::IdList;
+    /// let ids = IdList::from_parts("ab".into(), vec![1, 2]).unwrap();
+    /// assert_eq!(ids.iter().collect::<Vec<_>>(), ["a", "b"]);
+    /// assert!(IdList::from_parts("ab".into(), vec![2, 1]).is_none());
+    /// assert!(IdList::from_parts("ab".into(), vec![1]).is_none());
+    /// ```
+    pub fn from_parts(buf: String, ends: Vec<usize>) -> Option<Self> {
+        let mut start = 0;
+        for &end in &ends {
+            if end < start || !buf.is_char_boundary(end) {
+                return None;
+            }
+            start = end;
+        }
+        (start == buf.len()).then_some(Self { buf, ends })
+    }
 }
 
 /// One test as a [`CategoryRun`] reports it.
@@ -183,6 +210,50 @@ impl CategoryRun {
     /// Number of tests that errored ([`Outcome::Errored`]).
     pub fn errored(&self) -> usize {
         self.outcomes.iter().filter(|o| **o == Outcome::Errored).count()
+    }
+
+    /// The outcomes, one per test in order.
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// The distinct error labels, and per test the index of its label among them: the
+    /// compact form [`CategoryRun::with_tests`] restores.
+    pub fn error_parts(&self) -> (&[ErrorType], &[Option<u16>]) {
+        (&self.error_types, &self.error_index)
+    }
+
+    /// Replaces the tests with stored columns (as [`CategoryRun::ids`],
+    /// [`CategoryRun::outcomes`] and [`CategoryRun::error_parts`] give them), or `None`
+    /// when they do not fit together: lengths that differ, an index past the labels.
+    ///
+    /// ```
+    /// use evaltally_core::{CategoryRun, ErrorType, IdList, Outcome};
+    /// let mut run = CategoryRun::new("run-1", "m", "c");
+    /// run.push("a", Outcome::Pass, None);
+    /// run.push("b", Outcome::Fail, Some("wrong"));
+    /// let (labels, index) = run.error_parts();
+    /// let copy = CategoryRun::new("run-1", "m", "c")
+    ///     .with_tests(run.ids().clone(), run.outcomes().to_vec(), index.to_vec(), labels.to_vec())
+    ///     .unwrap();
+    /// assert_eq!(copy, run);
+    /// assert!(CategoryRun::new("r", "m", "c").with_tests(IdList::default(), vec![Outcome::Pass], vec![None], vec![]).is_none());
+    /// ```
+    pub fn with_tests(
+        mut self,
+        ids: IdList,
+        outcomes: Vec<Outcome>,
+        error_index: Vec<Option<u16>>,
+        error_types: Vec<ErrorType>,
+    ) -> Option<Self> {
+        let fits = outcomes.len() == ids.len()
+            && error_index.len() == ids.len()
+            && error_index.iter().flatten().all(|&i| usize::from(i) < error_types.len());
+        if !fits {
+            return None;
+        }
+        (self.ids, self.outcomes, self.error_index, self.error_types) = (ids, outcomes, error_index, error_types);
+        Some(self)
     }
 
     /// Counts every errored test as failed ([`Outcome::errors_as_failures`]), error types

@@ -177,6 +177,14 @@ pub trait Format: Send + Sync + Debug + 'static {
         Vec::new()
     }
 
+    /// Files beside `path` whose bytes reading it as this format also depends on (HELM's
+    /// `run_spec.json`, lm-eval's `results_<date>.json`): the digest cache stamps them with
+    /// the file, so a change to them is never hidden by a stored reading. Paths only; they
+    /// need not exist.
+    fn beside(&self, _path: &Path) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
     /// Whether a file this format claimed with [`Claim::Sniff`] (or one the user named that
     /// no format claimed) is this format's, from its bytes. The first format in registry
     /// order that says yes reads the file.

@@ -293,6 +293,18 @@ impl Unit for SniffedFile {
         Some(&self.file.path)
     }
 
+    fn inputs(&self) -> Vec<std::path::PathBuf> {
+        let mut inputs = vec![self.file.path.clone()];
+        for format in &self.candidates {
+            for path in format.beside(&self.file.path) {
+                if !inputs.contains(&path) {
+                    inputs.push(path);
+                }
+            }
+        }
+        inputs
+    }
+
     fn read(&self, scratch: &mut Scratch, options: &Options) -> Read {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => format.read(&input, options),

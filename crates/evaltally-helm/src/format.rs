@@ -69,6 +69,10 @@ impl Format for Helm {
         files.into_iter().map(|file| Box::new(RunFolder { file }) as Box<dyn Unit>).collect()
     }
 
+    fn beside(&self, path: &Path) -> Vec<std::path::PathBuf> {
+        vec![path.with_file_name(crate::RUN_SPEC_FILE)]
+    }
+
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
         looks_like_stats(file.bytes)
     }
@@ -149,6 +153,10 @@ impl Unit for RunFolder {
     }
 
     /// `<suite>/<run folder>`: run folders of the same run spec in two suites share a name.
+    fn inputs(&self) -> Vec<std::path::PathBuf> {
+        vec![self.file.path.clone(), self.file.path.with_file_name(crate::RUN_SPEC_FILE)]
+    }
+
     fn label(&self) -> String {
         let folder = self.file.path.parent();
         let names: Vec<String> = [folder.and_then(Path::parent), folder]

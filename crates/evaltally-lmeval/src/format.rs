@@ -48,6 +48,10 @@ impl Format for LmEval {
         if task_and_date(path).is_some() { Claim::Sniff } else { Claim::No }
     }
 
+    fn beside(&self, path: &Path) -> Vec<std::path::PathBuf> {
+        crate::results_file(path).into_iter().collect()
+    }
+
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
         first_line_fits(file.bytes)
     }

@@ -222,6 +222,13 @@ impl Unit for InstanceLogs {
         self.size
     }
 
+    fn inputs(&self) -> Vec<std::path::PathBuf> {
+        match &self.source {
+            Source::InstanceLogs { reports, .. } => reports.iter().map(|(_, path)| path.clone()).collect(),
+            Source::Document { path, .. } => vec![path.clone()],
+        }
+    }
+
     fn label(&self) -> String {
         let path = self.source.path();
         path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())

@@ -18,6 +18,11 @@ pub(crate) struct Cli {
     /// user's data directory; a URL is refused). Any PATH may be `store:<name>`.
     #[arg(long, value_name = "DIR", global = true)]
     pub(crate) store: Option<PathBuf>,
+    /// Read every file, neither using nor filling the digest cache. The cache (in
+    /// $EVALTALLY_CACHE, else the user's cache folder) keeps what reading each unchanged
+    /// run gave, so analyses read only new or changed files.
+    #[arg(long, global = true)]
+    pub(crate) no_cache: bool,
     #[command(subcommand)]
     pub(crate) command: Command,
 }

@@ -1,6 +1,7 @@
 //! `evaltally`: the command-line front end. It parses arguments, wires the library crates
 //! together, and maps outcomes to exit codes; all analysis lives in the libraries.
 
+mod cache;
 mod cli;
 mod commands;
 mod output;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
     if let Err(err) = cli.resolve_store_paths() {
         return fail(&err);
     }
+    cache::init(cli.no_cache);
     let result = match cli.command {
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),

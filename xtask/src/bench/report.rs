@@ -193,6 +193,26 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                 unit: " MiB",
                 target: Some((Target::AtMost(64.0), "≤ 64 MiB")),
             });
+            let cached = stats(w, label::CACHE_COLD).is_some() || stats(w, label::CACHE_WARM).is_some();
+            if cached {
+                for (cache, target) in [
+                    (label::CACHE_COLD, (Target::AtMost(1.0), "≤ 1.0")),
+                    (label::CACHE_WARM, (Target::AtMost(0.1), "≤ 0.1")),
+                ] {
+                    checks.push(Check {
+                        what: format!("{w}: {cache} / {} median", label::CAT),
+                        value: median(w, cache).zip(median(w, label::CAT)).map(|(s, c)| s / c),
+                        unit: "",
+                        target: Some(target),
+                    });
+                }
+                checks.push(Check {
+                    what: format!("{w}: {} peak RSS", label::CACHE_COLD),
+                    value: stats(w, label::CACHE_COLD).as_ref().and_then(rss_mib),
+                    unit: " MiB",
+                    target: Some((Target::AtMost(128.0), "≤ 128 MiB")),
+                });
+            }
         }
         if let [small, big] = workloads[..]
             && let (Some(a), Some(b)) = (median(small, label::STABILITY), median(big, label::STABILITY))
@@ -205,6 +225,14 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
             });
         }
         if format == Format::Bfcl && workloads.contains(&"w40") {
+            // What the new run costs beyond the cached ones, in reads of one run.
+            let added = median("w40", label::NEW_RUN).zip(median("w40", label::CACHE_WARM)).map(|(n, w)| n - w);
+            checks.push(Check {
+                what: format!("w40: ({} − {}) / {} median", label::NEW_RUN, label::CACHE_WARM, label::ONE_RUN),
+                value: added.zip(median("w40", label::ONE_RUN)).map(|(a, one)| a / one),
+                unit: "",
+                target: Some((Target::AtMost(1.5), "≤ 1.5 (about one run's read)")),
+            });
             for command in [label::COMPARE, label::SHOW] {
                 checks.push(Check {
                     what: format!("w40: {command} median"),
@@ -281,13 +309,17 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
         let _ = writeln!(doc, "- {name}: {value}");
     }
     doc += "\nCommands (`W` is the workload folder):\n\n";
-    doc += "- evaltally stability: `evaltally stability W --format json`\n";
+    doc += "- evaltally stability: `evaltally --no-cache stability W --format json` (reading every file)\n";
+    doc += "- stability, cache cold: `EVALTALLY_CACHE=C evaltally stability W --format json`, each measured run with a new, empty folder C (it reads every file and stores what it read)\n";
+    doc += "- stability, cache warm: the same with one folder C, filled by the warm-up run (no file changed since)\n";
+    doc += "- stability, 39 cached + 1 new run (w40 only): the same, each measured run with a new C that an untimed run filled while `run-039` was hidden (renamed `.run-039`)\n";
+    doc += "- stability, 1 run (no cache) (w40 only): `evaltally --no-cache stability W/run-000 --format json`, what reading one run costs\n";
     doc += "- ref_stability.py (BFCL): `python3 ../shared/bench/ref_stability.py W`\n";
     doc += "- ref_gstack.py, ref_junit.py, ref_swebench.py, ref_sfbench.py: `python3 xtask/bench/ref_<format>.py W`\n";
     doc += "- cat (all files): `cat` with every regular file below `W`, sorted, as arguments (several `cat` \
             processes one after the other when the list passes about 1 MB)\n";
-    doc += "- evaltally compare (w40 only): `evaltally compare W/run-000 W/run-001 --format json`\n";
-    let _ = writeln!(doc, "- evaltally show (w40 only): `evaltally show W {SHOW_TEST_ID}`");
+    doc += "- evaltally compare (w40 only): `evaltally --no-cache compare W/run-000 W/run-001 --format json`\n";
+    let _ = writeln!(doc, "- evaltally show (w40 only): `evaltally --no-cache show W {SHOW_TEST_ID}`");
     let _ = write!(doc, "\n## Workloads\n\n{}", tables.workloads);
     let _ = write!(
         doc,

@@ -131,6 +131,27 @@ fn ratios_scale_each_format_and_report_other_speed_ups_without_target() {
     assert!(scaling.contains("2.30") && scaling.ends_with("not met"), "{table}");
     assert!(line("junit1000: speed-up").ends_with("n/a"), "{table}");
     assert!(!table.contains("scaling, junit") && !table.contains("compare"), "{table}");
+    assert!(!table.contains("cache"), "no cache rows measured, no cache checks: {table}");
+}
+
+#[test]
+fn cache_ratios_compare_cold_and_warm_with_cat_and_a_new_run_with_one_run() {
+    let rows = [
+        row("w40", label::STABILITY, 0.40),
+        row("w40", label::CAT, 0.30),
+        row("w40", label::CACHE_COLD, 0.45),
+        row("w40", label::CACHE_WARM, 0.03),
+        row("w40", label::NEW_RUN, 0.05),
+        row("w40", label::ONE_RUN, 0.02),
+    ];
+    let table = report::ratios_table(&rows);
+    let line = |what: &str| table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned();
+    let cold = line("w40: stability, cache cold / cat");
+    assert!(cold.contains("1.50") && cold.ends_with("not met"), "{table}");
+    let warm = line("w40: stability, cache warm / cat");
+    assert!(warm.contains("0.10") && warm.ends_with("| met"), "{table}");
+    let added = line("w40: (stability, 39 cached + 1 new run");
+    assert!(added.contains("1.00") && added.ends_with("| met"), "{table}");
 }
 
 /// Runs `python3 SCRIPT ARGS`, fails unless it succeeds, returns its stdout.

@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
+use evaltally_cache::Cache;
 use evaltally_core::{CategoryRun, Diagnostic, RunRecord, Status, TestDetail, id};
 use evaltally_format::{DiscoverError, Options, Registry, Scratch, Unit};
 use rayon::prelude::*;
@@ -134,6 +135,17 @@ pub struct Loaded {
 /// parallel, largest first so a few big files do not leave a core idle at the end. The
 /// result does not depend on scheduling: runs and diagnostics come back in a fixed order.
 pub fn load(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Result<Loaded, LoadError> {
+    load_cached(paths, filter, progress, &Cache::disabled())
+}
+
+/// [`load`], with each unit's reading taken from `cache` when its files are unchanged (and
+/// stored there when they are read). The result is the same as [`load`]'s.
+pub fn load_cached(
+    paths: &[PathBuf],
+    filter: &Filter,
+    progress: &dyn Progress,
+    cache: &Cache,
+) -> Result<Loaded, LoadError> {
     let found = discover(paths, filter)?;
     let options = filter.options();
     let mut diagnostics = found.diagnostics;
@@ -145,7 +157,7 @@ pub fn load(paths: &[PathBuf], filter: &Filter, progress: &dyn Progress) -> Resu
     let mut read: Vec<(usize, evaltally_format::Read)> = order
         .par_iter()
         .map_init(Scratch::default, |scratch, &i| {
-            let out = units[i].read(scratch, &options);
+            let out = cache.read(units[i].as_ref(), scratch, &options);
             progress.advance(sizes[i]);
             (i, out)
         })
@@ -326,11 +338,20 @@ pub struct Records {
 /// Reads the runs below `paths` as [`RunRecord`]s, in parallel. BFCL file pairs of one
 /// (run, model) are gathered into one record.
 pub fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError> {
+    records_cached(paths, filter, &Cache::disabled())
+}
+
+/// [`records`], with each unit's records taken from `cache` when its files are unchanged
+/// (and stored there when they are read).
+pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Records, LoadError> {
     let found = discover(paths, filter)?;
     let options = filter.options();
     let mut diagnostics = found.diagnostics;
-    let read: Vec<evaltally_format::Records> =
-        found.units.par_iter().map_init(Scratch::default, |scratch, u| u.records(scratch, &options)).collect();
+    let read: Vec<evaltally_format::Records> = found
+        .units
+        .par_iter()
+        .map_init(Scratch::default, |scratch, u| cache.records(u.as_ref(), scratch, &options))
+        .collect();
     let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
     for read in read {
         diagnostics.extend(read.diagnostics);

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use evaltally_analyzer::{Filter, Loaded, compare, efficiency, load};
+use evaltally_analyzer::{Filter, Loaded, compare, efficiency};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
 use evaltally_report::{Style, compare as render};
@@ -34,7 +34,7 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
     let mut report = compare::compare(&base.runs, &new.runs);
     // Cost, duration and tokens live in the runs' records; what reading them says was said
     // by the first read.
-    let records = |paths: &[PathBuf]| load::records(paths, &filter).map(|r| r.runs).unwrap_or_default();
+    let records = |paths: &[PathBuf]| crate::cache::records(paths, &filter).map(|r| r.runs).unwrap_or_default();
     report.efficiency = efficiency::efficiency(&records(base_paths), &records(new_paths));
     let diagnostics: Vec<Diagnostic> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
 

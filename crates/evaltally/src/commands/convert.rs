@@ -55,7 +55,7 @@ fn migration(writer: &dyn Writer, input: &Path) -> anyhow::Result<Option<Written
 /// The one run of IN that `--model` and `--run` select, and whether reading IN gave errors.
 fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
     let filter = super::stability::filter(&args.read, args.model.iter().cloned().collect(), Vec::new(), false)?;
-    let records = load::records(std::slice::from_ref(&args.input), &filter).map_err(|e| explain(&e))?;
+    let records = crate::cache::records(std::slice::from_ref(&args.input), &filter).map_err(|e| explain(&e))?;
     output::report_diagnostics(&records.diagnostics);
     let errors = records.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
     let mut runs: Vec<RunRecord> =

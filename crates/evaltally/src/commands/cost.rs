@@ -1,7 +1,6 @@
 //! `evaltally cost`.
 
 use evaltally_analyzer::cost::run_cost;
-use evaltally_analyzer::load;
 use evaltally_report::{Style, cost as render};
 
 use super::stability::{exit_code, explain};
@@ -10,7 +9,7 @@ use crate::{Exit, output};
 
 pub(crate) fn run(args: &CostArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), Vec::new(), false)?;
-    let records = load::records(&args.paths, &filter).map_err(|e| explain(&e))?;
+    let records = crate::cache::records(&args.paths, &filter).map_err(|e| explain(&e))?;
     let runs: Vec<_> = records.runs.iter().map(run_cost).collect();
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let text = match args.format {

@@ -1,6 +1,5 @@
 //! `evaltally export`.
 
-use evaltally_analyzer::load;
 use evaltally_convert::export;
 
 use super::stability::explain;
@@ -12,7 +11,7 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         output::refuse_overwriting_input(out, &args.paths)?;
     }
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), false)?;
-    let records = load::records(&args.paths, &filter).map_err(|e| explain(&e))?;
+    let records = crate::cache::records(&args.paths, &filter).map_err(|e| explain(&e))?;
     let mut text = String::new();
     match args.format {
         ExportFormat::Jsonl => {

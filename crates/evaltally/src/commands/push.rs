@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use evaltally_analyzer::{Filter, load, validate};
+use evaltally_analyzer::{Filter, validate};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
 use serde_json::json;
@@ -54,7 +54,7 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
 
 /// What `runs` shows of each run below `path` (quietly: its files were checked already).
 fn summaries(path: &Path) -> Vec<store::RunSummary> {
-    let records = load::records(std::slice::from_ref(&path.to_path_buf()), &Filter::default());
+    let records = crate::cache::records(std::slice::from_ref(&path.to_path_buf()), &Filter::default());
     records.map(|r| r.runs.iter().map(store::RunSummary::of).collect()).unwrap_or_default()
 }
 

@@ -43,7 +43,8 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 /// The runs below `paths`; nothing read at all is a usage error (`nothing to VERB in …`),
 /// after the diagnostics that say why.
 pub(crate) fn load_runs(paths: &[PathBuf], filter: &Filter, verb: &str) -> anyhow::Result<Loaded> {
-    let loaded = load::load(paths, filter, &Bar::new()).map_err(|e| explain(&e))?;
+    let loaded = load::load_cached(paths, filter, &Bar::new(), crate::cache::get()).map_err(|e| explain(&e))?;
+    crate::cache::settle();
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(

@@ -40,6 +40,9 @@ pub fn evaltally(args: &[&str]) -> Run {
 pub fn evaltally_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_evaltally"));
     cmd.current_dir(dir).args(args).env_remove("NO_COLOR");
+    // One digest cache for the test processes, in the target folder, never the user's: every
+    // test reads through it, the first cold and the rest warm, so both paths are exercised.
+    cmd.env("EVALTALLY_CACHE", Path::new(env!("CARGO_TARGET_TMPDIR")).join("evaltally-cache"));
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -1,0 +1,241 @@
+//! Stamps: what the cache knows of an input file without reading all of it.
+
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How many bytes of a file's head, and of its tail, the content hash covers.
+pub(crate) const EDGE: usize = 4096;
+
+/// What kind of thing a path was when stamped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Kind {
+    /// Nothing there: a file the unit reads beside its own, when absent.
+    Absent = 0,
+    /// A regular file.
+    File = 1,
+    /// A folder or something else that is not a regular file.
+    Other = 2,
+    /// It could not be examined or opened: never stored, always read.
+    Unknown = 3,
+}
+
+/// An input file's identity, size, times and a hash of its first and last [`EDGE`] bytes.
+/// Two equal stamps of one path mean the file was not touched in between, with the
+/// caveat [`Stamp::settled`] covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    pub(crate) kind: Kind,
+    pub(crate) dev: u64,
+    pub(crate) ino: u64,
+    pub(crate) size: u64,
+    /// Modification time, nanoseconds since the epoch.
+    pub(crate) mtime: i128,
+    /// Status change time (Unix), nanoseconds since the epoch: any write, rename into place
+    /// or `chmod` moves it, and no program can set it back.
+    pub(crate) ctime: i128,
+    /// XXH3 of the head and tail bytes.
+    pub(crate) edges: u64,
+}
+
+/// The encoded size of a stamp.
+pub(crate) const STAMP_LEN: usize = 1 + 8 * 3 + 16 * 2 + 8;
+
+impl Stamp {
+    const fn of(kind: Kind) -> Self {
+        Self { kind, dev: 0, ino: 0, size: 0, mtime: 0, ctime: 0, edges: 0 }
+    }
+
+    /// Stamps `path`, following links: metadata, then (for a regular file) its head and
+    /// tail. Never fails: what cannot be examined is [`Kind::Unknown`].
+    pub(crate) fn take(path: &Path, buf: &mut Vec<u8>) -> Self {
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Self::of(Kind::Absent),
+            Err(_) => return Self::of(Kind::Unknown),
+        };
+        let mut stamp = Self::from_meta(&meta);
+        if stamp.kind == Kind::File {
+            match edges(path, stamp.size, buf) {
+                Ok(hash) => stamp.edges = hash,
+                Err(_) => return Self::of(Kind::Unknown),
+            }
+        }
+        stamp
+    }
+
+    /// The metadata part of a stamp (no content hash).
+    pub(crate) fn from_meta(meta: &Metadata) -> Self {
+        let kind = if meta.is_file() { Kind::File } else { Kind::Other };
+        let (dev, ino, ctime) = unix_identity(meta);
+        let mtime = meta.modified().map_or(0, nanos);
+        Self { kind, dev, ino, size: meta.len(), mtime, ctime, edges: 0 }
+    }
+
+    /// Whether the metadata of `path` still matches this stamp (after the unit read it).
+    pub(crate) fn still(&self, path: &Path) -> bool {
+        match std::fs::metadata(path) {
+            Ok(meta) => Self { edges: self.edges, ..Self::from_meta(&meta) } == *self,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => self.kind == Kind::Absent,
+            Err(_) => false,
+        }
+    }
+
+    /// Whether a reading taken at `now` may be stored under this stamp: the input could be
+    /// examined, and was last changed more than `settle` before `now`. File times have the
+    /// granularity of the kernel's clock tick: a file rewritten twice within one tick, at
+    /// the same size and with the same head and tail, keeps its stamp, so a reading taken
+    /// within that tick is not trusted (the "racy" entries of git's index).
+    pub(crate) fn settled(&self, now: SystemTime, settle: Duration) -> bool {
+        match self.kind {
+            Kind::Unknown => false,
+            Kind::Absent => true,
+            Kind::File | Kind::Other => {
+                let limit = nanos(now) - i128::try_from(settle.as_nanos()).unwrap_or(i128::MAX);
+                self.mtime.max(self.ctime) < limit
+            }
+        }
+    }
+
+    /// Appends the stamp's bytes.
+    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+        out.push(self.kind as u8);
+        out.extend_from_slice(&self.dev.to_le_bytes());
+        out.extend_from_slice(&self.ino.to_le_bytes());
+        out.extend_from_slice(&self.size.to_le_bytes());
+        out.extend_from_slice(&self.mtime.to_le_bytes());
+        out.extend_from_slice(&self.ctime.to_le_bytes());
+        out.extend_from_slice(&self.edges.to_le_bytes());
+    }
+}
+
+/// Nanoseconds since the epoch (negative before it).
+fn nanos(t: SystemTime) -> i128 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i128::try_from(d.as_nanos()).unwrap_or(i128::MAX),
+        Err(e) => -i128::try_from(e.duration().as_nanos()).unwrap_or(i128::MAX),
+    }
+}
+
+#[cfg(unix)]
+fn unix_identity(meta: &Metadata) -> (u64, u64, i128) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino(), i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()))
+}
+
+#[cfg(not(unix))]
+fn unix_identity(_meta: &Metadata) -> (u64, u64, i128) {
+    (0, 0, 0)
+}
+
+/// XXH3 of the file's first [`EDGE`] bytes and its last [`EDGE`] bytes (of what follows
+/// the head), read with one open.
+fn edges(path: &Path, size: u64, buf: &mut Vec<u8>) -> io::Result<u64> {
+    let mut file = File::open(path)?;
+    if buf.len() < 2 * EDGE {
+        buf.resize(2 * EDGE, 0);
+    }
+    let head = read_up_to(&mut file, &mut buf[..EDGE])?;
+    let mut len = head;
+    if head == EDGE && size > EDGE as u64 {
+        let from = size.saturating_sub(EDGE as u64).max(EDGE as u64);
+        len += read_at(&file, &mut buf[EDGE..], from)?;
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&size.to_le_bytes());
+    hasher.update(&buf[..len]);
+    Ok(hasher.digest())
+}
+
+fn read_up_to(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read_at(&mut buf[filled..], offset + filled as u64) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = file;
+    file.seek(SeekFrom::Start(offset))?;
+    read_up_to(&mut file, buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_in_the_middle_of_a_file_at_the_same_size_moves_ctime_not_the_edges() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut body = vec![b'a'; 3 * EDGE];
+        std::fs::write(&path, &body).unwrap();
+        let mut buf = Vec::new();
+        let before = Stamp::take(&path, &mut buf);
+        body[EDGE + 10] = b'b';
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, &body).unwrap();
+        let after = Stamp::take(&path, &mut buf);
+        assert_eq!(before.edges, after.edges);
+        assert_eq!(before.size, after.size);
+        assert_ne!(before, after, "the write moved the file's times");
+    }
+
+    #[test]
+    fn edges_see_the_head_and_the_tail() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let mut buf = Vec::new();
+        let mut body = vec![b'a'; 3 * EDGE];
+        std::fs::write(&path, &body).unwrap();
+        let first = Stamp::take(&path, &mut buf).edges;
+        body[0] = b'x';
+        std::fs::write(&path, &body).unwrap();
+        let head = Stamp::take(&path, &mut buf).edges;
+        body[3 * EDGE - 1] = b'y';
+        std::fs::write(&path, &body).unwrap();
+        let tail = Stamp::take(&path, &mut buf).edges;
+        assert!(first != head && head != tail && first != tail);
+    }
+
+    #[test]
+    fn absent_folders_and_fresh_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut buf = Vec::new();
+        assert_eq!(Stamp::take(&dir.path().join("none"), &mut buf).kind, Kind::Absent);
+        assert_eq!(Stamp::take(dir.path(), &mut buf).kind, Kind::Other);
+        let path = dir.path().join("f");
+        std::fs::write(&path, "x").unwrap();
+        let stamp = Stamp::take(&path, &mut buf);
+        assert!(!stamp.settled(SystemTime::now(), Duration::from_secs(5)), "just written");
+        assert!(stamp.settled(SystemTime::now() + Duration::from_secs(10), Duration::from_secs(5)));
+        assert!(stamp.still(&path));
+        std::fs::write(&path, "xy").unwrap();
+        assert!(!stamp.still(&path));
+    }
+}

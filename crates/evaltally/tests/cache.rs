@@ -1,0 +1,108 @@
+//! The digest cache seen from the command line: a warm run prints exactly what a cold one
+//! and `--no-cache` print, on every format; `--no-cache` leaves the cache alone; a changed
+//! file is read again.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use common::evaltally_in;
+use evaltally_testkit::{testdata, workspace_root};
+
+fn files_below(dir: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else { return 0 };
+    entries.flatten().map(|e| if e.file_type().is_ok_and(|t| t.is_dir()) { files_below(&e.path()) } else { 1 }).sum()
+}
+
+fn run_with(cache: &Path, args: &[&str]) -> common::Run {
+    evaltally_in(&workspace_root(), args, &[("EVALTALLY_CACHE", cache.to_str().unwrap())])
+}
+
+#[test]
+fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
+    let cache = tempfile::tempdir().unwrap();
+    let folders = [
+        "bfcl/v4",
+        "sfbench",
+        "swebench",
+        "gstack",
+        "junit",
+        "taubench",
+        "tau2",
+        "lmeval",
+        "inspect",
+        "promptfoo",
+        "helm",
+        "openai-evals",
+        "oaieval",
+    ];
+    for folder in folders {
+        let path = testdata(folder);
+        let path = path.to_str().unwrap();
+        for args in [
+            vec!["stability", path, "--format", "json"],
+            vec!["stability", path],
+            vec!["trend", path, "--format", "json"],
+        ] {
+            let uncached = run_with(cache.path(), &[&["--no-cache"], args.as_slice()].concat());
+            let cold = run_with(cache.path(), &args);
+            let warm = run_with(cache.path(), &args);
+            assert_eq!(cold.transcript(), uncached.transcript(), "{args:?}");
+            assert_eq!(warm.transcript(), uncached.transcript(), "{args:?}");
+        }
+    }
+    assert!(files_below(cache.path()) > 20, "the runs were stored");
+}
+
+#[test]
+fn no_cache_neither_reads_nor_writes_the_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let run = run_with(cache.path(), &["stability", "testdata/bfcl/v4", "--no-cache"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(files_below(cache.path()), 0);
+    let run = run_with(cache.path(), &["--no-cache", "compare", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(files_below(cache.path()), 0);
+}
+
+#[test]
+fn a_run_changed_after_it_was_cached_is_read_again() {
+    let cache = tempfile::tempdir().unwrap();
+    let runs = tempfile::tempdir().unwrap();
+    let report = runs.path().join("run-1.xml");
+    let xml = |outcome: &str| {
+        format!(
+            "<testsuite name=\"s\" tests=\"2\">\n  <testcase classname=\"s\" name=\"a\"/>\n  \
+             <testcase classname=\"s\" name=\"b\">{outcome}</testcase>\n</testsuite>\n"
+        )
+    };
+    fs::write(&report, xml("")).unwrap();
+    // Files are stored only once they have settled (see `Cache::settle_after`).
+    std::thread::sleep(Duration::from_millis(250));
+    let path = runs.path().to_str().unwrap();
+    let args = ["stability", path, "--format", "json"];
+    let first = run_with(cache.path(), &args);
+    assert!(files_below(cache.path()) > 0, "the run was stored");
+    assert!(first.stdout.contains("\"stable_pass\": 2"), "{}", first.stdout);
+    fs::write(&report, xml("<failure type=\"Boom\"/>")).unwrap();
+    let second = run_with(cache.path(), &args);
+    assert!(second.stdout.contains("\"stable_fail\": 1"), "{}", second.stdout);
+    assert_eq!(
+        second.transcript(),
+        run_with(cache.path(), &["--no-cache", "stability", path, "--format", "json"]).transcript()
+    );
+}
+
+#[test]
+fn an_unwritable_cache_folder_is_a_note_not_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    // A file where the cache folder should be: nothing can be created below it.
+    let blocked = dir.path().join("cache");
+    fs::write(&blocked, "").unwrap();
+    let run = run_with(&blocked, &["stability", "testdata/bfcl/v4"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("note: the cache folder"), "{}", run.stderr);
+    assert_eq!(run.stdout, run_with(&blocked, &["--no-cache", "stability", "testdata/bfcl/v4"]).stdout);
+}
