@@ -124,7 +124,7 @@ fn bfcl_sentence(b: &evaltally_analyzer::bfcl_score::BfclChange) -> String {
         format!(" ({} scoring categories not compared, 0 on both sides as BFCL counts them)", b.missing.len())
     };
     format!(
-        "BFCL overall score{missing}: {} → {}, {:+.1} points{interval}{p}",
+        "BFCL overall score{missing}: {} → {}; change on common tests {:+.1} points{interval}{p}",
         percent(b.base),
         percent(b.new),
         100.0 * b.difference
