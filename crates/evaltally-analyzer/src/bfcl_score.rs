@@ -168,8 +168,11 @@ pub fn score(categories: &[CategoryStability]) -> Option<BfclScore> {
     if judged.is_empty() || !categories.iter().all(|c| is_bfcl_category(&c.category)) {
         return None;
     }
-    let live_counts: BTreeMap<&str, usize> =
-        judged.iter().filter(|c| LIVE.iter().any(|(l, _)| *l == c.category)).map(|c| (c.category.as_str(), c.total)).collect();
+    let live_counts: BTreeMap<&str, usize> = judged
+        .iter()
+        .filter(|c| LIVE.iter().any(|(l, _)| *l == c.category))
+        .map(|c| (c.category.as_str(), c.total))
+        .collect();
     let weights = weights(&live_counts);
     let scoring: Vec<(&CategoryStability, f64)> =
         judged.iter().filter_map(|c| weights.get(c.category.as_str()).map(|w| (*c, *w))).collect();
@@ -180,9 +183,8 @@ pub fn score(categories: &[CategoryStability]) -> Option<BfclScore> {
         weights.keys().copied().filter(|w| !scoring.iter().any(|(c, _)| c.category == *w)).collect();
     let overall: f64 = scoring.iter().map(|(c, w)| w * c.precision.mean.unwrap_or(0.0)).sum();
     let se = combine(scoring.iter().map(|(c, w)| (*w, c.precision.se_clustered)));
-    let run_se = combine(
-        scoring.iter().map(|(c, w)| (*w, c.precision.components.map(|k| k.run_se(k.runs_per_test())))),
-    );
+    let run_se =
+        combine(scoring.iter().map(|(c, w)| (*w, c.precision.components.map(|k| k.run_se(k.runs_per_test())))));
     Some(BfclScore {
         overall,
         se,
@@ -226,10 +228,8 @@ pub fn change(categories: &[crate::compare::CategoryCompare]) -> Option<BfclChan
         .map(|c| (c.category.as_str(), c.summary.common))
         .collect();
     let weights = weights(&live_counts);
-    let scoring: Vec<(&crate::compare::Summary, f64)> = compared
-        .iter()
-        .filter_map(|c| weights.get(c.category.as_str()).map(|w| (&c.summary, *w)))
-        .collect();
+    let scoring: Vec<(&crate::compare::Summary, f64)> =
+        compared.iter().filter_map(|c| weights.get(c.category.as_str()).map(|w| (&c.summary, *w))).collect();
     if scoring.is_empty() {
         return None;
     }
@@ -279,7 +279,7 @@ mod tests {
     use super::*;
 
     /// Category accuracies from the published leaderboard (`gorilla-gh-pages` CSVs:
-    /// data_non_live, data_live, data_multi_turn, data_agentic) and its "Overall Acc",
+    /// `data_non_live`, `data_live`, `data_multi_turn`, `data_agentic`) and its "Overall Acc",
     /// picked by `xtask/stats/fixtures.py` (section `bfcl overall`), which reproduces all
     /// 109 rows within 0.00006.
     #[test]
@@ -301,10 +301,26 @@ mod tests {
               0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0387, 0.0387, 0.0194], 0.0717),
         ];
         let names = [
-            "simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
-            "irrelevance", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
-            "live_irrelevance", "multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param",
-            "multi_turn_long_context", "web_search_base", "web_search_no_snippet", "memory_kv", "memory_vector",
+            "simple_python",
+            "simple_java",
+            "simple_javascript",
+            "multiple",
+            "parallel",
+            "parallel_multiple",
+            "irrelevance",
+            "live_simple",
+            "live_multiple",
+            "live_parallel",
+            "live_parallel_multiple",
+            "live_irrelevance",
+            "multi_turn_base",
+            "multi_turn_miss_func",
+            "multi_turn_miss_param",
+            "multi_turn_long_context",
+            "web_search_base",
+            "web_search_no_snippet",
+            "memory_kv",
+            "memory_vector",
             "memory_rec_sum",
         ];
         for (model, acc, published) in rows {

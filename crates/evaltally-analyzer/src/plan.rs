@@ -57,9 +57,9 @@ pub struct Plan {
     /// Why nothing could be estimated (one run, fewer than two tests); the figures below
     /// are `null` then.
     pub cannot_estimate: Option<&'static str>,
-    /// Between-test variance σ²_b.
+    /// Between-test variance `σ²_b`.
     pub between: Option<f64>,
-    /// Run-to-run variance σ²_w.
+    /// Run-to-run variance `σ²_w`.
     pub within: Option<f64>,
     /// Run-to-run standard error of the score now, `√(σ²_w/(T·r))`.
     pub run_se: Option<f64>,

@@ -338,7 +338,11 @@ fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Se
 /// The precision of a model's overall mean pass rate: every test of every category (a
 /// test's cluster named with its category, so categories never share one), each run's
 /// results summed over the categories it scored.
-fn overall_precision(categories: &[CategoryStability], runs: &[String], settings: Settings) -> (Precision, Option<f64>) {
+fn overall_precision(
+    categories: &[CategoryStability],
+    runs: &[String],
+    settings: Settings,
+) -> (Precision, Option<f64>) {
     let keys: Vec<(String, Tally)> = categories
         .iter()
         .flat_map(|c| {

@@ -23,7 +23,11 @@ pub struct Document<'a> {
 
 /// The plan as pretty-printed JSON with a final newline.
 pub fn json(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
-    crate::pretty_json(&Document { plan: report, warnings: crate::warnings(diagnostics), errors: crate::errors(diagnostics) })
+    crate::pretty_json(&Document {
+        plan: report,
+        warnings: crate::warnings(diagnostics),
+        errors: crate::errors(diagnostics),
+    })
 }
 
 fn count(n: Option<usize>) -> String {
@@ -50,7 +54,8 @@ fn cells(p: &Plan) -> [String; 9] {
     ]
 }
 
-const HEADS: [&str; 9] = ["tests", "runs", "SE now", "runs needed", "more", "SE floor", "tests @1 run", "MDE", "MDE 1 run"];
+const HEADS: [&str; 9] =
+    ["tests", "runs", "SE now", "runs needed", "more", "SE floor", "tests @1 run", "MDE", "MDE 1 run"];
 
 /// The plan as text, one table per model.
 pub fn text(report: &PlanReport, style: Style) -> String {

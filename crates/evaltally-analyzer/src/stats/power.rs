@@ -34,7 +34,7 @@ pub fn paired_se(within: f64, tests: usize, runs: f64) -> f64 {
 /// The smallest whole number at or above `x` (at least 1), when it is finite and fits;
 /// `x` a hair above a whole number from rounding (6.000000000000001) counts as that number.
 fn ceil_count(x: f64) -> Option<usize> {
-    if !x.is_finite() || x < 0.0 || x > 1e15 {
+    if !x.is_finite() || !(0.0..=1e15).contains(&x) {
         return None;
     }
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]

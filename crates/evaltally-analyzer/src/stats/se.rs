@@ -103,6 +103,7 @@ mod tests {
     /// `.fit(cov_type="cluster", cov_kwds={"groups": g})` (clustered), computed by
     /// `xtask/stats/fixtures.py` (section `se`).
     #[test]
+    #[allow(clippy::type_complexity)]
     fn matches_statsmodels() {
         // (per-cluster passed/judged, naive, clustered)
         let cases: [(&[(usize, usize)], f64, f64); 4] = [

@@ -3,9 +3,9 @@
 //! With `n_t` judged runs of test `t` and `c_t` passes, the one-way random-effects analysis
 //! of variance (tests as groups, runs as replicates) splits the variance of one result into
 //!
-//! * **within** (σ²_w, run-to-run): how much a test's outcome varies between runs,
+//! * **within** (`σ²_w`, run-to-run): how much a test's outcome varies between runs,
 //!   `MS_within = Σ_t c_t(1 − c_t/n_t) / (N − T)`;
-//! * **between** (σ²_b): how much tests differ in their pass rates, beyond what run-to-run
+//! * **between** (`σ²_b`): how much tests differ in their pass rates, beyond what run-to-run
 //!   noise explains: `max(0, (MS_between − MS_within) / n₀)` with
 //!   `MS_between = Σ_t n_t (p_t − p)² / (T − 1)` and `n₀ = (N − Σ n_t²/N) / (T − 1)`
 //!   (n₀ = runs per test when every test ran equally often).
@@ -20,9 +20,9 @@ use super::se::Tally;
 /// The variance components of one set of tests.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Components {
-    /// Between-test variance σ²_b (0 when the estimate is negative).
+    /// Between-test variance `σ²_b` (0 when the estimate is negative).
     pub between: f64,
-    /// Within-test, run-to-run variance σ²_w.
+    /// Within-test, run-to-run variance `σ²_w`.
     pub within: f64,
     /// Tests (T).
     pub tests: usize,
@@ -104,9 +104,10 @@ pub fn components(tests: &[Tally]) -> Option<Components> {
 mod tests {
     use super::*;
 
-    /// Mean squares checked against scipy 1.17 `f_oneway` (F = MS_between / MS_within)
+    /// Mean squares checked against scipy 1.17 `f_oneway` (`F = MS_between / MS_within`)
     /// and the components computed by `xtask/stats/fixtures.py` (section `variance`).
     #[test]
+    #[allow(clippy::type_complexity)]
     fn matches_the_anova_reference() {
         // (per-test passed/judged, between, within)
         let cases: [(&[(usize, usize)], f64, f64); 4] = [

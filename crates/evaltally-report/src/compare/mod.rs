@@ -150,8 +150,11 @@ fn statistics(s: &Summary, mode: Mode) -> String {
             rate(s.new_rate, s.new_wilson, s.new_total)
         );
     }
-    let adjusted =
-        if s.p_adjusted == s.p_value { String::new() } else { format!(", {} adjusted", p_text(s.p_adjusted)) };
+    let adjusted = if (s.p_adjusted - s.p_value).abs() < 1e-15 {
+        String::new()
+    } else {
+        format!(", {} adjusted", p_text(s.p_adjusted))
+    };
     let verdict = if s.significant {
         format!("p = {}{adjusted} ({}): more than noise at 0.05", p_text(s.p_value), s.test)
     } else {

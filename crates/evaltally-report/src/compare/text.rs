@@ -49,8 +49,8 @@ pub fn text(report: &CompareReport, style: Style) -> String {
         let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}   {}",
-            "category", "base", "new", "common", "regr", "impr", "net", "p-value", "verdict"
+            "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}   verdict",
+            "category", "base", "new", "common", "regr", "impr", "net", "p-value"
         );
         for c in &model.categories {
             row(&mut out, &printable(&c.category), &c.summary, width, style);

@@ -144,7 +144,8 @@ fn beyond(p: &evaltally_analyzer::precision::Precision) -> bool {
 
 /// The note under a precision table when some category's runs spread too far.
 fn beyond_note(model: &ModelStability) -> Option<String> {
-    let far: Vec<&str> = model.categories.iter().filter(|c| beyond(&c.precision)).map(|c| c.category.as_str()).collect();
+    let far: Vec<&str> =
+        model.categories.iter().filter(|c| beyond(&c.precision)).map(|c| c.category.as_str()).collect();
     (!far.is_empty()).then(|| {
         format!(
             "!: runs scored outside the range run-to-run noise explains ({}): they may differ systematically \

@@ -164,10 +164,8 @@ fn precision_table(out: &mut String, model: &ModelStability, scored: &[&Category
     );
     let row = |out: &mut String, name: &str, cells: [String; 6]| {
         let [mean, naive, clustered, noise, one, seen] = cells;
-        let _ = writeln!(
-            out,
-            "  {name:<width$}  {mean:>6}  {naive:>8}  {clustered:>8}  {noise:>9}  {one:>13}  {seen:>13}"
-        );
+        let _ =
+            writeln!(out, "  {name:<width$}  {mean:>6}  {naive:>8}  {clustered:>8}  {noise:>9}  {one:>13}  {seen:>13}");
     };
     for c in scored.iter().filter(|c| c.total > 0) {
         row(out, &printable(&c.category), precision_cells(&c.precision));

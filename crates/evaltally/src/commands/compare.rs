@@ -32,7 +32,9 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         }
     };
     if !(args.effect.is_finite() && args.effect > 0.0 && args.effect <= 1.0) {
-        return Err(UsageError(format!("--effect {}: give a change in pass rate above 0 and at most 1", args.effect)).into());
+        return Err(
+            UsageError(format!("--effect {}: give a change in pass rate above 0 and at most 1", args.effect)).into()
+        );
     }
     let settings = compare::Settings {
         effect: args.effect,

@@ -9,10 +9,11 @@ use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     if !(args.target_se.is_finite() && args.target_se > 0.0 && args.target_se < 1.0) {
-        return Err(UsageError(format!("--target-se {}: give a standard error above 0 and below 1", args.target_se)).into());
+        return Err(
+            UsageError(format!("--target-se {}: give a standard error above 0 and below 1", args.target_se)).into()
+        );
     }
-    let filter =
-        super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
     let loaded = super::stability::load_runs(&args.paths, &filter, "plan")?;
     let report = plan::plan(&stability::analyze(&loaded.runs), args.target_se);
     let text = match args.format {
