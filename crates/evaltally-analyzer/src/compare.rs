@@ -13,6 +13,14 @@
 //!   other drops touch a flaky test and are listed apart. The p-value comes from a paired
 //!   sign-flip test on the per-test rate differences, and a paired bootstrap gives a 95%
 //!   interval of the accuracy difference; both use a fixed seed, so output reproduces.
+//!
+//! Either way, the paired standard error of the difference,
+//! `√((Var A + Var B − 2·Cov(A, B)) / n)` over the n common tests' pass rates, gives the
+//! minimum detectable effect (MDE, 80% power at α = 0.05), and each category gets a
+//! [`Verdict`]: a regression or an improvement when its p-value, Holm-adjusted across the
+//! model's categories, is below 0.05; no change when the comparison could have seen a change
+//! of the `effect` size (MDE ≤ effect) and the 95% interval `d ± 1.96·SE` lies within
+//! ±effect; inconclusive otherwise.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -24,6 +32,66 @@ use crate::stats;
 
 /// The significance level of `significant` and `--fail-on significant`.
 pub const ALPHA: f64 = 0.05;
+/// The default size of change a comparison should be able to see (`--effect`): 5 points.
+pub const DEFAULT_EFFECT: f64 = 0.05;
+
+/// How p-values of a model's categories are corrected for being tested together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Correction {
+    /// Holm–Bonferroni ([`stats::multiple::holm`]).
+    #[default]
+    Holm,
+    /// None: each category's p-value as it is.
+    None,
+}
+
+/// What [`compare_with`] decides with.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Settings {
+    /// The size of change (in pass rate, 0.05 = 5 points) a conclusive comparison must be
+    /// able to see.
+    pub effect: f64,
+    /// The correction across categories.
+    pub correction: Correction,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self { effect: DEFAULT_EFFECT, correction: Correction::Holm }
+    }
+}
+
+/// What the data say about a change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The pass rate dropped, significantly (after the correction).
+    Regression,
+    /// The pass rate rose, significantly (after the correction).
+    Improvement,
+    /// Not significant, and the comparison could have seen a change of the effect size:
+    /// MDE ≤ effect and the 95% interval within ±effect.
+    NoChange,
+    /// Not significant, but a change of the effect size could hide in the noise.
+    Inconclusive,
+    /// No common tests.
+    #[default]
+    NotCompared,
+}
+
+impl Verdict {
+    /// The verdict in words (`no change`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Regression => "regression",
+            Verdict::Improvement => "improvement",
+            Verdict::NoChange => "no change",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::NotCompared => "not compared",
+        }
+    }
+}
 /// Resampling iterations for the bootstrap interval and the sign-flip test (groups).
 pub const ITERATIONS: usize = 2_000;
 
@@ -56,6 +124,8 @@ pub struct CompareReport {
     /// from the runs' records: [`crate::efficiency::efficiency`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency: Option<crate::efficiency::Efficiency>,
+    /// What the verdicts were decided with.
+    pub settings: Settings,
 }
 
 /// The comparison of one model.
@@ -67,6 +137,9 @@ pub struct ModelCompare {
     pub categories: Vec<CategoryCompare>,
     /// All categories together.
     pub overall: Summary,
+    /// The change in BFCL's overall score, when the categories are BFCL's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bfcl: Option<crate::bfcl_score::BfclChange>,
 }
 
 /// Counts and statistics of one side-by-side comparison (a category, or a model overall).
@@ -127,8 +200,23 @@ pub struct Summary {
     pub p_value: f64,
     /// Which test gave `p_value`.
     pub test: &'static str,
-    /// `p_value < 0.05`.
+    /// `p_adjusted < 0.05`.
     pub significant: bool,
+    /// The p-value after the correction across the model's categories (the overall
+    /// figure is not corrected).
+    pub p_adjusted: f64,
+    /// Paired standard error of `difference`: `√((Var A + Var B − 2·Cov(A, B)) / n)` over the
+    /// common tests' pass rates (sample moments); `null` below 2 common tests.
+    pub se_difference: Option<f64>,
+    /// `difference ± 1.96·se_difference`.
+    pub se_interval: Option<[f64; 2]>,
+    /// Minimum detectable effect, 80% power at α = 0.05 two-sided: `2.80·se_difference`,
+    /// with `se_difference` taken as at least what one changed result would give (`1/(n·r)`
+    /// for n common tests and r runs a side), so a comparison where nothing moved is not
+    /// taken for an infinitely precise one.
+    pub mde: Option<f64>,
+    /// What the data say.
+    pub verdict: Verdict,
 }
 
 /// The comparison of one (model, category).
@@ -189,6 +277,18 @@ impl ModelCompare {
     /// Whether the model's overall pass rate dropped significantly.
     pub fn dropped_significantly(&self) -> bool {
         self.overall.significant && self.overall.difference < 0.0
+    }
+
+    /// Whether the overall pass rate dropped significantly, or any category's verdict is a
+    /// regression (after the correction).
+    pub fn has_significant_regression(&self) -> bool {
+        self.dropped_significantly() || self.categories.iter().any(|c| c.summary.verdict == Verdict::Regression)
+    }
+
+    /// Whether the overall verdict, or any category's, is inconclusive.
+    pub fn is_inconclusive(&self) -> bool {
+        self.overall.verdict == Verdict::Inconclusive
+            || self.categories.iter().any(|c| c.summary.verdict == Verdict::Inconclusive)
     }
 }
 
@@ -319,6 +419,29 @@ fn all_run_names(runs: &[CategoryRun]) -> Vec<String> {
 /// assert_eq!(c.summary.regressions_by_error_type["value_error:string"], 1);
 /// ```
 pub fn compare(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
+    compare_with(base, new, Settings::default())
+}
+
+/// [`compare`], with the effect size and the correction chosen.
+///
+/// ```
+/// use evaltally_core::{CategoryRun, Outcome};
+/// use evaltally_analyzer::compare::{self, Correction, Settings, Verdict};
+///
+/// let run = |name: &str, passing: usize| {
+///     let mut r = CategoryRun::new(name, "m", "simple");
+///     for t in 0..400 {
+///         r.push(&format!("simple_{t}"), if t < passing { Outcome::Pass } else { Outcome::Fail }, None);
+///     }
+///     r
+/// };
+/// let report = compare::compare_with(&[run("a", 300)], &[run("b", 240)], Settings::default());
+/// let c = &report.models[0].categories[0].summary;
+/// assert_eq!(c.verdict, Verdict::Regression);
+/// let same = compare::compare_with(&[run("a", 300)], &[run("b", 300)], Settings { effect: 0.05, correction: Correction::None });
+/// assert_eq!(same.models[0].categories[0].summary.verdict, Verdict::NoChange);
+/// ```
+pub fn compare_with(base: &[CategoryRun], new: &[CategoryRun], settings: Settings) -> CompareReport {
     // One model on each side, and not the same one: compare them with each other (system
     // A against system B), under the name `A → B`.
     fn models(runs: &[CategoryRun]) -> BTreeSet<&str> {
@@ -336,12 +459,12 @@ pub fn compare(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
                 })
                 .collect::<Vec<_>>()
         };
-        return compare_matched(&relabel(base), &relabel(new));
+        return compare_matched(&relabel(base), &relabel(new), settings);
     }
-    compare_matched(base, new)
+    compare_matched(base, new, settings)
 }
 
-fn compare_matched(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
+fn compare_matched(base: &[CategoryRun], new: &[CategoryRun], settings: Settings) -> CompareReport {
     let base_runs = all_run_names(base);
     let new_runs = all_run_names(new);
     let mode = if base_runs.len() <= 1 && new_runs.len() <= 1 { Mode::Runs } else { Mode::Groups };
@@ -361,9 +484,11 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
     }
     let models = models
         .into_iter()
-        .map(|(model, (categories, pairs))| {
-            let overall = overall(mode, &categories, &pairs);
-            ModelCompare { model, categories, overall }
+        .map(|(model, (mut categories, pairs))| {
+            let mut overall = overall(mode, &categories, &pairs);
+            decide(&mut categories, &mut overall, settings);
+            let bfcl = crate::bfcl_score::change(&categories);
+            ModelCompare { model, categories, overall, bfcl }
         })
         .collect();
     let mut run_meta = BTreeMap::new();
@@ -372,7 +497,63 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
             run_meta.entry(r.run.clone()).or_insert_with(|| m.clone());
         }
     }
-    CompareReport { mode, base_runs, new_runs, run_meta, models, efficiency: None }
+    CompareReport { mode, base_runs, new_runs, run_meta, models, efficiency: None, settings }
+}
+
+/// Corrects the categories' p-values for being tested together, then gives every category
+/// and the overall figure its verdict.
+fn decide(categories: &mut [CategoryCompare], overall: &mut Summary, settings: Settings) {
+    let tested: Vec<usize> = (0..categories.len()).filter(|&i| categories[i].summary.common > 0).collect();
+    let p: Vec<f64> = tested.iter().map(|&i| categories[i].summary.p_value).collect();
+    let adjusted = match settings.correction {
+        Correction::Holm => stats::multiple::holm(&p),
+        Correction::None => p,
+    };
+    for (&i, q) in tested.iter().zip(adjusted) {
+        categories[i].summary.p_adjusted = q;
+    }
+    for c in categories.iter_mut() {
+        verdict(&mut c.summary, settings.effect);
+    }
+    verdict(overall, settings.effect);
+}
+
+fn verdict(s: &mut Summary, effect: f64) {
+    s.significant = s.common > 0 && s.p_adjusted < ALPHA;
+    s.verdict = if s.common == 0 {
+        Verdict::NotCompared
+    } else if s.significant && s.difference < 0.0 {
+        Verdict::Regression
+    } else if s.significant && s.difference > 0.0 {
+        Verdict::Improvement
+    } else {
+        match (s.mde, s.se_difference) {
+            (Some(mde), Some(se)) if mde <= effect && s.difference.abs() + stats::Z95 * se <= effect => {
+                Verdict::NoChange
+            }
+            _ => Verdict::Inconclusive,
+        }
+    };
+}
+
+/// The paired standard error of the mean of `diffs`: their sample standard deviation over
+/// `√n`, which is `√((Var A + Var B − 2·Cov(A, B)) / n)` for `diffs = B − A`. `None` below
+/// 2 differences.
+///
+/// ```
+/// // Ten tests: four changed (three up, one down), six the same.
+/// let d = [0.0, -1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+/// let se = evaltally_analyzer::compare::paired_se(&d).unwrap();
+/// assert!((se - 0.2).abs() < 1e-12);
+/// ```
+pub fn paired_se(diffs: &[f64]) -> Option<f64> {
+    if diffs.len() < 2 {
+        return None;
+    }
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    Some((var / n).sqrt())
 }
 
 fn category(
@@ -530,5 +711,11 @@ fn finish(mode: Mode, s: &mut Summary, pairs: &[(Record, Record)]) {
             s.test = "paired sign-flip";
         }
     }
+    s.p_adjusted = s.p_value;
     s.significant = s.p_value < ALPHA;
+    s.se_difference = paired_se(&diffs);
+    s.se_interval = s.se_difference.map(|se| [s.difference - stats::Z95 * se, s.difference + stats::Z95 * se]);
+    let runs = pairs.iter().map(|(b, n)| b.runs.max(n.runs)).max().unwrap_or(1).max(1);
+    let one_change = 1.0 / (pairs.len().max(1) * runs) as f64;
+    s.mde = s.se_difference.map(|se| stats::power::mde(se.max(one_change)));
 }

@@ -7,6 +7,10 @@
 //! * [`stability`] sorts every test into stable pass, flaky or stable fail.
 //! * [`compare`] matches two runs or groups test by test; [`stats`] says whether a change is
 //!   more than noise.
+//! * [`precision`] gives standard errors (naive and clustered, [`cluster`]) and the split of
+//!   a score's variance into between-test and run-to-run parts; [`plan`] turns them into
+//!   the runs or tests a target precision needs; [`bfcl_score`] recomputes BFCL's overall
+//!   score with an interval.
 //! * [`validate`] checks files of every format.
 //!
 //! The analyses are pure functions of the loaded [`CategoryRun`]s, so they can be fed
@@ -25,11 +29,15 @@
 //!
 //! [`CategoryRun`]: evaltally_core::CategoryRun
 
+pub mod bfcl_score;
+pub mod cluster;
 pub mod compare;
 pub mod cost;
 pub mod efficiency;
 pub mod load;
 mod matrix;
+pub mod plan;
+pub mod precision;
 pub mod stability;
 pub mod stats;
 pub mod trend;

@@ -18,8 +18,11 @@ use serde::Serialize;
 
 use rayon::prelude::*;
 
+use crate::cluster::ClusterBy;
 use crate::matrix::{Cell, Matrix, group};
+use crate::precision::{self, Precision};
 use crate::stats;
+use crate::stats::se::Tally;
 
 /// Stability of every model found.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -46,6 +49,15 @@ pub struct ModelStability {
     pub categories: Vec<CategoryStability>,
     /// Counts summed over the categories.
     pub overall: Counts,
+    /// The precision of the overall mean pass rate (every judged result of every
+    /// category; clusters as for the categories, never across categories).
+    pub precision: Precision,
+    /// The standard error of the overall mean pass rate with each category one cluster.
+    pub se_by_category: Option<f64>,
+    /// BFCL's overall score, recomputed as BFCL weights its categories, when the
+    /// categories are BFCL's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bfcl: Option<crate::bfcl_score::BfclScore>,
 }
 
 /// Stable pass, flaky and stable fail counts.
@@ -127,6 +139,11 @@ pub struct CategoryStability {
     pub pass_at_k: Vec<Option<f64>>,
     /// pass^k (τ-bench) for k = 1..=runs: the chance that all of k runs pass.
     pub pass_hat_k: Vec<Option<f64>>,
+    /// Standard errors, variance components and the range of a single run's score.
+    pub precision: Precision,
+    /// Passes and judged results of each run, in the order of `runs`.
+    #[serde(skip)]
+    pub run_tallies: Vec<Tally>,
     /// Every judged test, in natural id order.
     pub tests: Vec<TestStability>,
     /// The ids of each class.
@@ -244,8 +261,32 @@ fn best_by(cats: &[CategoryStability], part: impl Fn(&CategoryStability) -> usiz
 /// assert_eq!(cat.correct, [1, 2]);
 /// ```
 pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
+    analyze_with(runs, Settings::default())
+}
+
+/// How [`analyze_with`] computes its statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// The clusters of the clustered standard errors.
+    pub cluster_by: ClusterBy,
+}
+
+/// [`analyze`], with the clusters of the clustered standard errors chosen.
+///
+/// ```
+/// use evaltally_core::{CategoryRun, Outcome};
+/// use evaltally_analyzer::{cluster::ClusterBy, stability};
+///
+/// let mut a = CategoryRun::new("a", "m", "live_simple");
+/// a.push("live_simple_0-0-0", Outcome::Pass, None);
+/// a.push("live_simple_1-1-0", Outcome::Fail, None);
+/// a.push("live_simple_2-1-1", Outcome::Fail, None);
+/// let report = stability::analyze_with(&[a], stability::Settings { cluster_by: ClusterBy::Group });
+/// assert_eq!(report.models[0].categories[0].precision.clusters, 2);
+/// ```
+pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport {
     let matrices = group(runs);
-    let categories: Vec<CategoryStability> = matrices.par_iter().map(category).collect();
+    let categories: Vec<CategoryStability> = matrices.par_iter().map(|m| category(m, settings)).collect();
     let mut by_model: BTreeMap<&str, Vec<CategoryStability>> = BTreeMap::new();
     for (matrix, cat) in matrices.iter().zip(categories) {
         by_model.entry(matrix.model).or_default().push(cat);
@@ -259,7 +300,7 @@ pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
     let models = by_model
         .into_iter()
         .map(|(model, categories)| {
-            let mut m = model_stability(model, categories);
+            let mut m = model_stability(model, categories, settings);
             m.run_meta = meta.remove(model).unwrap_or_default();
             m
         })
@@ -267,7 +308,7 @@ pub fn analyze(runs: &[CategoryRun]) -> StabilityReport {
     StabilityReport { models }
 }
 
-fn model_stability(model: &str, categories: Vec<CategoryStability>) -> ModelStability {
+fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Settings) -> ModelStability {
     let mut overall = Counts::default();
     let mut runs = Vec::new();
     let mut unscored_runs = Vec::new();
@@ -279,7 +320,52 @@ fn model_stability(model: &str, categories: Vec<CategoryStability>) -> ModelStab
     sort_dedup(&mut runs);
     sort_dedup(&mut unscored_runs);
     unscored_runs.retain(|r| !runs.contains(r));
-    ModelStability { model: model.to_string(), runs, unscored_runs, run_meta: BTreeMap::new(), categories, overall }
+    let (precision, se_by_category) = overall_precision(&categories, &runs, settings);
+    let bfcl = crate::bfcl_score::score(&categories);
+    ModelStability {
+        model: model.to_string(),
+        runs,
+        unscored_runs,
+        run_meta: BTreeMap::new(),
+        categories,
+        overall,
+        precision,
+        se_by_category,
+        bfcl,
+    }
+}
+
+/// The precision of a model's overall mean pass rate: every test of every category (a
+/// test's cluster named with its category, so categories never share one), each run's
+/// results summed over the categories it scored.
+fn overall_precision(
+    categories: &[CategoryStability],
+    runs: &[String],
+    settings: Settings,
+) -> (Precision, Option<f64>) {
+    let keys: Vec<(String, Tally)> = categories
+        .iter()
+        .flat_map(|c| {
+            c.tests.iter().map(move |t| {
+                (format!("{}\u{0}{}", c.category, settings.cluster_by.cluster_of(&t.id)), Tally::new(t.passed, t.runs))
+            })
+        })
+        .collect();
+    let tests: Vec<(&str, Tally)> = keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
+    let mut per_run: BTreeMap<&str, Tally> = runs.iter().map(|r| (r.as_str(), Tally::default())).collect();
+    for c in categories {
+        for (name, t) in c.runs.iter().zip(&c.run_tallies) {
+            if let Some(sum) = per_run.get_mut(name.as_str()) {
+                sum.add(*t);
+            }
+        }
+    }
+    let run_tallies: Vec<Tally> = per_run.into_values().collect();
+    // The keys already carry the clusters: cluster them as tests.
+    let mut p = precision::precision(&tests, &run_tallies, ClusterBy::Test);
+    p.cluster_by = settings.cluster_by;
+    let by_category: Vec<Tally> = categories.iter().map(|c| c.precision.results).collect();
+    (p, precision::by_category(&by_category))
 }
 
 fn sort_dedup(names: &mut Vec<String>) {
@@ -287,7 +373,7 @@ fn sort_dedup(names: &mut Vec<String>) {
     names.dedup();
 }
 
-fn category(m: &Matrix<'_>) -> CategoryStability {
+fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
     let scored: Vec<usize> = (0..m.runs.len()).filter(|&r| m.runs[r].scored).collect();
     let mut out = CategoryStability {
         category: m.category.to_string(),
@@ -304,11 +390,17 @@ fn category(m: &Matrix<'_>) -> CategoryStability {
         errored_results: 0,
         pass_at_k: Vec::new(),
         pass_hat_k: Vec::new(),
+        precision: Precision::default(),
+        run_tallies: vec![Tally::default(); scored.len()],
         tests: Vec::new(),
         ids: ClassIds::default(),
     };
     for (t, id) in m.ids.iter().enumerate() {
         let row = m.row(t);
+        for (tally, &r) in out.run_tallies.iter_mut().zip(&scored) {
+            tally.passed += usize::from(row[r] == Cell::Pass);
+            tally.judged += usize::from(matches!(row[r], Cell::Pass | Cell::Fail));
+        }
         let errored = scored.iter().filter(|&&r| row[r] == Cell::Errored).count();
         out.errored += usize::from(errored > 0);
         out.errored_results += errored;
@@ -329,6 +421,8 @@ fn category(m: &Matrix<'_>) -> CategoryStability {
         out.tests.push(test);
     }
     (out.pass_at_k, out.pass_hat_k) = pass_k_means(&out.tests, scored.len());
+    let tallies: Vec<(&str, Tally)> = out.tests.iter().map(|t| (t.id.as_str(), Tally::new(t.passed, t.runs))).collect();
+    out.precision = precision::precision(&tallies, &out.run_tallies, settings.cluster_by);
     out
 }
 

@@ -273,3 +273,62 @@ fn tdad_batch25_run_reports_and_instance_reports_are_one_run() {
     let passed: usize = loaded.runs.iter().map(evaltally_core::CategoryRun::passed).sum();
     assert_eq!((total, passed), (25, 6));
 }
+
+/// The worked example of `docs/statistics.md`: per category the mean pass rate over the 5
+/// runs of gpt-oss-120b, its naive and clustered (by test) standard errors, the variance
+/// components and the runs a 0.01 SE needs, as `xtask/stats/fixtures.py` computes them
+/// with statsmodels and scipy from the BFCL files directly (inference errors as failures,
+/// BFCL's counting).
+#[test]
+fn bbrowning_precision_matches_statsmodels() {
+    use evaltally_analyzer::plan;
+    let Some(loaded) = load("bfcl/bbrowning-bfcl-vllm-results/results") else {
+        return;
+    };
+    let report = stability::analyze(&loaded.runs);
+    #[rustfmt::skip]
+    let table: [(&str, f64, f64, f64, f64, f64, usize); 6] = [
+        // category, mean, se naive, se clustered, between, within, runs for SE 0.01
+        ("irrelevance", 0.869_166_666_666_666_6, 0.009_738_703_480_088_082, 0.020_798_157_193_158_62,
+         0.101_231_868_898_186_54, 0.012_916_666_666_666_668, 1),
+        ("live_relevance", 0.725, 0.050_236_781_119_167_95, 0.110_867_789_130_417_24,
+         0.192_916_666_666_666_7, 0.018_750_000_000_000_003, 12),
+        ("live_simple", 0.798_449_612_403_100_8, 0.011_173_497_016_386_79, 0.022_724_091_553_618_74,
+         0.126_172_895_363_919, 0.035_271_317_829_457_37, 2),
+        ("multi_turn_base", 0.515, 0.015_812_179_641_814_87, 0.026_159_061_191_335_937,
+         0.108_459_296_482_412_22, 0.142_000_000_000_000_02, 8),
+        ("simple_javascript", 0.484, 0.031_669_985_030_107_45, 0.061_833_218_732_130_685,
+         0.175_567_346_938_775_57, 0.078_000_000_000_000_01, 16),
+        ("simple_python", 0.865, 0.007_643_082_385_672_481, 0.015_476_961_615_644_375,
+         0.090_514_536_340_852_7, 0.0265, 1),
+    ];
+    let plans = plan::plan(&report, 0.01);
+    let plans = &plans.models.iter().find(|m| m.model == "openai_gpt-oss-120b").unwrap().categories;
+    for (name, mean, naive, clustered, between, within, runs) in table {
+        let p = &category(&report, "openai_gpt-oss-120b", name).precision;
+        let c = p.components.unwrap();
+        for (what, got, want) in [
+            ("mean", p.mean.unwrap(), mean),
+            ("se naive", p.se_naive.unwrap(), naive),
+            ("se clustered", p.se_clustered.unwrap(), clustered),
+            ("between", c.between, between),
+            ("within", c.within, within),
+        ] {
+            assert!((got - want).abs() < 1e-12, "{name} {what}: {got} vs {want}");
+        }
+        let plan = plans.iter().find(|p| p.category == name).unwrap();
+        assert_eq!(plan.runs_needed, Some(runs), "{name}");
+    }
+    // live_parallel: every run failed every test; nothing varies and nothing divides by zero.
+    let lp = &category(&report, "openai_gpt-oss-120b", "live_parallel").precision;
+    assert_eq!((lp.mean, lp.se_naive, lp.se_clustered, lp.run_share), (Some(0.0), Some(0.0), Some(0.0), None));
+    let m = report.models.iter().find(|m| m.model == "openai_gpt-oss-120b").unwrap();
+    assert!((m.precision.mean.unwrap() - 0.762_203_389_830_508_5).abs() < 1e-12);
+    assert!((m.precision.se_naive.unwrap() - 0.005_543_053_490_683_169_5).abs() < 1e-12);
+    assert!((m.precision.se_clustered.unwrap() - 0.011_039_679_391_091_65).abs() < 1e-12);
+    assert!((m.se_by_category.unwrap() - 0.066_160_601_525_743_34).abs() < 1e-12);
+    // BFCL's overall score of the 5-run means, the 15 categories not run counted as 0.
+    let bfcl = m.bfcl.as_ref().expect("BFCL categories");
+    assert!((bfcl.overall - 0.108_572_964_470_762_4).abs() < 1e-12, "{}", bfcl.overall);
+    assert_eq!(bfcl.missing.len(), 15);
+}

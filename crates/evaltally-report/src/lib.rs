@@ -16,6 +16,7 @@
 //! * [`validate`]: validation findings per file.
 //! * [`compare`]: regressions, improvements and their significance, as text, Markdown and
 //!   JSON.
+//! * [`plan`]: the runs and tests a target standard error needs (`evaltally plan`).
 //!
 //! ```
 //! use evaltally_core::{CategoryRun, Outcome};
@@ -34,6 +35,7 @@
 
 pub mod compare;
 pub mod cost;
+pub mod plan;
 pub mod show;
 pub mod stability;
 mod style;

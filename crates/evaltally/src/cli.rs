@@ -49,9 +49,24 @@ pub(crate) enum Command {
     /// sign-flip test with a fixed seed). Tests listed on one side only are reported apart,
     /// never as regressions or improvements.
     ///
+    /// Each category also gets the paired standard error of its change, the minimum
+    /// detectable effect (80% power) and a verdict: regression, improvement (p < 0.05 after
+    /// the --correction), no change (a change of --effect would have been seen) or
+    /// inconclusive.
+    ///
     /// Exit status: 0 on success; 1 when --fail-on trips or files had errors (or warnings,
-    /// with --strict); 2 on usage errors or when nothing was found.
+    /// with --strict); 2 on usage errors or when nothing was found; 3 with
+    /// --require-conclusive when a verdict is inconclusive (and nothing else failed).
     Compare(CompareArgs),
+    /// How many runs (or, for a new benchmark, tests) bring each category's standard error
+    /// under a target, and the smallest change a comparison with the runs at hand detects.
+    ///
+    /// Reads runs as stability does (PATHs, --model, --category, …); needs at least two runs
+    /// of a category to tell run-to-run variance from differences between tests.
+    ///
+    /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
+    /// 2 on usage errors or when nothing was found.
+    Plan(PlanArgs),
     /// One test: its outcome in every run, error type and message, the prompt's question
     /// turns, the model's answer, the expected answer, tokens and latency.
     ///
@@ -193,8 +208,28 @@ pub(crate) struct ReadArgs {
 pub(crate) enum FailOn {
     /// Any regression (a consistent one, for groups) in any category.
     Regressions,
-    /// A model's overall pass rate dropped, significant at 0.05.
+    /// A significant drop: a model's overall pass rate, or a category whose verdict is
+    /// regression (p < 0.05 after --correction).
     Significant,
+}
+
+/// `--correction`: how categories' p-values are corrected for being tested together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Correction {
+    /// Holm–Bonferroni across each model's categories.
+    Holm,
+    /// None.
+    None,
+}
+
+/// `--cluster-by`: the clusters of the clustered standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ClusterBy {
+    /// Every test its own cluster.
+    Test,
+    /// Tests sharing context, read from their ids: SWE-bench repository, BFCL function
+    /// document or memory scenario, HELM instance, promptfoo test case (docs/statistics.md).
+    Group,
 }
 
 #[derive(Debug, Args)]
@@ -224,6 +259,17 @@ pub(crate) struct CompareArgs {
     /// Exit 1 on any regression, or only on a significant drop: for CI gates.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) fail_on: Option<FailOn>,
+    /// The change in pass rate (0.05 = 5 points) a comparison must be able to see to say
+    /// "no change"; below that power it says "inconclusive".
+    #[arg(long, value_name = "RATE", default_value_t = 0.05)]
+    pub(crate) effect: f64,
+    /// Correct the categories' p-values for being tested together.
+    #[arg(long, value_enum, default_value_t = Correction::Holm)]
+    pub(crate) correction: Correction,
+    /// Exit 3 when a verdict is inconclusive: the data cannot tell a change of --effect from
+    /// noise.
+    #[arg(long)]
+    pub(crate) require_conclusive: bool,
     /// Exit 1 when reading the files gave warnings.
     #[arg(long)]
     pub(crate) strict: bool,
@@ -399,6 +445,36 @@ pub(crate) struct StabilityArgs {
     /// Also list the N least stable tests per model, with their per-run outcomes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) top_flaky: usize,
+    /// The clusters of the clustered standard error: each test, or tests sharing context.
+    #[arg(long, value_enum, default_value_t = ClusterBy::Test)]
+    pub(crate) cluster_by: ClusterBy,
+    /// Exit 1 when there were warnings.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PlanArgs {
+    /// Run folders or folders of runs.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+    /// The standard error to reach, as a rate (0.01 = 1 point).
+    #[arg(long, value_name = "SE", default_value_t = 0.01)]
+    pub(crate) target_se: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Read every run as a run of one model ("all models").
+    #[arg(long)]
+    pub(crate) pool_models: bool,
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
@@ -467,6 +543,7 @@ impl Cli {
         };
         match &mut self.command {
             Command::Stability(a) => fix(&mut a.paths),
+            Command::Plan(a) => fix(&mut a.paths),
             Command::Trend(a) => fix(&mut a.paths),
             Command::Cost(a) => fix(&mut a.paths),
             Command::Compare(a) => {

@@ -22,6 +22,8 @@ pub(crate) enum Exit {
     Problems = 1,
     /// Usage error, or nothing to work on.
     Usage = 2,
+    /// `compare --require-conclusive`: a verdict was inconclusive.
+    Inconclusive = 3,
 }
 
 /// An error that ends a command with [`Exit::Usage`].
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
+        cli::Command::Plan(args) => commands::plan::run(&args, cli.color),
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Trend(args) => commands::trend::run(&args, cli.color),
         cli::Command::Cost(args) => commands::cost::run(&args, cli.color),

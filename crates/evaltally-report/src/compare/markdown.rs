@@ -17,13 +17,17 @@ pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
     );
     for model in &report.models {
         let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
-        out.push_str("| category | base | new | common | regressions | improvements | net | p-value |\n");
-        out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        out.push_str("| category | base | new | common | regressions | improvements | net | p-value | verdict |\n");
+        out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for c in &model.categories {
             row(&mut out, &markdown_text(&c.category), &c.summary);
         }
         row(&mut out, "**overall**", &model.overall);
         let _ = writeln!(out, "\nOverall: {}.", statistics(&model.overall, report.mode));
+        if let Some(b) = &model.bfcl {
+            let _ = writeln!(out, "\n{}.", super::bfcl_sentence(b));
+        }
+        let _ = writeln!(out, "\n{}", super::legend(report));
         let consistent = if report.mode == Mode::Groups { "consistent " } else { "" };
         for c in model.categories.iter().filter(|c| !c.regressions.is_empty() || !c.improvements.is_empty()) {
             let _ = writeln!(out, "\n### {}\n", markdown_text(&c.category));
@@ -84,7 +88,7 @@ fn row(out: &mut String, name: &str, s: &Summary) {
     };
     let _ = writeln!(
         out,
-        "| {name} | {} | {} | {} | {} | {} | {} | {}{} |",
+        "| {name} | {} | {} | {} | {} | {} | {} | {}{} | {} |",
         side(s.base_passed, s.base_total, s.base_rate),
         side(s.new_passed, s.new_total, s.new_rate),
         s.common,
@@ -92,6 +96,7 @@ fn row(out: &mut String, name: &str, s: &Summary) {
         s.improvement_count,
         signed(s.net),
         if s.common == 0 { "-".to_string() } else { p_cell(s.p_value) },
-        if s.significant { " **\\***" } else { "" }
+        if s.significant { " **\\***" } else { "" },
+        s.verdict.as_str()
     );
 }

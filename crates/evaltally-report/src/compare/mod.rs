@@ -27,6 +27,8 @@ pub struct Document<'a> {
     /// What each run records about itself, by run name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub run_meta: &'a BTreeMap<String, evaltally_core::RunMeta>,
+    /// The effect size and correction the verdicts were decided with.
+    pub settings: evaltally_analyzer::compare::Settings,
     /// Per-model comparison.
     pub models: &'a [ModelCompare],
     /// Cost, duration and token deltas, where the runs record them.
@@ -45,6 +47,7 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         base_runs: &report.base_runs,
         new_runs: &report.new_runs,
         run_meta: &report.run_meta,
+        settings: report.settings,
         models: &report.models,
         efficiency: report.efficiency.as_ref(),
         warnings: crate::warnings(diagnostics),
@@ -92,6 +95,42 @@ fn by_count(map: &BTreeMap<String, usize>, show: fn(&str) -> Cow<'_, str>) -> St
     items.iter().map(|(k, v)| format!("{} {v}", show(k))).collect::<Vec<_>>().join(", ")
 }
 
+/// What the verdicts mean, with the effect size and correction used.
+fn legend(report: &CompareReport) -> String {
+    let s = report.settings;
+    let correction = match s.correction {
+        evaltally_analyzer::compare::Correction::Holm => "p-values Holm-adjusted across each model's categories",
+        evaltally_analyzer::compare::Correction::None => "p-values not corrected across categories",
+    };
+    format!(
+        "verdicts: regression/improvement when p < 0.05 ({correction}; * marks them); no change when a \
+         {:.1}-point change would have been detected (MDE, 80% power) and the 95% interval stays within \
+         ±{:.1} points; otherwise inconclusive (--effect)",
+        100.0 * s.effect,
+        100.0 * s.effect
+    )
+}
+
+/// BFCL's overall score on both sides and its change, in a sentence.
+fn bfcl_sentence(b: &evaltally_analyzer::bfcl_score::BfclChange) -> String {
+    let interval = match b.interval {
+        Some([lo, hi]) => format!(" [{:+.1}, {:+.1}]", 100.0 * lo, 100.0 * hi),
+        None => String::new(),
+    };
+    let p = b.p_value.map_or_else(String::new, |p| format!(", p = {}", p_text(p)));
+    let missing = if b.missing.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} scoring categories not compared, 0 on both sides as BFCL counts them)", b.missing.len())
+    };
+    format!(
+        "BFCL overall score{missing}: {} → {}; change on common tests {:+.1} points{interval}{p}",
+        percent(b.base),
+        percent(b.new),
+        100.0 * b.difference
+    )
+}
+
 /// The sentence with rates, intervals, difference and p-value.
 fn statistics(s: &Summary, mode: Mode) -> String {
     let which = if mode == Mode::Groups { "mean pass rate" } else { "pass rate" };
@@ -111,13 +150,24 @@ fn statistics(s: &Summary, mode: Mode) -> String {
             rate(s.new_rate, s.new_wilson, s.new_total)
         );
     }
-    let verdict = if s.significant {
-        format!("p = {} ({}): more than noise at 0.05", p_text(s.p_value), s.test)
+    let adjusted = if (s.p_adjusted - s.p_value).abs() < 1e-15 {
+        String::new()
     } else {
-        format!("p = {} ({}): within noise at 0.05", p_text(s.p_value), s.test)
+        format!(", {} adjusted", p_text(s.p_adjusted))
+    };
+    let verdict = if s.significant {
+        format!("p = {}{adjusted} ({}): more than noise at 0.05", p_text(s.p_value), s.test)
+    } else {
+        format!("p = {}{adjusted} ({}): within noise at 0.05", p_text(s.p_value), s.test)
+    };
+    let power = match (s.se_difference, s.mde) {
+        (Some(se), Some(mde)) => {
+            format!("; paired SE {:.1} points, MDE {:.1} points: {}", 100.0 * se, 100.0 * mde, s.verdict.as_str())
+        }
+        _ => format!("; {}", s.verdict.as_str()),
     };
     format!(
-        "{which} {} → {}; change on common tests {diff}; {verdict}",
+        "{which} {} → {}; change on common tests {diff}; {verdict}{power}",
         rate(s.base_rate, s.base_wilson, s.base_total),
         rate(s.new_rate, s.new_wilson, s.new_total)
     )

@@ -49,7 +49,7 @@ pub fn text(report: &CompareReport, style: Style) -> String {
         let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}",
+            "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}   verdict",
             "category", "base", "new", "common", "regr", "impr", "net", "p-value"
         );
         for c in &model.categories {
@@ -60,7 +60,11 @@ pub fn text(report: &CompareReport, style: Style) -> String {
             details(&mut out, c, report.mode, style);
         }
         let _ = writeln!(out, "\n  overall: {}", statistics(&model.overall, report.mode));
+        if let Some(b) = &model.bfcl {
+            let _ = writeln!(out, "  {}", super::bfcl_sentence(b));
+        }
     }
+    let _ = writeln!(out, "\n{}", super::legend(report));
     if let Some(e) = &report.efficiency {
         super::efficiency::text(&mut out, e, style);
     }
@@ -73,7 +77,7 @@ fn row(out: &mut String, name: &str, s: &Summary, width: usize, style: Style) {
     };
     let mark = if s.significant { "*" } else { " " };
     let line = format!(
-        "  {name:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}{mark}",
+        "  {name:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}{mark}  {}",
         side(s.base_passed, s.base_total, s.base_rate),
         side(s.new_passed, s.new_total, s.new_rate),
         s.common,
@@ -81,6 +85,7 @@ fn row(out: &mut String, name: &str, s: &Summary, width: usize, style: Style) {
         s.improvement_count,
         signed(s.net),
         if s.common == 0 { "-".to_string() } else { p_cell(s.p_value) },
+        s.verdict.as_str(),
     );
     let line = if s.significant && s.difference < 0.0 {
         style.red(&line)

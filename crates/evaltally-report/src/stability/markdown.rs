@@ -6,7 +6,7 @@ use evaltally_analyzer::stability::{Counts, ModelStability, StabilityReport};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::{markdown_code, markdown_text};
 
-use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
+use super::{Options, SHOWN_K, beyond_note, bfcl_line, clusters_word, k_cell, plural, precision_cells, top_flaky};
 
 /// The report as Markdown.
 pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: Options) -> String {
@@ -52,6 +52,7 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
         }
         if model.categories.iter().any(|c| c.runs.len() > 1) {
             pass_k_table(&mut out, model);
+            precision_table(&mut out, model);
         }
         if options.top_flaky > 0 {
             top_flaky_table(&mut out, model, options.top_flaky);
@@ -123,6 +124,35 @@ fn pass_k_table(out: &mut String, model: &ModelStability) {
         out.push('\n');
     }
     out.push_str("\npass^k: the chance that all of k runs pass; pass@k: that at least one does (mean over tests).\n");
+}
+
+fn precision_table(out: &mut String, model: &ModelStability) {
+    out.push_str("\n| category | mean | SE naive | SE clustered | run noise | one run (95%) | runs seen |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|\n");
+    let row = |out: &mut String, name: &str, cells: [String; 6]| {
+        let [mean, naive, clustered, noise, one, seen] = cells;
+        let _ = writeln!(out, "| {name} | {mean} | {naive} | {clustered} | {noise} | {one} | {seen} |");
+    };
+    for c in model.categories.iter().filter(|c| c.total > 0) {
+        row(out, &markdown_text(&c.category), precision_cells(&c.precision));
+    }
+    row(out, "**overall**", precision_cells(&model.precision));
+    let _ = writeln!(
+        out,
+        "\nSE: standard error of the mean pass rate, in points; naive treats every result as independent, \
+         clustered groups them {}. Run noise: the share of a single run's score variance that is \
+         run-to-run; one run: the range a single run's score falls in 95% of the time from that noise.",
+        clusters_word(model.precision.cluster_by)
+    );
+    if let Some(note) = beyond_note(model) {
+        let _ = writeln!(out, "\n{}.", markdown_text(&note));
+    }
+    if let Some(se) = model.se_by_category {
+        let _ = writeln!(out, "Overall SE clustered by category: ±{:.1} points.", 100.0 * se);
+    }
+    if let Some(b) = &model.bfcl {
+        let _ = writeln!(out, "\n{}.", bfcl_line(b));
+    }
 }
 
 fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {

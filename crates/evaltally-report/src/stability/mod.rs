@@ -101,6 +101,90 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// A rate as a percentage with one decimal, `-` when unknown.
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+/// A standard error in percentage points, `±1.2`; `-` when unknown.
+fn points(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("±{:.1}", 100.0 * v))
+}
+
+/// A range of rates, `77.9–81.6%`.
+fn range(r: [f64; 2]) -> String {
+    format!("{:.1}–{:.1}%", 100.0 * r[0], 100.0 * r[1])
+}
+
+/// A share as a whole percentage, `-` when unknown.
+fn share(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.0}%", 100.0 * v))
+}
+
+/// The cells of one precision row: mean, naive SE, clustered SE, run-noise share, the
+/// expected range of one run's score, the range seen.
+fn precision_cells(p: &evaltally_analyzer::precision::Precision) -> [String; 6] {
+    let one = p.single_run;
+    [
+        pct(p.mean),
+        points(p.se_naive),
+        points(p.se_clustered),
+        share(p.run_share),
+        one.map_or_else(|| "-".to_string(), |s| range(s.expected)),
+        one.map_or_else(|| "-".to_string(), |s| format!("{}{}", range(s.observed), if beyond(p) { "!" } else { "" })),
+    ]
+}
+
+/// Whether the runs' scores spread beyond the range run-to-run noise gives a single run:
+/// a hint that the runs differ systematically (other versions or settings), not only by
+/// chance.
+fn beyond(p: &evaltally_analyzer::precision::Precision) -> bool {
+    p.single_run.is_some_and(|s| s.observed[0] < s.expected[0] - 1e-9 || s.observed[1] > s.expected[1] + 1e-9)
+}
+
+/// The note under a precision table when some category's runs spread too far.
+fn beyond_note(model: &ModelStability) -> Option<String> {
+    let far: Vec<&str> =
+        model.categories.iter().filter(|c| beyond(&c.precision)).map(|c| c.category.as_str()).collect();
+    (!far.is_empty()).then(|| {
+        format!(
+            "!: runs scored outside the range run-to-run noise explains ({}): they may differ systematically \
+             (versions, settings), which the SEs and the planner do not model",
+            far.iter().map(|c| evaltally_core::text::printable(c)).collect::<Vec<_>>().join(", ")
+        )
+    })
+}
+
+/// What the clusters of a clustered SE are, in words.
+fn clusters_word(by: evaltally_analyzer::cluster::ClusterBy) -> &'static str {
+    match by {
+        evaltally_analyzer::cluster::ClusterBy::Test => "by test",
+        evaltally_analyzer::cluster::ClusterBy::Group => "by group of tests sharing context",
+    }
+}
+
+/// The BFCL overall score line, without a leading indent.
+fn bfcl_line(b: &evaltally_analyzer::bfcl_score::BfclScore) -> String {
+    let missing = if b.missing.is_empty() {
+        String::new()
+    } else {
+        format!("; {} of {} scoring categories not run, counted as 0 as BFCL does", b.missing.len(), b.weights.len())
+    };
+    let interval = match (b.se, b.interval) {
+        (Some(se), Some(i)) => format!(" ± {:.1} (95% {})", 100.0 * se, range(i)),
+        _ => String::new(),
+    };
+    let run_se = b.run_se.map_or_else(String::new, |s| format!("; run-to-run SE {:.1} points", 100.0 * s));
+    let runs = if b.runs.len() > 1 {
+        let lo = b.runs.iter().map(|r| r.score).fold(f64::INFINITY, f64::min);
+        let hi = b.runs.iter().map(|r| r.score).fold(f64::NEG_INFINITY, f64::max);
+        format!("; runs {}", range([lo, hi]))
+    } else {
+        String::new()
+    };
+    format!("BFCL overall score (BFCL's weights{missing}): {:.1}%{interval}{run_se}{runs}", 100.0 * b.overall)
+}
+
 /// The k values shown in text and Markdown (JSON has them all).
 const SHOWN_K: [usize; 3] = [1, 3, 5];
 

@@ -6,7 +6,7 @@ use evaltally_analyzer::stability::{CategoryStability, Counts, ModelStability, S
 
 use evaltally_core::text::printable;
 
-use super::{Options, SHOWN_K, k_cell, plural, top_flaky};
+use super::{Options, SHOWN_K, beyond_note, bfcl_line, clusters_word, k_cell, plural, precision_cells, top_flaky};
 use crate::{Style, width_of};
 
 /// The report as text, one block per model.
@@ -102,6 +102,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     }
     if scored.iter().any(|c| c.runs.len() > 1) {
         pass_k_table(out, &scored, width);
+        precision_table(out, model, &scored, width);
     }
     if options.top_flaky > 0 {
         top_flaky_table(out, model, options.top_flaky);
@@ -146,6 +147,38 @@ fn pass_k_table(out: &mut String, scored: &[&CategoryStability], width: usize) {
             let _ = write!(line, "  {:>7}", k_cell(&c.pass_at_k, *k));
         }
         let _ = writeln!(out, "{line}");
+    }
+}
+
+fn precision_table(out: &mut String, model: &ModelStability, scored: &[&CategoryStability], width: usize) {
+    let _ = writeln!(
+        out,
+        "\n  precision: SE of the mean pass rate in points, naive (results independent) and clustered ({});\n  \
+         run noise: share of a single run's score variance that is run-to-run; one run: its 95% range from that noise",
+        clusters_word(model.precision.cluster_by)
+    );
+    let _ = writeln!(
+        out,
+        "  {:<width$}  {:>6}  {:>8}  {:>8}  {:>9}  {:>13}  {:>13}",
+        "category", "mean", "SE naive", "SE clust", "run noise", "one run", "runs seen"
+    );
+    let row = |out: &mut String, name: &str, cells: [String; 6]| {
+        let [mean, naive, clustered, noise, one, seen] = cells;
+        let _ =
+            writeln!(out, "  {name:<width$}  {mean:>6}  {naive:>8}  {clustered:>8}  {noise:>9}  {one:>13}  {seen:>13}");
+    };
+    for c in scored.iter().filter(|c| c.total > 0) {
+        row(out, &printable(&c.category), precision_cells(&c.precision));
+    }
+    row(out, "overall", precision_cells(&model.precision));
+    if let Some(note) = beyond_note(model) {
+        let _ = writeln!(out, "  {note}");
+    }
+    if let Some(se) = model.se_by_category {
+        let _ = writeln!(out, "  overall SE clustered by category: ±{:.1} points", 100.0 * se);
+    }
+    if let Some(b) = &model.bfcl {
+        let _ = writeln!(out, "  {}", bfcl_line(b));
     }
 }
 

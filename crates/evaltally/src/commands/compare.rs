@@ -7,7 +7,7 @@ use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
 use evaltally_report::{Style, compare as render};
 
-use crate::cli::{ColorChoice, CompareArgs, FailOn, Format};
+use crate::cli::{ColorChoice, CompareArgs, Correction, FailOn, Format};
 use crate::output;
 use crate::{Exit, UsageError};
 
@@ -31,7 +31,19 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
             .into());
         }
     };
-    let mut report = compare::compare(&base.runs, &new.runs);
+    if !(args.effect.is_finite() && args.effect > 0.0 && args.effect <= 1.0) {
+        return Err(
+            UsageError(format!("--effect {}: give a change in pass rate above 0 and at most 1", args.effect)).into()
+        );
+    }
+    let settings = compare::Settings {
+        effect: args.effect,
+        correction: match args.correction {
+            Correction::Holm => compare::Correction::Holm,
+            Correction::None => compare::Correction::None,
+        },
+    };
+    let mut report = compare::compare_with(&base.runs, &new.runs, settings);
     // Cost, duration and tokens live in the runs' records; what reading them says was said
     // by the first read.
     let records = |paths: &[PathBuf]| crate::cache::records(paths, &filter).map(|r| r.runs).unwrap_or_default();
@@ -48,10 +60,14 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
 
     let tripped = match args.fail_on {
         Some(FailOn::Regressions) => report.models.iter().any(compare::ModelCompare::has_regressions),
-        Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::dropped_significantly),
+        Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::has_significant_regression),
         None => false,
     };
-    Ok(super::stability::exit_code(&diagnostics, args.strict, tripped))
+    let exit = super::stability::exit_code(&diagnostics, args.strict, tripped);
+    if exit == Exit::Ok && args.require_conclusive && report.models.iter().any(compare::ModelCompare::is_inconclusive) {
+        return Ok(Exit::Inconclusive);
+    }
+    Ok(exit)
 }
 
 fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {

@@ -4,6 +4,7 @@ pub(crate) mod compare;
 pub(crate) mod convert;
 pub(crate) mod cost;
 pub(crate) mod export;
+pub(crate) mod plan;
 pub(crate) mod push;
 pub(crate) mod show;
 pub(crate) mod stability;

@@ -16,7 +16,11 @@ use crate::{Exit, UsageError};
 pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
     let loaded = load_runs(&args.paths, &filter, "analyse")?;
-    let report = stability::analyze(&loaded.runs);
+    let cluster_by = match args.cluster_by {
+        crate::cli::ClusterBy::Test => evaltally_analyzer::cluster::ClusterBy::Test,
+        crate::cli::ClusterBy::Group => evaltally_analyzer::cluster::ClusterBy::Group,
+    };
+    let report = stability::analyze_with(&loaded.runs, stability::Settings { cluster_by });
 
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let options = render::Options { style, top_flaky: args.top_flaky };

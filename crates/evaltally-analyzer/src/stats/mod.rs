@@ -8,9 +8,26 @@
 //!   (pass^k, τ-bench) of k runs of a test pass, from n runs with c passes.
 //! * [`bootstrap_mean_interval`] and [`sign_flip_p`]: a paired bootstrap interval and a paired
 //!   randomization test on per-test differences, with a fixed seed so results reproduce.
+//! * [`se`]: naive and cluster-robust standard errors of a pass rate.
+//! * [`variance`]: between-test and within-test (run-to-run) variance components.
+//! * [`power`]: minimum detectable effects, and the runs or tests a target SE needs.
+//! * [`multiple`]: Holm–Bonferroni adjusted p-values.
+//! * [`normal`]: the standard normal distribution function.
+//!
+//! `docs/statistics.md` has every formula; the unit tests hold values computed with scipy
+//! and statsmodels by `xtask/stats/fixtures.py`.
+
+pub mod multiple;
+pub mod normal;
+pub mod power;
+pub mod se;
+pub mod variance;
 
 /// The 0.975 quantile of the standard normal distribution (two-sided 95%).
 pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The 0.80 quantile of the standard normal distribution (80% power).
+pub const Z80: f64 = 0.841_621_233_572_914_3;
 
 /// The Wilson score interval for `passed` successes out of `total`, at the normal quantile
 /// `z` (use [`Z95`] for 95%). `(0, 1)` when `total` is 0.

@@ -1,0 +1,137 @@
+//! The planner's report (`evaltally plan`): text, Markdown and JSON.
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::plan::{Plan, PlanReport};
+use evaltally_core::Diagnostic;
+use evaltally_core::text::{markdown_text, printable};
+use serde::Serialize;
+
+use crate::{Style, width_of};
+
+/// The JSON document `evaltally plan --format json` prints.
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    /// The plan.
+    #[serde(flatten)]
+    pub plan: &'a PlanReport,
+    /// Warnings from reading the runs.
+    pub warnings: Vec<&'a Diagnostic>,
+    /// Errors from reading the runs.
+    pub errors: Vec<&'a Diagnostic>,
+}
+
+/// The plan as pretty-printed JSON with a final newline.
+pub fn json(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
+    crate::pretty_json(&Document {
+        plan: report,
+        warnings: crate::warnings(diagnostics),
+        errors: crate::errors(diagnostics),
+    })
+}
+
+fn count(n: Option<usize>) -> String {
+    n.map_or_else(|| "-".to_string(), |n| n.to_string())
+}
+
+fn pts(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.1}", 100.0 * v))
+}
+
+/// The cells of one row: tests, runs, run SE now, runs needed, more runs, SE floor, tests
+/// needed (1 run), MDE now, MDE single run.
+fn cells(p: &Plan) -> [String; 9] {
+    [
+        p.tests.to_string(),
+        format!("{:.1}", p.runs),
+        pts(p.run_se),
+        count(p.runs_needed),
+        count(p.more_runs),
+        pts(p.se_floor),
+        count(p.tests_needed_one_run),
+        pts(p.mde),
+        pts(p.mde_single_run),
+    ]
+}
+
+const HEADS: [&str; 9] =
+    ["tests", "runs", "SE now", "runs needed", "more", "SE floor", "tests @1 run", "MDE", "MDE 1 run"];
+
+/// The plan as text, one table per model.
+pub fn text(report: &PlanReport, style: Style) -> String {
+    let mut out = format!(
+        "plan for a standard error of {:.1} points (SE, SE floor and MDE in points; MDE: 80% power, α = 0.05, paired)\n",
+        100.0 * report.target_se
+    );
+    for model in &report.models {
+        let _ = writeln!(out, "\n{}: {} runs", style.bold(&printable(&model.model)), model.runs.len());
+        let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
+        let mut head = format!("  {:<width$}", "category");
+        for (h, w) in HEADS.iter().zip(widths()) {
+            let _ = write!(head, "  {h:>w$}");
+        }
+        let _ = writeln!(out, "{head}");
+        let mut notes = Vec::new();
+        for p in model.categories.iter().chain(std::iter::once(&model.overall)) {
+            let mut line = format!("  {:<width$}", printable(&p.category));
+            for (cell, w) in cells(p).iter().zip(widths()) {
+                let _ = write!(line, "  {cell:>w$}");
+            }
+            let _ = writeln!(out, "{}", if p.category == "overall" { style.bold(&line) } else { line });
+            if let Some(why) = p.cannot_estimate {
+                notes.push(format!("{}: cannot estimate ({why})", printable(&p.category)));
+            }
+        }
+        for n in notes {
+            let _ = writeln!(out, "  {n}");
+        }
+    }
+    out.push_str(concat!(
+        "\n  SE now: run-to-run standard error of the mean over the runs there are (the tests fixed);\n",
+        "  runs needed: runs per test for it to reach the target; more: runs to add.\n",
+        "  SE floor: the standard error with the tests seen as a sample, which no number of runs lowers;\n",
+        "  tests @1 run: tests a new benchmark of tests like these needs, one run each, to reach the target.\n",
+        "  MDE: the smallest change a paired comparison with as many runs per side (or one) detects;\n",
+        "  a lower bound, as a change that moves tests unevenly adds variance.\n",
+    ));
+    out
+}
+
+fn widths() -> [usize; 9] {
+    HEADS.map(str::len)
+}
+
+/// The plan as Markdown.
+pub fn markdown(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
+    let mut out = format!("# evaltally plan\n\nTarget standard error: {:.1} points.\n", 100.0 * report.target_se);
+    for model in &report.models {
+        let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
+        out.push_str("| category |");
+        for h in HEADS {
+            let _ = write!(out, " {h} |");
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---:|".repeat(HEADS.len()));
+        out.push('\n');
+        for p in model.categories.iter().chain(std::iter::once(&model.overall)) {
+            let _ = write!(out, "| {} |", markdown_text(&p.category));
+            for c in cells(p) {
+                let _ = write!(out, " {c} |");
+            }
+            out.push('\n');
+        }
+        for p in model.categories.iter().chain(std::iter::once(&model.overall)) {
+            if let Some(why) = p.cannot_estimate {
+                let _ = writeln!(out, "\n{}: cannot estimate ({why}).", markdown_text(&p.category));
+            }
+        }
+    }
+    out.push_str(
+        "\nSE now, SE floor and MDE in points. SE now: run-to-run standard error over the runs there are; runs \
+         needed: for it to reach the target. SE floor: the SE with tests seen as a sample, which runs cannot lower; \
+         tests @1 run: tests a new benchmark needs for its SE to reach the target. MDE: 80% power, α = 0.05, paired, \
+         same runs per side (or one).\n",
+    );
+    crate::diagnostics_markdown(&mut out, diagnostics);
+    out
+}
