@@ -16,6 +16,8 @@
 //! * [`validate`]: validation findings per file.
 //! * [`compare`]: regressions, improvements and their significance, as text, Markdown and
 //!   JSON.
+//! * [`html`]: the report people look at: one self-contained HTML page with the overview,
+//!   a tests × runs heatmap, trends and the comparison, and its Markdown summary.
 //!
 //! ```
 //! use evaltally_core::{CategoryRun, Outcome};
@@ -34,6 +36,7 @@
 
 pub mod compare;
 pub mod cost;
+pub mod html;
 pub mod show;
 pub mod stability;
 mod style;
