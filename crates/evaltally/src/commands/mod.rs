@@ -5,6 +5,7 @@ pub(crate) mod convert;
 pub(crate) mod cost;
 pub(crate) mod export;
 pub(crate) mod push;
+pub(crate) mod report;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;
