@@ -7,7 +7,7 @@ use evaltally_analyzer::compare::{CategoryCompare, CompareReport, Mode, ModelCom
 use evaltally_core::text::printable;
 use serde::Serialize;
 
-use super::data::round;
+use super::data::{round, unit};
 
 /// The comparison of two sides.
 #[derive(Clone, Debug, Serialize)]
@@ -52,10 +52,14 @@ pub struct CompareCategory {
 /// Counts and statistics of one comparison.
 #[derive(Clone, Debug, Serialize)]
 pub struct CompareSummary {
-    /// Base pass rate.
-    pub base_rate: f64,
-    /// New pass rate.
-    pub new_rate: f64,
+    /// Base pass rate; `None` when the base side judged none of the tests.
+    pub base_rate: Option<f64>,
+    /// New pass rate; `None` when the new side judged none of the tests.
+    pub new_rate: Option<f64>,
+    /// Tests the base side judged (mean over runs for a group).
+    pub base_judged: f64,
+    /// Tests the new side judged (mean over runs for a group).
+    pub new_judged: f64,
     /// Tests judged on both sides.
     pub common: usize,
     /// Regressions (consistent ones, for groups).
@@ -91,15 +95,17 @@ fn shown_map(m: &BTreeMap<String, usize>) -> BTreeMap<String, usize> {
 impl CompareSummary {
     fn new(s: &Summary) -> Self {
         Self {
-            base_rate: round(s.base_rate),
-            new_rate: round(s.new_rate),
+            base_rate: (s.base_total > 0.0).then(|| unit(s.base_rate)),
+            new_rate: (s.new_total > 0.0).then(|| unit(s.new_rate)),
+            base_judged: round(s.base_total),
+            new_judged: round(s.new_total),
             common: s.common,
             regressions: s.regression_count,
             improvements: s.improvement_count,
             flaky_regressions: s.flaky_regression_count,
             flaky_improvements: s.flaky_improvement_count,
-            difference: round(s.difference),
-            interval: s.difference_interval.map(|[lo, hi]| [round(lo), round(hi)]),
+            difference: unit(s.difference),
+            interval: s.difference_interval.map(|[lo, hi]| [unit(lo), unit(hi)]),
             p_value: round(s.p_value),
             significant: s.significant,
             regressions_by_error_type: shown_map(&s.regressions_by_error_type),

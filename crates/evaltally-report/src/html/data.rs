@@ -186,6 +186,12 @@ pub(crate) fn round(x: f64) -> f64 {
     format!("{x:.5e}").parse().unwrap_or(x)
 }
 
+/// A rate, share or interval bound (between -1 and 1) to six decimals, so noise such as
+/// `5.6e-17` reads 0.
+pub(crate) fn unit(x: f64) -> f64 {
+    if x.is_finite() { (x * 1e6).round() / 1e6 + 0.0 } else { x }
+}
+
 fn shown(s: &str) -> String {
     printable(s).into_owned()
 }
@@ -314,8 +320,8 @@ fn model_data(
                     class,
                     outcomes: String::from_utf8(outcomes).unwrap_or_default(),
                     counts: [passed, runs_judged, errored],
-                    wilson: stat.map(|s| [round(s.wilson[0]), round(s.wilson[1])]),
-                    flip_rate: stat.map_or(0.0, |s| round(s.flip_rate)),
+                    wilson: stat.map(|s| [unit(s.wilson[0]), unit(s.wilson[1])]),
+                    flip_rate: stat.map_or(0.0, |s| unit(s.flip_rate)),
                     details: Vec::new(),
                 },
             ));
@@ -380,7 +386,7 @@ fn model_data(
 }
 
 fn category_data(c: &stability::CategoryStability) -> CategoryData {
-    let r = |v: &[Option<f64>]| v.iter().map(|x| x.map(round)).collect();
+    let r = |v: &[Option<f64>]| v.iter().map(|x| x.map(unit)).collect();
     CategoryData {
         category: shown(&c.category),
         runs: c.runs.len(),
@@ -401,7 +407,7 @@ fn category_data(c: &stability::CategoryStability) -> CategoryData {
 fn trend_series(categories: &[CategoryData], counts: &[(Vec<usize>, Vec<usize>)]) -> Vec<TrendSeries> {
     let series = |category: Option<String>, passed: &[usize], judged: &[usize]| TrendSeries {
         category,
-        rates: passed.iter().zip(judged).map(|(&p, &j)| (j > 0).then(|| round(p as f64 / j as f64))).collect(),
+        rates: passed.iter().zip(judged).map(|(&p, &j)| (j > 0).then(|| unit(p as f64 / j as f64))).collect(),
         judged: judged.to_vec(),
     };
     let width = counts.first().map_or(0, |c| c.0.len());
@@ -431,6 +437,9 @@ mod tests {
         assert_eq!(r(0.0), "0");
         assert_eq!(r(1700.0), "1700");
         assert_eq!(r(f64::NAN), "NaN");
+        assert_eq!(unit(5.551_115_123_125_783e-17).to_string(), "0");
+        assert_eq!(unit(-1e-9).to_string(), "0");
+        assert_eq!(unit(0.938_507_9).to_string(), "0.938508");
     }
 
     #[test]

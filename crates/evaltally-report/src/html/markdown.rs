@@ -86,12 +86,13 @@ pub fn markdown(data: &Data, html_path: &str) -> String {
         out.push_str("|---|---:|---:|---:|---:|---:|\n");
         for m in &compare.models {
             let s = &m.overall;
+            let rate = |r: Option<f64>| r.map_or_else(|| "-".to_string(), |r| format!("{:.1}%", 100.0 * r));
             let _ = writeln!(
                 out,
-                "| {} | {:.1}% | {:.1}% | {} | {} | {}{:.3}{} |",
+                "| {} | {} | {} | {} | {} | {}{:.3}{} |",
                 markdown_text(&m.model),
-                100.0 * s.base_rate,
-                100.0 * s.new_rate,
+                rate(s.base_rate),
+                rate(s.new_rate),
                 s.regressions,
                 s.improvements,
                 if s.significant { "**" } else { "" },

@@ -29,7 +29,7 @@ pub fn page(data: &Data) -> Result<String, HtmlError> {
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n",
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n",
     );
     out.push_str("<meta name=\"generator\" content=\"");
     out.push_str(&html_text(&data.generator));

@@ -607,7 +607,7 @@
           var t = M().tests[state.sel.t];
           out.clicked = { test: t.id, status: t.s, run: M().runs[state.sel.col].name, outcome: (OUT[t.o[state.sel.col]] || OUT['-']).name };
         }
-        out.detail = $('detail').textContent;
+        out.detail = $('detail').innerText;
       }
     }
     $('selftest').textContent = JSON.stringify(out);
