@@ -13,7 +13,7 @@
 //! The file stays small: outcomes are one character per cell, details exist only for
 //! cells that did not pass, error types and messages are stored once per model, and
 //! messages are cut shorter (to 0 at worst) when the whole would pass
-//! [`Options::max_bytes`]. 40 runs × 5,000 BFCL tests give about 6 MB. The heatmap is
+//! [`Options::max_bytes`]. 40 runs × 5,000 BFCL tests give about 7 MB. The heatmap is
 //! drawn on a canvas, only the rows in view, so such a report scrolls smoothly.
 //!
 //! Every string from an input goes through [`evaltally_core::text::printable`] before it
