@@ -163,6 +163,13 @@ fn heatmap_of_bfcl_v4_in_chromium() {
         assert!(detail.contains(want), "the detail of {id} in {run} lacks {want:?}:\n{detail}");
     }
 
+    // The filters, in the browser: the clicked test's category, then a search for its id.
+    let category = first["c"].clone();
+    let in_category = model["tests"].as_array().unwrap().iter().filter(|t| t["c"] == category).count();
+    assert_eq!(found["category"]["rows"], in_category, "{found}");
+    let matching = model["tests"].as_array().unwrap().iter().filter(|t| t["id"].as_str().unwrap().contains(id)).count();
+    assert_eq!(found["search"], serde_json::json!({"text": id, "rows": matching}));
+
     // A screenshot: the heatmap's passed and failed colours are there, the page is not blank.
     let shot = tmp.path().join("shot.png");
     headless(

@@ -608,6 +608,18 @@
           out.clicked = { test: t.id, status: t.s, run: M().runs[state.sel.col].name, outcome: (OUT[t.o[state.sel.col]] || OUT['-']).name };
         }
         out.detail = $('detail').innerText;
+        // The filters: the clicked test's category, then a search for its id.
+        var t0 = M().tests[state.sel ? state.sel.t : 0];
+        setCategory(t0.c);
+        out.category = { category: M().categories[t0.c].category, rows: testRowCount() };
+        setCategory(-1);
+        $('f-search').value = t0.id;
+        state.search = t0.id;
+        refreshRows();
+        out.search = { text: t0.id, rows: testRowCount() };
+        state.search = '';
+        $('f-search').value = '';
+        refreshRows();
       }
     }
     $('selftest').textContent = JSON.stringify(out);
