@@ -189,7 +189,8 @@ pub struct TrendReport {
     pub models: Vec<ModelTrend>,
 }
 
-/// The runs of `model` in time order (see the module documentation).
+/// Runs in time order (see the module documentation): by timestamp as written, then by
+/// natural name; runs without a timestamp last, in natural name order.
 fn order(runs: &mut [TrendRun]) {
     runs.sort_by(|a, b| {
         let (ta, tb) = (&a.meta.timestamp, &b.meta.timestamp);
@@ -233,8 +234,27 @@ pub fn analyze(runs: &[CategoryRun], options: &TrendOptions) -> TrendReport {
     TrendReport { models }
 }
 
-fn model_trend(model: &str, runs: &[&CategoryRun], options: &TrendOptions) -> ModelTrend {
-    // The runs, each once, with the first metadata any of its category runs carries.
+/// The distinct runs among `runs` (category runs, of one model or several), each once with
+/// the first metadata any of its category runs carries, in time order: by timestamp as
+/// written (ISO 8601 sorts as text), then by natural name; runs without a timestamp last,
+/// in natural name order. The order `trend` reads runs in, and the columns of the HTML
+/// report's heatmap.
+///
+/// ```
+/// use std::sync::Arc;
+/// use evaltally_analyzer::trend::runs_in_time_order;
+/// use evaltally_core::{CategoryRun, RunMeta};
+///
+/// let at = |name: &str, ts: Option<&str>| {
+///     let mut r = CategoryRun::new(name, "m", "c");
+///     r.meta = ts.map(|t| Arc::new(RunMeta { timestamp: Some(t.into()), ..Default::default() }));
+///     r
+/// };
+/// let runs = [at("b", Some("2026-01-02")), at("run-10", None), at("a", Some("2026-01-03")), at("run-9", None)];
+/// let names: Vec<String> = runs_in_time_order(runs.iter()).into_iter().map(|r| r.name).collect();
+/// assert_eq!(names, ["b", "a", "run-9", "run-10"]);
+/// ```
+pub fn runs_in_time_order<'a>(runs: impl IntoIterator<Item = &'a CategoryRun>) -> Vec<TrendRun> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut all: Vec<TrendRun> = Vec::new();
     for r in runs {
@@ -248,9 +268,14 @@ fn model_trend(model: &str, runs: &[&CategoryRun], options: &TrendOptions) -> Mo
             }
         }
     }
+    order(&mut all);
+    all
+}
+
+fn model_trend(model: &str, runs: &[&CategoryRun], options: &TrendOptions) -> ModelTrend {
+    let mut all = runs_in_time_order(runs.iter().copied());
     all.retain(|r| wanted(&r.meta, options));
     let runs_found = all.len();
-    order(&mut all);
     if options.limit > 0 && all.len() > options.limit {
         all.drain(..all.len() - options.limit);
     }

@@ -17,6 +17,8 @@
 //! * [`compare`]: regressions, improvements and their significance, as text, Markdown and
 //!   JSON.
 //! * [`plan`]: the runs and tests a target standard error needs (`evaltally plan`).
+//! * [`html`]: the report people look at: one self-contained HTML page with the overview,
+//!   a tests × runs heatmap, trends and the comparison, and its Markdown summary.
 //!
 //! ```
 //! use evaltally_core::{CategoryRun, Outcome};
@@ -35,6 +37,7 @@
 
 pub mod compare;
 pub mod cost;
+pub mod html;
 pub mod plan;
 pub mod show;
 pub mod stability;

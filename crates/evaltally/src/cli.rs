@@ -88,6 +88,19 @@ pub(crate) enum Command {
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors or when nothing was found.
     Trend(TrendArgs),
+    /// One self-contained HTML file to look at and share: per model the stability overview,
+    /// a tests × runs heatmap (flaky tests first; runs in time order; click a cell for the
+    /// error type, message, tokens and latency of that test in that run), the least stable
+    /// tests, the pass rate per category over time when runs are timed, and, with --base and
+    /// --new, the comparison of two sides. It opens offline: nothing is loaded from anywhere.
+    ///
+    /// PATHs are runs of any format, or folders of them; with --base/--new and no PATH, the
+    /// heatmap shows the runs of both sides. The file is written atomically to -o;
+    /// `--format markdown` also prints a summary linking to it, for a CI job summary.
+    ///
+    /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
+    /// 2 on usage errors, when nothing was found, or when -o would write where it reads.
+    Report(ReportArgs),
     /// What runs cost: per run, calls, input and output tokens and dollars by model, from
     /// the run's own accounting (gstack's `costs`) or summed over its tests (BFCL token
     /// counts; per-test tokens and costs of gstack, JUnit, SF-Bench). A run that records
@@ -482,6 +495,55 @@ pub(crate) struct PlanArgs {
     pub(crate) read: ReadArgs,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ReportFormat {
+    /// One line on stdout: where the report is and what it holds.
+    Text,
+    /// A Markdown summary on stdout that links to the HTML file, for a CI job summary.
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// Runs, or folders of runs: the heatmap's (default with --base/--new: both sides).
+    #[arg(value_name = "PATH", required_unless_present = "base")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// The base side of a comparison: run folders or folders of runs.
+    #[arg(long, value_name = "PATH", num_args = 1.., requires = "new")]
+    pub(crate) base: Vec<PathBuf>,
+    /// The new side of a comparison.
+    #[arg(long, value_name = "PATH", num_args = 1.., requires = "base")]
+    pub(crate) new: Vec<PathBuf>,
+    /// Write the HTML file here (atomically).
+    #[arg(short = 'o', long = "output", value_name = "FILE", required = true)]
+    pub(crate) output: PathBuf,
+    /// What to print on stdout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub(crate) format: ReportFormat,
+    /// The link to the HTML file in the Markdown summary (default: -o as given), e.g. the
+    /// name of the CI artifact that holds it.
+    #[arg(long, value_name = "URL")]
+    pub(crate) link: Option<String>,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+    /// Read every run as a run of one model ("all models").
+    #[arg(long)]
+    pub(crate) pool_models: bool,
+    /// Cut error messages in cell details to N characters (shorter still, down to none, if
+    /// the file would pass 9.5 MB).
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub(crate) message_chars: usize,
+    /// Exit 1 when there were warnings.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct CostArgs {
     /// Runs, or folders of runs.
@@ -545,6 +607,11 @@ impl Cli {
             Command::Stability(a) => fix(&mut a.paths),
             Command::Plan(a) => fix(&mut a.paths),
             Command::Trend(a) => fix(&mut a.paths),
+            Command::Report(a) => {
+                fix(&mut a.paths)?;
+                fix(&mut a.base)?;
+                fix(&mut a.new)
+            }
             Command::Cost(a) => fix(&mut a.paths),
             Command::Compare(a) => {
                 fix(&mut a.runs)?;

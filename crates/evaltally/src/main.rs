@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         cli::Command::Plan(args) => commands::plan::run(&args, cli.color),
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Trend(args) => commands::trend::run(&args, cli.color),
+        cli::Command::Report(args) => commands::report::run(&args),
         cli::Command::Cost(args) => commands::cost::run(&args, cli.color),
         cli::Command::Summary(args) => commands::summary::run(&args),
         cli::Command::Validate(args) => commands::validate::run(&args, cli.color),

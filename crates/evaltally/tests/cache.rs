@@ -45,6 +45,8 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
             vec!["stability", path, "--format", "json"],
             vec!["stability", path],
             vec!["trend", path, "--format", "json"],
+            vec!["plan", path, "--format", "json"],
+            vec!["cost", path, "--format", "json"],
         ] {
             let uncached = run_with(cache.path(), &[&["--no-cache"], args.as_slice()].concat());
             let cold = run_with(cache.path(), &args);

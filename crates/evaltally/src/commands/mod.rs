@@ -6,6 +6,7 @@ pub(crate) mod cost;
 pub(crate) mod export;
 pub(crate) mod plan;
 pub(crate) mod push;
+pub(crate) mod report;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;

@@ -64,3 +64,51 @@ pub fn session(commands: &[&[&str]]) -> String {
     }
     out
 }
+
+/// The JSON document a report page embeds in `<script type="application/json"
+/// id="evaltally-data">`.
+pub fn report_data(html: &str) -> serde_json::Value {
+    let open = r#"<script type="application/json" id="evaltally-data">"#;
+    let start = html.find(open).expect("the page embeds its data") + open.len();
+    let end = start + html[start..].find("</script>").expect("the data element is closed");
+    serde_json::from_str(&html[start..end]).expect("the embedded data is JSON")
+}
+
+/// JSON laid out for a snapshot: a value that fits on one line of 110 columns (indent
+/// included) stays on one line; longer arrays and objects put each member on its own line.
+pub fn compact_json(v: &serde_json::Value) -> String {
+    fn layout(v: &serde_json::Value, depth: usize, out: &mut String) {
+        let pad = "  ".repeat(depth);
+        let flat = v.to_string();
+        let items: Vec<(Option<&String>, &serde_json::Value)> = match v {
+            serde_json::Value::Array(a) if !a.is_empty() => a.iter().map(|x| (None, x)).collect(),
+            serde_json::Value::Object(m) if !m.is_empty() => m.iter().map(|(k, x)| (Some(k), x)).collect(),
+            _ => Vec::new(),
+        };
+        if items.is_empty() || flat.len() + pad.len() <= 110 {
+            out.push_str(&flat);
+            return;
+        }
+        out.push(if v.is_array() { '[' } else { '{' });
+        for (i, (key, item)) in items.iter().enumerate() {
+            out.push('\n');
+            out.push_str(&pad);
+            out.push_str("  ");
+            if let Some(k) = key {
+                out.push_str(&serde_json::Value::String((*k).clone()).to_string());
+                out.push_str(": ");
+            }
+            layout(item, depth + 1, out);
+            if i + 1 < items.len() {
+                out.push(',');
+            }
+        }
+        out.push('\n');
+        out.push_str(&pad);
+        out.push(if v.is_array() { ']' } else { '}' });
+    }
+    let mut out = String::new();
+    layout(v, 0, &mut out);
+    out.push('\n');
+    out
+}
