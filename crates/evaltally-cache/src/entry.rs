@@ -1,4 +1,4 @@
-//! One entry file: a header naming what it is for, the stamps of the inputs it was read
+//! One entry: a header naming what it is for, the stamps of the inputs it was read
 //! from, the stored reading, and a checksum over all of it.
 //!
 //! ```text
@@ -9,33 +9,15 @@
 //! u64 XXH3 of everything before
 //! ```
 //!
-//! Entries are written to a temporary file in their folder and renamed into place, so a
-//! reader sees a whole old entry, a whole new one, or none; entries are never changed in
-//! place, which is what makes mapping them safe.
-
-use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+//! Entries are stored in packs (`pack.rs`), many to a file.
 
 use crate::codec::{Reader, Writer};
 use crate::stamp::{STAMP_LEN, Stamp};
 
 const MAGIC: &[u8; 8] = b"evtcache";
 
-/// Bumped whenever the layout of an entry or of a stored reading changes.
-pub(crate) const VERSION: u32 = 1;
-
-/// The folder entries of this layout live in, below the cache's root.
-pub(crate) fn layout_dir(root: &Path) -> PathBuf {
-    root.join(format!("v{VERSION}"))
-}
-
-/// Where the entry for `identity` lives: `v1/<2 hex>/<30 hex>.entry`.
-pub(crate) fn path_for(root: &Path, identity: &str) -> PathBuf {
-    let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
-    let hex = format!("{hash:032x}");
-    layout_dir(root).join(&hex[..2]).join(format!("{}.entry", &hex[2..]))
-}
+/// Bumped whenever the layout of an entry, a pack or a stored reading changes.
+pub(crate) const VERSION: u32 = 2;
 
 /// The entry's bytes for `identity`, `stamps` and an encoded reading.
 pub(crate) fn encode(identity: &str, stamps: &[Stamp], reading: &[u8]) -> Vec<u8> {
@@ -78,41 +60,4 @@ pub(crate) fn reading<'a>(bytes: &'a [u8], identity: &str, stamps: &[Stamp]) -> 
         }
     }
     Some(r.rest())
-}
-
-/// Writes `bytes` as the entry at `path`: a temporary file in its folder, renamed over it.
-/// Not synced to disk: after a crash an entry may be empty or partly written, which its
-/// checksum catches (it is then read as a miss and rewritten); syncing every entry would
-/// cost more than reading the files it spares.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Maps the entry at `path` (entries are only ever replaced by rename, never changed in
-/// place), with its modification time (when it was written or last freshened), or `None`
-/// when there is none or it cannot be opened.
-pub(crate) fn map(path: &Path) -> Option<(memmap2::Mmap, std::time::SystemTime)> {
-    let file = File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if meta.len() == 0 {
-        return None;
-    }
-    #[allow(unsafe_code)]
-    // SAFETY: the entry is evaltally's own file, written whole and renamed into place, and
-    // never truncated or written in place by evaltally; another process doing so would be
-    // tampering with the cache folder. A rename or delete leaves this mapping intact.
-    let map = unsafe { memmap2::Mmap::map(&file) };
-    Some((map.ok()?, meta.modified().ok()?))
-}
-
-/// Marks the entry at `path` as used now, for least-recently-used pruning.
-pub(crate) fn freshen(path: &Path) {
-    if let Ok(file) = File::options().write(true).open(path) {
-        let _ = file.set_modified(std::time::SystemTime::now());
-    }
 }

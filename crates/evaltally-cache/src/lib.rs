@@ -19,9 +19,12 @@
 //! same way. A reading is not stored when a file changed while it was read, or changed so
 //! recently that a second change within the file system's clock tick could keep its stamp.
 //!
-//! Entries live in `<root>/v1/<xx>/<hash>.entry`, are written to a temporary file and
-//! renamed into place, and are mapped (`memmap2`) when read. [`Cache::prune`] keeps the
-//! folder under its size limit by removing the least recently used entries.
+//! Entries are kept in packs, `<root>/v2/<time>-<random>.pack`: each process that stores
+//! readings writes one pack (to a temporary file renamed into place: creating one file per
+//! unit costs more than reading many small reports on some file systems), packs are never
+//! changed and are mapped (`memmap2`) when read, and [`Cache::prune`] merges them when
+//! there are more than eight, keeping the folder under its size limit by leaving out the
+//! least recently used entries.
 //!
 //! ```
 //! use evaltally_cache::Cache;
@@ -36,6 +39,7 @@
 //!     found.units.iter().map(|u| cache.read(u.as_ref(), scratch, &Options::default()).runs.len()).sum()
 //! };
 //! let cold = read(&cache, &mut scratch);
+//! cache.flush(); // what was read is stored, as one pack
 //! let warm = read(&cache, &mut scratch);
 //! assert_eq!(cold, warm);
 //! let stats = cache.stats();
@@ -46,16 +50,17 @@
 
 mod codec;
 mod entry;
-mod prune;
+mod pack;
 mod stamp;
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use evaltally_format::{Options, Read, Records, Scratch, Unit};
 
-pub use prune::Pruned;
 use stamp::Stamp;
 
 /// The size the cache folder is kept under by default: 1 GiB.
@@ -64,11 +69,25 @@ pub const DEFAULT_LIMIT: u64 = 1 << 30;
 /// How recently an input may have changed and its reading still be stored, by default.
 pub const DEFAULT_SETTLE: Duration = Duration::from_millis(100);
 
-/// How often a used entry's time is moved forward for least-recently-used pruning.
-const FRESHEN_AFTER: Duration = Duration::from_hours(1);
+/// Readings waiting to be stored are written as a pack once they hold this many bytes (and
+/// at [`Cache::flush`]), which bounds the memory they take.
+const PENDING_LIMIT: usize = 64 << 20;
 
 /// The environment variable that names the cache folder.
 pub const ENV_DIR: &str = "EVALTALLY_CACHE";
+
+/// What a prune found and removed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Entries in the cache before pruning (the newest of each identity).
+    pub entries: u64,
+    /// The packs' total size in bytes.
+    pub bytes: u64,
+    /// Entries (and leftovers: temporary files, folders of other layouts) removed.
+    pub removed: u64,
+    /// Bytes freed by removing entries.
+    pub freed: u64,
+}
 
 /// What went wrong pruning or clearing the cache folder.
 #[derive(Debug, thiserror::Error)]
@@ -107,6 +126,23 @@ struct Counters {
     write_errors: AtomicU64,
 }
 
+/// The packs as this process found them, opened on the first lookup.
+#[derive(Debug, Default)]
+struct Packs {
+    packs: Vec<pack::Pack>,
+    /// Identity hash → (pack, index row); the newest pack wins.
+    index: HashMap<u128, (usize, usize)>,
+}
+
+/// Readings to store, and the identities this process used (for least-recently-used
+/// pruning).
+#[derive(Debug, Default)]
+struct Pending {
+    entries: Vec<pack::Stored>,
+    bytes: usize,
+    used: HashSet<u128>,
+}
+
 /// A digest cache in one folder, or none ([`Cache::disabled`]): [`Cache::read`] then
 /// always reads the files. Shared by the threads that read units in parallel.
 #[derive(Debug)]
@@ -116,6 +152,9 @@ pub struct Cache {
     limit: u64,
     settle: Duration,
     counters: Counters,
+    /// The packs, opened on the first lookup and again after this process wrote one.
+    packs: Mutex<Option<Arc<Packs>>>,
+    pending: Mutex<Pending>,
 }
 
 /// What is stored for a unit: a name that keeps its entries apart, and how to write and
@@ -157,13 +196,23 @@ impl Cache {
             limit: DEFAULT_LIMIT,
             settle: DEFAULT_SETTLE,
             counters: Counters::default(),
+            packs: Mutex::new(None),
+            pending: Mutex::new(Pending::default()),
         }
     }
 
     /// A cache in `root` (created on first write) for readings made by `generation`: a
     /// string that changes whenever the code that reads files may have changed.
     pub fn new(root: impl Into<PathBuf>, generation: impl Into<String>) -> Self {
-        Self { root: Some(root.into()), generation: generation.into(), ..Self::disabled() }
+        Self {
+            root: Some(root.into()),
+            generation: generation.into(),
+            limit: DEFAULT_LIMIT,
+            settle: DEFAULT_SETTLE,
+            counters: Counters::default(),
+            packs: Mutex::new(None),
+            pending: Mutex::new(Pending::default()),
+        }
     }
 
     /// Keeps the folder under `bytes` when [`prune`](Self::prune)d (default
@@ -208,8 +257,9 @@ impl Cache {
         self.root.as_deref()
     }
 
-    /// What the cache did so far.
+    /// What the cache did so far, once the entries it is writing are written.
     pub fn stats(&self) -> Stats {
+        self.flush();
         let c = &self.counters;
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         Stats {
@@ -219,6 +269,54 @@ impl Cache {
             unsettled: get(&c.unsettled),
             write_errors: get(&c.write_errors),
         }
+    }
+
+    /// Writes the readings waiting to be stored, as one pack. [`stats`](Self::stats),
+    /// [`prune`](Self::prune) and dropping the cache do it too; a process that keeps its
+    /// cache in a `static` (never dropped) calls this before it exits.
+    pub fn flush(&self) {
+        let entries = {
+            let mut pending = self.pending();
+            pending.bytes = 0;
+            std::mem::take(&mut pending.entries)
+        };
+        self.write(&entries);
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self, entries: &[pack::Stored]) {
+        let Some(root) = &self.root else { return };
+        if entries.is_empty() {
+            return;
+        }
+        let n = entries.len() as u64;
+        let counter = match pack::write(&entry_dir(root), entries) {
+            Ok(_) => {
+                // Let later lookups of this process see what it stored.
+                *self.packs.lock().unwrap_or_else(PoisonError::into_inner) = None;
+                &self.counters.stored
+            }
+            Err(_) => &self.counters.write_errors,
+        };
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn stage(&self, hash: u128, bytes: Vec<u8>) {
+        let full = {
+            let mut pending = self.pending();
+            pending.bytes += bytes.len();
+            pending.entries.push((hash, pack::now_secs(), bytes));
+            if pending.bytes >= PENDING_LIMIT {
+                pending.bytes = 0;
+                std::mem::take(&mut pending.entries)
+            } else {
+                Vec::new()
+            }
+        };
+        self.write(&full);
     }
 
     /// What reading `unit` with `options` gives ([`Unit::read`]): the stored reading when
@@ -247,15 +345,16 @@ impl Cache {
     ) -> T {
         let Some(root) = &self.root else { return compute(scratch) };
         let identity = format!("{}\n{}\n{options:?}\n{unit:?}", self.generation, kind.name);
-        let path = entry::path_for(root, &identity);
+        let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
         let inputs = unit.inputs();
         let now = SystemTime::now();
         let stamps: Vec<Stamp> = {
             let buffers = scratch.slot::<Buffers>();
             inputs.iter().map(|p| Stamp::take(p, &mut buffers.edges)).collect()
         };
-        if let Some(value) = Self::lookup(&path, &identity, &stamps, kind.decode) {
+        if let Some(value) = self.lookup(root, hash, &identity, &stamps, kind.decode) {
             self.counters.hits.fetch_add(1, Ordering::Relaxed);
+            self.pending().used.insert(hash);
             return value;
         }
         self.counters.misses.fetch_add(1, Ordering::Relaxed);
@@ -270,32 +369,77 @@ impl Cache {
         buffers.reading.clear();
         if (kind.encode)(&value, &mut buffers.reading) {
             let bytes = entry::encode(&identity, &stamps, &buffers.reading);
-            let counter = match entry::write_atomic(&path, &bytes) {
-                Ok(()) => &self.counters.stored,
-                Err(_) => &self.counters.write_errors,
-            };
-            counter.fetch_add(1, Ordering::Relaxed);
+            self.stage(hash, bytes);
         }
         value
     }
 
-    fn lookup<T>(path: &Path, identity: &str, stamps: &[Stamp], decode: fn(&[u8]) -> Option<T>) -> Option<T> {
-        let (map, written) = entry::map(path)?;
-        let value = entry::reading(&map, identity, stamps).and_then(decode)?;
-        if written.elapsed().is_ok_and(|age| age > FRESHEN_AFTER) {
-            entry::freshen(path);
-        }
-        Some(value)
+    fn lookup<T>(
+        &self,
+        root: &Path,
+        hash: u128,
+        identity: &str,
+        stamps: &[Stamp],
+        decode: fn(&[u8]) -> Option<T>,
+    ) -> Option<T> {
+        let packs = Arc::clone(
+            self.packs
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert_with(|| Arc::new(Packs::open(&entry_dir(root)))),
+        );
+        let &(p, i) = packs.index.get(&hash)?;
+        let bytes = packs.packs.get(p)?.entry(i)?;
+        entry::reading(bytes, identity, stamps).and_then(decode)
     }
 
-    /// Removes the least recently used entries until the folder holds at most 80% of the
-    /// limit, when it holds more than the limit, and leftovers (temporary files of
-    /// interrupted writes older than an hour, folders of other layouts). Nothing to do for
-    /// a disabled cache or a folder not made yet.
+    /// Keeps the cache folder small: when it holds more than 8 packs (one is added by each
+    /// process that stores readings) or more bytes than the limit, merges them into one,
+    /// keeping the newest entry of each unit and, over the limit, the most recently used
+    /// entries until 80% of it is left; removes leftovers (temporary files of interrupted
+    /// writes older than an hour, folders of other layouts). Readings waiting to be stored
+    /// are written first. Nothing to do for a disabled cache or a folder not made yet.
     pub fn prune(&self) -> Result<Pruned, CacheError> {
-        match &self.root {
-            Some(root) => prune::prune(root, self.limit),
-            None => Ok(Pruned::default()),
+        self.compact(false)
+    }
+
+    /// [`prune`](Self::prune), merging the packs into one whatever their number and size.
+    pub fn compact_now(&self) -> Result<Pruned, CacheError> {
+        self.compact(true)
+    }
+
+    fn compact(&self, force: bool) -> Result<Pruned, CacheError> {
+        self.flush();
+        let Some(root) = &self.root else { return Ok(Pruned::default()) };
+        let dir = entry_dir(root);
+        let used = std::mem::take(&mut self.pending().used);
+        pack::compact(root, &dir, self.limit, force, &|hash| used.contains(&hash))
+            .map_err(|source| CacheError::Io { path: dir.clone(), source })
+    }
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// The folder the packs of this layout live in.
+fn entry_dir(root: &Path) -> PathBuf {
+    root.join(format!("v{}", entry::VERSION))
+}
+
+impl Packs {
+    fn open(dir: &Path) -> Self {
+        let mut packs = Self::default();
+        for path in pack::list(dir) {
+            let Some(pack) = pack::open(&path) else { continue };
+            let at = packs.packs.len();
+            for (i, hash) in pack.hashes().enumerate() {
+                packs.index.insert(hash, (at, i));
+            }
+            packs.packs.push(pack);
         }
+        packs
     }
 }

@@ -80,12 +80,11 @@ fn cache_in(dir: &Path) -> Cache {
     Cache::new(dir, "test").settle_after(Duration::ZERO)
 }
 
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(shards) = fs::read_dir(dir.join("v1")) else { return out };
-    for shard in shards.flatten() {
-        out.extend(fs::read_dir(shard.path()).unwrap().flatten().map(|e| e.path()));
-    }
+/// The cache's pack files.
+fn packs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(files) = fs::read_dir(dir.join("v2")) else { return Vec::new() };
+    let mut out: Vec<PathBuf> =
+        files.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pack")).collect();
     out.sort();
     out
 }
@@ -121,7 +120,7 @@ fn an_unchanged_run_is_read_from_the_cache_with_the_same_result() {
     let (warm, stats) = read(&cache, &run.root);
     assert_eq!(warm, cold);
     assert_eq!((stats.hits, stats.misses, stats.stored), (1, 0, 0));
-    assert_eq!(entries(store.path()).len(), 1);
+    assert_eq!(packs(store.path()).len(), 1, "one pack for what one process stored");
 }
 
 #[test]
@@ -196,32 +195,45 @@ fn a_score_file_appearing_beside_its_result_file_is_seen() {
 }
 
 #[test]
-fn damaged_foreign_and_misplaced_entries_are_ignored_and_rewritten() {
+fn damaged_foreign_and_misplaced_packs_are_ignored_and_rewritten() {
     let run = run();
     let store = tempfile::tempdir().unwrap();
-    let cache = cache_in(store.path());
-    let (expected, _) = read(&cache, &run.root);
-    let [entry] = entries(store.path()).try_into().unwrap();
-    let good = fs::read(&entry).unwrap();
+    let (expected, _) = read(&cache_in(store.path()), &run.root);
+    let [pack] = packs(store.path()).try_into().unwrap();
+    let good = fs::read(&pack).unwrap();
 
-    let mut flipped = good.clone();
-    let middle = flipped.len() / 2;
-    flipped[middle] ^= 0x55;
-    let cut = good[..good.len() / 3].to_vec();
-    // A whole, valid entry, but for other options: what a hash collision would look like.
+    let flip = |at: usize| {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x55;
+        bytes
+    };
+    // A whole, valid pack, but for another generation: what a hash collision would look like.
     let other = {
         let elsewhere = tempfile::tempdir().unwrap();
-        let other_cache = Cache::new(elsewhere.path(), "another generation").settle_after(Duration::ZERO);
-        read(&other_cache, &run.root);
-        let [e] = entries(elsewhere.path()).try_into().unwrap();
-        fs::read(e).unwrap()
+        read(&Cache::new(elsewhere.path(), "another generation").settle_after(Duration::ZERO), &run.root);
+        let [p] = packs(elsewhere.path()).try_into().unwrap();
+        fs::read(p).unwrap()
     };
-    for bad in [flipped, cut, b"not an entry at all".to_vec(), Vec::new(), other] {
-        fs::write(&entry, &bad).unwrap();
+    let bad = [
+        flip(good.len() / 3),  // inside the entry: its checksum
+        flip(good.len() - 40), // inside the index: the index's checksum
+        good[..good.len() / 2].to_vec(),
+        b"not a pack at all".to_vec(),
+        Vec::new(),
+        other,
+    ];
+    for (n, bytes) in bad.iter().enumerate() {
+        for p in packs(store.path()) {
+            fs::remove_file(p).unwrap();
+        }
+        fs::write(&pack, bytes).unwrap();
+        let cache = cache_in(store.path());
         let (tests, stats) = read(&cache, &run.root);
         assert_eq!(tests, expected);
-        assert_eq!((stats.hits, stats.misses, stats.stored), (0, 1, 1), "a bad entry was used");
-        assert_eq!(fs::read(&entry).unwrap(), good, "the entry was rewritten");
+        assert_eq!((stats.hits, stats.misses, stats.stored), (0, 1, 1), "bad pack {n} was used");
+        let (tests, stats) = read(&cache_in(store.path()), &run.root);
+        assert_eq!(tests, expected);
+        assert_eq!(stats.hits, 1, "the reading was stored again after bad pack {n}");
     }
 }
 
@@ -233,38 +245,47 @@ fn a_file_changed_just_before_it_was_read_is_not_stored() {
     let cache = Cache::new(store.path(), "test");
     let (_, stats) = read(&cache, &run.root);
     assert_eq!((stats.misses, stats.stored, stats.unsettled), (1, 0, 1));
-    assert!(entries(store.path()).is_empty());
+    assert!(packs(store.path()).is_empty());
 }
 
 #[test]
-fn pruning_removes_the_least_recently_used_entries_down_to_the_limit() {
+fn pruning_keeps_what_was_used_last_down_to_the_limit() {
     let store = tempfile::tempdir().unwrap();
     let runs: Vec<Run> = (0..4).map(|_| run()).collect();
+    {
+        let cache = cache_in(store.path());
+        for r in &runs {
+            read(&cache, &r.root);
+        }
+    }
+    let size: u64 = packs(store.path()).iter().map(|p| fs::metadata(p).unwrap().len()).sum();
+    // A later process uses runs 3 and 2, then prunes to three quarters of the cache's size:
+    // 80% of that holds two of the four entries.
+    let cache = Cache::new(store.path(), "test").settle_after(Duration::ZERO).with_limit(size / 4 * 3);
+    for r in [&runs[3], &runs[2]] {
+        assert_eq!(read(&cache, &r.root).1.hits, 1);
+    }
+    let pruned = cache.prune().unwrap();
+    assert_eq!((pruned.entries, pruned.removed), (4, 2), "{pruned:?}");
+    assert_eq!(packs(store.path()).len(), 1, "merged into one pack");
+    let later = cache_in(store.path());
+    assert_eq!(read(&later, &runs[3].root).1.hits, 1, "a used entry stayed");
+    assert_eq!(read(&later, &runs[2].root).1.hits, 1, "a used entry stayed");
+    assert_eq!(read(&later, &runs[0].root).1.hits, 0, "an unused entry went");
+}
+
+#[test]
+fn many_processes_storing_give_at_most_eight_packs() {
+    let store = tempfile::tempdir().unwrap();
+    let runs: Vec<Run> = (0..12).map(|_| run()).collect();
+    for r in &runs {
+        let cache = cache_in(store.path());
+        read(&cache, &r.root);
+        cache.prune().unwrap();
+        assert!(packs(store.path()).len() <= 8);
+    }
     let cache = cache_in(store.path());
     for r in &runs {
-        read(&cache, &r.root);
+        assert_eq!(read(&cache, &r.root).1.hits, 1, "every run is still there after the merges");
     }
-    let all = entries(store.path());
-    assert_eq!(all.len(), 4);
-    let size = fs::metadata(&all[0]).unwrap().len();
-    // The entry of run 0 was used long ago, the others in order since.
-    for (i, r) in runs.iter().enumerate() {
-        let identity_entry = entries(store.path())
-            .into_iter()
-            .find(|e| {
-                fs::read(e)
-                    .unwrap()
-                    .windows(r.root.as_os_str().len())
-                    .any(|w| w == r.root.as_os_str().as_encoded_bytes())
-            })
-            .unwrap();
-        let used = SystemTime::now() - Duration::from_secs(1000 - i as u64 * 100);
-        fs::File::options().write(true).open(identity_entry).unwrap().set_modified(used).unwrap();
-    }
-    let pruned = Cache::new(store.path(), "test").with_limit(3 * size).prune().unwrap();
-    assert_eq!((pruned.entries, pruned.removed), (4, 2), "down to 80% of three entries: two left");
-    let (_, stats) = read(&cache, &runs[0].root);
-    assert_eq!(stats.hits, 0, "the least recently used entry went first");
-    let (_, stats) = read(&cache, &runs[3].root);
-    assert_eq!(stats.hits, 1, "the most recently used entry stayed");
 }

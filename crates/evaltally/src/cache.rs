@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use evaltally_analyzer::{Filter, LoadError, Records, load};
 use evaltally_cache::Cache;
@@ -35,16 +34,15 @@ fn generation() -> String {
     format!("evaltally {} exe {size} {modified}", env!("CARGO_PKG_VERSION"))
 }
 
-/// After a command read runs: keeps the folder under its limit when this run stored
-/// anything, and says once when entries could not be written (the analysis itself is
-/// unaffected, so this is a note, not a warning that changes the exit code).
+/// After the command, its output printed: waits for the entries still being written,
+/// keeps the folder under its limit when this run stored anything, and says when entries
+/// could not be written (the analysis itself is unaffected, so this is a note, not a
+/// warning that changes the exit code).
 pub(crate) fn settle() {
-    static NOTED: AtomicBool = AtomicBool::new(false);
     let cache = get();
     let stats = cache.stats();
     if stats.write_errors > 0
         && let Some(root) = cache.root()
-        && !NOTED.swap(true, Ordering::Relaxed)
     {
         #[allow(clippy::print_stderr)]
         {
@@ -57,11 +55,18 @@ pub(crate) fn settle() {
     if stats.stored > 0 {
         let _ = cache.prune();
     }
+    if std::env::var_os("EVALTALLY_CACHE_STATS").is_some_and(|v| !v.is_empty()) {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!(
+                "cache: {} hits, {} misses, {} stored, {} not settled, {} not written",
+                stats.hits, stats.misses, stats.stored, stats.unsettled, stats.write_errors
+            );
+        }
+    }
 }
 
 /// The run records below `paths` ([`load::records`]) through the cache.
 pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError> {
-    let records = load::records_cached(paths, filter, get());
-    settle();
-    records
+    load::records_cached(paths, filter, get())
 }

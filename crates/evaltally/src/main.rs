@@ -59,6 +59,7 @@ fn main() -> ExitCode {
         cli::Command::Push(args) => commands::push::run(&args, cli.store.as_deref()),
         cli::Command::Runs(args) => commands::push::list(&args, cli.store.as_deref()),
     };
+    cache::settle();
     match result {
         Ok(exit) => ExitCode::from(exit as u8),
         Err(err) => fail(&err),

@@ -48,7 +48,6 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 /// after the diagnostics that say why.
 pub(crate) fn load_runs(paths: &[PathBuf], filter: &Filter, verb: &str) -> anyhow::Result<Loaded> {
     let loaded = load::load_cached(paths, filter, &Bar::new(), crate::cache::get()).map_err(|e| explain(&e))?;
-    crate::cache::settle();
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(
