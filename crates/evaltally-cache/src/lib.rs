@@ -347,6 +347,9 @@ impl Cache {
         let identity = format!("{}\n{}\n{options:?}\n{unit:?}", self.generation, kind.name);
         let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
         let inputs = unit.inputs();
+        if many_small(unit.size(), inputs.len()) {
+            return compute(scratch);
+        }
         let now = SystemTime::now();
         let stamps: Vec<Stamp> = {
             let buffers = scratch.slot::<Buffers>();
@@ -424,6 +427,13 @@ impl Drop for Cache {
     }
 }
 
+/// Whether a unit is many small files (a folder of SWE-bench per-instance reports, a few
+/// KiB each): stamping a file reads its head and tail, which for such files is all of them,
+/// so the cache would cost what reading costs, and more when storing.
+fn many_small(size: u64, inputs: usize) -> bool {
+    inputs >= 64 && size < inputs as u64 * 2 * stamp::EDGE as u64
+}
+
 /// The folder the packs of this layout live in.
 fn entry_dir(root: &Path) -> PathBuf {
     root.join(format!("v{}", entry::VERSION))
@@ -441,5 +451,17 @@ impl Packs {
             packs.packs.push(pack);
         }
         packs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::many_small;
+
+    #[test]
+    fn only_units_of_many_small_files_bypass_the_cache() {
+        assert!(many_small(500 * 3_000, 500), "a SWE-bench run of 500 reports of 3 KB");
+        assert!(!many_small(500 * 40_000, 500), "500 files of 40 KB");
+        assert!(!many_small(2 * 1_000, 2), "a small BFCL pair");
     }
 }
