@@ -5,6 +5,7 @@
 //! - `ci`: everything CI checks, in order, stopping at the first failure.
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
+//! - `man [DIR]`: write evaltally's man pages (`evaltally.1`, one per subcommand).
 //! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
 //! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
 //!   generated workloads of every format against a Python baseline and `cat`,
@@ -18,6 +19,7 @@
 mod bench;
 mod ci;
 mod fuzz;
+mod man;
 mod snapshots;
 
 use std::ffi::OsStr;
@@ -58,6 +60,8 @@ commands:
                         junit_report; default all)
                         for N seconds (default 60) from a seed corpus built
                         from testdata/; needs nightly and cargo-fuzz
+  man [DIR]             write the man pages, evaltally.1 and evaltally-<command>.1,
+                        into DIR (default <target>/man)
   help                  print this message
 ";
 
@@ -70,6 +74,8 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ["ci"] => ci::run(),
+        ["man"] => man::run(None),
+        ["man", dir] if !dir.starts_with('-') => man::run(Some(Path::new(dir))),
         ["bench", flags @ ..] => match bench::Options::parse(flags) {
             Some(options) => bench::run(&options),
             None => return usage_error(&args),
