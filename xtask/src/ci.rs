@@ -18,5 +18,21 @@ pub(crate) fn run() -> Result<()> {
     run_cmd(&mut doc)?;
     // nextest does not run doctests, so they get their own step.
     run_cmd(&mut cargo(&["test", "--workspace", "--doc"]))?;
+    // Every crate but the task runner and the test helpers is publishable: package them all
+    // as `cargo publish` would (the crates.io index is needed; the crates depend on each
+    // other through a local overlay of the packaged ones) and stop before uploading.
+    // Without verification: compiling the packaged sources again would double the build,
+    // and the build above already compiles them (the READMEs' examples as doctests).
+    run_cmd(&mut cargo(&[
+        "publish",
+        "--workspace",
+        "--exclude",
+        "xtask",
+        "--exclude",
+        "evaltally-testkit",
+        "--dry-run",
+        "--no-verify",
+        "--allow-dirty",
+    ]))?;
     snapshots::check()
 }

@@ -1,5 +1,5 @@
 //! `cargo xtask man [DIR]`: evaltally's man pages, from the clap definition the executable
-//! parses with (clap_mangen): `evaltally.1` and `evaltally-<command>.1` per subcommand.
+//! parses with (`clap_mangen`): `evaltally.1` and `evaltally-<command>.1` per subcommand.
 
 use std::path::Path;
 

@@ -1,48 +1,4 @@
-//! The digest cache of evaltally.
-//!
-//! Run folders do not change once written, and users analyse them again every time a run is
-//! added. The cache keeps what reading each unit of files gave (a BFCL result and score
-//! file pair, a report, a folder of per-instance reports: its category runs with their
-//! ids, outcomes and error types, and what was wrong with the files), so the next analysis
-//! reads only the files that are new or changed.
-//!
-//! An entry is keyed by:
-//! - what it is for: a generation string the caller chooses (evaltally uses its version and
-//!   the identity of its executable, so a new build never trusts an older one's readings),
-//!   the reading options, and the unit as the walk found it (its files, layout, run, model);
-//! - a stamp of every input file ([`Unit::inputs`]): device, inode, size, modification and
-//!   status-change times, and an XXH3 hash of its first and last 4 KiB.
-//!
-//! A file that was touched, grew, was truncated, rewritten or replaced has another stamp, so
-//! its entry is not used; the unit is read again and the entry rewritten. An entry whose
-//! bytes are damaged, cut short, of another layout or for another identity is ignored the
-//! same way. A reading is not stored when a file changed while it was read, or changed so
-//! recently that a second change within the file system's clock tick could keep its stamp.
-//!
-//! Entries live in `<root>/v1/<xx>/<hash>.entry`, are written to a temporary file and
-//! renamed into place, and are mapped (`memmap2`) when read. [`Cache::prune`] keeps the
-//! folder under its size limit by removing the least recently used entries.
-//!
-//! ```
-//! use evaltally_cache::Cache;
-//! use evaltally_format::{Options, Scratch};
-//!
-//! let root = tempfile::tempdir()?;
-//! let runs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/bfcl/v4");
-//! let found = evaltally_formats::registry().discover(&[runs], &Options::default())?;
-//! let cache = Cache::new(root.path(), "example").settle_after(std::time::Duration::ZERO);
-//! let mut scratch = Scratch::default();
-//! let read = |cache: &Cache, scratch: &mut Scratch| -> usize {
-//!     found.units.iter().map(|u| cache.read(u.as_ref(), scratch, &Options::default()).runs.len()).sum()
-//! };
-//! let cold = read(&cache, &mut scratch);
-//! let warm = read(&cache, &mut scratch);
-//! assert_eq!(cold, warm);
-//! let stats = cache.stats();
-//! assert_eq!(stats.hits, stats.stored);
-//! assert!(stats.hits > 0);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod codec;
 mod entry;

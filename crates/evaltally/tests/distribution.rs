@@ -27,6 +27,7 @@ fn completions_for_every_shell_name_the_subcommands() {
 }
 
 #[test]
+#[allow(clippy::print_stderr)]
 fn bash_completions_parse() {
     let run = evaltally(&["completions", "bash"]);
     let dir = tempfile::tempdir().unwrap();

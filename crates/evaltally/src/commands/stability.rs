@@ -1,5 +1,6 @@
 //! `evaltally stability`.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -80,18 +81,20 @@ fn under_rate(report: &stability::StabilityReport, rate: f64, quarantine: &Quara
     }
     let mut note = String::new();
     if !below.is_empty() {
-        note.push_str(&format!(
-            "--fail-under-test-rate {rate}: {} passed less than {:.0}% of their runs:\n{}\n",
+        let _ = writeln!(
+            note,
+            "--fail-under-test-rate {rate}: {} passed less than {:.0}% of their runs:\n{}",
             plural(below.len(), "test"),
             100.0 * rate,
             below.join("\n")
-        ));
+        );
     }
     if excused > 0 {
-        note.push_str(&format!(
-            "--fail-under-test-rate {rate}: {} below the rate not counted: quarantined by --known-flaky\n",
+        let _ = writeln!(
+            note,
+            "--fail-under-test-rate {rate}: {} below the rate not counted: quarantined by --known-flaky",
             plural(excused, "test")
-        ));
+        );
     }
     if !note.is_empty() {
         #[allow(clippy::print_stderr)]
