@@ -1,5 +1,6 @@
 //! `cargo xtask ci`: the full CI check, step by step, stopping at the first
-//! failure.
+//! failure: format, lints, API docs, doctests, the packaging of every publishable crate,
+//! the Python wheel, then the tests with the snapshot check.
 //!
 //! The last step is the snapshot check, whose test runner prints the final
 //! summary line. Nothing is printed after it on success, because CI judges the
@@ -7,7 +8,7 @@
 
 use anyhow::Result;
 
-use crate::{cargo, run_cmd, snapshots};
+use crate::{cargo, run_cmd, snapshots, wheel};
 
 pub(crate) fn run() -> Result<()> {
     run_cmd(&mut cargo(&["fmt", "--all", "--check"]))?;
@@ -34,5 +35,7 @@ pub(crate) fn run() -> Result<()> {
         "--no-verify",
         "--allow-dirty",
     ]))?;
+    // The Python wheel, installed into a fresh virtual environment.
+    wheel::run()?;
     snapshots::check()
 }

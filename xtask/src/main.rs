@@ -5,6 +5,8 @@
 //! - `ci`: everything CI checks, in order, stopping at the first failure.
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
+//! - `wheel`: build the Python wheel, install it into a fresh virtual environment and run
+//!   the `evaltally` command and module from it.
 //! - `man [DIR]`: write evaltally's man pages (`evaltally.1`, one per subcommand).
 //! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
 //! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
@@ -21,6 +23,7 @@ mod ci;
 mod fuzz;
 mod man;
 mod snapshots;
+mod wheel;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -60,6 +63,9 @@ commands:
                         junit_report; default all)
                         for N seconds (default 60) from a seed corpus built
                         from testdata/; needs nightly and cargo-fuzz
+  wheel                 build the Python wheel (maturin), install it into a fresh
+                        virtual environment and run the evaltally command and the
+                        evaltally module from it; skipped without maturin unless CI=true
   man [DIR]             write the man pages, evaltally.1 and evaltally-<command>.1,
                         into DIR (default <target>/man)
   help                  print this message
@@ -74,6 +80,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ["ci"] => ci::run(),
+        ["wheel"] => wheel::run(),
         ["man"] => man::run(None),
         ["man", dir] if !dir.starts_with('-') => man::run(Some(Path::new(dir))),
         ["bench", flags @ ..] => match bench::Options::parse(flags) {
