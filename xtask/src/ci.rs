@@ -19,9 +19,10 @@ pub(crate) fn run() -> Result<()> {
     run_cmd(&mut doc)?;
     // nextest does not run doctests, so they get their own step.
     run_cmd(&mut cargo(&["test", "--workspace", "--doc"]))?;
-    // Every crate but the task runner and the test helpers is publishable: package them all
-    // as `cargo publish` would (the crates.io index is needed; the crates depend on each
-    // other through a local overlay of the packaged ones) and stop before uploading.
+    // Every crate but the task runner, the test helpers and the Python package (a wheel) is
+    // publishable: package them all as `cargo publish` would (the crates.io index is needed;
+    // the crates depend on each other through a local overlay of the packaged ones) and stop
+    // before uploading.
     // Without verification: compiling the packaged sources again would double the build,
     // and the build above already compiles them (the READMEs' examples as doctests).
     run_cmd(&mut cargo(&[
@@ -31,6 +32,8 @@ pub(crate) fn run() -> Result<()> {
         "xtask",
         "--exclude",
         "evaltally-testkit",
+        "--exclude",
+        "evaltally-python",
         "--dry-run",
         "--no-verify",
         "--allow-dirty",
