@@ -1,5 +1,6 @@
 """The ``evaltally`` command of the wheel: the same command line as the Rust executable."""
 
+import signal
 import sys
 
 from . import _native
@@ -7,6 +8,9 @@ from . import _native
 
 def main() -> None:
     """Runs ``evaltally`` with the process's arguments and exits with its status."""
+    # Ctrl-C and a closed pipe end the command as they end the Rust executable: Python's own
+    # handlers would only run once the native call returned.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     # The native module's file tells this build's digest-cache entries from another's.
     sys.exit(_native.run_cli(["evaltally", *sys.argv[1:]], _native.__file__))
 
