@@ -8,8 +8,8 @@ from . import _native
 
 def main() -> None:
     """Runs ``evaltally`` with the process's arguments and exits with its status."""
-    # Ctrl-C and a closed pipe end the command as they end the Rust executable: Python's own
-    # handlers would only run once the native call returned.
+    # Ctrl-C ends the command as it ends the Rust executable: Python's own handler would only
+    # run once the native call returned.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     # The native module's file tells this build's digest-cache entries from another's.
     sys.exit(_native.run_cli(["evaltally", *sys.argv[1:]], _native.__file__))
