@@ -193,3 +193,42 @@ fn text(s: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use evaltally_analyzer::stability;
+    use evaltally_core::{CategoryRun, Outcome};
+
+    use super::junit;
+
+    #[test]
+    fn errors_flaky_errors_and_escaping() {
+        let runs: Vec<CategoryRun> = [("r1", Outcome::Pass), ("r2", Outcome::Fail)]
+            .into_iter()
+            .map(|(name, second)| {
+                let mut run = CategoryRun::new(name, "m<1>", "c&d");
+                run.push("always_errors", Outcome::Errored, None);
+                run.push("passes_or_errors", if name == "r1" { Outcome::Pass } else { Outcome::Errored }, None);
+                run.push("a\"b\u{1}\nc", second, None);
+                run
+            })
+            .collect();
+        let xml = junit(&stability::analyze(&runs));
+        assert!(xml.contains(
+            r#"<testsuites name="evaltally stability" tests="3" failures="0" errors="1" skipped="0" time="0">"#
+        ));
+        assert!(xml.contains(r#"<testsuite name="m&lt;1&gt;/c&amp;d" tests="3" failures="0" errors="1""#));
+        assert!(xml.contains(
+            "<testcase classname=\"m&lt;1&gt;/c&amp;d\" name=\"always_errors\" time=\"0\">\n      \
+             <error message=\"errored in every run\" type=\"errored\"/>"
+        ));
+        assert!(xml.contains(
+            "name=\"passes_or_errors\" time=\"0\">\n      \
+             <flakyError message=\"errored in run r2 (1 of 1 runs passed)\" type=\"flaky\"/>"
+        ));
+        assert!(xml.contains(
+            "name=\"a&quot;b\u{fffd}&#10;c\" time=\"0\">\n      \
+             <flakyFailure message=\"failed in run r2 (1 of 2 runs passed)\" type=\"flaky\"/>"
+        ));
+    }
+}
