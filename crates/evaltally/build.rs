@@ -41,6 +41,9 @@ fn git_commit(dir: &Path) -> Option<String> {
         let text = String::from_utf8(out.stdout).ok()?;
         (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
     };
+    // Only the repository this crate is tracked in: a tarball unpacked inside some other
+    // checkout must not take that checkout's commit.
+    git(&["ls-files", "--full-name", "build.rs"])?;
     let commit = git(&["rev-parse", "--short", "HEAD"])?;
     // In a worktree HEAD lives in the worktree's git dir, branches in the common one.
     let git_dir = git(&["rev-parse", "--absolute-git-dir"]).map(PathBuf::from);
