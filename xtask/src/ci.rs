@@ -1,5 +1,6 @@
 //! `cargo xtask ci`: the full CI check, step by step, stopping at the first
-//! failure.
+//! failure: format, lints, API docs, doctests, the packaging of every publishable crate,
+//! the Python wheel, then the tests with the snapshot check.
 //!
 //! The last step is the snapshot check, whose test runner prints the final
 //! summary line. Nothing is printed after it on success, because CI judges the
@@ -7,7 +8,7 @@
 
 use anyhow::Result;
 
-use crate::{cargo, run_cmd, snapshots};
+use crate::{cargo, run_cmd, snapshots, wheel};
 
 pub(crate) fn run() -> Result<()> {
     run_cmd(&mut cargo(&["fmt", "--all", "--check"]))?;
@@ -18,5 +19,26 @@ pub(crate) fn run() -> Result<()> {
     run_cmd(&mut doc)?;
     // nextest does not run doctests, so they get their own step.
     run_cmd(&mut cargo(&["test", "--workspace", "--doc"]))?;
+    // Every crate but the task runner, the test helpers and the Python package (a wheel) is
+    // publishable: package them all as `cargo publish` would (the crates.io index is needed;
+    // the crates depend on each other through a local overlay of the packaged ones) and stop
+    // before uploading.
+    // Without verification: compiling the packaged sources again would double the build,
+    // and the build above already compiles them (the READMEs' examples as doctests).
+    run_cmd(&mut cargo(&[
+        "publish",
+        "--workspace",
+        "--exclude",
+        "xtask",
+        "--exclude",
+        "evaltally-testkit",
+        "--exclude",
+        "evaltally-python",
+        "--dry-run",
+        "--no-verify",
+        "--allow-dirty",
+    ]))?;
+    // The Python wheel, installed into a fresh virtual environment.
+    wheel::run()?;
     snapshots::check()
 }

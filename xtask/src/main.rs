@@ -5,6 +5,9 @@
 //! - `ci`: everything CI checks, in order, stopping at the first failure.
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
+//! - `wheel`: build the Python wheel, install it into a fresh virtual environment and run
+//!   the `evaltally` command and module from it.
+//! - `man [DIR]`: write evaltally's man pages (`evaltally.1`, one per subcommand).
 //! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
 //! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
 //!   generated workloads of every format against a Python baseline and `cat`,
@@ -18,7 +21,9 @@
 mod bench;
 mod ci;
 mod fuzz;
+mod man;
 mod snapshots;
+mod wheel;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -58,6 +63,11 @@ commands:
                         junit_report; default all)
                         for N seconds (default 60) from a seed corpus built
                         from testdata/; needs nightly and cargo-fuzz
+  wheel                 build the Python wheel (maturin), install it into a fresh
+                        virtual environment and run the evaltally command and the
+                        evaltally module from it; skipped without maturin unless CI=true
+  man [DIR]             write the man pages, evaltally.1 and evaltally-<command>.1,
+                        into DIR (default <target>/man)
   help                  print this message
 ";
 
@@ -70,6 +80,9 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         ["ci"] => ci::run(),
+        ["wheel"] => wheel::run(),
+        ["man"] => man::run(None),
+        ["man", dir] if !dir.starts_with('-') => man::run(Some(Path::new(dir))),
         ["bench", flags @ ..] => match bench::Options::parse(flags) {
             Some(options) => bench::run(&options),
             None => return usage_error(&args),

@@ -100,6 +100,8 @@ pub struct ClassIds {
     pub flaky: Vec<String>,
     /// Stable failures.
     pub stable_fail: Vec<String>,
+    /// Tests that errored in every scored run that listed them: in no class, not in `total`.
+    pub errored: Vec<String>,
 }
 
 /// Stability of one (model, category).
@@ -407,6 +409,8 @@ fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
         let Some(test) = test_stability(id, row, &scored) else {
             if errored == 0 {
                 out.unscored_tests += 1;
+            } else {
+                out.ids.errored.push((*id).to_string());
             }
             continue;
         };

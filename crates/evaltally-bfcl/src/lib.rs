@@ -1,39 +1,4 @@
-//! Reads Berkeley Function Calling Leaderboard (BFCL) result and score files into the
-//! evaltally model.
-//!
-//! BFCL writes two JSON Lines files per (model, category): a result file listing every test
-//! that ran, and a score file whose first line is a summary and whose other lines are the
-//! failures only. A test passed when its id is in the result file and not among the
-//! failures; a test absent from the result file did not run.
-//!
-//! * [`layout`] places files in every known layout by their path and pairs result and
-//!   score files by (model, category); [`FORMAT`] plugs BFCL into evaltally's reading
-//!   pipeline (`evaltally-format`).
-//! * [`read_pair`] reads one pair into a [`CategoryRun`](evaltally_core::CategoryRun),
-//!   reporting every oddity as a [`Diagnostic`](evaltally_core::Diagnostic) rather than
-//!   failing.
-//! * [`lines`] holds the record types that borrow the few fields analyses need, found
-//!   by [`scan`] (`evaltally_format::scan`) without building the rest of the line.
-//! * [`show`] pulls everything the files say about one test.
-//! * [`records`] gives a run with latencies, tokens and messages, for `convert` and `export`.
-//! * [`validate`] checks every byte of a result/score pair against the format (simd-json).
-//!
-//! ```no_run
-//! use evaltally_bfcl::{layout, read_pair, Scratch};
-//!
-//! let mut diags = Vec::new();
-//! let mut scratch = Scratch::default();
-//! for run in layout::find_runs("results".as_ref(), &mut diags)? {
-//!     for pair in run.files() {
-//!         let read = read_pair(&pair, &mut scratch);
-//!         if let Some(cat) = read.run {
-//!             println!("{} {} {}: {} of {} passed", cat.run, cat.model, cat.category, cat.passed(), cat.len());
-//!         }
-//!         diags.extend(read.diagnostics);
-//!     }
-//! }
-//! # Ok::<(), evaltally_bfcl::BfclError>(())
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod error;
 mod format;

@@ -1,30 +1,4 @@
-//! Converts runs of any format evaltally reads into other formats, and exports them.
-//!
-//! Every converter takes a [`RunRecord`] (one run of one model, test by test, with what
-//! any format can carry) and returns the document text plus the list of what had no
-//! counterpart ([`Converted::lost`]), so nothing disappears silently.
-//!
-//! * [`gstack`]: gstack's standard eval result (`schema_version` 1): name = id, suite =
-//!   category, passed, error, duration, token counts into `costs`.
-//! * [`sfbench`]: an SF-Bench v2 report, with the summary and id lists SF-Bench computes.
-//! * [`swebench`]: a SWE-bench harness run report.
-//! * [`export`]: one normalised JSON line per (run, test), for DuckDB, Spark or BigQuery.
-//! * [`GSTACK`], [`GSTACK_LEGACY`], [`SFBENCH_V2`], [`SWEBENCH`]: the converters as
-//!   [`Writer`](evaltally_format::Writer)s, for the registry that `convert --to` asks.
-//!
-//! ```
-//! use evaltally_core::{Outcome, RunRecord, TestRecord};
-//! let run = RunRecord {
-//!     run: "run-1".into(),
-//!     model: "m".into(),
-//!     tests: vec![TestRecord { id: "simple_0".into(), category: "simple".into(), outcome: Some(Outcome::Pass), ..Default::default() }],
-//!     ..Default::default()
-//! };
-//! let out = evaltally_convert::swebench::convert(&run);
-//! assert!(out.text.contains("\"resolved_ids\""));
-//! ```
-//!
-//! [`RunRecord`]: evaltally_core::RunRecord
+#![doc = include_str!("../README.md")]
 
 pub mod export;
 pub mod gstack;

@@ -1,16 +1,4 @@
-//! The registry of the formats evaltally reads: the one place that names the adapter
-//! crates. The analyzer, the CLI (and the cache and store to come) ask [`registry`] and
-//! never name an adapter.
-//!
-//! Adding a format is one crate implementing [`evaltally_format::Format`] and one line in
-//! [`registry`] (see `docs/adding-a-format.md`).
-//!
-//! ```
-//! let registry = evaltally_formats::registry();
-//! assert_eq!(registry.find("swe-bench").map(|f| f.name()), Some("swebench"));
-//! assert!(registry.names().contains(&"gstack"));
-//! assert_eq!(registry.writer("junit").map(|w| w.name()), Some("junit"));
-//! ```
+#![doc = include_str!("../README.md")]
 
 use std::sync::OnceLock;
 

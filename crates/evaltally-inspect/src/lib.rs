@@ -1,40 +1,4 @@
-//! `inspect_ai` logs for evaltally: `.eval` archives (a zip of `header.json`,
-//! `summaries.json`, `samples/<id>_epoch_<n>.json`, …) and `.json` `EvalLog`s (`samples[]`).
-//!
-//! * **Epochs are runs.** Each epoch of a log is a run named `<file stem>#epoch-<n>`, so
-//!   `stability` on one log run with `--epochs 5` gives per sample what its epochs agree
-//!   on, and `compare --base A.eval --new B.eval` pairs samples across the two logs.
-//! * The **model** is `eval.model`, the **category** `eval.task`, the test id the sample
-//!   id; the run records `eval.created` and the git commit (`eval.revision.commit`).
-//! * **Scores** are read as inspect reads them ([`score_value`]: `C` 1, `P` 0.5, `I`/`N` 0,
-//!   booleans, numbers); a sample passes when its score is 1, or at least
-//!   `--pass-threshold`. With several scorers the first the log lists is read, another with
-//!   `--scorer NAME`. A failing sample is labelled `<scorer>_below_1`.
-//! * A sample with an **error** (the model API or the sandbox failed) errored
-//!   ([`evaltally_core::Outcome::Errored`], labelled `sample_error`): not a judgement of the
-//!   model, and a failure only with `--errors-as fail`. A sample without scores is unscored.
-//! * `.eval` analyses read the sample summaries (`summaries.json`, or
-//!   `_journal/summaries/*.json` in an unfinished log, else the sample files); `show` opens
-//!   the sample files for the input, target, output and explanations.
-//! * A header-only log (written with `--no-log-samples`) is a warning and gives no run; a
-//!   sample that cannot be read is an error naming it (`samples[3]`,
-//!   `summaries.json: [3]`) and is left out; a sample listed twice keeps the first.
-//!
-//! ```
-//! use std::path::Path;
-//! let log = br#"{"version": 2, "status": "success",
-//!   "eval": {"task": "popularity", "model": "openai/gpt-4o", "created": "2026-01-02T03:04:05+00:00"},
-//!   "results": {"scores": [{"name": "match"}]},
-//!   "samples": [
-//!     {"id": 1, "epoch": 1, "scores": {"match": {"value": "C"}}},
-//!     {"id": 1, "epoch": 2, "scores": {"match": {"value": "I"}}},
-//!     {"id": 2, "epoch": 1, "error": {"message": "RateLimitError"}}]}"#;
-//! let read = evaltally_inspect::read_bytes(Path::new("logs/pop.json"), log, &Default::default()).unwrap();
-//! let epoch1 = &read.runs[0];
-//! assert_eq!((epoch1.run.as_str(), epoch1.model.as_str(), epoch1.category.as_str()), ("pop#epoch-1", "openai/gpt-4o", "popularity"));
-//! assert_eq!((epoch1.passed(), epoch1.failed(), epoch1.errored()), (1, 0, 1));
-//! assert_eq!(read.runs[1].failed(), 1);
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod format;
 mod log;

@@ -1,28 +1,4 @@
-//! lm-evaluation-harness sample logs for evaltally: `samples_<task>_<date>.jsonl`, one line
-//! per (document, filter), written with `--log_samples` beside `results_<date>.json`.
-//!
-//! * A samples file is one run of one task: the run is named after the date in the file
-//!   name, the category is the task, the model is `model_name` of the `results_<date>.json`
-//!   beside it (`unknown` without one).
-//! * A test is a document: its `doc_id`, with `/<filter>` appended for filters other than
-//!   `none`. It passes when the first metric the line names (`metrics`, e.g.
-//!   `exact_match`; another with `--scorer`) is 1, as lm-eval's own pass rule for
-//!   exact-match metrics, or at least `--pass-threshold`; otherwise it fails, labelled
-//!   `<metric>_below_1`.
-//! * A line that is not JSON, or lacks `doc_id` or a numeric metric, is an error naming file
-//!   and line and is left out; a document listed twice keeps the first, and a key written
-//!   twice on a line keeps its last value (warnings; errors in `validate`).
-//!
-//! ```
-//! use std::path::Path;
-//! let lines = b"{\"doc_id\": 0, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 1.0}\n\
-//!               {\"doc_id\": 1, \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 0.0}\n";
-//! let path = Path::new("samples_gsm8k_2026-01-21T03-44-18.458309.jsonl");
-//! let read = evaltally_lmeval::read_bytes(path, lines, "m", &Default::default());
-//! let run = &read.runs[0];
-//! assert_eq!((run.run.as_str(), run.category.as_str()), ("2026-01-21T03-44-18.458309", "gsm8k"));
-//! assert_eq!((run.passed(), run.failed()), (1, 1));
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod format;
 

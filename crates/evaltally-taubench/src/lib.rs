@@ -1,35 +1,4 @@
-//! τ-bench and τ²-bench results for evaltally: τ-bench's JSON list of `{task_id, reward,
-//! info, traj, trial}`, as its `run.py` saves them
-//! (`historical_trajectories/<model>-<env>.json`), and τ²-bench's results document
-//! (`{info, tasks, simulations}`, as `tau2 run` saves it).
-//!
-//! * **Repeats are runs.** Each `trial` in a file is a run named `<file stem>#trial-<n>`, so
-//!   `stability` on one file gives per task what its trials agree on.
-//! * **Pass** is a reward within 1e-6 of 1, as τ-bench counts it; any other reward fails,
-//!   labelled `reward_below_1`.
-//! * The **model** and the **category** come from the file name `<model>-<env>.json` when it
-//!   ends in a τ-bench environment (`airline`, `retail`); else the model is `unknown` and the
-//!   category `tau-bench`. In a τ²-bench document they are `info.agent_info.llm` and
-//!   `info.environment_info.domain_name`. The test id is the task id.
-//! * A τ²-bench simulation that **terminated by an error** (`infrastructure_error`,
-//!   `agent_error`, `user_error`, `unexpected_error`, `context_window_exceeded`: see
-//!   [`ERROR_TERMINATIONS`]) errored, labelled with its reason; one without `reward_info`
-//!   is unscored.
-//! * An entry that cannot be read (no task id, a reward that is not a number) is an error
-//!   naming it (`[12]`) and is left out; a missing `trial` (read as trial 0) and a task listed
-//!   twice in one trial (the first is kept) are warnings.
-//!
-//! ```
-//! use std::path::Path;
-//! let doc = br#"[{"task_id": 0, "reward": 1.0, "trial": 0}, {"task_id": 0, "reward": 0.0, "trial": 1},
-//!               {"task_id": 1, "reward": 0.9999999, "trial": 0}]"#;
-//! let read = evaltally_taubench::read_bytes(Path::new("gpt-4o-airline.json"), doc).unwrap();
-//! assert_eq!(read.runs.len(), 2);
-//! let first = &read.runs[0];
-//! assert_eq!((first.run.as_str(), first.model.as_str(), first.category.as_str()), ("gpt-4o-airline#trial-0", "gpt-4o", "airline"));
-//! assert_eq!((first.passed(), first.failed()), (2, 0));
-//! assert_eq!(read.runs[1].failed(), 1);
-//! ```
+#![doc = include_str!("../README.md")]
 
 mod format;
 mod tau2;

@@ -10,10 +10,11 @@ use evaltally_cache::Cache;
 static CACHE: OnceLock<Cache> = OnceLock::new();
 
 /// Sets up the cache for this process: off with `--no-cache`; else in `$EVALTALLY_CACHE`
-/// or the user's cache folder.
-pub(crate) fn init(no_cache: bool) {
+/// or the user's cache folder. `exe` is the file that identifies this build (default: the
+/// running executable).
+pub(crate) fn init(no_cache: bool, exe: Option<PathBuf>) {
     let cache = match Cache::default_root() {
-        Some(root) if !no_cache => Cache::new(root, generation()),
+        Some(root) if !no_cache => Cache::new(root, generation(exe)),
         _ => Cache::disabled(),
     };
     let _ = CACHE.set(cache);
@@ -24,14 +25,14 @@ pub(crate) fn get() -> &'static Cache {
     CACHE.get_or_init(Cache::disabled)
 }
 
-/// What makes this build's readings its own: the version, and the size and time of the
-/// executable, so that a rebuilt evaltally (whose readers may have changed) never trusts
-/// what an older one stored.
-fn generation() -> String {
-    let exe = std::env::current_exe().ok().and_then(|p| std::fs::metadata(p).ok());
+/// What makes this build's readings its own: the version (with the commit), and the size
+/// and time of the executable (or of `exe`), so that a rebuilt evaltally (whose readers may
+/// have changed) never trusts what an older one stored.
+fn generation(exe: Option<PathBuf>) -> String {
+    let exe = exe.or_else(|| std::env::current_exe().ok()).and_then(|p| std::fs::metadata(p).ok());
     let (size, modified) = exe.map_or((0, None), |m| (m.len(), m.modified().ok()));
     let modified = modified.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
-    format!("evaltally {} exe {size} {modified}", env!("CARGO_PKG_VERSION"))
+    format!("evaltally {} exe {size} {modified}", crate::VERSION)
 }
 
 /// After the command, its output printed: waits for the entries still being written,

@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Reads LLM evaluation results and tells you what they mean.
 #[derive(Debug, Parser)]
-#[command(name = "evaltally", version, about, propagate_version = true)]
+#[command(name = "evaltally", version = crate::VERSION, about, propagate_version = true)]
 pub(crate) struct Cli {
     /// When to colour text output. Never when NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
@@ -158,6 +158,23 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0; 2 for a store given as a URL, or one that is not a folder.
     Runs(RunsArgs),
+    /// Print a shell completion script on stdout.
+    ///
+    /// bash: `evaltally completions bash > ~/.local/share/bash-completion/completions/evaltally`;
+    /// zsh: `evaltally completions zsh > ~/.zfunc/_evaltally` (with `~/.zfunc` in $fpath);
+    /// fish: `evaltally completions fish > ~/.config/fish/completions/evaltally.fish`;
+    /// PowerShell: `evaltally completions powershell >> $PROFILE`; elvish: `evaltally
+    /// completions elvish >> ~/.config/elvish/rc.elv`.
+    ///
+    /// Exit status: 0.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -272,6 +289,11 @@ pub(crate) struct CompareArgs {
     /// Exit 1 on any regression, or only on a significant drop: for CI gates.
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) fail_on: Option<FailOn>,
+    /// Quarantined tests, which --fail-on regressions lets regress (and says so): a
+    /// flaky_tests.json that `stability --out` wrote ({category: [ids]}), or a folder holding
+    /// one, or one per model in sub-folders (repeatable). Their ids count for every model.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) known_flaky: Vec<PathBuf>,
     /// The change in pass rate (0.05 = 5 points) a comparison must be able to see to say
     /// "no change"; below that power it says "inconclusive".
     #[arg(long, value_name = "RATE", default_value_t = 0.05)]
@@ -288,6 +310,21 @@ pub(crate) struct CompareArgs {
     pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
+}
+
+/// `stability --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StabilityFormat {
+    /// A table per model, for the terminal.
+    Text,
+    /// One JSON document on stdout.
+    Json,
+    /// Markdown tables, fit for a CI job summary.
+    Markdown,
+    /// JUnit XML with one testcase per test: stable failures as <failure>, flaky tests as
+    /// passes with one Surefire <flakyFailure> per failed run, tests that only errored as
+    /// <error> (Jenkins, GitLab and GitHub test reporters).
+    Junit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -449,12 +486,22 @@ pub(crate) struct StabilityArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub(crate) format: Format,
+    #[arg(long, value_enum, default_value_t = StabilityFormat::Text)]
+    pub(crate) format: StabilityFormat,
     /// Read every run as a run of one model ("all models"): for runs of different
     /// configurations of one system, or reports whose file names do not name the model.
     #[arg(long)]
     pub(crate) pool_models: bool,
+    /// Exit 1 when a test passed less than this share of the runs that judged it (0.8: 4
+    /// of 5), listing those tests on stderr: a per-test repeat gate for CI. Tests in
+    /// --known-flaky files are not held to it.
+    #[arg(long, value_name = "RATE")]
+    pub(crate) fail_under_test_rate: Option<f64>,
+    /// Quarantined tests: a flaky_tests.json that --out wrote ({category: [ids]}), or a
+    /// folder holding one, or one per model in sub-folders (repeatable). Their ids count
+    /// for every model.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) known_flaky: Vec<PathBuf>,
     /// Also list the N least stable tests per model, with their per-run outcomes.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) top_flaky: usize,
@@ -642,7 +689,7 @@ impl Cli {
                 Ok(())
             }
             Command::Export(a) => fix(&mut a.paths),
-            Command::Push(_) | Command::Runs(_) => Ok(()),
+            Command::Push(_) | Command::Runs(_) | Command::Completions(_) => Ok(()),
         }
     }
 }

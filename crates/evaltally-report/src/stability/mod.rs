@@ -1,6 +1,7 @@
-//! The stability report: text ([`text`]), Markdown ([`markdown`]), JSON ([`json`]) and the
-//! per-class id files ([`id_files`]).
+//! The stability report: text ([`text`]), Markdown ([`markdown`]), JSON ([`json`]), JUnit
+//! XML ([`junit`]) and the per-class id files ([`id_files`]).
 
+mod junit;
 mod markdown;
 mod text;
 
@@ -10,6 +11,7 @@ use evaltally_analyzer::stability::{self, CategoryStability, ModelStability, Sta
 use evaltally_core::Diagnostic;
 use serde::Serialize;
 
+pub use junit::junit;
 pub use markdown::markdown;
 pub use text::text;
 

@@ -9,10 +9,12 @@ use evaltally_report::{Style, compare as render};
 
 use crate::cli::{ColorChoice, CompareArgs, Correction, FailOn, Format};
 use crate::output;
+use crate::quarantine::Quarantine;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let quarantine = Quarantine::read(&args.known_flaky)?;
     let (base, new, base_paths, new_paths) = match (args.runs.as_slice(), args.base.is_empty()) {
         ([base, new], true) => (
             load_one(base, "BASE", &filter)?,
@@ -55,11 +57,24 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         Format::Json => render::json(&report, &diagnostics),
         Format::Markdown => render::markdown(&report, &diagnostics),
     };
-    output::print(&text)?;
+    let (counted, excused) = regressions(&report, &quarantine);
+    let note = quarantine_note(&excused, args.fail_on == Some(FailOn::Regressions));
+    match (&note, args.format) {
+        // JSON keeps stdout one document; the note goes with the diagnostics.
+        (Some(note), Format::Json) => {
+            output::print(&text)?;
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("{note}");
+            }
+        }
+        (Some(note), Format::Text | Format::Markdown) => output::print(&format!("{text}\n{note}\n"))?,
+        (None, _) => output::print(&text)?,
+    }
     output::report_diagnostics(&diagnostics);
 
     let tripped = match args.fail_on {
-        Some(FailOn::Regressions) => report.models.iter().any(compare::ModelCompare::has_regressions),
+        Some(FailOn::Regressions) => counted > 0,
         Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::has_significant_regression),
         None => false,
     };
@@ -68,6 +83,43 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         return Ok(Exit::Inconclusive);
     }
     Ok(exit)
+}
+
+/// The regressions (consistent ones, for groups) of every model: how many count, and the
+/// quarantined ones as `model / category / id`.
+fn regressions(report: &compare::CompareReport, quarantine: &Quarantine) -> (usize, Vec<String>) {
+    let mut counted = 0;
+    let mut excused = Vec::new();
+    for model in &report.models {
+        for category in &model.categories {
+            for id in &category.regressions {
+                if quarantine.contains(&category.category, id) {
+                    excused.push(format!(
+                        "{} / {} / {}",
+                        printable(&model.model),
+                        printable(&category.category),
+                        printable(id)
+                    ));
+                } else {
+                    counted += 1;
+                }
+            }
+        }
+    }
+    (counted, excused)
+}
+
+/// What `--known-flaky` let through, when it let anything through.
+fn quarantine_note(excused: &[String], gating: bool) -> Option<String> {
+    if excused.is_empty() {
+        return None;
+    }
+    let what = if gating { "ignored by --fail-on regressions" } else { "counted above as usual" };
+    Some(format!(
+        "Quarantined by --known-flaky ({what}): {}:\n{}",
+        super::stability::plural(excused.len(), "regression"),
+        excused.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+    ))
 }
 
 fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub(crate) mod compare;
+pub(crate) mod completions;
 pub(crate) mod convert;
 pub(crate) mod cost;
 pub(crate) mod export;

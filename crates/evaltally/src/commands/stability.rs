@@ -1,5 +1,6 @@
 //! `evaltally stability`.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -8,12 +9,19 @@ use evaltally_core::text::printable;
 use evaltally_format::DiscoverError;
 use evaltally_report::{Style, stability as render};
 
-use crate::cli::{ColorChoice, ErrorsAs, Format, ReadArgs, StabilityArgs};
+use crate::cli::{ColorChoice, ErrorsAs, ReadArgs, StabilityArgs, StabilityFormat};
 use crate::output;
 use crate::progress::Bar;
+use crate::quarantine::Quarantine;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Exit> {
+    if let Some(rate) = args.fail_under_test_rate
+        && !(0.0..=1.0).contains(&rate)
+    {
+        return Err(UsageError(format!("--fail-under-test-rate {rate}: give a share from 0 to 1")).into());
+    }
+    let quarantine = Quarantine::read(&args.known_flaky)?;
     let filter = filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
     let loaded = load_runs(&args.paths, &filter, "analyse")?;
     let cluster_by = match args.cluster_by {
@@ -25,9 +33,10 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let options = render::Options { style, top_flaky: args.top_flaky };
     let text = match args.format {
-        Format::Text => render::text(&report, options),
-        Format::Json => render::json(&report, &loaded.diagnostics, options),
-        Format::Markdown => render::markdown(&report, &loaded.diagnostics, options),
+        StabilityFormat::Text => render::text(&report, options),
+        StabilityFormat::Json => render::json(&report, &loaded.diagnostics, options),
+        StabilityFormat::Markdown => render::markdown(&report, &loaded.diagnostics, options),
+        StabilityFormat::Junit => render::junit(&report),
     };
     if let Some(dir) = &args.out {
         write_id_files(dir, &report, &args.paths)?;
@@ -35,13 +44,70 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
 
-    let exit = exit_code(&loaded.diagnostics, args.strict, false);
+    let tripped = args.fail_under_test_rate.is_some_and(|rate| !under_rate(&report, rate, &quarantine));
+    let exit = exit_code(&loaded.diagnostics, args.strict, tripped);
     // The process ends next: freeing thousands of runs one allocation at a time would cost
     // more than analysing them (5% of the time at 1,000 JUnit reports), and the OS takes the
     // memory back at once.
     std::mem::forget(loaded);
     std::mem::forget(report);
     Ok(exit)
+}
+
+/// The `--fail-under-test-rate` gate: whether every test judged by some run, quarantined
+/// ones aside, passed at least `rate` of its judged runs. Lists on stderr those that did
+/// not, and the quarantined tests let through.
+fn under_rate(report: &stability::StabilityReport, rate: f64, quarantine: &Quarantine) -> bool {
+    let mut below = Vec::new();
+    let mut excused = 0;
+    for model in &report.models {
+        for category in &model.categories {
+            for test in category.tests.iter().filter(|t| t.runs > 0 && t.pass_rate() < rate) {
+                if quarantine.contains(&category.category, &test.id) {
+                    excused += 1;
+                    continue;
+                }
+                below.push(format!(
+                    "  {} / {} / {}: passed {} of {} runs ({:.0}%)",
+                    printable(&model.model),
+                    printable(&category.category),
+                    printable(&test.id),
+                    test.passed,
+                    test.runs,
+                    100.0 * test.pass_rate()
+                ));
+            }
+        }
+    }
+    let mut note = String::new();
+    if !below.is_empty() {
+        let _ = writeln!(
+            note,
+            "--fail-under-test-rate {rate}: {} passed less than {:.0}% of their runs:\n{}",
+            plural(below.len(), "test"),
+            100.0 * rate,
+            below.join("\n")
+        );
+    }
+    if excused > 0 {
+        let _ = writeln!(
+            note,
+            "--fail-under-test-rate {rate}: {} below the rate not counted: quarantined by --known-flaky",
+            plural(excused, "test")
+        );
+    }
+    if !note.is_empty() {
+        #[allow(clippy::print_stderr)]
+        {
+            eprint!("{note}");
+        }
+    }
+    below.is_empty()
+}
+
+/// "1 test" / "3 tests".
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The runs below `paths`; nothing read at all is a usage error (`nothing to VERB in …`),
