@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use evaltally_analyzer::{Filter, LoadError, Records, load};
+use evaltally_analyzer::{Filter, Records, load};
 use evaltally_cache::Cache;
 
 static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -59,9 +59,21 @@ pub(crate) fn settle() {
     }
 }
 
-/// The run records below `paths` ([`load::records`]) through the cache.
-pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError> {
-    let records = load::records_cached(paths, filter, get());
-    settle();
-    records
+/// The run records below `paths` ([`load::records`]) through the cache, and those the
+/// `store:…` arguments left unresolved select in the PostgreSQL store; "nothing found" is
+/// explained as a usage error.
+pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Records> {
+    let (stored, files) = crate::store::split(paths);
+    let mut records = if files.is_empty() {
+        Records::default()
+    } else {
+        let records =
+            load::records_cached(&files, filter, get()).map_err(|e| crate::commands::stability::explain(&e))?;
+        settle();
+        records
+    };
+    if !stored.is_empty() {
+        load::add_records(&mut records, crate::store::records(&stored)?, filter);
+    }
+    Ok(records)
 }

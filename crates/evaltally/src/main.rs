@@ -40,6 +40,7 @@ impl std::error::Error for UsageError {}
 
 fn main() -> ExitCode {
     let mut cli = cli::Cli::parse();
+    store::init(cli.store.clone());
     if let Err(err) = cli.resolve_store_paths() {
         return fail(&err);
     }
