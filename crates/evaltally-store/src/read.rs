@@ -31,11 +31,11 @@ pub struct StoredRun {
     pub meta: RunMeta,
     /// Its free label.
     pub label: Option<String>,
-    /// Tests with a pass or fail outcome, and how many passed.
+    /// Tests with a pass or fail outcome (0 until [`Store::count`]).
     pub scored: i64,
-    /// Tests that passed.
+    /// Tests that passed (0 until [`Store::count`]).
     pub passed: i64,
-    /// The summed cost of its tests, when they record one.
+    /// The summed cost of its tests, when they record one (`None` until [`Store::count`]).
     pub cost_usd: Option<f64>,
 }
 
@@ -49,10 +49,7 @@ impl Store {
             .query(
                 "SELECT r.id, r.run, r.model, r.format, r.source, extract(epoch FROM r.pushed_at)::bigint,
                         r.started_at, r.\"timestamp\", r.branch, r.sha, r.version, r.tier, r.hostname,
-                        r.prompt_sha, r.duration_seconds, r.total_cost_usd, r.label,
-                        (SELECT count(*) FROM results s WHERE s.run_id = r.id AND s.status IN ('pass', 'fail')),
-                        (SELECT count(*) FROM results s WHERE s.run_id = r.id AND s.status = 'pass'),
-                        (SELECT sum(s.cost_usd) FROM results s WHERE s.run_id = r.id)
+                        r.prompt_sha, r.duration_seconds, r.total_cost_usd, r.label
                  FROM runs r
                  WHERE ($1::text IS NULL OR r.run = $1 OR r.source = $1 OR r.digest = $1)
                    AND ($2::text IS NULL OR r.branch = $2)
@@ -86,11 +83,36 @@ impl Store {
                     total_cost_usd: row.get(15),
                 },
                 label: row.get(16),
-                scored: row.get(17),
-                passed: row.get(18),
-                cost_usd: row.get(19),
+                scored: 0,
+                passed: 0,
+                cost_usd: None,
             })
             .collect())
+    }
+
+    /// Fills in the counts of `runs` (passed, scored, cost) with one grouped query:
+    /// [`Store::select`] leaves them out, as reading the runs does not need them.
+    pub fn count(&mut self, runs: &mut [StoredRun]) -> Result<(), StoreError> {
+        let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
+        let rows = self
+            .client
+            .query(
+                "SELECT run_id,
+                        count(*) FILTER (WHERE status = 'pass'),
+                        count(*) FILTER (WHERE status IN ('pass', 'fail')),
+                        sum(cost_usd)
+                 FROM results WHERE run_id = ANY($1) GROUP BY run_id",
+                &[&ids],
+            )
+            .map_err(|e| self.query_error("counting results", &e))?;
+        let counts: HashMap<i64, (i64, i64, Option<f64>)> =
+            rows.iter().map(|r| (r.get(0), (r.get(1), r.get(2), r.get(3)))).collect();
+        for run in runs {
+            if let Some(&(passed, scored, cost)) = counts.get(&run.id) {
+                (run.passed, run.scored, run.cost_usd) = (passed, scored, cost);
+            }
+        }
+        Ok(())
     }
 
     /// The text of `COPY` of the results of `runs`, ordered by run and position.
@@ -106,10 +128,14 @@ impl Store {
         tx.batch_execute("CREATE TEMPORARY TABLE evaltally_selected (id bigint PRIMARY KEY) ON COMMIT DROP")
             .map_err(err.clone())?;
         tx.execute("INSERT INTO evaltally_selected SELECT unnest($1::bigint[])", &[&ids]).map_err(err.clone())?;
+        // With its size known the planner reads a few runs by index and many by one scan.
+        tx.batch_execute("ANALYZE evaltally_selected").map_err(err.clone())?;
+        // No ORDER BY: sorting millions of rows on the server costs more than checking their
+        // order here (they come in the order they were written, which is already right).
         let mut reader = tx
             .copy_out(&format!(
-                "COPY (SELECT {columns} FROM results JOIN evaltally_selected s ON s.id = results.run_id
-                       ORDER BY results.run_id, results.position) TO STDOUT"
+                "COPY (SELECT results.run_id, results.position, {columns}
+                       FROM results JOIN evaltally_selected s ON s.id = results.run_id) TO STDOUT"
             ))
             .map_err(err.clone())?;
         let mut buf = Vec::new();
@@ -138,7 +164,7 @@ impl Store {
     /// are `store:<run>`.
     pub fn category_runs(&mut self, runs: &[StoredRun]) -> Result<Vec<CategoryRun>, StoreError> {
         let scored = self.scored(runs)?;
-        let text = self.copy_results(runs, "run_id, category, test, status, error_type")?;
+        let text = self.copy_results(runs, "category, test, status, error_type")?;
         let by_id: HashMap<i64, (&StoredRun, Option<Arc<RunMeta>>)> =
             runs.iter().map(|r| (r.id, (r, (!r.meta.is_empty()).then(|| Arc::new(r.meta.clone()))))).collect();
         let mut out: Vec<CategoryRun> = Vec::new();
@@ -146,12 +172,12 @@ impl Store {
         // mostly by category, so the last one is checked first.
         let mut index: HashMap<(i64, String), usize> = HashMap::new();
         let mut last: Option<(i64, Vec<u8>, usize)> = None;
-        for line in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        for line in in_order(&text) {
             let mut f = line.split(|b| *b == b'\t');
-            let (Some(id), Some(category), Some(test), Some(status), Some(error_type), None) =
-                (f.next(), f.next(), f.next(), f.next(), f.next(), f.next())
+            let (Some(id), Some(_position), Some(category), Some(test), Some(status), Some(error_type), None) =
+                (f.next(), f.next(), f.next(), f.next(), f.next(), f.next(), f.next())
             else {
-                return Err(self.data(0, "a results row without its 5 columns"));
+                return Err(self.data(0, "a results row without its 6 columns"));
             };
             let id: i64 =
                 std::str::from_utf8(id).ok().and_then(|s| s.parse().ok()).ok_or_else(|| self.data(0, "a run id"))?;
@@ -194,7 +220,7 @@ impl Store {
     pub fn records(&mut self, runs: &[StoredRun]) -> Result<Vec<RunRecord>, StoreError> {
         let text = self.copy_results(
             runs,
-            "run_id, category, test, status, error_type, error_message, duration_ms, input_tokens, output_tokens, cost_usd",
+            "category, test, status, error_type, error_message, duration_ms, input_tokens, output_tokens, cost_usd",
         )?;
         let mut out: Vec<RunRecord> = runs
             .iter()
@@ -210,10 +236,12 @@ impl Store {
             })
             .collect();
         let index: HashMap<i64, usize> = runs.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
-        for line in text.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        for line in in_order(&text) {
             let f = fields(line);
-            let [id, category, test, status, error_type, message, duration, input, output, cost] = f.as_slice() else {
-                return Err(self.data(0, "a results row without its 10 columns"));
+            let [id, _position, category, test, status, error_type, message, duration, input, output, cost] =
+                f.as_slice()
+            else {
+                return Err(self.data(0, "a results row without its 11 columns"));
             };
             let id: i64 = id.as_deref().and_then(|s| s.parse().ok()).ok_or_else(|| self.data(0, "a run id"))?;
             let Some(&i) = index.get(&id) else { continue };
@@ -285,4 +313,30 @@ fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, str> {
         Some(s) => std::borrow::Cow::Owned(s),
         None => std::borrow::Cow::Borrowed(""),
     }
+}
+
+/// The (run id, position) a COPY line starts with.
+fn key(line: &[u8]) -> (i64, i64) {
+    let mut f = line.split(|b| *b == b'\t');
+    let mut number = || f.next().and_then(|v| std::str::from_utf8(v).ok()).and_then(|v| v.parse().ok()).unwrap_or(0);
+    (number(), number())
+}
+
+/// The lines of COPY text ordered by run id and position: as they come when they already
+/// are (one pass to check), else sorted.
+fn in_order(text: &[u8]) -> Box<dyn Iterator<Item = &[u8]> + '_> {
+    let lines = || text.split(|b| *b == b'\n').filter(|l| !l.is_empty());
+    let mut previous = None;
+    let sorted = lines().all(|l| {
+        let k = key(l);
+        let ok = previous.is_none_or(|p| p < k);
+        previous = Some(k);
+        ok
+    });
+    if sorted {
+        return Box::new(lines());
+    }
+    let mut all: Vec<((i64, i64), &[u8])> = lines().map(|l| (key(l), l)).collect();
+    all.sort_unstable_by_key(|(k, _)| *k);
+    Box::new(all.into_iter().map(|(_, l)| l))
 }

@@ -124,8 +124,9 @@ fn a_failed_push_leaves_nothing_and_pushes_are_idempotent() {
     assert_eq!((second.added.len(), second.already.len()), (0, 1));
     assert_eq!(second.already[0].2, first.added[0].2);
 
-    let selected = store.select(&Selection::parse("branch=main,since=2026-11-01").unwrap()).unwrap();
+    let mut selected = store.select(&Selection::parse("branch=main,since=2026-11-01").unwrap()).unwrap();
     assert_eq!(selected.len(), 1);
+    store.count(&mut selected).unwrap();
     assert_eq!((selected[0].passed, selected[0].scored), (1, 2));
     let mut back = store.category_runs(&selected).unwrap();
     back.sort_by(|a, b| a.category.cmp(&b.category));

@@ -187,3 +187,49 @@ fn the_password_can_come_from_pgpass() {
         assert_eq!(run.code, 2, "{}", run.transcript());
     }
 }
+
+/// The runs a store lists, each as (run, model, passed, scored), sorted.
+fn summaries(url: &str) -> Vec<(String, String, i64, i64)> {
+    let listed = json(&ok(url, &["runs", "--format", "json", "--limit", "0"]));
+    let mut out: Vec<_> = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["run"].as_str().unwrap().to_string(),
+                r["model"].as_str().unwrap().to_string(),
+                r["passed"].as_i64().unwrap(),
+                r["scored"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_push_killed_half_way_leaves_no_partial_run() {
+    let Some(reference) = fresh_database("killed_reference") else { return };
+    ok(&reference, &["push", "testdata/bfcl/v4"]);
+    let complete = summaries(&reference);
+    for delay_ms in [0, 30, 80, 150, 300] {
+        let Some(url) = fresh_database("killed") else { return };
+        // Migrate first, so the kill falls in the push itself.
+        ok(&url, &["runs"]);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_evaltally"))
+            .args(["--no-cache", "push", "testdata/bfcl/v4"])
+            .current_dir(workspace_root())
+            .env("EVALTALLY_STORE", &url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let stored = summaries(&url);
+        // All of the push or none of it, never some runs or some results.
+        assert!(stored.is_empty() || stored == complete, "after {delay_ms} ms: {stored:?}");
+    }
+}

@@ -253,6 +253,7 @@ fn list_postgres(args: &RunsArgs, url: &str) -> anyhow::Result<Exit> {
     if args.limit > 0 {
         runs.truncate(args.limit);
     }
+    db.count(&mut runs).map_err(store::store_error)?;
     let text = match args.format {
         ValidateFormat::Json => {
             let doc = json!({
