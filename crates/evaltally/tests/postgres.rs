@@ -94,6 +94,9 @@ fn store_filters_select_runs() {
     let none = with_store(&url, &["stability", "store:branch=nope"]);
     assert_eq!(none.code, 2, "{}", none.stderr);
     assert!(none.stderr.contains("no run in the store"), "{}", none.stderr);
+    let show = with_store(&url, &["show", "store:all", "browse-basic"]);
+    assert_eq!(show.code, 2, "{}", show.transcript());
+    assert!(show.stderr.contains("`show` reads files"), "{}", show.stderr);
     let bad = with_store(&url, &["stability", "store:colour=blue"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("unknown filter `colour`"), "{}", bad.stderr);
