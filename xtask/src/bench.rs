@@ -31,6 +31,7 @@
 //! description and the formatting.
 
 mod measure;
+mod postgres;
 mod report;
 mod workload;
 
@@ -348,7 +349,12 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         results: options.formats.iter().map(|&f| (f, report::results_table(&rows, f))).collect(),
         ratios: report::ratios_table(&rows),
     };
+    // The PostgreSQL store, when a server is at hand (a line on stderr says when it is not).
+    let postgres = postgres::run(&evaltally, options.runs)?;
     println!("{}", tables.terminal());
+    if let Some(median) = postgres {
+        println!("PostgreSQL store: stability over 1,000 stored runs x 4,000 tests: median {median:.3} s");
+    }
     let doc = report::document(&machine, options, python_runs, &tables);
     let path = root.join("docs/benchmarks.md");
     write_atomically(&path, &doc)?;
@@ -491,4 +497,14 @@ fn write_atomically(path: &Path, contents: &str) -> Result<()> {
     fs::rename(&tmp, path)
         .inspect_err(|_| drop(fs::remove_file(&tmp)))
         .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+}
+
+/// `cargo xtask bench-store`: the PostgreSQL store's measurement alone.
+pub(crate) fn run_store(runs: usize) -> Result<()> {
+    run_cmd(&mut cargo(&["build", "--release", "-p", "evaltally"]))?;
+    let evaltally = target_dir()?.join("release/evaltally");
+    if let Some(median) = postgres::run(&evaltally, runs)? {
+        println!("PostgreSQL store: stability over 1,000 stored runs x 4,000 tests: median {median:.3} s");
+    }
+    Ok(())
 }

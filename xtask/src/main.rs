@@ -12,7 +12,8 @@
 //! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
 //!   generated workloads of every format against a Python baseline and `cat`,
 //!   after checking its counts against the generators' ground truth, and write
-//!   `docs/benchmarks.md`.
+//!   `docs/benchmarks.md`; with `EVALTALLY_TEST_PG_URL` set, also the PostgreSQL store.
+//! - `bench-store`: only the PostgreSQL store's measurement.
 //!
 //! This module holds the argument parsing and the small helpers the tasks share:
 //! finding the workspace root and running a command with a one-line echo.
@@ -57,6 +58,10 @@ commands:
                         smaller workload of each format; --format (bfcl,
                         gstack, junit, swebench, sfbench; repeatable or
                         comma-separated): only these formats
+  bench-store           only the PostgreSQL store's measurement of bench:
+                        stability over 1,000 stored runs x 4,000 tests on
+                        the server EVALTALLY_TEST_PG_URL names (skipped
+                        without it)
   fuzz [--seconds N] [TARGET...]
                         run each cargo-fuzz target in fuzz/ (bfcl_lines,
                         bfcl_pair, sfbench_report, gstack_result,
@@ -87,6 +92,7 @@ fn main() -> ExitCode {
             Some(options) => bench::run(&options),
             None => return usage_error(&args),
         },
+        ["bench-store"] => bench::run_store(3),
         ["fuzz", flags @ ..] => match fuzz::Options::parse(flags) {
             Some(options) => fuzz::run(&options),
             None => return usage_error(&args),

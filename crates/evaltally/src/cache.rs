@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use evaltally_analyzer::{Filter, LoadError, Records, load};
+use evaltally_analyzer::{Filter, Records, load};
 use evaltally_cache::Cache;
 
 static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -67,7 +67,18 @@ pub(crate) fn settle() {
     }
 }
 
-/// The run records below `paths` ([`load::records`]) through the cache.
-pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError> {
-    load::records_cached(paths, filter, get())
+/// The run records below `paths` ([`load::records`]) through the cache, and those the
+/// `store:…` arguments left unresolved select in the PostgreSQL store; "nothing found" is
+/// explained as a usage error.
+pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Records> {
+    let (stored, files) = crate::store::split(paths);
+    let mut records = if files.is_empty() {
+        Records::default()
+    } else {
+        load::records_cached(&files, filter, get()).map_err(|e| crate::commands::stability::explain(&e))?
+    };
+    if !stored.is_empty() {
+        load::add_records(&mut records, crate::store::records(&stored)?, filter);
+    }
+    Ok(records)
 }

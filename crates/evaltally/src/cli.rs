@@ -14,9 +14,11 @@ pub(crate) struct Cli {
     /// When to colour text output. Never when NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub(crate) color: ColorChoice,
-    /// The local results store, a folder (default: $EVALTALLY_STORE, else a folder under the
-    /// user's data directory; a URL is refused). Any PATH may be `store:<name>`.
-    #[arg(long, value_name = "DIR", global = true)]
+    /// The results store: a folder, or a PostgreSQL team store as a postgres:// URL
+    /// (default: $EVALTALLY_STORE, else a folder under the user's data directory; other URLs
+    /// are refused). Any PATH may be `store:<name>` or `store:<filters>`, e.g.
+    /// `store:branch=main,last=20` (also model=, tier=, since=DATE, name=; `store:all`).
+    #[arg(long, value_name = "DIR|URL", global = true)]
     pub(crate) store: Option<PathBuf>,
     /// Read every file, neither using nor filling the digest cache. The cache (in
     /// $EVALTALLY_CACHE, else the user's cache folder) keeps what reading each unchanged
@@ -138,25 +140,30 @@ pub(crate) enum Command {
     Convert(ConvertArgs),
     /// Export runs as JSON Lines: one normalised line per (run, test) with run, model,
     /// category, id, outcome, error type, duration, tokens and cost, the shape DuckDB, Spark
-    /// or BigQuery load directly (see docs/export.md).
+    /// or BigQuery load directly; or as Parquet, the same columns typed (--format parquet
+    /// -o FILE). See docs/export.md.
     ///
     /// Exit status: 0 on success; 1 when files had errors (what could be read is exported);
     /// 2 on usage errors, when nothing was found, or when OUT would replace an input or sit in
     /// a folder read.
     Export(ExportArgs),
-    /// Validate runs, then save them into the local results store under names that never
-    /// collide (written atomically). Each PATH is a report file or a run folder. Links that
-    /// leave a run folder are reported and not copied.
+    /// Validate runs, then save them into the results store: a folder, under names that never
+    /// collide (written atomically; links that leave a run folder are reported and not
+    /// copied), or a PostgreSQL team store, each PATH in one transaction, keyed by the digest
+    /// of its files so that pushing it again adds nothing. Each PATH is a report file or a run
+    /// folder.
     ///
     /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
-    /// not be read); 2 on usage errors, a store given as a URL, or a store that is not a folder.
+    /// not be read); 2 on usage errors, a store URL that is not postgres://, a store that is
+    /// not a folder, or a PostgreSQL store that cannot be used (password, server).
     Push(PushArgs),
-    /// List what the local results store holds, newest first (entries whose runs record no
+    /// List what the results store holds, newest first (entries whose runs record no
     /// date after the others, by name): per entry the date, branch,
     /// tier, passes out of scored tests, cost and version its runs record, its format and
-    /// where it was pushed from.
+    /// where it was pushed from; for a PostgreSQL store, one line per stored run.
     ///
-    /// Exit status: 0; 2 for a store given as a URL, or one that is not a folder.
+    /// Exit status: 0; 2 for a store URL that is not postgres://, a store that is not a
+    /// folder, or a PostgreSQL store that cannot be used.
     Runs(RunsArgs),
     /// Print a shell completion script on stdout.
     ///
@@ -411,6 +418,8 @@ pub(crate) struct ConvertArgs {
 pub(crate) enum ExportFormat {
     /// JSON Lines.
     Jsonl,
+    /// Parquet (needs -o): the same columns, typed.
+    Parquet,
 }
 
 #[derive(Debug, Args)]
@@ -455,7 +464,10 @@ pub(crate) struct RunsArgs {
     /// Output format. JSON: `{"store": PATH, "found": N, "entries": [{"name", "format",
     /// "source", "pushed_at_unix", "runs": [{"run", "model", "timestamp", "git_branch",
     /// "tier", "version", "passed", "scored", "cost_usd"}]}]}`, newest first; a run's
-    /// fields the files do not record are left out.
+    /// fields the files do not record are left out. A PostgreSQL store: `{"store": URL,
+    /// "found": N, "runs": [{"id", "run", "model", "format", "source", "pushed_at_unix",
+    /// "timestamp", "git_branch", "git_sha", "tier", "version", "passed", "scored",
+    /// "cost_usd"}]}`.
     #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
     pub(crate) format: ValidateFormat,
 }
@@ -670,6 +682,7 @@ impl Cli {
                 let n = a.args.len().saturating_sub(1);
                 let mut paths: Vec<PathBuf> = a.args[..n].iter().map(PathBuf::from).collect();
                 fix(&mut paths)?;
+                files_only("show", &paths)?;
                 for (slot, p) in a.args.iter_mut().zip(paths) {
                     *slot = p.to_string_lossy().into_owned();
                 }
@@ -678,10 +691,14 @@ impl Cli {
             Command::Summary(a) => {
                 let mut v = vec![a.file.clone()];
                 fix(&mut v)?;
+                files_only("summary", &v)?;
                 a.file = crate::store::entry_file(v.remove(0));
                 Ok(())
             }
-            Command::Validate(a) => fix(&mut a.paths),
+            Command::Validate(a) => {
+                fix(&mut a.paths)?;
+                files_only("validate", &a.paths)
+            }
             Command::Convert(a) => {
                 let mut v = vec![a.input.clone()];
                 fix(&mut v)?;
@@ -691,5 +708,19 @@ impl Cli {
             Command::Export(a) => fix(&mut a.paths),
             Command::Push(_) | Command::Runs(_) | Command::Completions(_) => Ok(()),
         }
+    }
+}
+
+/// Commands that read files themselves cannot take runs of a PostgreSQL store (the
+/// `store:…` arguments left unresolved).
+fn files_only(command: &str, paths: &[PathBuf]) -> anyhow::Result<()> {
+    match paths.iter().find_map(|p| crate::store::selection_of(p)) {
+        Some(selection) => Err(crate::UsageError(format!(
+            "`{command}` reads files, not runs of a PostgreSQL store (`store:{}`); stability, compare, plan, \
+             trend, report, cost, export and convert read them",
+            evaltally_core::text::printable(selection)
+        ))
+        .into()),
+        None => Ok(()),
     }
 }

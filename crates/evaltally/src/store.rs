@@ -7,19 +7,28 @@
 //! saying what it is. Entries are built in a temporary folder and renamed into place, so a
 //! reader never sees half of one, and a name already taken gets a numbered suffix.
 //!
-//! A store given as a URL (`postgres://…`, or any `scheme://…`) is never taken for a folder
-//! name: there is no server store yet, so it is a usage error, which shows the URL with its
-//! password replaced by `***`. A store path that exists but is not a folder is an error too.
+//! A store given as a `postgres://` (or `postgresql://`) URL is the team store in PostgreSQL
+//! (`evaltally-store`): `push` and `runs` use it, and `store:…` arguments stay as they are
+//! until the commands read them from it ([`category_runs`], [`records`]). Any other URL
+//! (`scheme://…`) is never taken for a folder name: it is a usage error, which shows the URL
+//! with its password replaced by `***`. A store path that exists but is not a folder is an
+//! error too.
+//!
+//! `store:` takes an entry name or filters (`store:branch=main,last=20`, see
+//! [`evaltally_store::Selection`]), for both kinds of store.
 //!
 //! `push` copies what the one walk (`evaltally_format::walk`) lists, so it follows that walk's
 //! policy: a link leaving the run folder, a loop or a broken link is reported and not
 //! copied, and hidden entries are left out.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::Context;
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
+use evaltally_core::{CategoryRun, RunRecord};
+use evaltally_store::{Selection, Store, StoreError, StoredRun};
 use serde_json::json;
 
 use crate::UsageError;
@@ -28,8 +37,26 @@ use crate::output::shown;
 /// The file inside each entry that describes it.
 pub(crate) const ENTRY_FILE: &str = "evaltally-entry.json";
 
-/// The store folder to use.
-pub(crate) fn location(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
+/// Where the store is.
+#[derive(Clone, Debug)]
+pub(crate) enum Location {
+    /// A local folder of entries.
+    Folder(PathBuf),
+    /// A PostgreSQL database, by URL (which may hold a password: show it with
+    /// [`evaltally_store::shown_url`]).
+    Postgres(String),
+}
+
+/// `--store` as given, for the commands that read `store:` arguments late.
+static EXPLICIT: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Remembers `--store` for [`category_runs`] and [`records`].
+pub(crate) fn init(explicit: Option<PathBuf>) {
+    let _ = EXPLICIT.set(explicit);
+}
+
+/// The store to use.
+pub(crate) fn location(explicit: Option<&Path>) -> anyhow::Result<Location> {
     if let Some(p) = explicit {
         return folder(p, "--store");
     }
@@ -37,12 +64,26 @@ pub(crate) fn location(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
         return folder(Path::new(&p), "EVALTALLY_STORE");
     }
     if let Some(p) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
-        return Ok(PathBuf::from(p).join("evaltally").join("store"));
+        return Ok(Location::Folder(PathBuf::from(p).join("evaltally").join("store")));
     }
     let home = std::env::var_os("HOME")
         .filter(|v| !v.is_empty())
         .ok_or_else(|| UsageError("no store folder: set --store, EVALTALLY_STORE, XDG_DATA_HOME or HOME".into()))?;
-    Ok(PathBuf::from(home).join(".local").join("share").join("evaltally").join("store"))
+    Ok(Location::Folder(PathBuf::from(home).join(".local").join("share").join("evaltally").join("store")))
+}
+
+/// A store error as the CLI reports it: connecting (URL, password, server) and selections
+/// are usage errors (exit 2), on one line; a statement failing half way is not.
+pub(crate) fn store_error(e: StoreError) -> anyhow::Error {
+    match e {
+        StoreError::Query { .. } | StoreError::Data { .. } => anyhow::Error::new(e),
+        _ => UsageError(e.to_string()).into(),
+    }
+}
+
+/// Connects to the PostgreSQL store at `url` (schema brought up to date).
+pub(crate) fn connect(url: &str) -> anyhow::Result<Store> {
+    Store::connect(url).map_err(store_error)
 }
 
 /// The scheme of a `scheme://…` URL (RFC 3986: a letter, then letters, digits, `+`, `-`,
@@ -55,18 +96,19 @@ fn url_scheme(s: &str) -> Option<&str> {
         .then_some(scheme)
 }
 
-/// A store location the user gave (`from` says where): a folder path, never a URL, never a
-/// file.
-fn folder(p: &Path, from: &str) -> anyhow::Result<PathBuf> {
+/// A store location the user gave (`from` says where): a folder path or a PostgreSQL URL,
+/// never another URL, never a file.
+fn folder(p: &Path, from: &str) -> anyhow::Result<Location> {
     let text = p.to_string_lossy();
+    if evaltally_store::is_postgres_url(&text) {
+        return Ok(Location::Postgres(text.into_owned()));
+    }
     if let Some(scheme) = url_scheme(&text) {
-        let what = match scheme.to_ascii_lowercase().as_str() {
-            "postgres" | "postgresql" => "evaltally has no PostgreSQL store yet".to_string(),
-            other => format!("evaltally has no `{}` store", printable(other)),
-        };
         return Err(UsageError(format!(
-            "{from} `{}` is a URL, not a folder: {what}; the store is a local folder (give its path)",
-            printable(&text)
+            "{from} `{}` is a URL, not a folder: evaltally has no `{}` store; the store is a local \
+             folder (give its path) or a postgres:// URL",
+            printable(&text),
+            printable(scheme)
         ))
         .into());
     }
@@ -75,31 +117,144 @@ fn folder(p: &Path, from: &str) -> anyhow::Result<PathBuf> {
             UsageError(format!("{from} `{}` is not a folder: the store is a folder of entries", shown(p))).into()
         );
     }
-    Ok(p.to_path_buf())
+    Ok(Location::Folder(p.to_path_buf()))
 }
 
-/// Replaces `store:<name>` arguments with the entry's folder.
-pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
-    paths
-        .iter()
-        .map(|p| match p.to_str().and_then(|s| s.strip_prefix("store:")) {
-            None => Ok(p.clone()),
-            Some(name) => {
-                let store = location(explicit)?;
-                let dir = store.join(name);
-                let plain = !matches!(name, "" | "." | "..") && !name.contains(['/', '\\']);
-                if !plain || !dir.join(ENTRY_FILE).is_file() {
-                    return Err(UsageError(format!(
-                        "no entry `{}` in the store {}; `evaltally runs` lists them",
-                        printable(name),
-                        shown(&store)
-                    ))
-                    .into());
-                }
-                Ok(dir)
+/// The selection of a `store:…` argument, or `None` for any other path.
+pub(crate) fn selection_of(p: &Path) -> Option<&str> {
+    p.to_str().and_then(|s| s.strip_prefix("store:"))
+}
+
+/// Parses a selection, as a usage error when it cannot be read.
+fn parse_selection(text: &str) -> anyhow::Result<Selection> {
+    Selection::parse(text).map_err(store_error)
+}
+
+/// The runs the `store:…` arguments among `paths` select in the PostgreSQL store, each once.
+fn selected(store: &mut Store, paths: &[&Path]) -> anyhow::Result<Vec<StoredRun>> {
+    let mut runs: Vec<StoredRun> = Vec::new();
+    for p in paths {
+        let text = selection_of(p).unwrap_or_default();
+        let found = store.select(&parse_selection(text)?).map_err(store_error)?;
+        if found.is_empty() {
+            return Err(UsageError(format!(
+                "no run in the store {} matches `store:{}`; `evaltally runs` lists them",
+                store.shown_url(),
+                printable(text)
+            ))
+            .into());
+        }
+        for r in found {
+            if !runs.iter().any(|have| have.id == r.id) {
+                runs.push(r);
             }
-        })
-        .collect()
+        }
+    }
+    Ok(runs)
+}
+
+/// Splits `paths` into `store:…` arguments left for the PostgreSQL store and the rest.
+pub(crate) fn split(paths: &[PathBuf]) -> (Vec<&Path>, Vec<PathBuf>) {
+    let (stored, files): (Vec<&PathBuf>, Vec<&PathBuf>) = paths.iter().partition(|p| selection_of(p).is_some());
+    (stored.into_iter().map(PathBuf::as_path).collect(), files.into_iter().cloned().collect())
+}
+
+/// The PostgreSQL store's URL (`store:` arguments are only left unresolved for one).
+fn postgres_url() -> anyhow::Result<String> {
+    match location(EXPLICIT.get().and_then(Option::as_deref))? {
+        Location::Postgres(url) => Ok(url),
+        Location::Folder(dir) => Err(UsageError(format!("{} is a folder store", shown(&dir))).into()),
+    }
+}
+
+/// The category runs the `store:…` arguments select in the PostgreSQL store.
+pub(crate) fn category_runs(stored: &[&Path]) -> anyhow::Result<Vec<CategoryRun>> {
+    let mut store = connect(&postgres_url()?)?;
+    let runs = selected(&mut store, stored)?;
+    store.category_runs(&runs).map_err(store_error)
+}
+
+/// The run records the `store:…` arguments select in the PostgreSQL store.
+pub(crate) fn records(stored: &[&Path]) -> anyhow::Result<Vec<RunRecord>> {
+    let mut store = connect(&postgres_url()?)?;
+    let runs = selected(&mut store, stored)?;
+    store.records(&runs).map_err(store_error)
+}
+
+/// Replaces `store:<name>` arguments with the entry's folder, and `store:<filters>` with
+/// the folders of the entries they select (newest first). With a PostgreSQL store they are
+/// left as they are (checked), for [`category_runs`] and [`records`].
+pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let Some(text) = selection_of(p) else {
+            out.push(p.clone());
+            continue;
+        };
+        let selection = parse_selection(text)?;
+        let store = match location(explicit)? {
+            Location::Postgres(_) => {
+                out.push(p.clone());
+                continue;
+            }
+            Location::Folder(store) => store,
+        };
+        let only_name = Selection { name: None, ..selection.clone() } == Selection::default();
+        if let (Some(name), true) = (selection.name.as_deref(), only_name) {
+            let dir = store.join(name);
+            let plain = !matches!(name, "" | "." | "..") && !name.contains(['/', '\\']);
+            if !plain || !dir.join(ENTRY_FILE).is_file() {
+                return Err(UsageError(format!(
+                    "no entry `{}` in the store {}; `evaltally runs` lists them",
+                    printable(name),
+                    shown(&store)
+                ))
+                .into());
+            }
+            out.push(dir);
+            continue;
+        }
+        let picked = select_entries(&store, &selection)?;
+        if picked.is_empty() {
+            return Err(UsageError(format!(
+                "no entry in the store {} matches `store:{}`; `evaltally runs` lists them",
+                shown(&store),
+                printable(text)
+            ))
+            .into());
+        }
+        out.extend(picked.into_iter().map(|name| store.join(name)));
+    }
+    Ok(out)
+}
+
+/// The entries of a folder store that `selection` picks (any of its runs passing the
+/// filters), newest first as `runs` lists them.
+fn select_entries(store: &Path, selection: &Selection) -> anyhow::Result<Vec<String>> {
+    let mut kept: Vec<(Option<String>, String)> = Vec::new();
+    for entry in entries(store)? {
+        let runs = entry.runs.clone().unwrap_or_default();
+        let keeps = runs.iter().any(|r| {
+            selection.keeps(
+                &[entry.name.as_str(), r.run.as_str()],
+                r.git_branch.as_deref(),
+                &r.model,
+                r.tier.as_deref(),
+                r.timestamp.as_deref(),
+            )
+        }) || (runs.is_empty()
+            && selection == &Selection { name: selection.name.clone(), ..Selection::default() }
+            && selection.name.as_deref().is_none_or(|n| n == entry.name));
+        if keeps {
+            let date = runs.iter().filter_map(|r| r.timestamp.clone()).min();
+            kept.push((date, entry.name));
+        }
+    }
+    kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| evaltally_core::id::natural_str_cmp(&a.1, &b.1)));
+    if let Some(n) = selection.last {
+        kept.truncate(n);
+    }
+    Ok(kept.into_iter().map(|(_, name)| name).collect())
 }
 
 /// A name safe as a folder name: letters, digits, `.`, `_` and `-`; anything else becomes `-`.

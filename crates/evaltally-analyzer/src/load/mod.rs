@@ -196,6 +196,48 @@ pub fn load_cached(
     Ok(Loaded { runs, diagnostics })
 }
 
+/// Adds runs read from elsewhere (a PostgreSQL store) to `loaded`, kept, pooled and
+/// counted by `filter` as [`load_cached`] treats the runs it reads, and in its order.
+pub fn add_runs(loaded: &mut Loaded, runs: Vec<CategoryRun>, filter: &Filter) {
+    for mut r in runs {
+        if !filter.keeps(&r.model, &r.category) {
+            continue;
+        }
+        if filter.pool_models {
+            POOLED.clone_into(&mut r.model);
+        }
+        if filter.errors_as_failures {
+            r.errors_as_failures();
+        }
+        loaded.runs.push(r);
+    }
+    loaded.runs.sort_by(|a, b| {
+        (a.model.as_str(), a.category.as_str())
+            .cmp(&(b.model.as_str(), b.category.as_str()))
+            .then_with(|| id::natural_str_cmp(&a.run, &b.run))
+    });
+}
+
+/// Adds run records read from elsewhere (a PostgreSQL store) to `records`, as
+/// [`records_cached`] treats the ones it reads.
+pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter) {
+    for mut r in runs {
+        r.tests.retain(|t| filter.keeps(&r.model, &t.category));
+        if filter.errors_as_failures {
+            for t in &mut r.tests {
+                t.outcome = t.outcome.map(evaltally_core::Outcome::errors_as_failures);
+            }
+        }
+        if filter.pool_models {
+            POOLED.clone_into(&mut r.model);
+        }
+        if !r.tests.is_empty() {
+            records.runs.push(r);
+        }
+    }
+    records.runs.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
+}
+
 /// Two units that name the same run of the same model for the same category (two report
 /// files both called `<model>.eval.json` in different folders, say) are told apart by their
 /// file names: every run of such a unit is named after its file instead, keeping what

@@ -3,13 +3,13 @@
 use evaltally_analyzer::cost::run_cost;
 use evaltally_report::{Style, cost as render};
 
-use super::stability::{exit_code, explain};
+use super::stability::exit_code;
 use crate::cli::{ColorChoice, CostArgs, Format};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &CostArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), Vec::new(), false)?;
-    let records = crate::cache::records(&args.paths, &filter).map_err(|e| explain(&e))?;
+    let records = crate::cache::records(&args.paths, &filter)?;
     let runs: Vec<_> = records.runs.iter().map(run_cost).collect();
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let text = match args.format {

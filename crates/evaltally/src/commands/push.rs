@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use anyhow::Context as _;
+
 use evaltally_analyzer::{Filter, validate};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
@@ -14,7 +16,12 @@ use crate::cli::{PushArgs, RunsArgs, ValidateFormat};
 use crate::{Exit, output, store};
 
 pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Exit> {
-    let dir = store::location(explicit)?;
+    let location = store::location(explicit)?;
+    // Connect before reading anything: a wrong password is said at once.
+    let mut db = match &location {
+        store::Location::Postgres(url) => Some(store::connect(url)?),
+        store::Location::Folder(_) => None,
+    };
     let mut exit = Exit::Ok;
     for path in &args.paths {
         let validated = validate::validate(std::slice::from_ref(path), false).map_err(|e| explain(&e))?;
@@ -40,8 +47,13 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         let formats: BTreeSet<&str> =
             validated.files.iter().map(|f| f.format.split('-').next().unwrap_or(&f.format)).collect();
         let format = formats.into_iter().collect::<Vec<_>>().join("+");
+        if let Some(db) = &mut db {
+            push_postgres(db, path, &format)?;
+            continue;
+        }
+        let store::Location::Folder(dir) = &location else { continue };
         let runs = summaries(path);
-        let pushed = store::push(&dir, path, &format, &runs)?;
+        let pushed = store::push(dir, path, &format, &runs)?;
         // The copy walks the run with the policy validation read it with: anything it left
         // out (a link leaving the run, a loop) was reported above, unless it is new.
         let new: Vec<Diagnostic> =
@@ -50,6 +62,58 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         output::print(&format!("pushed {} as store:{}\n", output::shown(path), pushed.name))?;
     }
     Ok(exit)
+}
+
+/// Pushes the runs below `path` into the PostgreSQL store, in one transaction.
+fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str) -> anyhow::Result<()> {
+    let paths = [path.to_path_buf()];
+    let filter = Filter::default();
+    let loaded = evaltally_analyzer::load::load_cached(
+        &paths,
+        &filter,
+        &evaltally_analyzer::load::NoProgress,
+        crate::cache::get(),
+    )
+    .map_err(|e| explain(&e))?;
+    let records = crate::cache::records(&paths, &filter)?;
+    crate::cache::settle();
+    let walked = evaltally_format::walk::walk(&paths)?;
+    let mut files = Vec::with_capacity(walked.files.len());
+    for f in &walked.files {
+        let rel = if f.named {
+            f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+        } else {
+            f.path.strip_prefix(path).unwrap_or(&f.path).to_string_lossy().into_owned()
+        };
+        let bytes = std::fs::read(&f.path).with_context(|| format!("cannot read {}", output::shown(&f.path)))?;
+        files.push((rel, bytes));
+    }
+    let source = evaltally_store::PushSource {
+        source: path.to_string_lossy().into_owned(),
+        format: format.to_string(),
+        files_digest: evaltally_store::PushSource::digest_files(files),
+        fail_before_commit: false,
+    };
+    let pushed = db.push(&source, &loaded.runs, &records.runs).map_err(store::store_error)?;
+    let mut line = format!("pushed {} to {}: ", output::shown(path), db.shown_url());
+    let _ = write!(line, "{} run{} added", pushed.added.len(), if pushed.added.len() == 1 { "" } else { "s" });
+    if !pushed.already.is_empty() {
+        let _ = write!(line, ", {} already there", pushed.already.len());
+    }
+    let names: Vec<String> = pushed
+        .added
+        .iter()
+        .chain(&pushed.already)
+        .map(|(run, _, _)| run.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !names.is_empty() {
+        let _ = write!(line, " (store:{})", printable(&names.join(", store:")));
+    }
+    line.push('\n');
+    output::print(&line)?;
+    Ok(())
 }
 
 /// What `runs` shows of each run below `path` (quietly: its files were checked already).
@@ -81,7 +145,10 @@ impl Listed {
 }
 
 pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<Exit> {
-    let dir = store::location(explicit)?;
+    let dir = match store::location(explicit)? {
+        store::Location::Folder(dir) => dir,
+        store::Location::Postgres(url) => return list_postgres(args, &url),
+    };
     let total = store::entries(&dir)?;
     let found = total.len();
     let mut listed: Vec<Listed> = total
@@ -168,6 +235,102 @@ fn list_text(dir: &Path, listed: &[Listed], found: usize) -> String {
     };
     out.push_str(&line(&header));
     for row in &rows {
+        out.push_str(&line(&row.each_ref().map(String::as_str)));
+    }
+    out
+}
+
+/// `runs` of a PostgreSQL store: one line per stored run.
+fn list_postgres(args: &RunsArgs, url: &str) -> anyhow::Result<Exit> {
+    let mut db = store::connect(url)?;
+    let selection = evaltally_store::Selection {
+        branch: args.branch.clone(),
+        tier: args.tier.clone(),
+        ..evaltally_store::Selection::default()
+    };
+    let mut runs = db.select(&selection).map_err(store::store_error)?;
+    let found = runs.len();
+    if args.limit > 0 {
+        runs.truncate(args.limit);
+    }
+    db.count(&mut runs).map_err(store::store_error)?;
+    let text = match args.format {
+        ValidateFormat::Json => {
+            let doc = json!({
+                "store": db.shown_url(),
+                "found": found,
+                "runs": runs.iter().map(|r| json!({
+                    "id": r.id,
+                    "run": r.run,
+                    "model": r.model,
+                    "format": r.format,
+                    "source": r.source,
+                    "pushed_at_unix": r.pushed_at_unix,
+                    "timestamp": r.meta.timestamp,
+                    "git_branch": r.meta.git_branch,
+                    "git_sha": r.meta.git_sha,
+                    "tier": r.meta.tier,
+                    "version": r.meta.version,
+                    "passed": r.passed,
+                    "scored": r.scored,
+                    "cost_usd": r.cost_usd,
+                })).collect::<Vec<_>>(),
+            });
+            format!("{}\n", serde_json::to_string_pretty(&doc)?)
+        }
+        ValidateFormat::Text => {
+            let shown_n = if runs.len() < found { format!(", showing {}", runs.len()) } else { String::new() };
+            let mut out = format!("{} ({found} runs{shown_n})\n", db.shown_url());
+            let cell = |s: Option<&str>| s.map_or_else(|| "-".to_string(), |v| printable(v).into_owned());
+            let rows: Vec<[String; 9]> = runs
+                .iter()
+                .map(|r| {
+                    let date =
+                        r.meta.timestamp.as_deref().map(|d| d.replace('T', " ").chars().take(16).collect::<String>());
+                    [
+                        format!("store:{}", printable(&r.run)),
+                        printable(&r.model).into_owned(),
+                        cell(date.as_deref()),
+                        cell(r.meta.git_branch.as_deref()),
+                        cell(r.meta.tier.as_deref()),
+                        if r.scored > 0 { format!("{}/{}", r.passed, r.scored) } else { "-".to_string() },
+                        r.cost_usd.map_or_else(|| "-".to_string(), |c| format!("${c:.2}")),
+                        cell(r.meta.version.as_deref()),
+                        printable(&r.format).into_owned(),
+                    ]
+                })
+                .collect();
+            if !rows.is_empty() {
+                out.push_str(&table(
+                    &["run", "model", "date", "branch", "tier", "pass", "cost", "version", "format"],
+                    &rows,
+                ));
+            }
+            out
+        }
+    };
+    output::print(&text)?;
+    Ok(Exit::Ok)
+}
+
+/// Rows under a header, columns padded to their widest cell.
+fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> String {
+    let mut widths = header.map(str::len);
+    for row in rows {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[&str]| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c}{}", " ".repeat(w.saturating_sub(c.chars().count()))))
+            .collect();
+        format!("  {}\n", padded.join("  ").trim_end())
+    };
+    let mut out = line(header);
+    for row in rows {
         out.push_str(&line(&row.each_ref().map(String::as_str)));
     }
     out

@@ -113,7 +113,16 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
 /// The runs below `paths`; nothing read at all is a usage error (`nothing to VERB in …`),
 /// after the diagnostics that say why.
 pub(crate) fn load_runs(paths: &[PathBuf], filter: &Filter, verb: &str) -> anyhow::Result<Loaded> {
-    let loaded = load::load_cached(paths, filter, &Bar::new(), crate::cache::get()).map_err(|e| explain(&e))?;
+    // `store:…` arguments left unresolved are runs of the PostgreSQL store.
+    let (stored, files) = crate::store::split(paths);
+    let mut loaded = if files.is_empty() {
+        Loaded::default()
+    } else {
+        load::load_cached(&files, filter, &Bar::new(), crate::cache::get()).map_err(|e| explain(&e))?
+    };
+    if !stored.is_empty() {
+        load::add_runs(&mut loaded, crate::store::category_runs(&stored)?, filter);
+    }
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(

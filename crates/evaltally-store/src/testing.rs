@@ -1,0 +1,104 @@
+//! For tests against a real server (`EVALTALLY_TEST_PG_URL`), here and in the CLI's tests.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A new, empty database on the test server, as a URL; `None` (after a notice) when
+/// `EVALTALLY_TEST_PG_URL` is not set.
+///
+/// # Panics
+/// When the variable is not set under `CI=true` (CI starts a server: a test that skips
+/// there hides a broken setup), or when the database cannot be created.
+pub fn fresh_database(test: &str) -> Option<String> {
+    let Some(base) = std::env::var("EVALTALLY_TEST_PG_URL").ok().filter(|v| !v.is_empty()) else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{test}: EVALTALLY_TEST_PG_URL is not set under CI=true (.ci/run starts a PostgreSQL and sets it)"
+        );
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped {test}: EVALTALLY_TEST_PG_URL is not set (see .ci/postgres.sh to start a server)");
+        }
+        return None;
+    };
+    let name = format!(
+        "evaltally_t_{}_{}_{}",
+        test.chars().filter(char::is_ascii_alphanumeric).take(30).collect::<String>().to_ascii_lowercase(),
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut admin = crate::connect::connect(&base).unwrap_or_else(|e| panic!("{e}"));
+    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap_or_else(|e| panic!("{e}"));
+    admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap_or_else(|e| panic!("{e}"));
+    Some(with_database(&base, &name))
+}
+
+/// `url` naming database `db` instead of its own.
+pub fn with_database(url: &str, db: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+    let (authority, tail) = rest.split_once('/').map_or((rest, ""), |(a, t)| (a, t));
+    let query = tail.split_once('?').map(|(_, q)| format!("?{q}")).unwrap_or_default();
+    format!("{scheme}://{authority}/{db}{query}")
+}
+
+/// Fills the store at `url` with `runs` generated runs of `tests` tests each (model
+/// `bench-model`, branch `main`, ten categories, about one failure in thirteen), written by
+/// SQL on the server, for `cargo xtask bench`. Runs generated before are kept.
+pub fn generate_runs(url: &str, runs: i32, tests: i32) -> Result<(), crate::StoreError> {
+    let mut store = crate::Store::connect(url)?;
+    let per_category = (tests / 10).max(1);
+    let mut tx = store.client.transaction().map_err(|e| store_error(url, &e))?;
+    tx.execute(
+        "INSERT INTO runs (digest, source_digest, run, model, format, source, \"timestamp\", branch)
+         SELECT 'bench-' || r || '-' || $2::int, 'bench', 'run-' || lpad(r::text, 5, '0'), 'bench-model', 'generated',
+                'generated', to_char(timestamp '2026-01-01' + r * interval '1 hour', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), 'main'
+         FROM generate_series(1, $1::int) r
+         ON CONFLICT (digest) DO NOTHING",
+        &[&runs, &tests],
+    )
+    .map_err(|e| store_error(url, &e))?;
+    tx.execute(
+        "INSERT INTO run_categories (run_id, category, scored)
+         SELECT id, 'cat-' || c, true FROM runs, generate_series(0, 9) c WHERE source_digest = 'bench'
+         ON CONFLICT DO NOTHING",
+        &[],
+    )
+    .map_err(|e| store_error(url, &e))?;
+    tx.execute(
+        "INSERT INTO results (run_id, position, model, category, test, status, error_type)
+         SELECT r.id, t, 'bench-model', 'cat-' || (t / $2::int), 'test_' || t,
+                CASE WHEN (t * 31 + r.id * 17) % 13 = 0 THEN 'fail' ELSE 'pass' END,
+                CASE WHEN (t * 31 + r.id * 17) % 13 = 0 THEN 'wrong_answer' END
+         FROM runs r, generate_series(0, $1::int - 1) t
+         WHERE r.source_digest = 'bench' AND NOT EXISTS (SELECT 1 FROM results x WHERE x.run_id = r.id)",
+        &[&tests, &per_category],
+    )
+    .map_err(|e| store_error(url, &e))?;
+    tx.commit().map_err(|e| store_error(url, &e))?;
+    store.client.batch_execute("ANALYZE runs; ANALYZE results").map_err(|e| store_error(url, &e))?;
+    Ok(())
+}
+
+fn store_error(url: &str, e: &postgres::Error) -> crate::StoreError {
+    crate::StoreError::Query {
+        url: crate::shown_url(url),
+        what: "generating runs",
+        message: crate::connect::full_message(e),
+    }
+}
+
+/// Creates database `db` on the server at `url` unless it exists; returns its URL.
+pub fn ensure_database(url: &str, db: &str) -> Result<String, crate::StoreError> {
+    let mut admin = crate::connect::connect(url)?;
+    let exists = admin
+        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&db])
+        .map_err(|e| store_error(url, &e))?
+        .is_some();
+    if !exists {
+        // A database name cannot be a parameter; `db` is checked to be a plain identifier.
+        assert!(db.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'), "plain name");
+        admin.batch_execute(&format!("CREATE DATABASE {db}")).map_err(|e| store_error(url, &e))?;
+    }
+    Ok(with_database(url, db))
+}

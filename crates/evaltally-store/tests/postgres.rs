@@ -1,0 +1,158 @@
+//! The store library against a real server (`EVALTALLY_TEST_PG_URL`): migrations, atomic
+//! and idempotent pushes, reading runs back. Skips with a notice without a server, fails
+//! under `CI=true`.
+
+use evaltally_core::{CategoryRun, Outcome, RunMeta, RunRecord, TestRecord};
+use evaltally_store::testing::fresh_database;
+use evaltally_store::{LATEST_VERSION, PushSource, Selection, Store, StoreError};
+
+fn sample() -> (Vec<CategoryRun>, Vec<RunRecord>) {
+    let meta = std::sync::Arc::new(RunMeta {
+        timestamp: Some("2026-11-02T10:00:00Z".into()),
+        git_branch: Some("main".into()),
+        ..RunMeta::default()
+    });
+    let mut a = CategoryRun::new("run-1", "m", "simple");
+    a.push("simple_0", Outcome::Pass, None);
+    a.push("simple_1", Outcome::Fail, Some("wrong\targs\\n"));
+    a.meta = Some(meta.clone());
+    let mut b = CategoryRun::new("run-1", "m", "multi");
+    b.push("multi_0", Outcome::Errored, Some("timeout"));
+    b.scored = false;
+    b.meta = Some(meta.clone());
+    let record = RunRecord {
+        run: "run-1".into(),
+        model: "m".into(),
+        format: "bfcl".into(),
+        meta: (*meta).clone(),
+        tests: vec![
+            TestRecord {
+                id: "simple_0".into(),
+                category: "simple".into(),
+                outcome: Some(Outcome::Pass),
+                input_tokens: Some(12),
+                duration_ms: Some(1700.5),
+                cost_usd: Some(0.01),
+                ..TestRecord::default()
+            },
+            TestRecord {
+                id: "simple_1".into(),
+                category: "simple".into(),
+                outcome: Some(Outcome::Fail),
+                error_type: Some("wrong\targs\\n".into()),
+                error_message: Some("line one\nline two".into()),
+                ..TestRecord::default()
+            },
+            TestRecord {
+                id: "multi_0".into(),
+                category: "multi".into(),
+                outcome: Some(Outcome::Errored),
+                error_type: Some("timeout".into()),
+                ..TestRecord::default()
+            },
+        ],
+        ..RunRecord::default()
+    };
+    (vec![a, b], vec![record])
+}
+
+fn source() -> PushSource {
+    PushSource {
+        source: "runs/run-1".into(),
+        format: "bfcl".into(),
+        files_digest: PushSource::digest_files(vec![("a".into(), b"1".to_vec())]),
+        fail_before_commit: false,
+    }
+}
+
+#[test]
+fn migrates_an_empty_database_and_one_at_the_previous_version() {
+    let Some(url) = fresh_database("migrate") else { return };
+    let mut store = Store::connect_only(&url).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 0);
+    assert_eq!(store.migrate_to(1).unwrap(), 1);
+    // A run pushed by a version-1 evaltally.
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    client
+        .batch_execute(
+            "INSERT INTO runs (digest, source_digest, run, model, format, source) VALUES ('d', 's', 'old', 'm', 'bfcl', 'x');
+             INSERT INTO results (run_id, position, model, category, test, status)
+                 SELECT id, 0, 'm', 'c', 't', 'pass' FROM runs",
+        )
+        .unwrap();
+    let mut store = Store::connect(&url).unwrap();
+    assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
+    let runs = store.select(&Selection::default()).unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].label, None);
+    let read = store.category_runs(&runs).unwrap();
+    assert_eq!(read[0].tests().next().unwrap().id, "t");
+}
+
+#[test]
+fn concurrent_migrations_apply_each_version_once() {
+    let Some(url) = fresh_database("migrate_concurrent") else { return };
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let url = url.clone();
+            std::thread::spawn(move || Store::connect(&url).map(|_| ()))
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap().unwrap();
+    }
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let n: i64 = client.query_one("SELECT count(*) FROM schema_migrations", &[]).unwrap().get(0);
+    assert_eq!(n, i64::from(LATEST_VERSION));
+}
+
+#[test]
+fn a_failed_push_leaves_nothing_and_pushes_are_idempotent() {
+    let Some(url) = fresh_database("atomic") else { return };
+    let (runs, records) = sample();
+    let mut store = Store::connect(&url).unwrap();
+    let failing = PushSource { fail_before_commit: true, ..source() };
+    assert!(matches!(store.push(&failing, &runs, &records), Err(StoreError::Query { .. })));
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    for table in ["runs", "results", "run_categories"] {
+        let n: i64 = client.query_one(&format!("SELECT count(*) FROM {table}"), &[]).unwrap().get(0);
+        assert_eq!(n, 0, "{table} after a failed push");
+    }
+    let first = store.push(&source(), &runs, &records).unwrap();
+    assert_eq!((first.added.len(), first.already.len()), (1, 0));
+    let second = store.push(&source(), &runs, &records).unwrap();
+    assert_eq!((second.added.len(), second.already.len()), (0, 1));
+    assert_eq!(second.already[0].2, first.added[0].2);
+
+    let mut selected = store.select(&Selection::parse("branch=main,since=2026-11-01").unwrap()).unwrap();
+    assert_eq!(selected.len(), 1);
+    store.count(&mut selected).unwrap();
+    assert_eq!((selected[0].passed, selected[0].scored), (1, 2));
+    let mut back = store.category_runs(&selected).unwrap();
+    back.sort_by(|a, b| a.category.cmp(&b.category));
+    let mut want = runs.clone();
+    want.sort_by(|a, b| a.category.cmp(&b.category));
+    for w in &mut want {
+        w.sources = vec!["store:run-1".into()];
+    }
+    assert_eq!(back, want);
+    let recs = store.records(&selected).unwrap();
+    assert_eq!(recs[0].tests, records[0].tests);
+    assert!(store.select(&Selection::parse("branch=dev").unwrap()).unwrap().is_empty());
+    assert!(store.select(&Selection::parse("since=2026-12-01").unwrap()).unwrap().is_empty());
+}
+
+#[test]
+fn a_wrong_password_is_an_auth_error_without_the_password() {
+    let Some(url) = fresh_database("wrong_password") else { return };
+    if !url.contains(":evaltally-ci-secret@") {
+        return;
+    }
+    let wrong = url.replace(":evaltally-ci-secret@", ":guess-123@");
+    let err = Store::connect(&wrong).unwrap_err();
+    assert!(matches!(err, StoreError::Auth { .. }), "{err}");
+    assert!(!err.to_string().contains("guess-123"), "{err}");
+    let err = Store::connect("postgres://u:pw-999@127.0.0.1:1/x").unwrap_err();
+    assert!(matches!(err, StoreError::Unreachable { .. }), "{err}");
+    assert!(!err.to_string().contains("pw-999"), "{err}");
+}

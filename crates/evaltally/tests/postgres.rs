@@ -1,0 +1,238 @@
+//! The PostgreSQL team store against a real server (`EVALTALLY_TEST_PG_URL`; `.ci/run`
+//! starts one). Without it each test skips with a notice, except under `CI=true`, where it
+//! fails. Every test works in a database of its own.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Run, evaltally_in};
+use evaltally_store::testing::fresh_database;
+use evaltally_testkit::workspace_root;
+
+fn with_store(url: &str, args: &[&str]) -> Run {
+    evaltally_in(&workspace_root(), args, &[("EVALTALLY_STORE", url)])
+}
+
+fn ok(url: &str, args: &[&str]) -> Run {
+    let run = with_store(url, args);
+    assert_eq!(run.code, 0, "{args:?}\n{}", run.transcript());
+    run
+}
+
+/// `stability --format json` with what depends on where the runs were read from taken out.
+fn json(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+const BFCL: [&str; 3] = ["testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2", "testdata/bfcl/v4/run-10"];
+
+#[test]
+fn push_then_analyses_read_the_same_runs_as_the_folders() {
+    let Some(url) = fresh_database("push_analyses") else { return };
+    for p in BFCL {
+        let run = ok(&url, &["push", p]);
+        assert!(run.stdout.contains("run added") || run.stdout.contains("runs added"), "{}", run.stdout);
+        assert!(!run.stdout.contains("evaltally-ci-secret"), "{}", run.stdout);
+    }
+    ok(&url, &["push", "testdata/gstack/evals"]);
+    // Pushing the same files again adds nothing.
+    let again = ok(&url, &["push", BFCL[0]]);
+    assert!(again.stdout.contains("0 runs added, 1 already there"), "{}", again.stdout);
+    let listed = json(&ok(&url, &["runs", "--format", "json", "--limit", "0"]));
+    assert_eq!(listed["found"], 8, "{listed}"); // BFCL runs hold two models each
+
+    for command in [&["stability", "--format", "json"][..], &["trend", "--format", "json", "--limit", "0"]] {
+        let mut from_files = command.to_vec();
+        from_files.extend(BFCL);
+        let mut from_store = command.to_vec();
+        from_store.push("store:all");
+        let files = json(&ok(&url, &from_files));
+        let mut stored = command.to_vec();
+        stored.push("store:name=run-1");
+        stored.push("store:name=run-2");
+        stored.push("store:name=run-10");
+        assert_eq!(json(&ok(&url, &stored)), files, "{command:?}: store:name=… equals the folders");
+        let gstack_files = json(&ok(&url, &[command, &["testdata/gstack/evals"]].concat()));
+        let gstack_store = json(&ok(&url, &[command, &["store:tier=e2e", "store:tier=llm-judge"]].concat()));
+        assert_eq!(gstack_store, gstack_files, "{command:?}: gstack from the store");
+    }
+    let compare_files = json(&ok(&url, &["compare", BFCL[0], BFCL[1], "--format", "json"]));
+    let compare_store = json(&ok(&url, &["compare", "store:name=run-1", "store:name=run-2", "--format", "json"]));
+    assert_eq!(compare_store, compare_files);
+}
+
+#[test]
+fn refdata_stability_is_the_same_from_the_postgres_store() {
+    let Some(root) = evaltally_testkit::refdata("bfcl/bbrowning-bfcl-vllm-results/results/v0.11.0") else { return };
+    let Some(url) = fresh_database("refdata") else { return };
+    let root = root.to_str().unwrap();
+    ok(&url, &["push", root]);
+    let files = ok(&url, &["stability", root, "--format", "json"]);
+    let stored = ok(&url, &["stability", "store:all", "--format", "json"]);
+    assert_eq!(stored.stdout, files.stdout);
+}
+
+#[test]
+fn store_filters_select_runs() {
+    let Some(url) = fresh_database("filters") else { return };
+    ok(&url, &["push", "testdata/gstack/evals"]);
+    let count = |sel: &str| -> usize {
+        let out = ok(&url, &["export", sel]);
+        let runs: std::collections::BTreeSet<String> = out
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["run"].as_str().unwrap().to_string())
+            .collect();
+        runs.len()
+    };
+    assert_eq!(count("store:all"), 3);
+    assert_eq!(count("store:tier=e2e"), 2);
+    assert_eq!(count("store:last=1"), 1);
+    assert_eq!(count("store:branch=main,since=2026-03-15"), 2);
+    assert_eq!(count("store:tier=e2e,last=1"), 1);
+    let none = with_store(&url, &["stability", "store:branch=nope"]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("no run in the store"), "{}", none.stderr);
+    let show = with_store(&url, &["show", "store:all", "browse-basic"]);
+    assert_eq!(show.code, 2, "{}", show.transcript());
+    assert!(show.stderr.contains("`show` reads files"), "{}", show.stderr);
+    let bad = with_store(&url, &["stability", "store:colour=blue"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("unknown filter `colour`"), "{}", bad.stderr);
+}
+
+#[test]
+fn twenty_concurrent_pushes_lose_nothing() {
+    let Some(url) = fresh_database("concurrent") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let source = workspace_root().join("testdata/gstack/evals/0.4.1-main-e2e-2026-03-14-0910.json");
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(source).unwrap()).unwrap();
+    let mut paths = Vec::new();
+    for i in 0..20 {
+        doc["timestamp"] = format!("2026-04-{:02}T10:00:00Z", i + 1).into();
+        let p = tmp.path().join(format!("0.4.1-main-e2e-run{i:02}.json"));
+        std::fs::write(&p, serde_json::to_string(&doc).unwrap()).unwrap();
+        paths.push(p);
+    }
+    let children: Vec<_> = paths
+        .iter()
+        .chain(&paths[..5]) // five pushed twice at once: still one run each
+        .map(|p| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_evaltally"))
+                .args(["push", p.to_str().unwrap()])
+                .env("EVALTALLY_STORE", &url)
+                .env("EVALTALLY_CACHE", Path::new(env!("CARGO_TARGET_TMPDIR")).join("evaltally-cache"))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let listed = json(&ok(&url, &["runs", "--format", "json", "--limit", "0"]));
+    assert_eq!(listed["found"], 20, "{listed}");
+    let exported = ok(&url, &["export", "store:all"]);
+    assert_eq!(exported.stdout.lines().count(), 20 * 5, "every test of every run");
+}
+
+#[test]
+fn a_wrong_password_and_an_unreachable_server_say_so_in_one_line() {
+    let Some(url) = fresh_database("auth") else { return };
+    let wrong = if url.contains(":evaltally-ci-secret@") {
+        url.replace(":evaltally-ci-secret@", ":not-the-password@")
+    } else {
+        // A server without passwords (trust): nothing to check.
+        return;
+    };
+    let run = with_store(&wrong, &["runs"]);
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("authentication failed"), "{}", run.stderr);
+    assert!(!run.stderr.contains("not-the-password") && run.stderr.contains(":***@"), "{}", run.stderr);
+
+    let down = with_store("postgres://ci:hunter2@127.0.0.1:1/evals", &["push", "testdata/gstack/evals"]);
+    assert_eq!(down.code, 2, "{}", down.transcript());
+    assert_eq!(down.stderr.lines().count(), 1, "{}", down.stderr);
+    assert!(down.stderr.contains("cannot reach the server"), "{}", down.stderr);
+    assert!(!down.stderr.contains("hunter2"), "{}", down.stderr);
+}
+
+#[test]
+fn the_password_can_come_from_pgpass() {
+    let Some(url) = fresh_database("pgpass") else { return };
+    let Some((before, after)) = url.split_once(":evaltally-ci-secret@") else { return };
+    let bare = format!("{before}@{after}");
+    let authority = after.split('/').next().unwrap();
+    let (host, port) = authority.split_once(':').unwrap();
+    let db = after.split('/').nth(1).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let pgpass = tmp.path().join("pgpass");
+    std::fs::write(&pgpass, format!("# test\nelsewhere:*:*:*:nope\n{host}:{port}:{db}:*:evaltally-ci-secret\n"))
+        .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let env = [("EVALTALLY_STORE", bare.as_str()), ("PGPASSFILE", pgpass.to_str().unwrap())];
+    let run = evaltally_in(&workspace_root(), &["runs"], &env);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    // A password file others can read is ignored, as libpq ignores it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let run = evaltally_in(&workspace_root(), &["runs"], &env);
+        assert_eq!(run.code, 2, "{}", run.transcript());
+    }
+}
+
+/// The runs a store lists, each as (run, model, passed, scored), sorted.
+fn summaries(url: &str) -> Vec<(String, String, i64, i64)> {
+    let listed = json(&ok(url, &["runs", "--format", "json", "--limit", "0"]));
+    let mut out: Vec<_> = listed["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["run"].as_str().unwrap().to_string(),
+                r["model"].as_str().unwrap().to_string(),
+                r["passed"].as_i64().unwrap(),
+                r["scored"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_push_killed_half_way_leaves_no_partial_run() {
+    let Some(reference) = fresh_database("killed_reference") else { return };
+    ok(&reference, &["push", "testdata/bfcl/v4"]);
+    let complete = summaries(&reference);
+    for delay_ms in [0, 30, 80, 150, 300] {
+        let Some(url) = fresh_database("killed") else { return };
+        // Migrate first, so the kill falls in the push itself.
+        ok(&url, &["runs"]);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_evaltally"))
+            .args(["--no-cache", "push", "testdata/bfcl/v4"])
+            .current_dir(workspace_root())
+            .env("EVALTALLY_STORE", &url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let stored = summaries(&url);
+        // All of the push or none of it, never some runs or some results.
+        assert!(stored.is_empty() || stored == complete, "after {delay_ms} ms: {stored:?}");
+    }
+}
