@@ -289,3 +289,44 @@ fn many_processes_storing_give_at_most_eight_packs() {
         assert_eq!(read(&cache, &r.root).1.hits, 1, "every run is still there after the merges");
     }
 }
+
+/// A unit that lists no input files (a third-party `Unit` that keeps the default) is read
+/// every time: nothing could tell the cache that it changed.
+#[test]
+fn a_unit_without_inputs_is_never_stored() {
+    use evaltally_format::{Read, Records, Shown, Unit, Validated};
+
+    #[derive(Debug)]
+    struct Opaque;
+    impl Unit for Opaque {
+        fn format(&self) -> &'static str {
+            "opaque"
+        }
+        fn size(&self) -> u64 {
+            0
+        }
+        fn label(&self) -> String {
+            "opaque".into()
+        }
+        fn read(&self, _: &mut Scratch, _: &Options) -> Read {
+            Read::default()
+        }
+        fn records(&self, _: &mut Scratch, _: &Options) -> Records {
+            Records::default()
+        }
+        fn show(&self, _: &mut Scratch, _: &str, _: &Options) -> Shown {
+            Shown::default()
+        }
+        fn validate(&self, _: &mut Scratch, _: &Options) -> Validated {
+            Validated::default()
+        }
+    }
+    let store = tempfile::tempdir().unwrap();
+    let cache = cache_in(store.path());
+    for _ in 0..2 {
+        cache.read(&Opaque, &mut Scratch::default(), &Options::default());
+    }
+    let stats = cache.stats();
+    assert_eq!((stats.hits, stats.misses, stats.stored), (0, 0, 0));
+    assert!(packs(store.path()).is_empty());
+}
