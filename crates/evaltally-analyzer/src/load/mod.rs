@@ -221,20 +221,7 @@ pub fn add_runs(loaded: &mut Loaded, runs: Vec<CategoryRun>, filter: &Filter) {
 /// Adds run records read from elsewhere (a PostgreSQL store) to `records`, as
 /// [`records_cached`] treats the ones it reads.
 pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter) {
-    for mut r in runs {
-        r.tests.retain(|t| filter.keeps(&r.model, &t.category));
-        if filter.errors_as_failures {
-            for t in &mut r.tests {
-                t.outcome = t.outcome.map(evaltally_core::Outcome::errors_as_failures);
-            }
-        }
-        if filter.pool_models {
-            POOLED.clone_into(&mut r.model);
-        }
-        if !r.tests.is_empty() {
-            records.runs.push(r);
-        }
-    }
+    records.runs.extend(runs.into_iter().filter_map(|r| filtered_record(r, filter)));
     records.runs.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
 }
 
@@ -407,21 +394,23 @@ pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Resu
             }
         }
     }
-    let mut runs: Vec<RunRecord> = merged
-        .into_values()
-        .filter_map(|mut r| {
-            r.tests.retain(|t| filter.keeps(&r.model, &t.category));
-            if filter.errors_as_failures {
-                for t in &mut r.tests {
-                    t.outcome = t.outcome.map(evaltally_core::Outcome::errors_as_failures);
-                }
-            }
-            if filter.pool_models {
-                POOLED.clone_into(&mut r.model);
-            }
-            (!r.tests.is_empty()).then_some(r)
-        })
-        .collect();
+    let mut runs: Vec<RunRecord> = merged.into_values().filter_map(|r| filtered_record(r, filter)).collect();
     runs.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
     Ok(Records { runs, diagnostics })
+}
+
+/// A run record as `filter` keeps it: its tests of kept categories (errored ones counted as
+/// failures with `--errors-as fail`), its model pooled on request; `None` when no test is
+/// left.
+fn filtered_record(mut r: RunRecord, filter: &Filter) -> Option<RunRecord> {
+    r.tests.retain(|t| filter.keeps(&r.model, &t.category));
+    if filter.errors_as_failures {
+        for t in &mut r.tests {
+            t.outcome = t.outcome.map(evaltally_core::Outcome::errors_as_failures);
+        }
+    }
+    if filter.pool_models {
+        POOLED.clone_into(&mut r.model);
+    }
+    (!r.tests.is_empty()).then_some(r)
 }

@@ -218,25 +218,7 @@ fn list_text(dir: &Path, listed: &[Listed], found: usize) -> String {
             ]
         })
         .collect();
-    let header = ["entry", "date", "branch", "tier", "pass", "cost", "version", "format", "source"];
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let line = |cells: &[&str]| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c}{}", " ".repeat(w.saturating_sub(c.chars().count()))))
-            .collect();
-        format!("  {}\n", padded.join("  ").trim_end())
-    };
-    out.push_str(&line(&header));
-    for row in &rows {
-        out.push_str(&line(&row.each_ref().map(String::as_str)));
-    }
+    out.push_str(&table(&["entry", "date", "branch", "tier", "pass", "cost", "version", "format", "source"], &rows));
     out
 }
 
