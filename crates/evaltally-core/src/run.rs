@@ -23,6 +23,13 @@ pub struct IdList {
 }
 
 impl IdList {
+    /// Makes room for `ids` more ids of `bytes` bytes in all, so that pushing them does not
+    /// grow the buffers again.
+    pub fn reserve(&mut self, ids: usize, bytes: usize) {
+        self.buf.reserve(bytes);
+        self.ends.reserve(ids);
+    }
+
     /// Appends an id.
     pub fn push(&mut self, id: &str) {
         self.buf.push_str(id);
@@ -140,6 +147,14 @@ impl CategoryRun {
             error_index: Vec::new(),
             error_types: Vec::new(),
         }
+    }
+
+    /// Makes room for `tests` more tests whose ids take `id_bytes` bytes in all (a reader
+    /// that knows how many tests it will [`push`](Self::push) saves the growing).
+    pub fn reserve(&mut self, tests: usize, id_bytes: usize) {
+        self.ids.reserve(tests, id_bytes);
+        self.outcomes.reserve(tests);
+        self.error_index.reserve(tests);
     }
 
     /// Appends a test. The caller keeps ids unique.

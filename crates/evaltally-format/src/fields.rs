@@ -8,7 +8,8 @@
 //! use evaltally_format::fields::{fields, string};
 //! let doc = br#"{"name": "login", "passed": true, "output": {"big": [1, 2, 3]}}"#;
 //! let ([name, passed], end) = fields(doc, 0, ["name", "passed"]).unwrap();
-//! assert_eq!(string(doc, name.as_ref()).unwrap().as_deref(), Some("login"));
+//! let text = std::str::from_utf8(doc).unwrap();
+//! assert_eq!(string(text, name.as_ref()).unwrap().as_deref(), Some("login"));
 //! assert_eq!(&doc[passed.unwrap()], b"true");
 //! assert_eq!(end, doc.len());
 //! assert!(fields(br#"{"a": 1, "a": 2}"#, 0, ["a"]).is_err());
@@ -34,7 +35,11 @@ pub fn fields<const N: usize>(b: &[u8], start: usize, keys: [&str; N]) -> Result
     let mut found: Found<N> = std::array::from_fn(|_| None);
     let mut repeated = false;
     let end = object_at(b, start, |k, v| {
-        if let Some(at) = keys.iter().position(|key| key.as_bytes() == &b[k.clone()]) {
+        let key = &b[k];
+        // Most keys differ in length or first byte: no `memcmp` call for them.
+        if let Some(at) =
+            keys.iter().position(|w| w.len() == key.len() && w.as_bytes().first() == key.first() && w.as_bytes() == key)
+        {
             repeated |= found[at].replace(v).is_some();
         }
     })
@@ -50,11 +55,22 @@ pub fn member<'m>(b: &[u8], members: &'m [Member], key: &str) -> Result<Option<&
     if hits.next().is_some() { Err(Fallback) } else { Ok(first) }
 }
 
-/// A string field: `None` when absent or not a string (as tolerant readers read a field of
-/// the wrong type), a [`Fallback`] when it is a string that does not decode.
-pub fn string<'a>(b: &'a [u8], raw: Option<&Range<usize>>) -> Result<Option<Cow<'a, str>>, Fallback> {
+/// A string field of the document `doc` (text already checked as UTF-8, so a string with no
+/// escapes is borrowed without a second check): `None` when absent or not a string (as
+/// tolerant readers read a field of the wrong type), a [`Fallback`] when it is a string
+/// that does not decode.
+pub fn string<'a>(doc: &'a str, raw: Option<&Range<usize>>) -> Result<Option<Cow<'a, str>>, Fallback> {
+    let b = doc.as_bytes();
     match raw {
-        Some(r) if b.get(r.start) == Some(&b'"') => string_value(&b[r.clone()]).map(Some).ok_or(Fallback),
+        Some(r) if b.get(r.start) == Some(&b'"') && r.end >= r.start + 2 && b[r.end - 1] == b'"' => {
+            let inner = r.start + 1..r.end - 1;
+            if memchr::memchr(b'\\', &b[inner.clone()]).is_none() {
+                // The quotes are ASCII, so the range is on character boundaries.
+                return doc.get(inner).map(|s| Some(Cow::Borrowed(s))).ok_or(Fallback);
+            }
+            string_value(&b[r.clone()]).map(Some).ok_or(Fallback)
+        }
+        Some(r) if b.get(r.start) == Some(&b'"') => Err(Fallback),
         _ => Ok(None),
     }
 }

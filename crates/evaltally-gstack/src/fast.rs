@@ -11,7 +11,7 @@
 //! the syntax of every skipped number; that is `validate`'s job.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -24,10 +24,11 @@ use evaltally_format::fields::{Fallback as Slow, boolean, fields, member, object
 use crate::model::Shape;
 
 /// The `model` of every object in the array at `raw` (a `costs` list), when it is an array.
-fn cost_models<'a>(b: &'a [u8], raw: Option<&Range<usize>>, out: &mut Vec<Cow<'a, str>>) -> Result<(), Slow> {
+fn cost_models<'a>(t: &'a str, raw: Option<&Range<usize>>, out: &mut Vec<Cow<'a, str>>) -> Result<(), Slow> {
+    let b = t.as_bytes();
     objects(b, raw, |i| {
         let ([model], end) = fields(b, i, ["model"])?;
-        out.extend(string(b, model.as_ref())?);
+        out.extend(string(t, model.as_ref())?);
         Ok(end)
     })
 }
@@ -50,42 +51,44 @@ struct Test<'a> {
 const TEST_KEYS: [&str; 10] =
     ["name", "suite", "category", "tier", "passed", "exit_reason", "error", "model", "costs", "failures"];
 
-fn test(b: &[u8], start: usize) -> Result<(Test<'_>, usize), Slow> {
+fn test(t: &str, start: usize) -> Result<(Test<'_>, usize), Slow> {
+    let b = t.as_bytes();
     let ([name, suite, category, tier, passed, exit_reason, error, model, costs, failures], end) =
         fields(b, start, TEST_KEYS)?;
-    let name = string(b, name.as_ref())?.ok_or(Slow)?;
+    let name = string(t, name.as_ref())?.ok_or(Slow)?;
     let passed = boolean(b, passed.as_ref()).ok_or(Slow)?;
     let label = if passed {
         None
     } else {
-        let failure = first_failure(b, failures.as_ref())?;
+        let failure = first_failure(t, failures.as_ref())?;
         Some(crate::runs::label(
-            string(b, exit_reason.as_ref())?.as_deref(),
-            string(b, error.as_ref())?.as_deref(),
+            string(t, exit_reason.as_ref())?.as_deref(),
+            string(t, error.as_ref())?.as_deref(),
             || failure,
         ))
     };
     let mut models = Vec::new();
-    cost_models(b, costs.as_ref(), &mut models)?;
+    cost_models(t, costs.as_ref(), &mut models)?;
     let test = Test {
         name,
-        category_fields: [string(b, suite.as_ref())?, string(b, category.as_ref())?, string(b, tier.as_ref())?],
+        category_fields: [string(t, suite.as_ref())?, string(t, category.as_ref())?, string(t, tier.as_ref())?],
         passed,
         label,
-        model: string(b, model.as_ref())?,
+        model: string(t, model.as_ref())?,
         cost_models: models,
     };
     Ok((test, end))
 }
 
 /// `expectation_type`, else `type`, of the first object in `failures`.
-fn first_failure(b: &[u8], raw: Option<&Range<usize>>) -> Result<Option<String>, Slow> {
+fn first_failure(t: &str, raw: Option<&Range<usize>>) -> Result<Option<String>, Slow> {
+    let b = t.as_bytes();
     let mut first = None;
     objects(b, raw, |i| {
         let ([expectation_type, kind], end) = fields(b, i, ["expectation_type", "type"])?;
         if first.is_none() {
-            let e = string(b, expectation_type.as_ref())?;
-            let k = string(b, kind.as_ref())?;
+            let e = string(t, expectation_type.as_ref())?;
+            let k = string(t, kind.as_ref())?;
             first = Some(e.or(k).filter(|s| !s.is_empty()).map(Cow::into_owned));
         }
         Ok(end)
@@ -99,11 +102,9 @@ pub(crate) fn category_runs(file: &Input<'_>, shape: Shape) -> Option<Vec<Catego
 }
 
 fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
-    let b = file.text_bytes();
-    if std::str::from_utf8(b).is_err() || b.len() != file.bytes.len() {
-        // Not UTF-8, or a byte order mark serde_json refuses: the tolerant reader says so.
-        return Err(Slow);
-    }
+    // Not UTF-8, or a byte order mark serde_json refuses: the tolerant reader says so.
+    let t = file.text().ok_or(Slow)?;
+    let b = t.as_bytes();
     let legacy = shape == Shape::Legacy;
     let members = file.json_members().ok_or(Slow)?;
     let top = |key: &str| member(b, members, key);
@@ -113,8 +114,8 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
     let tests_at = top(shape.tests_key())?.ok_or(Slow)?;
     let mut tests = Vec::new();
     only_objects(b, tests_at, |i| {
-        let (t, end) = test(b, i)?;
-        tests.push(t);
+        let (one, end) = test(t, i)?;
+        tests.push(one);
         Ok(end)
     })?;
     if let Some(total) = top(shape.total_key())?
@@ -123,8 +124,8 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
     {
         return Err(Slow);
     }
-    let run_tier = string(b, top("tier")?)?;
-    let label = if legacy { None } else { string(b, top("label")?)? };
+    let run_tier = string(t, top("tier")?)?;
+    let label = if legacy { None } else { string(t, top("label")?)? };
     let name = match label.as_deref().filter(|l| !l.is_empty()) {
         Some(label) => label.to_string(),
         None => file.path.file_name().map_or_else(
@@ -136,9 +137,9 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
         ),
     };
     let mut run_costs = Vec::new();
-    cost_models(b, top("costs")?, &mut run_costs)?;
+    cost_models(t, top("costs")?, &mut run_costs)?;
     let model = model(&tests, &run_costs);
-    let text = |key: &str| -> Result<Option<String>, Slow> { Ok(string(b, top(key)?)?.map(Cow::into_owned)) };
+    let text = |key: &str| -> Result<Option<String>, Slow> { Ok(string(t, top(key)?)?.map(Cow::into_owned)) };
     let meta = RunMeta {
         timestamp: text("timestamp")?,
         git_branch: text(if legacy { "branch" } else { "git_branch" })?,
@@ -166,28 +167,42 @@ fn build(
     run_tier: Option<&str>,
     meta: Option<&Arc<RunMeta>>,
 ) -> Result<Vec<CategoryRun>, Slow> {
-    let mut seen = HashSet::with_capacity(tests.len());
-    let mut by_category: BTreeMap<&str, CategoryRun> = BTreeMap::new();
-    for t in tests {
-        let category = t
-            .category_fields
+    fn category<'t>(t: &'t Test<'_>, run_tier: Option<&'t str>) -> &'t str {
+        t.category_fields
             .iter()
             .map(Option::as_deref)
             .chain([run_tier])
             .flatten()
             .find(|s| !s.is_empty())
-            .unwrap_or("unknown");
-        if !seen.insert((category, t.name.as_ref())) {
-            return Err(Slow);
-        }
-        let entry = by_category.entry(category).or_insert_with(|| {
+            .unwrap_or("unknown")
+    }
+    // First the size of each category, so that its run is allocated once.
+    let mut sizes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for t in tests {
+        let size = sizes.entry(category(t, run_tier)).or_default();
+        size.0 += 1;
+        size.1 += t.name.len();
+    }
+    let mut by_category: BTreeMap<&str, CategoryRun> = sizes
+        .into_iter()
+        .map(|(category, (count, bytes))| {
             let mut c = CategoryRun::new(name, model, category);
             c.sources.push(path.to_path_buf());
             c.meta = meta.cloned();
-            c
-        });
+            c.reserve(count, bytes);
+            (category, c)
+        })
+        .collect();
+    let mut seen = hashbrown::HashSet::with_capacity(tests.len());
+    for t in tests {
+        let category = category(t, run_tier);
+        if !seen.insert((category, t.name.as_ref())) {
+            return Err(Slow);
+        }
         let outcome = if t.passed { Outcome::Pass } else { Outcome::Fail };
-        entry.push(&t.name, outcome, t.label.as_deref());
+        if let Some(entry) = by_category.get_mut(category) {
+            entry.push(&t.name, outcome, t.label.as_deref());
+        }
     }
     let mut out: Vec<CategoryRun> = by_category.into_values().collect();
     out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));

@@ -140,8 +140,71 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// Which bytes may appear in a name the fast path reads (ASCII letters, digits, `_:.-`).
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        #[allow(clippy::cast_possible_truncation)]
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-');
+        c += 1;
+    }
+    table
+};
+
 fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-')
+    NAME_BYTES[usize::from(b)]
+}
+
+/// The name starting at `b[pos]`: where it ends (at the first byte that cannot be in a name)
+/// and where its local part starts (after the first `:`, or at `pos`).
+fn name_at(b: &[u8], pos: usize) -> (usize, usize) {
+    let mut end = pos;
+    let mut local = None;
+    while let Some(&c) = b.get(end) {
+        if !is_name_byte(c) {
+            break;
+        }
+        if c == b':' && local.is_none() {
+            local = Some(end + 1);
+        }
+        end += 1;
+    }
+    (end, local.unwrap_or(pos))
+}
+
+/// Where an attribute value starting at `b[start]` ends (its closing `quote`) and whether it
+/// holds a byte to unescape or normalise (`&`, tab, line end); `None` when it is cut short
+/// or holds `<`. Eight bytes at a time: a word with no quote, `<`, `&` or control byte is
+/// passed whole.
+fn attribute_value(b: &[u8], start: usize, quote: u8) -> Result<(usize, bool), Slow> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let equal = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut end = start;
+    let mut special = false;
+    loop {
+        if let Some(word) = b.get(end..).and_then(<[u8]>::first_chunk::<8>) {
+            let w = u64::from_le_bytes(*word);
+            // Bytes below 0x20 (any control byte, tab and line ends among them).
+            let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+            if equal(w, quote) | equal(w, b'<') | equal(w, b'&') | control == 0 {
+                end += 8;
+                continue;
+            }
+        }
+        match *b.get(end).ok_or(Slow)? {
+            c if c == quote => return Ok((end, special)),
+            b'<' => return Err(Slow),
+            b'&' | b'\t' | b'\n' | b'\r' => special = true,
+            _ => {}
+        }
+        end += 1;
+    }
 }
 
 /// A `time` that the reader takes as a plain number of seconds, without a word.
@@ -311,15 +374,19 @@ impl<'a> Scanner<'a> {
     /// A start tag (or an empty element) at `pos`, just after its `<`.
     fn start_tag(&mut self, pos: usize) -> Fast<usize> {
         let b = self.bytes;
-        let name_end = pos + b[pos..].iter().position(|&c| is_space(c) || c == b'/' || c == b'>').ok_or(Slow)?;
+        let (name_end, local_start) = name_at(b, pos);
+        match b.get(name_end) {
+            Some(&c) if is_space(c) || c == b'/' || c == b'>' => {}
+            _ => return Err(Slow),
+        }
         let name = &self.text[pos..name_end];
-        if name.is_empty() || !name.bytes().all(is_name_byte) || name.as_bytes()[0].is_ascii_digit() {
+        if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
             return Err(Slow);
         }
         if self.stack.len() >= MAX_DEPTH {
             return Err(Slow);
         }
-        let local = name.split_once(':').map_or(name, |(_, l)| l);
+        let local = &self.text[local_start..name_end];
         let parent = self.stack.last().map(|&(frame, _)| frame);
         // Elements whose attributes the runs (or the reader's warnings) depend on.
         let parsed = match parent {
@@ -460,8 +527,8 @@ impl<'a> Scanner<'a> {
                 Some(_) if pos > start => {}
                 _ => return Err(Slow),
             }
-            let key_end = pos + b[pos..].iter().position(|&c| !is_name_byte(c)).ok_or(Slow)?;
-            if key_end == pos || b[key_end] != b'=' {
+            let (key_end, local_start) = name_at(b, pos);
+            if key_end == pos || b.get(key_end) != Some(&b'=') {
                 return Err(Slow);
             }
             let quote = *b.get(key_end + 1).ok_or(Slow)?;
@@ -471,17 +538,7 @@ impl<'a> Scanner<'a> {
             let value_start = key_end + 2;
             // One look at the value: where it ends, and whether it holds `<` (left to the
             // reader) or something to unescape.
-            let mut value_end = value_start;
-            let mut special = false;
-            loop {
-                match *b.get(value_end).ok_or(Slow)? {
-                    c if c == quote => break,
-                    b'<' => return Err(Slow),
-                    b'&' | b'\t' | b'\n' | b'\r' => special = true,
-                    _ => {}
-                }
-                value_end += 1;
-            }
+            let (value_end, special) = attribute_value(b, value_start, quote)?;
             let raw = &text[value_start..value_end];
             let full = &text[pos..key_end];
             if self.attrs.iter().any(|a| a.full == full) {
@@ -497,7 +554,7 @@ impl<'a> Scanner<'a> {
             } else {
                 Cow::Borrowed(raw)
             };
-            let local = full.split_once(':').map_or(full, |(_, l)| l);
+            let local = &text[local_start..key_end];
             self.attrs.push(Attr { full, local, value });
             pos = value_end + 1;
         }

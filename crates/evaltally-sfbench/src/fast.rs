@@ -23,27 +23,22 @@ pub(crate) fn category_runs(file: &Input<'_>) -> Option<Vec<CategoryRun>> {
 }
 
 fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
-    let b = file.bytes;
-    if std::str::from_utf8(b).is_err() {
-        return Err(Fallback);
-    }
+    let t = file.text().ok_or(Fallback)?;
+    let b = t.as_bytes();
     let members = file.json_members().ok_or(Fallback)?;
-    if file.text_bytes().len() != b.len() {
-        return Err(Fallback);
-    }
     let top = |key: &str| member(b, members, key);
-    let run = match string(b, top("run_id")?)? {
+    let run = match string(t, top("run_id")?)? {
         Some(id) => id.into_owned(),
         None => file.stem(),
     };
-    let model = match string(b, top("model_name")?)? {
+    let model = match string(t, top("model_name")?)? {
         Some(m) => Some(m),
-        None => string(b, top("model_name_or_path")?)?,
+        None => string(t, top("model_name_or_path")?)?,
     };
     let model = model.as_deref().unwrap_or("unknown");
-    let started = match string(b, top("start_time")?)? {
+    let started = match string(t, top("start_time")?)? {
         Some(t) => Some(t),
-        None => string(b, top("created_at")?)?,
+        None => string(t, top("created_at")?)?,
     };
     let meta = crate::report::run_meta(started.as_deref());
     let instances = top("instances")?.ok_or(Fallback)?;
@@ -52,8 +47,8 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     only_objects(b, instances, |i| {
         let ([id, status, resolved, error_type], end) =
             fields(b, i, ["instance_id", "status", "resolved", "error_type"])?;
-        let id = string(b, id.as_ref())?.unwrap_or_default();
-        let status = string(b, status.as_ref())?.map_or(TaskStatus::Error, |s| TaskStatus::parse(&s));
+        let id = string(t, id.as_ref())?.unwrap_or_default();
+        let status = string(t, status.as_ref())?.map_or(TaskStatus::Error, |s| TaskStatus::parse(&s));
         // A `resolved` that is not a boolean, or a repeated instance, is the tolerant reader's
         // to report.
         if resolved.as_ref().is_some_and(|r| boolean(b, Some(r)).is_none()) {
@@ -75,7 +70,7 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         if boolean(b, resolved.as_ref()).unwrap_or(false) {
             entry.push(&id, Outcome::Pass, None);
         } else {
-            let label = string(b, error_type.as_ref())?;
+            let label = string(t, error_type.as_ref())?;
             entry.push(&id, status.unresolved_outcome(), Some(label.as_deref().unwrap_or(status.as_str())));
         }
         Ok(end)

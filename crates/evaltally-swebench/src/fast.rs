@@ -17,10 +17,8 @@ use crate::report::InstanceReport;
 /// `export` use it), or a [`Fallback`] for the tolerant reader
 /// ([`crate::sources::instance_report`]).
 pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<InstanceReport, Fallback> {
-    let b = file.bytes;
-    if std::str::from_utf8(b).is_err() || file.text_bytes().len() != b.len() {
-        return Err(Fallback);
-    }
+    let t = file.text().ok_or(Fallback)?;
+    let b = t.as_bytes();
     let members = file.json_members().ok_or(Fallback)?;
     let (id, body) = if member(b, members, "resolved")?.is_some() {
         (folder_id.to_string(), None)

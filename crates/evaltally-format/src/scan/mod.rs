@@ -37,11 +37,25 @@ impl ScanError {
     }
 }
 
+/// The offset of the first byte from `i` that is not JSON whitespace. Indented documents
+/// have runs of spaces after each line end: those are passed 8 bytes at a time.
+#[inline]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
-        i += 1;
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
+            _ => return i,
+        }
+        while let Some(word) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            let other = u64::from_le_bytes(*word) ^ SPACES;
+            if other != 0 {
+                i += (other.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
     }
-    i
 }
 
 /// Skips a number or `true`/`false`/`null`; returns the offset just past it.
@@ -317,6 +331,20 @@ mod tests {
             assert!(scan(cut, &["id"]).is_err(), "pad {pad}");
             let escaped_quote_at_end = format!(r#"{{"v": ["{filler}\\", "]"], "id": 1}}"#);
             assert_eq!(scan(&escaped_quote_at_end, &["id"]).unwrap()[0].as_deref(), Some("1"), "pad {pad}");
+        }
+    }
+
+    /// Runs of spaces, passed eight at a time, end at the right byte whatever their length
+    /// and whatever whitespace follows them.
+    #[test]
+    fn whitespace_runs_of_any_length() {
+        for len in 0..40 {
+            for mixed in ["", "\n", "\t ", "\r\n  "] {
+                let doc = format!("{}{mixed}{}x", " ".repeat(len), " ".repeat(len % 9));
+                assert_eq!(skip_ws(doc.as_bytes(), 0), doc.len() - 1, "{len} {mixed:?}");
+                let line = format!("{{{}\"id\"{mixed}:{}1{}}}", " ".repeat(len), " ".repeat(len), " ".repeat(len));
+                assert_eq!(scan(&line, &["id"]).unwrap(), [Some("1".into())], "{line:?}");
+            }
         }
     }
 

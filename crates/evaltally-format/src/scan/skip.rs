@@ -8,9 +8,39 @@
 
 use super::ScanError;
 
+/// Bit 7 of each byte of `w` that equals `c` (and possibly of a byte after it that is
+/// `c ^ 1`: only the lowest set bit is exact, which is all the callers use).
+#[inline(always)]
+#[allow(clippy::inline_always)]
+const fn bytes_equal(w: u64, c: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = w ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
 /// `b[i]` is `"`; returns the offset just past the closing quote.
+///
+/// Most strings a scan crosses are keys and short values: the first 8-byte words are
+/// searched for a quote or a backslash in place (SWAR), and `memchr2` takes over for a
+/// long string.
 pub(super) fn skip_string(b: &[u8], i: usize) -> Result<usize, ScanError> {
     let mut j = i + 1;
+    for _ in 0..4 {
+        let Some(word) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) else { break };
+        let w = u64::from_le_bytes(*word);
+        let hits = bytes_equal(w, b'"') | bytes_equal(w, b'\\');
+        if hits == 0 {
+            j += 8;
+            continue;
+        }
+        let k = (hits.trailing_zeros() / 8) as usize;
+        if b[j + k] == b'"' {
+            return Ok(j + k + 1);
+        }
+        j += k + 2; // skip the escaped byte
+        break;
+    }
     loop {
         match memchr::memchr2(b'"', b'\\', b.get(j..).unwrap_or_default()) {
             None => return Err(ScanError::at(b.len(), "a closing `\"` (the string is cut short)")),
@@ -354,5 +384,30 @@ mod tests {
         assert_eq!(m, Masks { quote: 1, backslash: 1 << 15, open: 0b11 << 16, close: 1 << 40 | 1 << 63 });
         // Bytes that differ from a bracket only in bit 0x20 elsewhere are not brackets.
         assert_eq!(test_masks(&[b';'; 64]), Masks::default());
+    }
+
+    /// The word-at-a-time start of `skip_string` finds the closing quote (or an escape)
+    /// wherever it falls, as a byte-by-byte walk does.
+    #[test]
+    fn strings_end_where_a_byte_walk_says() {
+        fn by_bytes(b: &[u8]) -> Option<usize> {
+            let mut j = 1;
+            while j < b.len() {
+                match b[j] {
+                    b'"' => return Some(j + 1),
+                    b'\\' => j += 2,
+                    _ => j += 1,
+                }
+            }
+            None
+        }
+        for len in 0..48 {
+            for tail in [&b"\"x"[..], b"\\\"\"x", b"\\\\\"", b"\\u00e9\"", b"\\"] {
+                let mut doc = vec![b'"'];
+                doc.extend((0..len).map(|k| b"ab\xC3\xA9 c"[k % 6]));
+                doc.extend_from_slice(tail);
+                assert_eq!(skip_string(&doc, 0).ok(), by_bytes(&doc), "{len} {tail:?}");
+            }
+        }
     }
 }

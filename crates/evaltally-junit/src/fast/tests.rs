@@ -228,3 +228,25 @@ fn fast_path_agrees_with_the_reader_on_damaged_reports() {
     // Most damage is noticed; some (in text, in a value) is harmless and read.
     assert!(read > tried / 20 && read < tried, "fast path read {read} of {tried} damaged reports");
 }
+
+/// The word-at-a-time value scan stops where a byte walk does: at the closing quote, or
+/// at a `<`, and notes `&` and line ends wherever they fall.
+#[test]
+fn attribute_values_end_where_a_byte_walk_says() {
+    for len in 0..40 {
+        for (tail, want) in [
+            (&b"\"rest"[..], Some(false)),
+            (b"&amp;\"", Some(true)),
+            (b"\n\"", Some(true)),
+            (b"\t'\"", Some(true)),
+            (b"<\"", None),
+            (b"", None),
+        ] {
+            let mut value: Vec<u8> = (0..len).map(|k| b"ab\xC3\xA9 '"[k % 6]).collect();
+            let end = value.len() + tail.iter().position(|&c| c == b'"').unwrap_or(0);
+            value.extend_from_slice(tail);
+            let got = super::attribute_value(&value, 0, b'"').ok();
+            assert_eq!(got, want.map(|special| (end, special)), "{len} {tail:?}");
+        }
+    }
+}
