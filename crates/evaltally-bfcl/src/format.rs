@@ -88,6 +88,26 @@ struct PairUnit {
     single: bool,
 }
 
+impl PairUnit {
+    /// The pair's one run record.
+    fn records_of(
+        &self,
+        tests: Vec<evaltally_core::TestRecord>,
+        diagnostics: Vec<evaltally_core::Diagnostic>,
+    ) -> Records {
+        let run = RunRecord {
+            run: self.pair.run.clone(),
+            model: self.pair.model.clone(),
+            format: "bfcl".to_string(),
+            source: self.root.clone(),
+            started_at: None,
+            tests,
+            ..RunRecord::default()
+        };
+        Records { runs: vec![run], diagnostics }
+    }
+}
+
 impl Unit for PairUnit {
     fn format(&self) -> &'static str {
         "bfcl"
@@ -123,16 +143,13 @@ impl Unit for PairUnit {
     fn records(&self, scratch: &mut Scratch, _options: &Options) -> Records {
         let mut diagnostics = Vec::new();
         let tests = crate::records::pair_records(&self.pair, scratch.slot::<crate::Scratch>(), &mut diagnostics);
-        let run = RunRecord {
-            run: self.pair.run.clone(),
-            model: self.pair.model.clone(),
-            format: "bfcl".to_string(),
-            source: self.root.clone(),
-            started_at: None,
-            tests,
-            ..RunRecord::default()
-        };
-        Records { runs: vec![run], diagnostics }
+        self.records_of(tests, diagnostics)
+    }
+
+    fn read_both(&self, scratch: &mut Scratch, _options: &Options) -> (Read, Records) {
+        let (out, tests) = crate::records::pair_run_and_records(&self.pair, scratch.slot::<crate::Scratch>());
+        let records = self.records_of(tests, out.diagnostics.clone());
+        (Read { runs: out.run.into_iter().collect(), diagnostics: out.diagnostics }, records)
     }
 
     fn show(&self, _scratch: &mut Scratch, test: &str, _options: &Options) -> Shown {

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::layout::{FilePair, RunDir};
 use crate::scan::{int_value, scan_object, string_value};
 use crate::show::{error_message, sum, to_count};
-use crate::{Scratch, lines, read_pair};
+use crate::{PairOutcome, Scratch, lines, read_pair};
 
 /// A test's latency (seconds) and input and output token counts.
 #[derive(Clone, Copy, Default)]
@@ -67,9 +67,23 @@ fn failure_messages(buf: &[u8]) -> HashMap<String, String> {
 
 /// The tests of one (run, model, category), with latencies, tokens and messages.
 pub fn pair_records(pair: &FilePair, scratch: &mut Scratch, diags: &mut Vec<Diagnostic>) -> Vec<TestRecord> {
-    let read = read_pair(pair, scratch);
+    let (read, tests) = pair_run_and_records(pair, scratch);
     diags.extend(read.diagnostics);
-    let Some(run) = read.run else { return Vec::new() };
+    tests
+}
+
+/// What [`read_pair`] gives for `pair` and the pair's test records ([`pair_records`]), from
+/// one reading of its files.
+pub fn pair_run_and_records(pair: &FilePair, scratch: &mut Scratch) -> (PairOutcome, Vec<TestRecord>) {
+    let read = read_pair(pair, scratch);
+    let tests = match &read.run {
+        Some(run) => tests_of(pair, run, scratch),
+        None => Vec::new(),
+    };
+    (read, tests)
+}
+
+fn tests_of(pair: &FilePair, run: &evaltally_core::CategoryRun, scratch: &Scratch) -> Vec<TestRecord> {
     // `read_pair` left the files' contents in the scratch buffers: each file is read once.
     let numbers = result_numbers(scratch.result_bytes());
     let messages = if pair.score.is_some() { failure_messages(scratch.score_bytes()) } else { HashMap::default() };

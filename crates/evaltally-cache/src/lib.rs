@@ -111,6 +111,22 @@ pub struct Cache {
 
 /// What is stored for a unit: a name that keeps its entries apart, and how to write and
 /// restore it.
+/// A unit being visited: its inputs, their stamps, and when they were taken.
+struct Visit {
+    inputs: Vec<PathBuf>,
+    stamps: Vec<Stamp>,
+    now: SystemTime,
+}
+
+/// Where an entry is kept: its identity text and the hash that indexes it.
+struct Key {
+    identity: String,
+    hash: u128,
+}
+
+const READ: Kind<Read> = Kind { name: "read", encode: encode_read, decode: codec::decode_read };
+const RECORDS: Kind<Records> = Kind { name: "records", encode: encode_records, decode: codec::decode_records };
+
 struct Kind<T> {
     name: &'static str,
     /// Appends the value's bytes; `false` when it cannot be stored.
@@ -275,59 +291,91 @@ impl Cache {
     /// its inputs are unchanged, else read from the files and stored for next time. The
     /// result is the same either way, diagnostics included.
     pub fn read(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Read {
-        let kind = Kind { name: "read", encode: encode_read, decode: codec::decode_read };
-        self.through(&kind, unit, scratch, options, |scratch| unit.read(scratch, options))
+        let Some(visit) = self.visit(unit, scratch) else { return unit.read(scratch, options) };
+        let (key, found) = self.find(&READ, &visit, unit, options);
+        found.unwrap_or_else(|| {
+            let value = unit.read(scratch, options);
+            self.keep(&READ, &visit, &key, &value, scratch);
+            value
+        })
     }
 
     /// The unit's run records ([`Unit::records`]: every test with its error message,
     /// tokens, duration and cost), from the cache when its inputs are unchanged, as
     /// [`read`](Self::read) does.
     pub fn records(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Records {
-        let kind = Kind { name: "records", encode: encode_records, decode: codec::decode_records };
-        self.through(&kind, unit, scratch, options, |scratch| unit.records(scratch, options))
+        let Some(visit) = self.visit(unit, scratch) else { return unit.records(scratch, options) };
+        let (key, found) = self.find(&RECORDS, &visit, unit, options);
+        found.unwrap_or_else(|| {
+            let value = unit.records(scratch, options);
+            self.keep(&RECORDS, &visit, &key, &value, scratch);
+            value
+        })
     }
 
-    fn through<T>(
-        &self,
-        kind: &Kind<T>,
-        unit: &dyn Unit,
-        scratch: &mut Scratch,
-        options: &Options,
-        compute: impl FnOnce(&mut Scratch) -> T,
-    ) -> T {
-        let Some(root) = &self.root else { return compute(scratch) };
+    /// [`read`](Self::read) and [`records`](Self::records) of one unit
+    /// ([`Unit::read_both`]): its inputs are stamped once, and when either reading is not
+    /// stored the unit's files are read once for both.
+    pub fn read_both(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
+        let Some(visit) = self.visit(unit, scratch) else { return unit.read_both(scratch, options) };
+        let (read_key, read) = self.find(&READ, &visit, unit, options);
+        let (records_key, records) = self.find(&RECORDS, &visit, unit, options);
+        if let (Some(read), Some(records)) = (read, records) {
+            return (read, records);
+        }
+        let (read, records) = unit.read_both(scratch, options);
+        self.keep(&READ, &visit, &read_key, &read, scratch);
+        self.keep(&RECORDS, &visit, &records_key, &records, scratch);
+        (read, records)
+    }
+
+    /// The unit's inputs, stamped, when the cache is on and the unit may be stored.
+    fn visit(&self, unit: &dyn Unit, scratch: &mut Scratch) -> Option<Visit> {
+        self.root.as_ref()?;
         let inputs = unit.inputs();
         // A unit that lists no inputs could never be told changed: always read it.
         if inputs.is_empty() || many_small(unit.size(), inputs.len()) {
-            return compute(scratch);
+            return None;
         }
-        let identity = format!("{}\n{}\n{options:?}\n{unit:?}", self.generation, kind.name);
-        let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
         let now = SystemTime::now();
         let stamps: Vec<Stamp> = {
             let buffers = scratch.slot::<Buffers>();
             inputs.iter().map(|p| Stamp::take(p, &mut buffers.edges)).collect()
         };
-        if let Some(value) = self.lookup(root, hash, &identity, &stamps, kind.decode) {
+        Some(Visit { inputs, stamps, now })
+    }
+
+    /// The entry's key, and the stored reading when there is one that still holds
+    /// (counted as a hit, or as a miss).
+    fn find<T>(&self, kind: &Kind<T>, visit: &Visit, unit: &dyn Unit, options: &Options) -> (Key, Option<T>) {
+        let identity = format!("{}\n{}\n{options:?}\n{unit:?}", self.generation, kind.name);
+        let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
+        let found =
+            self.root.as_deref().and_then(|root| self.lookup(root, hash, &identity, &visit.stamps, kind.decode));
+        if found.is_some() {
             self.counters.hits.fetch_add(1, Ordering::Relaxed);
             self.pending().used.insert(hash);
-            return value;
+        } else {
+            self.counters.misses.fetch_add(1, Ordering::Relaxed);
         }
-        self.counters.misses.fetch_add(1, Ordering::Relaxed);
-        let value = compute(scratch);
-        let settled =
-            stamps.iter().all(|s| s.settled(now, self.settle)) && inputs.iter().zip(&stamps).all(|(p, s)| s.still(p));
+        (Key { identity, hash }, found)
+    }
+
+    /// Stores a reading just taken, when its inputs did not change while it was taken and
+    /// had settled before.
+    fn keep<T>(&self, kind: &Kind<T>, visit: &Visit, key: &Key, value: &T, scratch: &mut Scratch) {
+        let settled = visit.stamps.iter().all(|s| s.settled(visit.now, self.settle))
+            && visit.inputs.iter().zip(&visit.stamps).all(|(p, s)| s.still(p));
         if !settled {
             self.counters.unsettled.fetch_add(1, Ordering::Relaxed);
-            return value;
+            return;
         }
         let buffers = scratch.slot::<Buffers>();
         buffers.reading.clear();
-        if (kind.encode)(&value, &mut buffers.reading) {
-            let bytes = entry::encode(&identity, &stamps, &buffers.reading);
-            self.stage(hash, bytes);
+        if (kind.encode)(value, &mut buffers.reading) {
+            let bytes = entry::encode(&key.identity, &visit.stamps, &buffers.reading);
+            self.stage(key.hash, bytes);
         }
-        value
     }
 
     fn lookup<T>(

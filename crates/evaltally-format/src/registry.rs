@@ -325,6 +325,23 @@ impl Unit for SniffedFile {
         })
     }
 
+    fn read_both(&self, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
+        self.with(scratch, options, |sniffed| match sniffed {
+            Sniffed::Format(format, input) => (format.read(&input, options), format.records(&input, options)),
+            Sniffed::Unknown(input) => {
+                let diagnostics: Vec<_> = self.unknown(&input).into_iter().collect();
+                (Read { runs: Vec::new(), diagnostics: diagnostics.clone() }, Records { runs: Vec::new(), diagnostics })
+            }
+            Sniffed::Unreadable(e) => {
+                let diagnostic = self.unreadable(&e);
+                (
+                    Read { runs: Vec::new(), diagnostics: vec![diagnostic.clone()] },
+                    Records { runs: Vec::new(), diagnostics: vec![diagnostic] },
+                )
+            }
+        })
+    }
+
     fn show(&self, scratch: &mut Scratch, test: &str, options: &Options) -> Shown {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => format.show(&input, test, options),

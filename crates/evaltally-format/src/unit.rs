@@ -78,6 +78,13 @@ pub trait Unit: Send + Sync + Debug {
     /// Reads the unit's run records.
     fn records(&self, scratch: &mut Scratch, options: &Options) -> Records;
 
+    /// The unit's runs and its run records from one reading of its files, for commands that
+    /// need both (`compare`: outcomes, then cost and tokens). By default the two are read
+    /// one after the other; units that can, read their files once.
+    fn read_both(&self, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
+        (self.read(scratch, options), self.records(scratch, options))
+    }
+
     /// Everything the unit says about test `test`.
     fn show(&self, scratch: &mut Scratch, test: &str, options: &Options) -> Shown;
 

@@ -69,6 +69,35 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
     }
 }
 
+/// `compare` reads runs and their records (cost, tokens) from one reading of each file;
+/// through the cache both come back, and print what reading the files prints.
+#[test]
+fn compare_prints_the_same_cold_warm_and_uncached() {
+    let cache = tempfile::tempdir().unwrap();
+    let sides = [
+        ("bfcl/v4/run-1", "bfcl/v4/run-2"),
+        ("gstack/standard", "gstack/standard"),
+        ("junit", "junit"),
+        ("sfbench-runs/run-1", "sfbench-runs/run-2"),
+    ];
+    for (base, new) in sides {
+        let (base, new) = (testdata(base), testdata(new));
+        let args = ["compare", "--base", base.to_str().unwrap(), "--new", new.to_str().unwrap(), "--format", "json"];
+        let uncached = run_with(cache.path(), &[&["--no-cache"], args.as_slice()].concat());
+        let cold = run_with(cache.path(), &args);
+        let warm = evaltally_in(
+            &workspace_root(),
+            &args,
+            &[("EVALTALLY_CACHE", cache.path().to_str().unwrap()), ("EVALTALLY_CACHE_STATS", "1")],
+        );
+        assert!(uncached.stdout.contains("\"efficiency\""), "{args:?}: {}", uncached.stdout);
+        assert_eq!(cold.stdout, uncached.stdout, "{args:?}");
+        assert_eq!(warm.stdout, uncached.stdout, "{args:?}");
+        let line = warm.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_default().to_string();
+        assert!(line.contains(" 0 misses") && !line.starts_with("cache: 0 hits"), "{args:?}: {line}");
+    }
+}
+
 #[test]
 fn no_cache_neither_reads_nor_writes_the_cache() {
     let cache = tempfile::tempdir().unwrap();

@@ -148,23 +148,61 @@ pub fn load_cached(
 ) -> Result<Loaded, LoadError> {
     let found = discover(paths, filter)?;
     let options = filter.options();
-    let mut diagnostics = found.diagnostics;
-    let units = found.units;
+    let read = read_units(&found.units, progress, |unit, scratch| cache.read(unit, scratch, &options));
+    finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)
+}
+
+/// [`load_cached`] and [`records_cached`] from one reading of each unit (for `compare`,
+/// which needs outcomes and then cost and tokens): every file is opened once, and a unit
+/// whose two readings are both stored is not opened at all. The records' diagnostics are
+/// only those of reading them; discovery's are in the [`Loaded`].
+pub fn load_with_records(
+    paths: &[PathBuf],
+    filter: &Filter,
+    progress: &dyn Progress,
+    cache: &Cache,
+) -> Result<(Loaded, Records), LoadError> {
+    let found = discover(paths, filter)?;
+    let options = filter.options();
+    let both = read_units(&found.units, progress, |unit, scratch| cache.read_both(unit, scratch, &options));
+    let (read, records): (Vec<(usize, evaltally_format::Read)>, Vec<evaltally_format::Records>) =
+        both.into_iter().enumerate().map(|(i, (read, records))| ((i, read), records)).unzip();
+    let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    Ok((loaded, finish_records(Vec::new(), records, filter)))
+}
+
+/// Reads every unit with `read`, in parallel, largest first so a few big units do not leave
+/// a core idle at the end; the results come back in the units' order.
+fn read_units<T: Send>(
+    units: &[Box<dyn Unit>],
+    progress: &dyn Progress,
+    read: impl Fn(&dyn Unit, &mut Scratch) -> T + Sync,
+) -> Vec<T> {
     let sizes: Vec<u64> = units.iter().map(|u| u.size()).collect();
     let mut order: Vec<usize> = (0..units.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
     progress.start(units.len() as u64, sizes.iter().sum());
-    let mut read: Vec<(usize, evaltally_format::Read)> = order
+    let mut out: Vec<(usize, T)> = order
         .par_iter()
         .map_init(Scratch::default, |scratch, &i| {
-            let out = cache.read(units[i].as_ref(), scratch, &options);
+            let value = read(units[i].as_ref(), scratch);
             progress.advance(sizes[i]);
-            (i, out)
+            (i, value)
         })
         .collect();
     progress.finish();
-    read.sort_by_key(|(i, _)| *i);
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, value)| value).collect()
+}
 
+/// The [`Loaded`] the readings of `units` make (`read` holds each unit's index and reading):
+/// runs kept, pooled and counted as `filter` says, told apart and sorted.
+fn finish_loaded(
+    mut diagnostics: Vec<Diagnostic>,
+    units: &[Box<dyn Unit>],
+    read: Vec<(usize, evaltally_format::Read)>,
+    filter: &Filter,
+) -> Result<Loaded, LoadError> {
     let mut runs = Vec::with_capacity(read.len());
     for (i, out) in read {
         diagnostics.extend(out.diagnostics);
@@ -187,7 +225,7 @@ pub fn load_cached(
             r.errors_as_failures();
         }
     }
-    let mut runs = disambiguate(runs, &units);
+    let mut runs = disambiguate(runs, units);
     sort_runs(&mut runs);
     Ok(Loaded { runs, diagnostics })
 }
@@ -380,12 +418,17 @@ pub fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError>
 pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Records, LoadError> {
     let found = discover(paths, filter)?;
     let options = filter.options();
-    let mut diagnostics = found.diagnostics;
     let read: Vec<evaltally_format::Records> = found
         .units
         .par_iter()
         .map_init(Scratch::default, |scratch, u| cache.records(u.as_ref(), scratch, &options))
         .collect();
+    Ok(finish_records(found.diagnostics, read, filter))
+}
+
+/// The [`Records`] the units' readings make: BFCL file pairs of one (run, model) gathered
+/// into one record, records kept as `filter` says, sorted by model then run.
+fn finish_records(mut diagnostics: Vec<Diagnostic>, read: Vec<evaltally_format::Records>, filter: &Filter) -> Records {
     let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
     for read in read {
         diagnostics.extend(read.diagnostics);
@@ -401,7 +444,7 @@ pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Resu
     }
     let mut runs: Vec<RunRecord> = merged.into_values().filter_map(|r| filtered_record(r, filter)).collect();
     runs.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
-    Ok(Records { runs, diagnostics })
+    Records { runs, diagnostics }
 }
 
 /// A run record as `filter` keeps it: its tests of kept categories (errored ones counted as

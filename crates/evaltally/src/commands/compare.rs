@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use evaltally_analyzer::load::Records;
 use evaltally_analyzer::{Filter, Loaded, compare, efficiency};
 use evaltally_core::Diagnostic;
 use evaltally_core::text::printable;
@@ -15,16 +16,9 @@ use crate::{Exit, UsageError};
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
     let quarantine = Quarantine::read(&args.known_flaky)?;
-    let (base, new, base_paths, new_paths) = match (args.runs.as_slice(), args.base.is_empty()) {
-        ([base, new], true) => (
-            load_one(base, "BASE", &filter)?,
-            load_one(new, "NEW", &filter)?,
-            std::slice::from_ref(base),
-            std::slice::from_ref(new),
-        ),
-        ([], false) => {
-            (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?, args.base.as_slice(), args.new.as_slice())
-        }
+    let ((base, base_records), (new, new_records)) = match (args.runs.as_slice(), args.base.is_empty()) {
+        ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),
+        ([], false) => (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?),
         _ => {
             return Err(UsageError(
                 "give two run folders (`compare BASE NEW`) or two groups (`compare --base PATH... --new PATH...`)"
@@ -46,10 +40,9 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         },
     };
     let mut report = compare::compare_with(&base.runs, &new.runs, settings);
-    // Cost, duration and tokens live in the runs' records; what reading them says was said
-    // by the first read.
-    let records = |paths: &[PathBuf]| crate::cache::records(paths, &filter).map(|r| r.runs).unwrap_or_default();
-    report.efficiency = efficiency::efficiency(&records(base_paths), &records(new_paths));
+    // Cost, duration and tokens live in the runs' records, read with the runs; what reading
+    // them says was said with the runs.
+    report.efficiency = efficiency::efficiency(&base_records.runs, &new_records.runs);
     let diagnostics: Vec<Diagnostic> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
 
     let text = match args.format {
@@ -122,13 +115,14 @@ fn quarantine_note(excused: &[String], gating: bool) -> Option<String> {
     ))
 }
 
-fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Loaded> {
-    super::stability::load_runs(paths, filter, "compare")
+/// One side's runs and their records.
+fn load_side(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<(Loaded, Records)> {
+    super::stability::load_runs_and_records(paths, filter, "compare")
 }
 
 /// Loads one side given as a single run folder, refusing a folder that holds several runs.
-fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<Loaded> {
-    let loaded = load_side(std::slice::from_ref(path), filter)?;
+fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<(Loaded, Records)> {
+    let (loaded, records) = load_side(std::slice::from_ref(path), filter)?;
     let mut names: Vec<&str> = loaded.runs.iter().map(|r| r.run.as_str()).collect();
     names.sort_by(|a, b| evaltally_core::id::natural_str_cmp(a, b));
     names.dedup();
@@ -141,5 +135,5 @@ fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<Load
         ))
         .into());
     }
-    Ok(loaded)
+    Ok((loaded, records))
 }

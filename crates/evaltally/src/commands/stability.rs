@@ -123,6 +123,31 @@ pub(crate) fn load_runs(paths: &[PathBuf], filter: &Filter, verb: &str) -> anyho
     if !stored.is_empty() {
         load::add_runs(&mut loaded, crate::store::category_runs(&stored)?, filter);
     }
+    something_to(loaded, paths, verb)
+}
+
+/// [`load_runs`], with the runs' records (cost, duration, tokens) taken from the same
+/// reading of each file.
+pub(crate) fn load_runs_and_records(
+    paths: &[PathBuf],
+    filter: &Filter,
+    verb: &str,
+) -> anyhow::Result<(Loaded, load::Records)> {
+    let (stored, files) = crate::store::split(paths);
+    let (mut loaded, mut records) = if files.is_empty() {
+        (Loaded::default(), load::Records::default())
+    } else {
+        load::load_with_records(&files, filter, &Bar::new(), crate::cache::get()).map_err(|e| explain(&e))?
+    };
+    if !stored.is_empty() {
+        load::add_runs(&mut loaded, crate::store::category_runs(&stored)?, filter);
+        load::add_records(&mut records, crate::store::records(&stored)?, filter);
+    }
+    Ok((something_to(loaded, paths, verb)?, records))
+}
+
+/// `loaded`, unless it holds no run: then a usage error after the diagnostics.
+fn something_to(loaded: Loaded, paths: &[PathBuf], verb: &str) -> anyhow::Result<Loaded> {
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(
