@@ -130,7 +130,7 @@ impl<'a> Input<'a> {
         if self.bytes.starts_with(b"\xEF\xBB\xBF") {
             return None;
         }
-        simdutf8::basic::from_utf8(self.bytes).ok()
+        utf8(self.bytes)
     }
 
     /// The members of the top-level JSON object, or `None` when the content is not one
@@ -269,4 +269,15 @@ impl Resemblance {
         let shares = known.iter().chain(required).filter(|k| file.has(k)).count();
         (shares > 0).then(|| Self { shares, lacks: required.iter().copied().filter(|k| !file.has(k)).collect() })
     }
+}
+
+/// `bytes` as text when they are UTF-8, checked with SIMD (several GB/s, against about one
+/// for `std::str::from_utf8`): for fast paths that check a whole document before reading it.
+///
+/// ```
+/// assert_eq!(evaltally_format::utf8(b"caf\xC3\xA9"), Some("café"));
+/// assert_eq!(evaltally_format::utf8(b"caf\xE9"), None);
+/// ```
+pub fn utf8(bytes: &[u8]) -> Option<&str> {
+    simdutf8::basic::from_utf8(bytes).ok()
 }

@@ -176,34 +176,20 @@ fn name_at(b: &[u8], pos: usize) -> (usize, usize) {
 
 /// Where an attribute value starting at `b[start]` ends (its closing `quote`) and whether it
 /// holds a byte to unescape or normalise (`&`, tab, line end); `None` when it is cut short
-/// or holds `<`. Eight bytes at a time: a word with no quote, `<`, `&` or control byte is
-/// passed whole.
+/// or holds `<`. Found with `memchr3`, line ends looked for only in the value found.
 fn attribute_value(b: &[u8], start: usize, quote: u8) -> Result<(usize, bool), Slow> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let equal = |w: u64, c: u8| {
-        let x = w ^ (ONES * u64::from(c));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
     let mut end = start;
     let mut special = false;
     loop {
-        if let Some(word) = b.get(end..).and_then(<[u8]>::first_chunk::<8>) {
-            let w = u64::from_le_bytes(*word);
-            // Bytes below 0x20 (any control byte, tab and line ends among them).
-            let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-            if equal(w, quote) | equal(w, b'<') | equal(w, b'&') | control == 0 {
-                end += 8;
-                continue;
-            }
-        }
-        match *b.get(end).ok_or(Slow)? {
-            c if c == quote => return Ok((end, special)),
+        end += memchr3(quote, b'<', b'&', &b[end..]).ok_or(Slow)?;
+        match b[end] {
             b'<' => return Err(Slow),
-            b'&' | b'\t' | b'\n' | b'\r' => special = true,
-            _ => {}
+            b'&' => {
+                special = true;
+                end += 1;
+            }
+            _ => return Ok((end, special || memchr3(b'\t', b'\n', b'\r', &b[start..end]).is_some())),
         }
-        end += 1;
     }
 }
 
@@ -625,7 +611,7 @@ impl<'a> Scanner<'a> {
 ///
 /// [`JunitRun::category_runs`]: crate::JunitRun::category_runs
 pub(crate) fn category_runs(bytes: &[u8], source: &Path) -> Option<Vec<CategoryRun>> {
-    let text = std::str::from_utf8(bytes).ok()?;
+    let text = evaltally_format::utf8(bytes)?;
     // Control characters XML forbids are the reader's to report.
     if crate::read::control_characters(bytes).is_some() {
         return None;

@@ -9,7 +9,7 @@
 //! tolerant reader ([`crate::sources::read_document`]), which says what is wrong. Both give
 //! the same runs.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use evaltally_core::{CategoryRun, Outcome};
 use evaltally_format::Input;
@@ -43,7 +43,7 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     let meta = crate::report::run_meta(started.as_deref());
     let instances = top("instances")?.ok_or(Fallback)?;
     let mut by_category: BTreeMap<String, CategoryRun> = BTreeMap::new();
-    let mut seen = HashSet::new();
+    let mut seen = hashbrown::HashSet::new();
     only_objects(b, instances, |i| {
         let ([id, status, resolved, error_type], end) =
             fields(b, i, ["instance_id", "status", "resolved", "error_type"])?;
