@@ -78,7 +78,6 @@ fn lone_pair(path: &Path) -> FilePair {
 }
 
 /// One (run, model, category): its result file and its score file.
-#[derive(Debug)]
 struct PairUnit {
     pair: FilePair,
     /// The run folder (or `result-<run>` folder), the source of its records.
@@ -86,6 +85,36 @@ struct PairUnit {
     size: u64,
     /// Only files the user named, and not both of the pair: validated on their own.
     single: bool,
+}
+
+/// Written by hand: this is the digest cache's identity of the unit, formatted for every
+/// unit on every run, and the derived form escapes every character of every path. Each text
+/// is written as `length:text`, so that no two units read the same; a path that is not
+/// UTF-8 is written in its `Debug` form.
+impl std::fmt::Debug for PairUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn text(f: &mut std::fmt::Formatter<'_>, name: &str, s: &str) -> std::fmt::Result {
+            write!(f, " {name} {}:", s.len())?;
+            f.write_str(s)
+        }
+        // The `Debug` form of a path that is not UTF-8 keeps its bytes apart (escaped).
+        #[allow(clippy::unnecessary_debug_formatting)]
+        fn path(f: &mut std::fmt::Formatter<'_>, name: &str, p: Option<&Path>) -> std::fmt::Result {
+            match p.map(|p| (p, p.to_str())) {
+                None => write!(f, " {name} -"),
+                Some((_, Some(s))) => text(f, name, s),
+                Some((p, None)) => write!(f, " {name} {p:?}"),
+            }
+        }
+        f.write_str("PairUnit")?;
+        text(f, "run", &self.pair.run)?;
+        text(f, "model", &self.pair.model)?;
+        text(f, "category", &self.pair.category)?;
+        path(f, "result", self.pair.result.as_deref())?;
+        path(f, "score", self.pair.score.as_deref())?;
+        path(f, "root", Some(&self.root))?;
+        write!(f, " size {} single {}", self.size, self.single)
+    }
 }
 
 impl PairUnit {

@@ -147,16 +147,37 @@ pub struct Place {
 /// assert!(locate(Path::new("loose/BFCL_v4_simple_result.json")).is_none());
 /// ```
 pub fn locate(file: &Path) -> Option<Place> {
-    let folders: Vec<&Path> = file.ancestors().skip(1).take_while(|p| !p.as_os_str().is_empty()).collect();
-    let names: Vec<String> =
-        folders.iter().map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()).collect();
-    let at = names.iter().position(|n| {
-        n == "result"
-            || n == "score"
-            || n.strip_prefix("result-").or_else(|| n.strip_prefix("score-")).is_some_and(|r| !r.is_empty())
-    })?;
-    let tree = folders[at].to_path_buf();
-    let name = &names[at];
+    fn name_of(p: &Path) -> std::borrow::Cow<'_, str> {
+        p.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+    }
+    // Walking up from the file: the folder just below the one looked at (the model folder
+    // once the tree folder is found), and whether a folder below that one is a snapshot.
+    let mut below: Option<&Path> = None;
+    let mut in_snapshot = false;
+    for (at, folder) in file.ancestors().skip(1).take_while(|p| !p.as_os_str().is_empty()).enumerate() {
+        let name = name_of(folder);
+        let tree = name == "result"
+            || name == "score"
+            || name.strip_prefix("result-").or_else(|| name.strip_prefix("score-")).is_some_and(|r| !r.is_empty());
+        if tree {
+            return Some(place(
+                folder,
+                &name,
+                below.map(|m| name_of(m).into_owned()),
+                at.saturating_sub(1),
+                in_snapshot,
+            ));
+        }
+        if let Some(b) = below {
+            in_snapshot |= name_of(b) == "memory_snapshot";
+        }
+        below = Some(folder);
+    }
+    None
+}
+
+/// The place of a file below tree folder `tree` (named `name`).
+fn place(tree: &Path, name: &str, model: Option<String>, depth: usize, in_snapshot: bool) -> Place {
     let (kind, run, run_root) = if name == "result" || name == "score" {
         let kind = if name == "result" { FileKind::Result } else { FileKind::Score };
         let root = match tree.parent() {
@@ -165,14 +186,11 @@ pub fn locate(file: &Path) -> Option<Place> {
         };
         (kind, folder_name(&root), root)
     } else if let Some(run) = name.strip_prefix("result-") {
-        (FileKind::Result, run.to_string(), tree.clone())
+        (FileKind::Result, run.to_string(), tree.to_path_buf())
     } else {
-        (FileKind::Score, name.strip_prefix("score-").unwrap_or(name).to_string(), tree.clone())
+        (FileKind::Score, name.strip_prefix("score-").unwrap_or(name).to_string(), tree.to_path_buf())
     };
-    let model = at.checked_sub(1).map(|m| names[m].clone());
-    let below_model = at.saturating_sub(1);
-    let in_snapshot = names[..below_model].iter().any(|n| n == "memory_snapshot");
-    Some(Place { tree, kind, run, run_root, model, depth: below_model, in_snapshot })
+    Place { tree: tree.to_path_buf(), kind, run, run_root, model, depth, in_snapshot }
 }
 
 /// Where a score file's result file sits when the result tree mirrors the score tree:

@@ -415,14 +415,19 @@ pub(crate) fn decode_read(bytes: &[u8]) -> Option<Read> {
     let mut r = Reader::new(bytes);
     let n_runs = r.count(1)?;
     let mut runs = Vec::with_capacity(n_runs);
+    let mut shared = None;
     for _ in 0..n_runs {
-        runs.push(decode_run(&mut r)?);
+        runs.push(decode_run(&mut r, &mut shared)?);
     }
     let diagnostics = decode_diagnostics(&mut r)?;
     r.is_empty().then_some(Read { runs, diagnostics })
 }
 
-fn decode_run(r: &mut Reader<'_>) -> Option<CategoryRun> {
+/// The run metadata last decoded, with its bytes: the category runs of one run share it,
+/// as they did when read.
+type SharedMeta<'a> = Option<(&'a [u8], Arc<RunMeta>)>;
+
+fn decode_run<'a>(r: &mut Reader<'a>, shared: &mut SharedMeta<'a>) -> Option<CategoryRun> {
     let (name, model, category) = (r.str()?, r.str()?, r.str()?);
     let mut run = CategoryRun::new(name, model, category);
     let n_sources = r.count(4)?;
@@ -431,7 +436,20 @@ fn decode_run(r: &mut Reader<'_>) -> Option<CategoryRun> {
     }
     run.scored = r.flag()?;
     if r.flag()? {
-        run.meta = Some(Arc::new(decode_meta(r)?));
+        run.meta = Some(match shared {
+            // The same bytes decode to the same metadata, and to nothing longer: the
+            // encoding says where each field ends.
+            Some((bytes, meta)) if r.bytes.starts_with(bytes) => {
+                r.take(bytes.len())?;
+                Arc::clone(meta)
+            }
+            _ => {
+                let before = r.bytes;
+                let meta = decode_meta(r)?;
+                let raw = &before[..before.len() - r.bytes.len()];
+                Arc::clone(&shared.insert((raw, Arc::new(meta))).1)
+            }
+        });
     }
     let n = r.count(4 + 1 + 2)?;
     let buf = r.str()?.to_string();
@@ -553,5 +571,32 @@ mod tests {
             flipped[at] ^= 0xFF;
             let _ = decode_read(&flipped);
         }
+    }
+
+    /// Category runs of one run share their metadata when restored, as when read; runs
+    /// with other metadata get their own.
+    #[test]
+    fn restored_runs_share_equal_metadata() {
+        let meta = Arc::new(RunMeta { git_branch: Some("main".into()), ..RunMeta::default() });
+        let other = Arc::new(RunMeta { git_branch: Some("mainline".into()), ..RunMeta::default() });
+        let runs: Vec<CategoryRun> = [&meta, &meta, &other, &meta]
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut r = CategoryRun::new("r", "m", format!("c{i}"));
+                r.meta = Some(Arc::clone(m));
+                r
+            })
+            .collect();
+        let read = Read { runs, diagnostics: Vec::new() };
+        assert!(storable(&read));
+        let mut bytes = Vec::new();
+        encode_read(&read, &mut bytes);
+        let back = decode_read(&bytes).unwrap();
+        let metas: Vec<&Arc<RunMeta>> = back.runs.iter().map(|r| r.meta.as_ref().unwrap()).collect();
+        assert!(Arc::ptr_eq(metas[0], metas[1]));
+        assert!(!Arc::ptr_eq(metas[1], metas[2]));
+        let branches: Vec<Option<&str>> = metas.iter().map(|m| m.git_branch.as_deref()).collect();
+        assert_eq!(branches, [Some("main"), Some("main"), Some("mainline"), Some("main")]);
     }
 }

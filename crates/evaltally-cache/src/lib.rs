@@ -291,11 +291,11 @@ impl Cache {
     /// its inputs are unchanged, else read from the files and stored for next time. The
     /// result is the same either way, diagnostics included.
     pub fn read(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Read {
-        let Some(visit) = self.visit(unit, scratch) else { return unit.read(scratch, options) };
+        let Some(mut visit) = self.visit(unit, scratch) else { return unit.read(scratch, options) };
         let (key, found) = self.find(&READ, &visit, unit, options);
         found.unwrap_or_else(|| {
             let value = unit.read(scratch, options);
-            self.keep(&READ, &visit, &key, &value, scratch);
+            self.keep(&READ, &mut visit, &key, &value, scratch);
             value
         })
     }
@@ -304,11 +304,11 @@ impl Cache {
     /// tokens, duration and cost), from the cache when its inputs are unchanged, as
     /// [`read`](Self::read) does.
     pub fn records(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Records {
-        let Some(visit) = self.visit(unit, scratch) else { return unit.records(scratch, options) };
+        let Some(mut visit) = self.visit(unit, scratch) else { return unit.records(scratch, options) };
         let (key, found) = self.find(&RECORDS, &visit, unit, options);
         found.unwrap_or_else(|| {
             let value = unit.records(scratch, options);
-            self.keep(&RECORDS, &visit, &key, &value, scratch);
+            self.keep(&RECORDS, &mut visit, &key, &value, scratch);
             value
         })
     }
@@ -317,15 +317,15 @@ impl Cache {
     /// ([`Unit::read_both`]): its inputs are stamped once, and when either reading is not
     /// stored the unit's files are read once for both.
     pub fn read_both(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
-        let Some(visit) = self.visit(unit, scratch) else { return unit.read_both(scratch, options) };
+        let Some(mut visit) = self.visit(unit, scratch) else { return unit.read_both(scratch, options) };
         let (read_key, read) = self.find(&READ, &visit, unit, options);
         let (records_key, records) = self.find(&RECORDS, &visit, unit, options);
         if let (Some(read), Some(records)) = (read, records) {
             return (read, records);
         }
         let (read, records) = unit.read_both(scratch, options);
-        self.keep(&READ, &visit, &read_key, &read, scratch);
-        self.keep(&RECORDS, &visit, &records_key, &records, scratch);
+        self.keep(&READ, &mut visit, &read_key, &read, scratch);
+        self.keep(&RECORDS, &mut visit, &records_key, &records, scratch);
         (read, records)
     }
 
@@ -340,7 +340,7 @@ impl Cache {
         let now = SystemTime::now();
         let stamps: Vec<Stamp> = {
             let buffers = scratch.slot::<Buffers>();
-            inputs.iter().map(|p| Stamp::take(p, &mut buffers.edges)).collect()
+            inputs.iter().map(|p| Stamp::take_lazy(p, &mut buffers.edges)).collect()
         };
         Some(Visit { inputs, stamps, now })
     }
@@ -363,8 +363,15 @@ impl Cache {
 
     /// Stores a reading just taken, when its inputs did not change while it was taken and
     /// had settled before.
-    fn keep<T>(&self, kind: &Kind<T>, visit: &Visit, key: &Key, value: &T, scratch: &mut Scratch) {
-        let settled = visit.stamps.iter().all(|s| s.settled(visit.now, self.settle))
+    fn keep<T>(&self, kind: &Kind<T>, visit: &mut Visit, key: &Key, value: &T, scratch: &mut Scratch) {
+        // What is stored carries every input's content hash, taken after the reading;
+        // `still` below then says the files did not change from before the reading to now.
+        let hashed = {
+            let buffers = scratch.slot::<Buffers>();
+            visit.inputs.iter().zip(&mut visit.stamps).all(|(p, s)| s.fill_edges(p, &mut buffers.edges))
+        };
+        let settled = hashed
+            && visit.stamps.iter().all(|s| s.settled(visit.now, self.settle))
             && visit.inputs.iter().zip(&visit.stamps).all(|(p, s)| s.still(p));
         if !settled {
             self.counters.unsettled.fetch_add(1, Ordering::Relaxed);

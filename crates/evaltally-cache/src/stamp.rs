@@ -38,6 +38,9 @@ pub(crate) struct Stamp {
     pub(crate) ctime: i128,
     /// XXH3 of the head and tail bytes.
     pub(crate) edges: u64,
+    /// Whether `edges` was computed (not stored): a lookup on a file whose times can tell
+    /// writes apart compares the metadata alone ([`Stamp::take_lazy`]).
+    pub(crate) edges_known: bool,
 }
 
 /// The encoded size of a stamp.
@@ -45,11 +48,12 @@ pub(crate) const STAMP_LEN: usize = 1 + 8 * 3 + 16 * 2 + 8;
 
 impl Stamp {
     const fn of(kind: Kind) -> Self {
-        Self { kind, dev: 0, ino: 0, size: 0, mtime: 0, ctime: 0, edges: 0 }
+        Self { kind, dev: 0, ino: 0, size: 0, mtime: 0, ctime: 0, edges: 0, edges_known: true }
     }
 
     /// Stamps `path`, following links: metadata, then (for a regular file) its head and
     /// tail. Never fails: what cannot be examined is [`Kind::Unknown`].
+    #[cfg(test)]
     pub(crate) fn take(path: &Path, buf: &mut Vec<u8>) -> Self {
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
@@ -57,13 +61,51 @@ impl Stamp {
             Err(_) => return Self::of(Kind::Unknown),
         };
         let mut stamp = Self::from_meta(&meta);
-        if stamp.kind == Kind::File {
-            match edges(path, stamp.size, buf) {
-                Ok(hash) => stamp.edges = hash,
-                Err(_) => return Self::of(Kind::Unknown),
-            }
+        if !stamp.fill_edges(path, buf) {
+            return Self::of(Kind::Unknown);
         }
         stamp
+    }
+
+    /// Stamps `path` for a lookup: its metadata, and the hash of its head and tail only
+    /// where the metadata cannot prove the file unchanged. A stored reading was taken from
+    /// files last changed more than the settle window before ([`Stamp::settled`]), so any
+    /// later write moves their status-change time, which no program can set back; that
+    /// holds where times have sub-second precision. Where both times are whole seconds
+    /// (FAT, some network file systems, or no status-change time at all) two writes within
+    /// one second look alike, and the content hash decides.
+    pub(crate) fn take_lazy(path: &Path, buf: &mut Vec<u8>) -> Self {
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Self::of(Kind::Absent),
+            Err(_) => return Self::of(Kind::Unknown),
+        };
+        let mut stamp = Self::from_meta(&meta);
+        if stamp.coarse_times() && !stamp.fill_edges(path, buf) {
+            return Self::of(Kind::Unknown);
+        }
+        stamp
+    }
+
+    /// Whether the file's times are whole seconds, and so cannot tell two writes apart.
+    fn coarse_times(&self) -> bool {
+        const SECOND: i128 = 1_000_000_000;
+        self.mtime % SECOND == 0 && self.ctime % SECOND == 0
+    }
+
+    /// Computes the hash of a regular file's head and tail when it is not known yet;
+    /// `false` when the file cannot be read.
+    pub(crate) fn fill_edges(&mut self, path: &Path, buf: &mut Vec<u8>) -> bool {
+        if self.edges_known {
+            return true;
+        }
+        match edges(path, self.size, buf) {
+            Ok(hash) => {
+                (self.edges, self.edges_known) = (hash, true);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// The metadata part of a stamp (no content hash).
@@ -71,13 +113,13 @@ impl Stamp {
         let kind = if meta.is_file() { Kind::File } else { Kind::Other };
         let (dev, ino, ctime) = unix_identity(meta);
         let mtime = meta.modified().map_or(0, nanos);
-        Self { kind, dev, ino, size: meta.len(), mtime, ctime, edges: 0 }
+        Self { kind, dev, ino, size: meta.len(), mtime, ctime, edges: 0, edges_known: kind != Kind::File }
     }
 
     /// Whether the metadata of `path` still matches this stamp (after the unit read it).
     pub(crate) fn still(&self, path: &Path) -> bool {
         match std::fs::metadata(path) {
-            Ok(meta) => Self { edges: self.edges, ..Self::from_meta(&meta) } == *self,
+            Ok(meta) => Self { edges: self.edges, edges_known: self.edges_known, ..Self::from_meta(&meta) } == *self,
             Err(e) if e.kind() == io::ErrorKind::NotFound => self.kind == Kind::Absent,
             Err(_) => false,
         }
@@ -237,5 +279,35 @@ mod tests {
         assert!(stamp.still(&path));
         std::fs::write(&path, "xy").unwrap();
         assert!(!stamp.still(&path));
+    }
+
+    /// A lookup hashes a file's head and tail only where its times are whole seconds; an
+    /// entry stored with the hash matches a stamp taken without it on everything else, and
+    /// on the hash too where it was taken.
+    #[test]
+    fn lookups_hash_only_files_whose_times_cannot_tell_writes_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![b'a'; 3 * EDGE]).unwrap();
+        let mut buf = Vec::new();
+        let full = Stamp::take(&path, &mut buf);
+        let lazy = Stamp::take_lazy(&path, &mut buf);
+        assert!(full.edges_known);
+        assert_eq!(lazy.edges_known, lazy.coarse_times(), "hashed exactly when the times are whole seconds");
+        let whole = Stamp { mtime: 5_000_000_000, ctime: 7_000_000_000, ..lazy };
+        assert!(whole.coarse_times());
+        assert!(!Stamp { ctime: 7_000_000_001, ..whole }.coarse_times());
+
+        let stored = crate::entry::encode("id", &[full], b"reading");
+        let unhashed = Stamp { edges: 0, edges_known: false, ..full };
+        assert_eq!(crate::entry::reading(&stored, "id", &[unhashed]), Some(&b"reading"[..]));
+        let other_edges = Stamp { edges: full.edges ^ 1, ..full };
+        assert_eq!(crate::entry::reading(&stored, "id", &[other_edges]), None, "a hash taken is compared");
+        let moved = Stamp { ctime: full.ctime + 1, ..unhashed };
+        assert_eq!(crate::entry::reading(&stored, "id", &[moved]), None, "the metadata always is");
+
+        let mut filled = unhashed;
+        assert!(filled.fill_edges(&path, &mut buf));
+        assert_eq!(filled, full);
     }
 }

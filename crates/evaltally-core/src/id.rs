@@ -90,7 +90,13 @@ pub fn natural_path_cmp(a: &std::path::Path, b: &std::path::Path) -> Ordering {
 }
 
 fn natural_bytes_cmp(a: &[u8], b: &[u8]) -> Ordering {
-    let (mut x, mut y) = (a, b);
+    // Paths and run names share long prefixes (`results/run-0012/result/...`): skip the
+    // bytes both start with, back to the start of a run of digits that prefix ends in.
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while start > 0 && a[start - 1].is_ascii_digit() {
+        start -= 1;
+    }
+    let (mut x, mut y) = (&a[start..], &b[start..]);
     loop {
         match (x.first(), y.first()) {
             (None, None) => return a.cmp(b),
@@ -186,5 +192,59 @@ mod tests {
     fn leading_zeros_compare_by_value() {
         assert_eq!(natural_str_cmp("run-007", "run-10"), Ordering::Less);
         assert_eq!(natural_str_cmp("run-0", "run-00"), Ordering::Less);
+    }
+
+    /// Skipping the shared prefix gives what comparing from the first byte gives, wherever
+    /// the prefix ends (inside a run of digits, at its end, before leading zeros).
+    #[test]
+    fn skipping_the_shared_prefix_changes_no_answer() {
+        fn from_start(a: &[u8], b: &[u8]) -> Ordering {
+            let (mut x, mut y) = (a, b);
+            loop {
+                match (x.first(), y.first()) {
+                    (None, None) => return a.cmp(b),
+                    (None, Some(_)) => return Ordering::Less,
+                    (Some(_), None) => return Ordering::Greater,
+                    (Some(cx), Some(cy)) if cx.is_ascii_digit() && cy.is_ascii_digit() => {
+                        let dx = x.iter().take_while(|c| c.is_ascii_digit()).count();
+                        let dy = y.iter().take_while(|c| c.is_ascii_digit()).count();
+                        let (nx, ny) = (trim_zeros(&x[..dx]), trim_zeros(&y[..dy]));
+                        let ord = nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny));
+                        if ord != Ordering::Equal {
+                            return ord;
+                        }
+                        (x, y) = (&x[dx..], &y[dy..]);
+                    }
+                    (Some(cx), Some(cy)) if cx != cy => return cx.cmp(cy),
+                    _ => (x, y) = (&x[1..], &y[1..]),
+                }
+            }
+        }
+        let names = [
+            "run-9",
+            "run-10",
+            "run-010",
+            "run-1",
+            "run-12a",
+            "run-123",
+            "run-12",
+            "r/run-2/x",
+            "r/run-2",
+            "r/run-20/x",
+            "",
+            "0",
+            "00",
+            "a0b",
+            "a00b",
+            "a1",
+            "run-",
+            "run-9z",
+            "run-09",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(natural_str_cmp(a, b), from_start(a.as_bytes(), b.as_bytes()), "{a} vs {b}");
+            }
+        }
     }
 }
