@@ -87,25 +87,10 @@ struct PairUnit {
     single: bool,
 }
 
-/// Written by hand: this is the digest cache's identity of the unit, formatted for every
-/// unit on every run, and the derived form escapes every character of every path. Each text
-/// is written as `length:text`, so that no two units read the same; a path that is not
-/// UTF-8 is written in its `Debug` form.
+/// The digest cache's identity of the unit (see [`evaltally_format::identity`]).
 impl std::fmt::Debug for PairUnit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        fn text(f: &mut std::fmt::Formatter<'_>, name: &str, s: &str) -> std::fmt::Result {
-            write!(f, " {name} {}:", s.len())?;
-            f.write_str(s)
-        }
-        // The `Debug` form of a path that is not UTF-8 keeps its bytes apart (escaped).
-        #[allow(clippy::unnecessary_debug_formatting)]
-        fn path(f: &mut std::fmt::Formatter<'_>, name: &str, p: Option<&Path>) -> std::fmt::Result {
-            match p.map(|p| (p, p.to_str())) {
-                None => write!(f, " {name} -"),
-                Some((_, Some(s))) => text(f, name, s),
-                Some((p, None)) => write!(f, " {name} {p:?}"),
-            }
-        }
+        use evaltally_format::identity::{path, text};
         f.write_str("PairUnit")?;
         text(f, "run", &self.pair.run)?;
         text(f, "model", &self.pair.model)?;

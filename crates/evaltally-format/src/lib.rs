@@ -4,6 +4,7 @@ pub mod check;
 pub mod damage;
 pub mod fields;
 mod format;
+pub mod identity;
 pub mod json;
 mod keys;
 mod outputs;

@@ -184,10 +184,18 @@ struct SniffedFile {
     candidates: Vec<&'static dyn Format>,
 }
 
+/// The digest cache's identity of the unit (see [`crate::identity`]).
 impl fmt::Debug for SniffedFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = self.candidates.iter().map(|c| c.name()).collect();
-        f.debug_struct("SniffedFile").field("file", &self.file).field("candidates", &names).finish()
+        use crate::identity::{path, text};
+        f.write_str("SniffedFile")?;
+        path(f, "path", Some(&self.file.path))?;
+        path(f, "root", Some(&self.file.root))?;
+        write!(f, " size {} named {}", self.file.size, self.file.named)?;
+        for c in &self.candidates {
+            text(f, "candidate", c.name())?;
+        }
+        Ok(())
     }
 }
 
