@@ -291,26 +291,14 @@ impl Cache {
     /// its inputs are unchanged, else read from the files and stored for next time. The
     /// result is the same either way, diagnostics included.
     pub fn read(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Read {
-        let Some(mut visit) = self.visit(unit, scratch) else { return unit.read(scratch, options) };
-        let (key, found) = self.find(&READ, &visit, unit, options);
-        found.unwrap_or_else(|| {
-            let value = unit.read(scratch, options);
-            self.keep(&READ, &mut visit, &key, &value, scratch);
-            value
-        })
+        self.through(&READ, unit, scratch, options, |scratch| unit.read(scratch, options))
     }
 
     /// The unit's run records ([`Unit::records`]: every test with its error message,
     /// tokens, duration and cost), from the cache when its inputs are unchanged, as
     /// [`read`](Self::read) does.
     pub fn records(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Records {
-        let Some(mut visit) = self.visit(unit, scratch) else { return unit.records(scratch, options) };
-        let (key, found) = self.find(&RECORDS, &visit, unit, options);
-        found.unwrap_or_else(|| {
-            let value = unit.records(scratch, options);
-            self.keep(&RECORDS, &mut visit, &key, &value, scratch);
-            value
-        })
+        self.through(&RECORDS, unit, scratch, options, |scratch| unit.records(scratch, options))
     }
 
     /// [`read`](Self::read) and [`records`](Self::records) of one unit
@@ -327,6 +315,25 @@ impl Cache {
         self.keep(&READ, &mut visit, &read_key, &read, scratch);
         self.keep(&RECORDS, &mut visit, &records_key, &records, scratch);
         (read, records)
+    }
+
+    /// One reading through the cache: stored when its inputs are unchanged, else `compute`d
+    /// and stored.
+    fn through<T>(
+        &self,
+        kind: &Kind<T>,
+        unit: &dyn Unit,
+        scratch: &mut Scratch,
+        options: &Options,
+        compute: impl FnOnce(&mut Scratch) -> T,
+    ) -> T {
+        let Some(mut visit) = self.visit(unit, scratch) else { return compute(scratch) };
+        let (key, found) = self.find(kind, &visit, unit, options);
+        found.unwrap_or_else(|| {
+            let value = compute(scratch);
+            self.keep(kind, &mut visit, &key, &value, scratch);
+            value
+        })
     }
 
     /// The unit's inputs, stamped, when the cache is on and the unit may be stored.

@@ -55,16 +55,7 @@ impl Stamp {
     /// tail. Never fails: what cannot be examined is [`Kind::Unknown`].
     #[cfg(test)]
     pub(crate) fn take(path: &Path, buf: &mut Vec<u8>) -> Self {
-        let meta = match std::fs::metadata(path) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Self::of(Kind::Absent),
-            Err(_) => return Self::of(Kind::Unknown),
-        };
-        let mut stamp = Self::from_meta(&meta);
-        if !stamp.fill_edges(path, buf) {
-            return Self::of(Kind::Unknown);
-        }
-        stamp
+        Self::take_hashing(path, buf, |_| true)
     }
 
     /// Stamps `path` for a lookup: its metadata, and the hash of its head and tail only
@@ -75,13 +66,18 @@ impl Stamp {
     /// (FAT, some network file systems, or no status-change time at all) two writes within
     /// one second look alike, and the content hash decides.
     pub(crate) fn take_lazy(path: &Path, buf: &mut Vec<u8>) -> Self {
+        Self::take_hashing(path, buf, Self::coarse_times)
+    }
+
+    /// The metadata of `path`, and the content hash when `hash` says so for it.
+    fn take_hashing(path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Self::of(Kind::Absent),
             Err(_) => return Self::of(Kind::Unknown),
         };
         let mut stamp = Self::from_meta(&meta);
-        if stamp.coarse_times() && !stamp.fill_edges(path, buf) {
+        if hash(&stamp) && !stamp.fill_edges(path, buf) {
             return Self::of(Kind::Unknown);
         }
         stamp
