@@ -138,9 +138,15 @@ fn masks_portable(block: &[u8; 64]) -> Masks {
 /// Always inlined, so that the AVX2 entry point compiles the whole loop with AVX2.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn blocks_with(b: &[u8], mut j: usize, walk: &mut Walk, masks: impl Fn(&[u8; 64]) -> Masks) -> Result<usize, usize> {
+fn blocks_with(
+    b: &[u8],
+    mut j: usize,
+    walk: &mut Walk,
+    masks: impl Fn(&[u8; 64]) -> Masks,
+    prefix: impl Fn(u64) -> u64,
+) -> Result<usize, usize> {
     while let Some(block) = b.get(j..).and_then(<[u8]>::first_chunk::<64>) {
-        if let Some(k) = walk.block(masks(block)) {
+        if let Some(k) = walk.block(masks(block), &prefix) {
             return Ok(j + k + 1);
         }
         j += 64;
@@ -149,24 +155,40 @@ fn blocks_with(b: &[u8], mut j: usize, walk: &mut Walk, masks: impl Fn(&[u8; 64]
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,pclmulqdq,popcnt,bmi1")]
 fn blocks_avx2(b: &[u8], j: usize, walk: &mut Walk) -> Result<usize, usize> {
-    blocks_with(b, j, walk, |block| masks_avx2(block))
+    blocks_with(b, j, walk, |block| masks_avx2(block), |x| prefix_xor_clmul(x))
+}
+
+/// [`prefix_xor`] in one carry-less multiplication by all ones (simdjson's way): bit `k`
+/// of the product is the parity of bits `0..=k`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq")]
+#[inline]
+#[allow(clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+fn prefix_xor_clmul(x: u64) -> u64 {
+    use std::arch::x86_64::{_mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_set1_epi8};
+    _mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set1_epi8(-1), 0)) as u64
 }
 
 /// Whole blocks from `j`, with the widest compare the CPU has.
 fn blocks(b: &[u8], j: usize, walk: &mut Walk) -> Result<usize, usize> {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("pclmulqdq")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+        {
+            // SAFETY: the CPU has AVX2, carry-less multiplication, POPCNT and BMI1 (every
+            // CPU with AVX2 so far).
             #[allow(unsafe_code)]
             return unsafe { blocks_avx2(b, j, walk) };
         }
-        blocks_with(b, j, walk, masks_sse2)
+        blocks_with(b, j, walk, masks_sse2, prefix_xor)
     }
     #[cfg(not(target_arch = "x86_64"))]
-    blocks_with(b, j, walk, masks_portable)
+    blocks_with(b, j, walk, masks_portable, prefix_xor)
 }
 
 /// Bit `k` is the parity of the set bits at positions `0..=k`: for a mask of quotes, the
@@ -251,7 +273,7 @@ impl Walk {
     /// offset in the block where the container closes.
     #[allow(clippy::inline_always)] // part of the loop `blocks_with` compiles per instruction set
     #[inline(always)]
-    fn block(&mut self, m: Masks) -> Option<usize> {
+    fn block(&mut self, m: Masks, prefix_xor: impl Fn(u64) -> u64) -> Option<usize> {
         let mut carry = u64::from(self.escaped);
         let escaped = if m.backslash == 0 && carry == 0 { 0 } else { escaped_bytes(m.backslash, &mut carry) };
         self.escaped = carry == 1;
@@ -408,6 +430,30 @@ mod tests {
                 doc.extend_from_slice(tail);
                 assert_eq!(skip_string(&doc, 0).ok(), by_bytes(&doc), "{len} {tail:?}");
             }
+        }
+    }
+
+    /// The carry-less multiplication gives the same parities as the shifts.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn carry_less_prefix_xor_agrees_with_shifts() {
+        if !std::arch::is_x86_feature_detected!("pclmulqdq") {
+            return;
+        }
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // SAFETY: the CPU has carry-less multiplication.
+            #[allow(unsafe_code)]
+            let clmul = unsafe { prefix_xor_clmul(x) };
+            assert_eq!(clmul, prefix_xor(x), "{x:#x}");
+        }
+        for x in [0, 1, u64::MAX, 1 << 63] {
+            #[allow(unsafe_code)]
+            let clmul = unsafe { prefix_xor_clmul(x) };
+            assert_eq!(clmul, prefix_xor(x));
         }
     }
 }
