@@ -7,6 +7,7 @@ mod schema;
 mod selection;
 #[doc(hidden)]
 pub mod testing;
+mod tls;
 
 pub use connect::{is_postgres_url, pgpass_lookup, shown_url};
 pub use push::{PushSource, Pushed};
@@ -20,12 +21,23 @@ pub use evaltally_core::{CategoryRun, RunRecord};
 /// What can go wrong with a store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The URL could not be used (malformed, or a `sslmode` this build cannot honour).
+    /// The URL could not be used (malformed, an unknown option or `sslmode`).
     #[error("store URL `{url}`: {message}")]
     Url {
         /// The URL, password hidden.
         url: String,
         /// What is wrong.
+        message: String,
+    },
+    /// TLS could not be set up as `sslmode` asks: the server has none, its certificate does
+    /// not chain to the roots or is not for the host, the root certificate file is unreadable.
+    #[error("store `{url}`: TLS (sslmode={mode}): {message}")]
+    Tls {
+        /// The URL, password hidden.
+        url: String,
+        /// The `sslmode` in force.
+        mode: &'static str,
+        /// What failed.
         message: String,
     },
     /// The server refused the user name or password.

@@ -102,3 +102,51 @@ pub fn ensure_database(url: &str, db: &str) -> Result<String, crate::StoreError>
     }
     Ok(with_database(url, db))
 }
+
+/// The CA certificate of the test server's TLS (`EVALTALLY_TEST_PG_CA`, which
+/// `.ci/postgres.sh` sets when it makes one); `None` (after a notice) when it is not set.
+///
+/// # Panics
+/// When it is not set under `CI=true`.
+pub fn test_ca(test: &str) -> Option<std::path::PathBuf> {
+    let Some(ca) = std::env::var_os("EVALTALLY_TEST_PG_CA").filter(|v| !v.is_empty()) else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{test}: EVALTALLY_TEST_PG_CA is not set under CI=true (.ci/postgres.sh makes the server's TLS certificate)"
+        );
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped {test}: EVALTALLY_TEST_PG_CA is not set (the test server has no TLS)");
+        }
+        return None;
+    };
+    Some(ca.into())
+}
+
+/// `url` (a `postgres://` URL) with its host replaced by `host` and `params` added to its
+/// query.
+pub fn with_host_and_params(url: &str, host: Option<&str>, params: &str) -> String {
+    let mut out = url.to_string();
+    if let Some(host) = host
+        && let Some((scheme, rest)) = url.split_once("://")
+    {
+        let (userinfo, after) = rest.rsplit_once('@').map_or(("", rest), |(u, a)| (u, a));
+        let port_on = after.find([':', '/', '?']).unwrap_or(after.len());
+        let at = if userinfo.is_empty() { "" } else { "@" };
+        out = format!("{scheme}://{userinfo}{at}{host}{}", &after[port_on..]);
+    }
+    if params.is_empty() {
+        return out;
+    }
+    let sep = if out.contains('?') { '&' } else { '?' };
+    format!("{out}{sep}{params}")
+}
+
+/// Whether the store's connection is encrypted, as the server sees it (`pg_stat_ssl`).
+pub fn uses_tls(store: &mut crate::Store) -> Result<bool, crate::StoreError> {
+    let row = store
+        .client
+        .query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+        .map_err(|e| store.query_error("reading pg_stat_ssl", &e))?;
+    Ok(row.get(0))
+}

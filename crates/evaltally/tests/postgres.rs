@@ -236,3 +236,54 @@ fn a_push_killed_half_way_leaves_no_partial_run() {
         assert!(stored.is_empty() || stored == complete, "after {delay_ms} ms: {stored:?}");
     }
 }
+
+#[test]
+fn sslmode_require_and_verify_full_over_real_tls() {
+    use evaltally_store::testing::{test_ca, with_host_and_params};
+    let Some(url) = fresh_database("tls_cli") else { return };
+    let Some(ca) = test_ca("tls_cli") else { return };
+    let ca = ca.to_str().unwrap();
+    // require: push, list and analyse over TLS (the library's test checks pg_stat_ssl).
+    let require = with_host_and_params(&url, None, "sslmode=require");
+    ok(&require, &["push", BFCL[0]]);
+    let listed = json(&ok(&require, &["runs", "--format", "json"]));
+    assert_eq!(listed["found"], 1, "{listed}");
+    let files = json(&ok(&require, &["stability", BFCL[0], "--format", "json"]));
+    assert_eq!(json(&ok(&require, &["stability", "store:all", "--format", "json"])), files);
+    // verify-full with the server's CA and a name its certificate holds.
+    let full = with_host_and_params(
+        &url,
+        Some("localhost"),
+        &format!("hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert={ca}"),
+    );
+    assert_eq!(json(&ok(&full, &["stability", "store:all", "--format", "json"])), files);
+    // disable: plain, still fine.
+    ok(&with_host_and_params(&url, None, "sslmode=disable"), &["runs"]);
+
+    let refused = |store: &str, says: &str| {
+        let run = with_store(store, &["runs"]);
+        assert_eq!(run.code, 2, "{}", run.transcript());
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+        assert!(!run.stderr.contains("evaltally-ci-secret") && run.stderr.contains(":***@"), "{}", run.stderr);
+    };
+    // The certificate names localhost, not 127.0.0.1.
+    refused(&with_host_and_params(&url, None, &format!("sslmode=verify-full&sslrootcert={ca}")), "not valid for name");
+    // Without the CA (the system's roots do not hold it).
+    let no_ca =
+        with_host_and_params(&url, Some("localhost"), "hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert=system");
+    refused(&no_ca, "not signed by a CA in the system's store");
+    let run = evaltally_in(
+        &workspace_root(),
+        &["runs"],
+        &[
+            (
+                "EVALTALLY_STORE",
+                with_host_and_params(&url, Some("localhost"), "hostaddr=127.0.0.1&sslmode=verify-full").as_str(),
+            ),
+            ("PGSSLROOTCERT", "/nonexistent/root.crt"),
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(run.stderr.contains("sslrootcert `/nonexistent/root.crt`"), "{}", run.stderr);
+}
