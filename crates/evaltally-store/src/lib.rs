@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod check;
 mod connect;
 mod push;
 mod read;
@@ -9,6 +10,7 @@ mod selection;
 pub mod testing;
 mod tls;
 
+pub use check::{RunCheck, STATUSES};
 pub use connect::{is_postgres_url, pgpass_lookup, shown_url};
 pub use push::{PushSource, Pushed};
 pub use read::StoredRun;

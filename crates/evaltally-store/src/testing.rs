@@ -150,3 +150,10 @@ pub fn uses_tls(store: &mut crate::Store) -> Result<bool, crate::StoreError> {
         .map_err(|e| store.query_error("reading pg_stat_ssl", &e))?;
     Ok(row.get(0))
 }
+
+/// Runs `sql` (fixed statements of a test, no values from outside) on the store at `url`,
+/// to break stored data by hand.
+pub fn execute(url: &str, sql: &str) -> Result<(), crate::StoreError> {
+    let mut client = crate::connect::connect(url)?;
+    client.batch_execute(sql).map_err(|e| store_error(url, &e))
+}

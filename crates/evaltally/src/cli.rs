@@ -682,7 +682,6 @@ impl Cli {
                 let n = a.args.len().saturating_sub(1);
                 let mut paths: Vec<PathBuf> = a.args[..n].iter().map(PathBuf::from).collect();
                 fix(&mut paths)?;
-                files_only("show", &paths)?;
                 for (slot, p) in a.args.iter_mut().zip(paths) {
                     *slot = p.to_string_lossy().into_owned();
                 }
@@ -691,14 +690,10 @@ impl Cli {
             Command::Summary(a) => {
                 let mut v = vec![a.file.clone()];
                 fix(&mut v)?;
-                files_only("summary", &v)?;
                 a.file = crate::store::entry_file(v.remove(0));
                 Ok(())
             }
-            Command::Validate(a) => {
-                fix(&mut a.paths)?;
-                files_only("validate", &a.paths)
-            }
+            Command::Validate(a) => fix(&mut a.paths),
             Command::Convert(a) => {
                 let mut v = vec![a.input.clone()];
                 fix(&mut v)?;
@@ -708,19 +703,5 @@ impl Cli {
             Command::Export(a) => fix(&mut a.paths),
             Command::Push(_) | Command::Runs(_) | Command::Completions(_) => Ok(()),
         }
-    }
-}
-
-/// Commands that read files themselves cannot take runs of a PostgreSQL store (the
-/// `store:…` arguments left unresolved).
-fn files_only(command: &str, paths: &[PathBuf]) -> anyhow::Result<()> {
-    match paths.iter().find_map(|p| crate::store::selection_of(p)) {
-        Some(selection) => Err(crate::UsageError(format!(
-            "`{command}` reads files, not runs of a PostgreSQL store (`store:{}`); stability, compare, plan, \
-             trend, report, cost, export and convert read them",
-            evaltally_core::text::printable(selection)
-        ))
-        .into()),
-        None => Ok(()),
     }
 }
