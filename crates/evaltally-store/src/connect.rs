@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 
-use postgres::config::Host;
+use tokio_postgres::config::Host;
 
 use crate::StoreError;
 use crate::tls::{self, Roots, SslMode};
@@ -32,13 +32,17 @@ pub fn shown_url(url: &str) -> String {
 }
 
 /// Where and how to connect: the client's settings and the TLS `sslmode` asks for.
+#[derive(Clone)]
 pub(crate) struct Target {
-    /// The client's settings (its own `sslmode` set from `mode`).
-    pub(crate) config: postgres::Config,
+    /// The client's settings (its own `sslmode` set from `mode`), password included: never
+    /// printed.
+    pub(crate) config: tokio_postgres::Config,
     /// libpq's `sslmode` (`sslmode=`, else `PGSSLMODE`, else `prefer`).
     pub(crate) mode: SslMode,
     /// The roots a checked certificate must chain to.
     pub(crate) roots: Roots,
+    /// The URL as given (password included: for hiding it in messages, never printed).
+    url: String,
 }
 
 /// The connection settings `url` gives, completed as libpq would: the user from `PGUSER`
@@ -65,11 +69,11 @@ pub(crate) fn target(url: &str) -> Result<Target, StoreError> {
         // libpq: with a root certificate, `require` checks the chain as `verify-ca` does.
         mode = SslMode::VerifyCa;
     }
-    let mut config = postgres::Config::from_str(&rest).map_err(|e| bad(strip_password(&e.to_string(), url)))?;
+    let mut config = tokio_postgres::Config::from_str(&rest).map_err(|e| bad(strip_password(&e.to_string(), url)))?;
     config.ssl_mode(match mode {
-        SslMode::Disable => postgres::config::SslMode::Disable,
-        SslMode::Prefer => postgres::config::SslMode::Prefer,
-        SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => postgres::config::SslMode::Require,
+        SslMode::Disable => tokio_postgres::config::SslMode::Disable,
+        SslMode::Prefer => tokio_postgres::config::SslMode::Prefer,
+        SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => tokio_postgres::config::SslMode::Require,
     });
     if config.get_user().is_none() {
         let user = std::env::var("PGUSER").or_else(|_| std::env::var("USER")).unwrap_or_else(|_| "postgres".into());
@@ -100,7 +104,7 @@ pub(crate) fn target(url: &str) -> Result<Target, StoreError> {
             }
         }
     }
-    Ok(Target { config, mode, roots })
+    Ok(Target { config, mode, roots, url: url.to_string() })
 }
 
 /// `url` without the parameters named `keys`, and those parameters (decoded), in order.
@@ -281,40 +285,80 @@ fn split_pgpass(line: &str) -> Vec<String> {
 /// server, a failed TLS handshake (or a server without TLS when it is required), anything
 /// else the server said. `sslmode=prefer` falls back to a plain connection when the TLS
 /// handshake fails, as libpq does.
-pub(crate) fn connect(url: &str) -> Result<postgres::Client, StoreError> {
-    let Target { mut config, mode, roots } = target(url)?;
-    let shown = shown_url(url);
-    let result = if mode == SslMode::Disable {
+pub(crate) fn connect(url: &str) -> Result<(postgres::Client, Target), StoreError> {
+    let target = target(url)?;
+    let mut config = postgres::Config::from(target.config.clone());
+    let result = if target.mode == SslMode::Disable {
         config.connect(postgres::NoTls)
     } else {
-        let client_config = tls::client_config(mode, &roots).map_err(|message| StoreError::Tls {
-            url: shown.clone(),
-            mode: mode.name(),
-            message: strip_password(&message, url),
-        })?;
-        match config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(client_config)) {
-            Err(e) if mode == SslMode::Prefer && is_tls(&e) => {
+        match config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls_config(&target, url)?)) {
+            Err(e) if target.mode == SslMode::Prefer && is_tls(&e) => {
                 config.ssl_mode(postgres::config::SslMode::Disable);
                 config.connect(postgres::NoTls)
             }
             other => other,
         }
     };
-    result.map_err(|e| {
-        let code = e.code().cloned();
-        let message = strip_password(&full_message(&e), url);
-        match code {
-            Some(c)
-                if c == postgres::error::SqlState::INVALID_PASSWORD
-                    || c == postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
-            {
-                StoreError::Auth { url: shown, message }
-            }
-            Some(_) => StoreError::Server { url: shown, message },
-            None if is_tls(&e) => StoreError::Tls { url: shown, mode: mode.name(), message: tls_hint(message, &roots) },
-            None => StoreError::Unreachable { url: shown, message },
+    let client = result.map_err(|e| connect_error(&e, url, &target))?;
+    Ok((client, target))
+}
+
+/// Connects with the async client, on the current tokio runtime (which drives the
+/// connection as a task of its own): for reading many rows, which the sync client hands over
+/// one runtime entry per row.
+pub(crate) async fn connect_async(target: &Target) -> Result<tokio_postgres::Client, StoreError> {
+    let (config, url) = (&target.config, target.url.as_str());
+    if target.mode == SslMode::Disable {
+        let (client, connection) =
+            config.connect(tokio_postgres::NoTls).await.map_err(|e| connect_error(&e, url, target))?;
+        tokio::spawn(connection);
+        return Ok(client);
+    }
+    let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls_config(target, url)?);
+    match config.connect(tls).await {
+        Ok((client, connection)) => {
+            tokio::spawn(connection);
+            Ok(client)
         }
+        Err(e) if target.mode == SslMode::Prefer && is_tls(&e) => {
+            let mut plain = config.clone();
+            plain.ssl_mode(tokio_postgres::config::SslMode::Disable);
+            let (client, connection) =
+                plain.connect(tokio_postgres::NoTls).await.map_err(|e| connect_error(&e, url, target))?;
+            tokio::spawn(connection);
+            Ok(client)
+        }
+        Err(e) => Err(connect_error(&e, url, target)),
+    }
+}
+
+/// The TLS settings `target` asks for.
+fn tls_config(target: &Target, url: &str) -> Result<rustls::ClientConfig, StoreError> {
+    tls::client_config(target.mode, &target.roots).map_err(|message| StoreError::Tls {
+        url: shown_url(url),
+        mode: target.mode.name(),
+        message: strip_password(&message, url),
     })
+}
+
+/// A failed connection as one clear line.
+fn connect_error(e: &postgres::Error, url: &str, target: &Target) -> StoreError {
+    let shown = shown_url(url);
+    let code = e.code().cloned();
+    let message = strip_password(&full_message(e), url);
+    match code {
+        Some(c)
+            if c == postgres::error::SqlState::INVALID_PASSWORD
+                || c == postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            StoreError::Auth { url: shown, message }
+        }
+        Some(_) => StoreError::Server { url: shown, message },
+        None if is_tls(e) => {
+            StoreError::Tls { url: shown, mode: target.mode.name(), message: tls_hint(message, &target.roots) }
+        }
+        None => StoreError::Unreachable { url: shown, message },
+    }
 }
 
 /// A TLS failure's message with what to do about it.

@@ -106,6 +106,9 @@ pub enum StoreError {
 /// A connection to a PostgreSQL store, its schema up to date.
 pub struct Store {
     client: postgres::Client,
+    /// How to open more connections (for reading many runs); holds the password.
+    target: connect::Target,
+    /// The URL, password hidden.
     url: String,
 }
 
@@ -126,8 +129,8 @@ impl Store {
     /// Connects without touching the schema (for tests of migrations).
     #[doc(hidden)]
     pub fn connect_only(url: &str) -> Result<Self, StoreError> {
-        let client = connect::connect(url)?;
-        Ok(Self { client, url: shown_url(url) })
+        let (client, target) = connect::connect(url)?;
+        Ok(Self { client, target, url: shown_url(url) })
     }
 
     /// The URL, password hidden.

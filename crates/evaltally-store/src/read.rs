@@ -1,6 +1,7 @@
 //! Reading runs back: select by filters, then the tests of the selected runs in one
 //! `COPY … TO STDOUT` ordered by run and position.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Read as _;
 use std::path::PathBuf;
@@ -162,56 +163,41 @@ impl Store {
     /// The selected runs as the analyses read them: one [`CategoryRun`] per (run,
     /// category), tests in the order they were pushed (`not_run` tests left out). Sources
     /// are `store:<run>`.
+    ///
+    /// Many runs are read in parts, each over a connection of its own on a thread of its own
+    /// (up to the cores there are, a part per 64 runs at least), so that the server produces
+    /// and this process parses the rows on every core; each part's `COPY` is parsed as it
+    /// arrives.
     pub fn category_runs(&mut self, runs: &[StoredRun]) -> Result<Vec<CategoryRun>, StoreError> {
         let scored = self.scored(runs)?;
-        let text = self.copy_results(runs, "category, test, status, error_type")?;
         let by_id: HashMap<i64, (&StoredRun, Option<Arc<RunMeta>>)> =
             runs.iter().map(|r| (r.id, (r, (!r.meta.is_empty()).then(|| Arc::new(r.meta.clone()))))).collect();
-        let mut out: Vec<CategoryRun> = Vec::new();
-        // (run id, category) -> index in `out`; rows come grouped by run and, within a run,
-        // mostly by category, so the last one is checked first.
-        let mut index: HashMap<(i64, String), usize> = HashMap::new();
-        let mut last: Option<(i64, Vec<u8>, usize)> = None;
-        for line in in_order(&text) {
-            let mut f = line.split(|b| *b == b'\t');
-            let (Some(id), Some(_position), Some(category), Some(test), Some(status), Some(error_type), None) =
-                (f.next(), f.next(), f.next(), f.next(), f.next(), f.next(), f.next())
-            else {
-                return Err(self.data(0, "a results row without its 6 columns"));
-            };
-            let id: i64 =
-                std::str::from_utf8(id).ok().and_then(|s| s.parse().ok()).ok_or_else(|| self.data(0, "a run id"))?;
-            let outcome = match status {
-                b"pass" => Outcome::Pass,
-                b"fail" => Outcome::Fail,
-                b"errored" => Outcome::Errored,
-                b"unscored" => Outcome::Unscored,
-                b"not_run" => continue,
-                other => return Err(self.data(id, &format!("unknown status {:?}", String::from_utf8_lossy(other)))),
-            };
-            let at = match &last {
-                Some((lid, lcat, at)) if *lid == id && lcat.as_slice() == category => *at,
-                _ => {
-                    let Some((run, meta)) = by_id.get(&id) else { continue };
-                    let name = unescape(category).into_owned();
-                    let at = if let Some(&at) = index.get(&(id, name.clone())) {
-                        at
-                    } else {
-                        let mut c = CategoryRun::new(run.run.clone(), run.model.clone(), name.clone());
-                        c.sources = vec![PathBuf::from(format!("store:{}", run.run))];
-                        c.scored = scored.get(&(id, name.clone())).copied().unwrap_or(true);
-                        c.meta.clone_from(meta);
-                        out.push(c);
-                        index.insert((id, name), out.len() - 1);
-                        out.len() - 1
-                    };
-                    last = Some((id, category.to_vec(), at));
-                    at
-                }
-            };
-            let test = unescape(test);
-            let error_type = (error_type != b"\\N").then(|| unescape(error_type));
-            out[at].push(&test, outcome, error_type.as_deref());
+        let mut ids: Vec<i64> = by_id.keys().copied().collect();
+        // By id: the order they were pushed in, which is the order of the table's rows.
+        ids.sort_unstable();
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(4);
+        let parts = cores.min(ids.len().div_ceil(RUNS_PER_PART)).max(1);
+        let chunks: Vec<&[i64]> = ids.chunks(ids.len().div_ceil(parts).max(1)).collect();
+        let (target, url) = (&self.target, self.url.as_str());
+        let read: Vec<Result<Vec<CategoryRun>, StoreError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> =
+                chunks.iter().map(|chunk| scope.spawn(|| read_part(target, url, chunk, &by_id, &scored))).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(StoreError::Query {
+                            url: url.to_string(),
+                            what: "reading results",
+                            message: "a reading thread failed".into(),
+                        })
+                    })
+                })
+                .collect()
+        });
+        let mut out = Vec::new();
+        for part in read {
+            out.extend(part?);
         }
         Ok(out)
     }
@@ -271,6 +257,235 @@ impl Store {
     fn data(&self, run_id: i64, message: &str) -> StoreError {
         StoreError::Data { url: self.url.clone(), run_id, message: message.to_string() }
     }
+}
+
+/// Runs per part at least, when reading is split over connections.
+const RUNS_PER_PART: usize = 64;
+
+/// The columns [`Store::category_runs`] reads (after the run id and position).
+const CATEGORY_COLUMNS: &str = "category, test, status, error_type";
+
+/// Reads the results of runs `ids` over a connection of its own into category runs,
+/// parsing each row as it comes.
+fn read_part(
+    target: &crate::connect::Target,
+    url: &str,
+    ids: &[i64],
+    by_id: &HashMap<i64, (&StoredRun, Option<Arc<RunMeta>>)>,
+    scored: &HashMap<(i64, String), bool>,
+) -> Result<Vec<CategoryRun>, StoreError> {
+    use futures_util::StreamExt as _;
+    let err = |e: &postgres::Error| StoreError::Query {
+        url: url.to_string(),
+        what: "reading results",
+        message: crate::connect::full_message(e),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StoreError::Query { url: url.to_string(), what: "reading results", message: e.to_string() })?;
+    runtime.block_on(async {
+        let client = crate::connect::connect_async(target).await?;
+        client
+            .batch_execute("CREATE TEMPORARY TABLE evaltally_selected (id bigint PRIMARY KEY)")
+            .await
+            .map_err(|e| err(&e))?;
+        client
+            .execute("INSERT INTO evaltally_selected SELECT unnest($1::bigint[])", &[&ids])
+            .await
+            .map_err(|e| err(&e))?;
+        // With its size known the planner reads a few runs by index and many by one scan.
+        client.batch_execute("ANALYZE evaltally_selected").await.map_err(|e| err(&e))?;
+        // First without ORDER BY: sorting millions of rows on the server costs more than
+        // checking their order here (they come in the order they were written, which is
+        // already right). Rows out of (run, position) order (moved by an update, say): read
+        // again, sorted by the server.
+        for order in ["", " ORDER BY results.run_id, results.position"] {
+            let stream = client
+                .copy_out(&format!(
+                    "COPY (SELECT results.run_id, results.position, {CATEGORY_COLUMNS}
+                           FROM results JOIN evaltally_selected s ON s.id = results.run_id{order}) TO STDOUT"
+                ))
+                .await
+                .map_err(|e| err(&e))?;
+            let mut stream = std::pin::pin!(stream);
+            let mut builder = Builder::new(url, by_id, scored);
+            while let Some(data) = stream.next().await {
+                let data = data.map_err(|e| err(&e))?;
+                if builder.in_order {
+                    builder.feed(&data)?;
+                }
+            }
+            if builder.in_order {
+                builder.finish()?;
+                return Ok(builder.out);
+            }
+        }
+        Err(StoreError::Query {
+            url: url.to_string(),
+            what: "reading results",
+            message: "the server sent the rows out of the order asked for".into(),
+        })
+    })
+}
+
+/// Category runs built row by row from `COPY` text (run id, position, category, test,
+/// status, error type), as long as the rows come in (run, position) order.
+struct Builder<'a> {
+    url: &'a str,
+    by_id: &'a HashMap<i64, (&'a StoredRun, Option<Arc<RunMeta>>)>,
+    scored: &'a HashMap<(i64, String), bool>,
+    out: Vec<CategoryRun>,
+    /// (run id, category as sent) -> index in `out`.
+    index: HashMap<(i64, Vec<u8>), usize>,
+    /// The (run id, category as sent, index) of the last row: rows come grouped by run and,
+    /// within a run, mostly by category.
+    last: Option<(i64, Vec<u8>, usize)>,
+    /// The (run id, position) of the last row.
+    previous: Option<(i64, i64)>,
+    /// Whether every row so far came after the one before.
+    in_order: bool,
+    /// The start of a row that the last message did not end (the server sends a row per
+    /// message, so this stays empty).
+    pending: Vec<u8>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(
+        url: &'a str,
+        by_id: &'a HashMap<i64, (&'a StoredRun, Option<Arc<RunMeta>>)>,
+        scored: &'a HashMap<(i64, String), bool>,
+    ) -> Self {
+        Self {
+            url,
+            by_id,
+            scored,
+            out: Vec::new(),
+            index: HashMap::new(),
+            last: None,
+            previous: None,
+            in_order: true,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Adds the rows of one message of `COPY` data: one whole row, as the server sends them,
+    /// or any run of bytes.
+    fn feed(&mut self, data: &[u8]) -> Result<(), StoreError> {
+        if self.pending.is_empty()
+            && let Some((b'\n', row)) = data.split_last()
+            && !row.contains(&b'\n')
+        {
+            return self.row(row);
+        }
+        self.pending.extend_from_slice(data);
+        let Some(end) = self.pending.iter().rposition(|b| *b == b'\n') else { return Ok(()) };
+        let rest = self.pending.split_off(end + 1);
+        let whole = std::mem::replace(&mut self.pending, rest);
+        for line in whole.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            self.row(line)?;
+        }
+        Ok(())
+    }
+
+    /// Checks nothing was left half way.
+    fn finish(&self) -> Result<(), StoreError> {
+        if self.pending.is_empty() { Ok(()) } else { Err(self.data(0, "a results row cut short")) }
+    }
+
+    fn data(&self, run_id: i64, message: &str) -> StoreError {
+        StoreError::Data { url: self.url.to_string(), run_id, message: message.to_string() }
+    }
+
+    /// Adds one row (a line of `COPY` text without its newline); a row out of order only
+    /// clears `in_order`.
+    fn row(&mut self, line: &[u8]) -> Result<(), StoreError> {
+        // One pass over the bytes: where the tabs are, and where the first escape is.
+        let mut cut = [0usize; 5];
+        let mut tabs = 0;
+        let mut first_escape = line.len();
+        for (i, &b) in line.iter().enumerate() {
+            if b == b'\t' {
+                if tabs == cut.len() {
+                    return Err(self.data(0, "a results row with more than 6 columns"));
+                }
+                cut[tabs] = i;
+                tabs += 1;
+            } else if b == b'\\' && first_escape == line.len() {
+                first_escape = i;
+            }
+        }
+        if tabs < cut.len() {
+            return Err(self.data(0, "a results row without its 6 columns"));
+        }
+        let id = number(&line[..cut[0]]).ok_or_else(|| self.data(0, "a run id"))?;
+        let position = number(&line[cut[0] + 1..cut[1]]).ok_or_else(|| self.data(id, "a position"))?;
+        if self.previous.is_some_and(|p| p >= (id, position)) {
+            self.in_order = false;
+            return Ok(());
+        }
+        self.previous = Some((id, position));
+        let category = &line[cut[1] + 1..cut[2]];
+        let test = &line[cut[2] + 1..cut[3]];
+        let outcome = match &line[cut[3] + 1..cut[4]] {
+            b"pass" => Outcome::Pass,
+            b"fail" => Outcome::Fail,
+            b"errored" => Outcome::Errored,
+            b"unscored" => Outcome::Unscored,
+            b"not_run" => return Ok(()),
+            other => return Err(self.data(id, &format!("unknown status {:?}", String::from_utf8_lossy(other)))),
+        };
+        let error_type = &line[cut[4] + 1..];
+        let at = match &self.last {
+            Some((lid, lcat, at)) if *lid == id && lcat.as_slice() == category => *at,
+            _ => {
+                let Some((run, meta)) = self.by_id.get(&id) else { return Ok(()) };
+                let at = if let Some(&at) = self.index.get(&(id, category.to_vec())) {
+                    at
+                } else {
+                    let name = unescape(category).into_owned();
+                    let mut c = CategoryRun::new(run.run.clone(), run.model.clone(), name.clone());
+                    c.sources = vec![PathBuf::from(format!("store:{}", run.run))];
+                    c.scored = self.scored.get(&(id, name)).copied().unwrap_or(true);
+                    c.meta.clone_from(meta);
+                    self.out.push(c);
+                    self.index.insert((id, category.to_vec()), self.out.len() - 1);
+                    self.out.len() - 1
+                };
+                self.last = Some((id, category.to_vec(), at));
+                at
+            }
+        };
+        let test = if first_escape > cut[3] {
+            // Nothing escaped in the id: read in place.
+            Cow::Borrowed(std::str::from_utf8(test).map_err(|_| self.data(id, "a test id that is not UTF-8"))?)
+        } else {
+            unescape(test)
+        };
+        let error_type = (error_type != b"\\N").then(|| unescape(error_type));
+        self.out[at].push(&test, outcome, error_type.as_deref());
+        Ok(())
+    }
+}
+
+/// A whole number written in ASCII digits (a leading `-` allowed), without going through
+/// `str`; `None` for anything else or on overflow.
+fn number(digits: &[u8]) -> Option<i64> {
+    let (negative, digits) = match digits.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, digits),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
+    }
+    Some(if negative { -n } else { n })
 }
 
 /// The fields of one line of COPY's text format, unescaped (`None` for `\N`).

@@ -28,7 +28,7 @@ pub fn fresh_database(test: &str) -> Option<String> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     );
-    let mut admin = crate::connect::connect(&base).unwrap_or_else(|e| panic!("{e}"));
+    let mut admin = crate::connect::connect(&base).unwrap_or_else(|e| panic!("{e}")).0;
     admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap_or_else(|e| panic!("{e}"));
     admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap_or_else(|e| panic!("{e}"));
     Some(with_database(&base, &name))
@@ -90,7 +90,7 @@ fn store_error(url: &str, e: &postgres::Error) -> crate::StoreError {
 
 /// Creates database `db` on the server at `url` unless it exists; returns its URL.
 pub fn ensure_database(url: &str, db: &str) -> Result<String, crate::StoreError> {
-    let mut admin = crate::connect::connect(url)?;
+    let mut admin = crate::connect::connect(url)?.0;
     let exists = admin
         .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&db])
         .map_err(|e| store_error(url, &e))?
@@ -154,6 +154,6 @@ pub fn uses_tls(store: &mut crate::Store) -> Result<bool, crate::StoreError> {
 /// Runs `sql` (fixed statements of a test, no values from outside) on the store at `url`,
 /// to break stored data by hand.
 pub fn execute(url: &str, sql: &str) -> Result<(), crate::StoreError> {
-    let mut client = crate::connect::connect(url)?;
+    let mut client = crate::connect::connect(url)?.0;
     client.batch_execute(sql).map_err(|e| store_error(url, &e))
 }

@@ -219,3 +219,44 @@ fn sslmode_is_honoured_with_real_tls() {
     let bad = Store::connect(&tls(&url, None, "sslmode=sometimes")).unwrap_err();
     assert!(matches!(bad, StoreError::Url { .. }) && bad.to_string().contains("sslmode `sometimes`"), "{bad}");
 }
+
+#[test]
+fn rows_moved_by_an_update_and_many_runs_read_back_in_push_order() {
+    let Some(url) = fresh_database("moved_rows") else { return };
+    let mut store = Store::connect(&url).unwrap();
+    // 150 runs: read in parts over several connections (where there are cores for them).
+    for i in 0..150 {
+        let (mut runs, mut records) = sample();
+        for r in &mut runs {
+            r.run = format!("run-{i}");
+        }
+        records[0].run = format!("run-{i}");
+        let source = PushSource {
+            source: format!("runs/run-{i}"),
+            files_digest: PushSource::digest_files(vec![("a".into(), i.to_string().into_bytes())]),
+            ..source()
+        };
+        store.push(&source, &runs, &records).unwrap();
+    }
+    // Ids and categories with characters COPY escapes, and one that is not ASCII.
+    let mut odd = CategoryRun::new("odd", "m", "c\\at\tx");
+    odd.push("tab\there", Outcome::Pass, None);
+    odd.push("back\\slash\nline", Outcome::Fail, Some("e\\t"));
+    odd.push("ünï", Outcome::Errored, Some("plain"));
+    let odd_source =
+        PushSource { files_digest: PushSource::digest_files(vec![("odd".into(), b"odd".to_vec())]), ..source() };
+    store.push(&odd_source, std::slice::from_ref(&odd), &[]).unwrap();
+    let selected = store.select(&Selection::default()).unwrap();
+    let before = store.category_runs(&selected).unwrap();
+    assert_eq!(before.len(), 301);
+    let back = before.iter().find(|c| c.run == "odd").unwrap();
+    let mut want = odd.clone();
+    want.sources = vec!["store:odd".into()];
+    assert_eq!(back, &want);
+    // Rewriting a row moves it to the end of the table: read back, it is in its place again.
+    evaltally_store::testing::execute(&url, "UPDATE results SET error_type = error_type WHERE position = 0").unwrap();
+    let after = store.category_runs(&selected).unwrap();
+    assert_eq!(after, before);
+    let first = after.iter().find(|c| c.run == "run-0" && c.category == "simple").unwrap();
+    assert_eq!(first.ids().iter().collect::<Vec<_>>(), ["simple_0", "simple_1"]);
+}
