@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::Read as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -116,40 +115,6 @@ impl Store {
         Ok(())
     }
 
-    /// The text of `COPY` of the results of `runs`, ordered by run and position.
-    fn copy_results(&mut self, runs: &[StoredRun], columns: &str) -> Result<Vec<u8>, StoreError> {
-        let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
-        let url = self.url.clone();
-        let err = move |e: postgres::Error| StoreError::Query {
-            url: url.clone(),
-            what: "reading results",
-            message: crate::connect::full_message(&e),
-        };
-        let mut tx = self.client.transaction().map_err(err.clone())?;
-        tx.batch_execute("CREATE TEMPORARY TABLE evaltally_selected (id bigint PRIMARY KEY) ON COMMIT DROP")
-            .map_err(err.clone())?;
-        tx.execute("INSERT INTO evaltally_selected SELECT unnest($1::bigint[])", &[&ids]).map_err(err.clone())?;
-        // With its size known the planner reads a few runs by index and many by one scan.
-        tx.batch_execute("ANALYZE evaltally_selected").map_err(err.clone())?;
-        // No ORDER BY: sorting millions of rows on the server costs more than checking their
-        // order here (they come in the order they were written, which is already right).
-        let mut reader = tx
-            .copy_out(&format!(
-                "COPY (SELECT results.run_id, results.position, {columns}
-                       FROM results JOIN evaltally_selected s ON s.id = results.run_id) TO STDOUT"
-            ))
-            .map_err(err.clone())?;
-        let mut buf = Vec::new();
-        reader.read_to_end(&mut buf).map_err(|e| StoreError::Query {
-            url: self.url.clone(),
-            what: "reading results",
-            message: e.to_string(),
-        })?;
-        drop(reader);
-        tx.commit().map_err(err)?;
-        Ok(buf)
-    }
-
     /// Whether each (run, category) was scored.
     fn scored(&mut self, runs: &[StoredRun]) -> Result<HashMap<(i64, String), bool>, StoreError> {
         let ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
@@ -172,16 +137,31 @@ impl Store {
         let scored = self.scored(runs)?;
         let by_id: HashMap<i64, (&StoredRun, Option<Arc<RunMeta>>)> =
             runs.iter().map(|r| (r.id, (r, (!r.meta.is_empty()).then(|| Arc::new(r.meta.clone()))))).collect();
-        let mut ids: Vec<i64> = by_id.keys().copied().collect();
+        let url = self.url.as_str();
+        let parts = self.read_parallel(runs, CATEGORY_COLUMNS, || CategorySink::new(url, &by_id, &scored))?;
+        Ok(parts.into_iter().flat_map(|p| p.out).collect())
+    }
+
+    /// The rows of `runs` read into sinks `make` gives, in parts (one per core, up to 4, a
+    /// part per [`RUNS_PER_PART`] runs at least), each over a connection of its own on a
+    /// thread of its own; the parts come in the order of the runs' ids.
+    fn read_parallel<S: Sink>(
+        &self,
+        runs: &[StoredRun],
+        columns: &str,
+        make: impl Fn() -> S + Sync,
+    ) -> Result<Vec<S>, StoreError> {
+        let mut ids: Vec<i64> = runs.iter().map(|r| r.id).collect();
         // By id: the order they were pushed in, which is the order of the table's rows.
         ids.sort_unstable();
+        ids.dedup();
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get).min(4);
         let parts = cores.min(ids.len().div_ceil(RUNS_PER_PART)).max(1);
         let chunks: Vec<&[i64]> = ids.chunks(ids.len().div_ceil(parts).max(1)).collect();
-        let (target, url) = (&self.target, self.url.as_str());
-        let read: Vec<Result<Vec<CategoryRun>, StoreError>> = std::thread::scope(|scope| {
+        let (target, url, make) = (&self.target, self.url.as_str(), &make);
+        let read: Vec<Result<S, StoreError>> = std::thread::scope(|scope| {
             let handles: Vec<_> =
-                chunks.iter().map(|chunk| scope.spawn(|| read_part(target, url, chunk, &by_id, &scored))).collect();
+                chunks.iter().map(|chunk| scope.spawn(move || read_part(target, url, chunk, columns, make))).collect();
             handles
                 .into_iter()
                 .map(|h| {
@@ -195,20 +175,15 @@ impl Store {
                 })
                 .collect()
         });
-        let mut out = Vec::new();
-        for part in read {
-            out.extend(part?);
-        }
-        Ok(out)
+        read.into_iter().collect()
     }
 
     /// The selected runs test by test, with tokens, latency, cost and messages.
     pub fn records(&mut self, runs: &[StoredRun]) -> Result<Vec<RunRecord>, StoreError> {
-        let text = self.copy_results(
-            runs,
-            "category, test, status, error_type, error_message, duration_ms, input_tokens, output_tokens, cost_usd",
-        )?;
-        let mut out: Vec<RunRecord> = runs
+        let url = self.url.as_str();
+        let parts = self.read_parallel(runs, RECORD_COLUMNS, || RecordSink { url, tests: HashMap::new() })?;
+        let mut tests: HashMap<i64, Vec<TestRecord>> = parts.into_iter().flat_map(|p| p.tests).collect();
+        Ok(runs
             .iter()
             .map(|r| RunRecord {
                 run: r.run.clone(),
@@ -218,44 +193,9 @@ impl Store {
                 started_at: r.started_at.clone(),
                 meta: r.meta.clone(),
                 costs: Vec::new(),
-                tests: Vec::new(),
+                tests: tests.remove(&r.id).unwrap_or_default(),
             })
-            .collect();
-        let index: HashMap<i64, usize> = runs.iter().enumerate().map(|(i, r)| (r.id, i)).collect();
-        for line in in_order(&text) {
-            let f = fields(line);
-            let [id, _position, category, test, status, error_type, message, duration, input, output, cost] =
-                f.as_slice()
-            else {
-                return Err(self.data(0, "a results row without its 11 columns"));
-            };
-            let id: i64 = id.as_deref().and_then(|s| s.parse().ok()).ok_or_else(|| self.data(0, "a run id"))?;
-            let Some(&i) = index.get(&id) else { continue };
-            let outcome = match status.as_deref() {
-                Some("pass") => Some(Outcome::Pass),
-                Some("fail") => Some(Outcome::Fail),
-                Some("errored") => Some(Outcome::Errored),
-                Some("unscored") => Some(Outcome::Unscored),
-                Some("not_run") => None,
-                other => return Err(self.data(id, &format!("unknown status {other:?}"))),
-            };
-            out[i].tests.push(TestRecord {
-                id: test.clone().unwrap_or_default(),
-                category: category.clone().unwrap_or_default(),
-                outcome,
-                error_type: error_type.clone(),
-                error_message: message.clone(),
-                duration_ms: duration.as_deref().and_then(|s| s.parse().ok()),
-                input_tokens: input.as_deref().and_then(|s| s.parse().ok()),
-                output_tokens: output.as_deref().and_then(|s| s.parse().ok()),
-                cost_usd: cost.as_deref().and_then(|s| s.parse().ok()),
-            });
-        }
-        Ok(out)
-    }
-
-    fn data(&self, run_id: i64, message: &str) -> StoreError {
-        StoreError::Data { url: self.url.clone(), run_id, message: message.to_string() }
+            .collect())
     }
 }
 
@@ -265,15 +205,25 @@ const RUNS_PER_PART: usize = 64;
 /// The columns [`Store::category_runs`] reads (after the run id and position).
 const CATEGORY_COLUMNS: &str = "category, test, status, error_type";
 
-/// Reads the results of runs `ids` over a connection of its own into category runs,
-/// parsing each row as it comes.
-fn read_part(
+/// The columns [`Store::records`] reads (after the run id and position).
+const RECORD_COLUMNS: &str =
+    "category, test, status, error_type, error_message, duration_ms, input_tokens, output_tokens, cost_usd";
+
+/// What the rows of a part are read into.
+trait Sink: Send {
+    /// Adds a row of run `id`: `rest` is the `COPY` text that follows its id and position.
+    fn row(&mut self, id: i64, rest: &[u8]) -> Result<(), StoreError>;
+}
+
+/// Reads the results of runs `ids` (columns `columns` after the run id and position) over
+/// a connection of its own into `sink`, parsing each row as it comes.
+fn read_part<S: Sink>(
     target: &crate::connect::Target,
     url: &str,
     ids: &[i64],
-    by_id: &HashMap<i64, (&StoredRun, Option<Arc<RunMeta>>)>,
-    scored: &HashMap<(i64, String), bool>,
-) -> Result<Vec<CategoryRun>, StoreError> {
+    columns: &str,
+    make: &(impl Fn() -> S + Sync),
+) -> Result<S, StoreError> {
     use futures_util::StreamExt as _;
     let err = |e: &postgres::Error| StoreError::Query {
         url: url.to_string(),
@@ -299,26 +249,27 @@ fn read_part(
         // First without ORDER BY: sorting millions of rows on the server costs more than
         // checking their order here (they come in the order they were written, which is
         // already right). Rows out of (run, position) order (moved by an update, say): read
-        // again, sorted by the server.
+        // again, sorted by the server, into a new sink.
         for order in ["", " ORDER BY results.run_id, results.position"] {
             let stream = client
                 .copy_out(&format!(
-                    "COPY (SELECT results.run_id, results.position, {CATEGORY_COLUMNS}
+                    "COPY (SELECT results.run_id, results.position, {columns}
                            FROM results JOIN evaltally_selected s ON s.id = results.run_id{order}) TO STDOUT"
                 ))
                 .await
                 .map_err(|e| err(&e))?;
             let mut stream = std::pin::pin!(stream);
-            let mut builder = Builder::new(url, by_id, scored);
+            let mut framer = Framer { url, pending: Vec::new(), previous: None, in_order: true };
+            let mut sink = make();
             while let Some(data) = stream.next().await {
                 let data = data.map_err(|e| err(&e))?;
-                if builder.in_order {
-                    builder.feed(&data)?;
+                if framer.in_order {
+                    framer.feed(&data, &mut sink)?;
                 }
             }
-            if builder.in_order {
-                builder.finish()?;
-                return Ok(builder.out);
+            if framer.in_order {
+                framer.finish()?;
+                return Ok(sink);
             }
         }
         Err(StoreError::Query {
@@ -329,9 +280,71 @@ fn read_part(
     })
 }
 
-/// Category runs built row by row from `COPY` text (run id, position, category, test,
-/// status, error type), as long as the rows come in (run, position) order.
-struct Builder<'a> {
+/// `COPY` text cut into rows, checked to come in (run, position) order, each handed to a
+/// sink with its run id.
+struct Framer<'a> {
+    url: &'a str,
+    /// The start of a row that the last message did not end (the server sends a row per
+    /// message, so this stays empty).
+    pending: Vec<u8>,
+    /// The (run id, position) of the last row.
+    previous: Option<(i64, i64)>,
+    /// Whether every row so far came after the one before.
+    in_order: bool,
+}
+
+impl Framer<'_> {
+    fn data(&self, run_id: i64, message: &str) -> StoreError {
+        StoreError::Data { url: self.url.to_string(), run_id, message: message.to_string() }
+    }
+
+    /// Adds the rows of one message of `COPY` data: one whole row, as the server sends them,
+    /// or any run of bytes.
+    fn feed(&mut self, data: &[u8], sink: &mut impl Sink) -> Result<(), StoreError> {
+        if self.pending.is_empty()
+            && let Some((b'\n', row)) = data.split_last()
+            && !row.contains(&b'\n')
+        {
+            return self.line(row, sink);
+        }
+        self.pending.extend_from_slice(data);
+        let Some(end) = self.pending.iter().rposition(|b| *b == b'\n') else { return Ok(()) };
+        let rest = self.pending.split_off(end + 1);
+        let whole = std::mem::replace(&mut self.pending, rest);
+        for line in whole.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            self.line(line, sink)?;
+            if !self.in_order {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// One row without its newline: its run id and position read and checked; a row out of
+    /// order only clears `in_order`.
+    fn line(&mut self, line: &[u8], sink: &mut impl Sink) -> Result<(), StoreError> {
+        let mut tabs = line.iter().enumerate().filter(|(_, b)| **b == b'\t').map(|(i, _)| i);
+        let (Some(first), Some(second)) = (tabs.next(), tabs.next()) else {
+            return Err(self.data(0, "a results row without its run id and position"));
+        };
+        let id = number(&line[..first]).ok_or_else(|| self.data(0, "a run id"))?;
+        let position = number(&line[first + 1..second]).ok_or_else(|| self.data(id, "a position"))?;
+        if self.previous.is_some_and(|p| p >= (id, position)) {
+            self.in_order = false;
+            return Ok(());
+        }
+        self.previous = Some((id, position));
+        sink.row(id, &line[second + 1..])
+    }
+
+    /// Checks nothing was left half way.
+    fn finish(&self) -> Result<(), StoreError> {
+        if self.pending.is_empty() { Ok(()) } else { Err(self.data(0, "a results row cut short")) }
+    }
+}
+
+/// Category runs built row by row from the `COPY` text of [`CATEGORY_COLUMNS`].
+struct CategorySink<'a> {
     url: &'a str,
     by_id: &'a HashMap<i64, (&'a StoredRun, Option<Arc<RunMeta>>)>,
     scored: &'a HashMap<(i64, String), bool>,
@@ -341,73 +354,32 @@ struct Builder<'a> {
     /// The (run id, category as sent, index) of the last row: rows come grouped by run and,
     /// within a run, mostly by category.
     last: Option<(i64, Vec<u8>, usize)>,
-    /// The (run id, position) of the last row.
-    previous: Option<(i64, i64)>,
-    /// Whether every row so far came after the one before.
-    in_order: bool,
-    /// The start of a row that the last message did not end (the server sends a row per
-    /// message, so this stays empty).
-    pending: Vec<u8>,
 }
 
-impl<'a> Builder<'a> {
+impl<'a> CategorySink<'a> {
     fn new(
         url: &'a str,
         by_id: &'a HashMap<i64, (&'a StoredRun, Option<Arc<RunMeta>>)>,
         scored: &'a HashMap<(i64, String), bool>,
     ) -> Self {
-        Self {
-            url,
-            by_id,
-            scored,
-            out: Vec::new(),
-            index: HashMap::new(),
-            last: None,
-            previous: None,
-            in_order: true,
-            pending: Vec::new(),
-        }
-    }
-
-    /// Adds the rows of one message of `COPY` data: one whole row, as the server sends them,
-    /// or any run of bytes.
-    fn feed(&mut self, data: &[u8]) -> Result<(), StoreError> {
-        if self.pending.is_empty()
-            && let Some((b'\n', row)) = data.split_last()
-            && !row.contains(&b'\n')
-        {
-            return self.row(row);
-        }
-        self.pending.extend_from_slice(data);
-        let Some(end) = self.pending.iter().rposition(|b| *b == b'\n') else { return Ok(()) };
-        let rest = self.pending.split_off(end + 1);
-        let whole = std::mem::replace(&mut self.pending, rest);
-        for line in whole.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            self.row(line)?;
-        }
-        Ok(())
-    }
-
-    /// Checks nothing was left half way.
-    fn finish(&self) -> Result<(), StoreError> {
-        if self.pending.is_empty() { Ok(()) } else { Err(self.data(0, "a results row cut short")) }
+        Self { url, by_id, scored, out: Vec::new(), index: HashMap::new(), last: None }
     }
 
     fn data(&self, run_id: i64, message: &str) -> StoreError {
         StoreError::Data { url: self.url.to_string(), run_id, message: message.to_string() }
     }
+}
 
-    /// Adds one row (a line of `COPY` text without its newline); a row out of order only
-    /// clears `in_order`.
-    fn row(&mut self, line: &[u8]) -> Result<(), StoreError> {
+impl Sink for CategorySink<'_> {
+    fn row(&mut self, id: i64, line: &[u8]) -> Result<(), StoreError> {
         // One pass over the bytes: where the tabs are, and where the first escape is.
-        let mut cut = [0usize; 5];
+        let mut cut = [0usize; 3];
         let mut tabs = 0;
         let mut first_escape = line.len();
         for (i, &b) in line.iter().enumerate() {
             if b == b'\t' {
                 if tabs == cut.len() {
-                    return Err(self.data(0, "a results row with more than 6 columns"));
+                    return Err(self.data(id, "a results row with more than 6 columns"));
                 }
                 cut[tabs] = i;
                 tabs += 1;
@@ -416,18 +388,11 @@ impl<'a> Builder<'a> {
             }
         }
         if tabs < cut.len() {
-            return Err(self.data(0, "a results row without its 6 columns"));
+            return Err(self.data(id, "a results row without its 6 columns"));
         }
-        let id = number(&line[..cut[0]]).ok_or_else(|| self.data(0, "a run id"))?;
-        let position = number(&line[cut[0] + 1..cut[1]]).ok_or_else(|| self.data(id, "a position"))?;
-        if self.previous.is_some_and(|p| p >= (id, position)) {
-            self.in_order = false;
-            return Ok(());
-        }
-        self.previous = Some((id, position));
-        let category = &line[cut[1] + 1..cut[2]];
-        let test = &line[cut[2] + 1..cut[3]];
-        let outcome = match &line[cut[3] + 1..cut[4]] {
+        let category = &line[..cut[0]];
+        let test = &line[cut[0] + 1..cut[1]];
+        let outcome = match &line[cut[1] + 1..cut[2]] {
             b"pass" => Outcome::Pass,
             b"fail" => Outcome::Fail,
             b"errored" => Outcome::Errored,
@@ -435,7 +400,7 @@ impl<'a> Builder<'a> {
             b"not_run" => return Ok(()),
             other => return Err(self.data(id, &format!("unknown status {:?}", String::from_utf8_lossy(other)))),
         };
-        let error_type = &line[cut[4] + 1..];
+        let error_type = &line[cut[2] + 1..];
         let at = match &self.last {
             Some((lid, lcat, at)) if *lid == id && lcat.as_slice() == category => *at,
             _ => {
@@ -456,7 +421,7 @@ impl<'a> Builder<'a> {
                 at
             }
         };
-        let test = if first_escape > cut[3] {
+        let test = if first_escape > cut[1] {
             // Nothing escaped in the id: read in place.
             Cow::Borrowed(std::str::from_utf8(test).map_err(|_| self.data(id, "a test id that is not UTF-8"))?)
         } else {
@@ -464,6 +429,42 @@ impl<'a> Builder<'a> {
         };
         let error_type = (error_type != b"\\N").then(|| unescape(error_type));
         self.out[at].push(&test, outcome, error_type.as_deref());
+        Ok(())
+    }
+}
+
+/// Tests of run records, per run id, from the `COPY` text of [`RECORD_COLUMNS`].
+struct RecordSink<'a> {
+    url: &'a str,
+    tests: HashMap<i64, Vec<TestRecord>>,
+}
+
+impl Sink for RecordSink<'_> {
+    fn row(&mut self, id: i64, line: &[u8]) -> Result<(), StoreError> {
+        let data = |message: String| StoreError::Data { url: self.url.to_string(), run_id: id, message };
+        let f = fields(line);
+        let [category, test, status, error_type, message, duration, input, output, cost] = f.as_slice() else {
+            return Err(data("a results row without its 11 columns".into()));
+        };
+        let outcome = match status.as_deref() {
+            Some("pass") => Some(Outcome::Pass),
+            Some("fail") => Some(Outcome::Fail),
+            Some("errored") => Some(Outcome::Errored),
+            Some("unscored") => Some(Outcome::Unscored),
+            Some("not_run") => None,
+            other => return Err(data(format!("unknown status {other:?}"))),
+        };
+        self.tests.entry(id).or_default().push(TestRecord {
+            id: test.clone().unwrap_or_default(),
+            category: category.clone().unwrap_or_default(),
+            outcome,
+            error_type: error_type.clone(),
+            error_message: message.clone(),
+            duration_ms: duration.as_deref().and_then(|s| s.parse().ok()),
+            input_tokens: input.as_deref().and_then(|s| s.parse().ok()),
+            output_tokens: output.as_deref().and_then(|s| s.parse().ok()),
+            cost_usd: cost.as_deref().and_then(|s| s.parse().ok()),
+        });
         Ok(())
     }
 }
@@ -528,30 +529,4 @@ fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, str> {
         Some(s) => std::borrow::Cow::Owned(s),
         None => std::borrow::Cow::Borrowed(""),
     }
-}
-
-/// The (run id, position) a COPY line starts with.
-fn key(line: &[u8]) -> (i64, i64) {
-    let mut f = line.split(|b| *b == b'\t');
-    let mut number = || f.next().and_then(|v| std::str::from_utf8(v).ok()).and_then(|v| v.parse().ok()).unwrap_or(0);
-    (number(), number())
-}
-
-/// The lines of COPY text ordered by run id and position: as they come when they already
-/// are (one pass to check), else sorted.
-fn in_order(text: &[u8]) -> Box<dyn Iterator<Item = &[u8]> + '_> {
-    let lines = || text.split(|b| *b == b'\n').filter(|l| !l.is_empty());
-    let mut previous = None;
-    let sorted = lines().all(|l| {
-        let k = key(l);
-        let ok = previous.is_none_or(|p| p < k);
-        previous = Some(k);
-        ok
-    });
-    if sorted {
-        return Box::new(lines());
-    }
-    let mut all: Vec<((i64, i64), &[u8])> = lines().map(|l| (key(l), l)).collect();
-    all.sort_unstable_by_key(|(k, _)| *k);
-    Box::new(all.into_iter().map(|(_, l)| l))
 }

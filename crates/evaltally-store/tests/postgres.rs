@@ -248,7 +248,10 @@ fn rows_moved_by_an_update_and_many_runs_read_back_in_push_order() {
     store.push(&odd_source, std::slice::from_ref(&odd), &[]).unwrap();
     let selected = store.select(&Selection::default()).unwrap();
     let before = store.category_runs(&selected).unwrap();
+    let records_before = store.records(&selected).unwrap();
     assert_eq!(before.len(), 301);
+    assert_eq!(records_before.len(), 151);
+    assert!(records_before.iter().filter(|r| r.run != "odd").all(|r| r.tests == sample().1[0].tests));
     let back = before.iter().find(|c| c.run == "odd").unwrap();
     let mut want = odd.clone();
     want.sources = vec!["store:odd".into()];
@@ -257,6 +260,7 @@ fn rows_moved_by_an_update_and_many_runs_read_back_in_push_order() {
     evaltally_store::testing::execute(&url, "UPDATE results SET error_type = error_type WHERE position = 0").unwrap();
     let after = store.category_runs(&selected).unwrap();
     assert_eq!(after, before);
+    assert_eq!(store.records(&selected).unwrap(), records_before);
     let first = after.iter().find(|c| c.run == "run-0" && c.category == "simple").unwrap();
     assert_eq!(first.ids().iter().collect::<Vec<_>>(), ["simple_0", "simple_1"]);
 }
