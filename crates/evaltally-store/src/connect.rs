@@ -303,30 +303,29 @@ pub(crate) fn connect(url: &str) -> Result<(postgres::Client, Target), StoreErro
     Ok((client, target))
 }
 
+/// The task driving an async connection: awaited once its client is dropped, it closes
+/// the connection cleanly.
+pub(crate) type Driver = tokio::task::JoinHandle<Result<(), tokio_postgres::Error>>;
+
 /// Connects with the async client, on the current tokio runtime (which drives the
-/// connection as a task of its own): for reading many rows, which the sync client hands over
-/// one runtime entry per row.
-pub(crate) async fn connect_async(target: &Target) -> Result<tokio_postgres::Client, StoreError> {
+/// connection as a task of its own, returned): for reading many rows, which the sync client
+/// hands over one runtime entry per row.
+pub(crate) async fn connect_async(target: &Target) -> Result<(tokio_postgres::Client, Driver), StoreError> {
     let (config, url) = (&target.config, target.url.as_str());
     if target.mode == SslMode::Disable {
         let (client, connection) =
             config.connect(tokio_postgres::NoTls).await.map_err(|e| connect_error(&e, url, target))?;
-        tokio::spawn(connection);
-        return Ok(client);
+        return Ok((client, tokio::spawn(connection)));
     }
     let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls_config(target, url)?);
     match config.connect(tls).await {
-        Ok((client, connection)) => {
-            tokio::spawn(connection);
-            Ok(client)
-        }
+        Ok((client, connection)) => Ok((client, tokio::spawn(connection))),
         Err(e) if target.mode == SslMode::Prefer && is_tls(&e) => {
             let mut plain = config.clone();
             plain.ssl_mode(tokio_postgres::config::SslMode::Disable);
             let (client, connection) =
                 plain.connect(tokio_postgres::NoTls).await.map_err(|e| connect_error(&e, url, target))?;
-            tokio::spawn(connection);
-            Ok(client)
+            Ok((client, tokio::spawn(connection)))
         }
         Err(e) => Err(connect_error(&e, url, target)),
     }

@@ -224,60 +224,91 @@ fn read_part<S: Sink>(
     columns: &str,
     make: &(impl Fn() -> S + Sync),
 ) -> Result<S, StoreError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| StoreError::Query { url: url.to_string(), what: "reading results", message: e.to_string() })?;
+    runtime.block_on(async {
+        let (client, driver) = crate::connect::connect_async(target).await?;
+        let read = read_rows(&client, url, ids, columns, make).await;
+        // Closing cleanly (a Terminate message, not a reset connection).
+        drop(client);
+        let _ = driver.await;
+        read
+    })
+}
+
+/// [`read_part`]'s statements and rows, over `client`.
+async fn read_rows<S: Sink>(
+    client: &tokio_postgres::Client,
+    url: &str,
+    ids: &[i64],
+    columns: &str,
+    make: &(impl Fn() -> S + Sync),
+) -> Result<S, StoreError> {
     use futures_util::StreamExt as _;
     let err = |e: &postgres::Error| StoreError::Query {
         url: url.to_string(),
         what: "reading results",
         message: crate::connect::full_message(e),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| StoreError::Query { url: url.to_string(), what: "reading results", message: e.to_string() })?;
-    runtime.block_on(async {
-        let client = crate::connect::connect_async(target).await?;
-        client
-            .batch_execute("CREATE TEMPORARY TABLE evaltally_selected (id bigint PRIMARY KEY)")
-            .await
-            .map_err(|e| err(&e))?;
-        client
-            .execute("INSERT INTO evaltally_selected SELECT unnest($1::bigint[])", &[&ids])
-            .await
-            .map_err(|e| err(&e))?;
-        // With its size known the planner reads a few runs by index and many by one scan.
-        client.batch_execute("ANALYZE evaltally_selected").await.map_err(|e| err(&e))?;
-        // First without ORDER BY: sorting millions of rows on the server costs more than
-        // checking their order here (they come in the order they were written, which is
-        // already right). Rows out of (run, position) order (moved by an update, say): read
-        // again, sorted by the server, into a new sink.
-        for order in ["", " ORDER BY results.run_id, results.position"] {
-            let stream = client
-                .copy_out(&format!(
-                    "COPY (SELECT results.run_id, results.position, {columns}
-                           FROM results JOIN evaltally_selected s ON s.id = results.run_id{order}) TO STDOUT"
-                ))
-                .await
-                .map_err(|e| err(&e))?;
-            let mut stream = std::pin::pin!(stream);
-            let mut framer = Framer { url, pending: Vec::new(), previous: None, in_order: true };
-            let mut sink = make();
-            while let Some(data) = stream.next().await {
-                let data = data.map_err(|e| err(&e))?;
-                if framer.in_order {
-                    framer.feed(&data, &mut sink)?;
-                }
-            }
-            if framer.in_order {
-                framer.finish()?;
-                return Ok(sink);
-            }
+    // A sequential scan joining another one in progress (or starting where the last one
+    // stopped) would hand the rows over from the middle of the table: out of order.
+    client.batch_execute("SET synchronize_seqscans = off").await.map_err(|e| err(&e))?;
+    client
+        .batch_execute("CREATE TEMPORARY TABLE evaltally_selected (id bigint PRIMARY KEY)")
+        .await
+        .map_err(|e| err(&e))?;
+    client.execute("INSERT INTO evaltally_selected SELECT unnest($1::bigint[])", &[&ids]).await.map_err(|e| err(&e))?;
+    // With its size known the planner reads a few runs by index and many by one scan.
+    client.batch_execute("ANALYZE evaltally_selected").await.map_err(|e| err(&e))?;
+    // No ORDER BY: sorting millions of rows on the server costs more than checking their
+    // order here (they come in the order they were written, which is already right).
+    let stream = client
+        .copy_out(&format!(
+            "COPY (SELECT results.run_id, results.position, {columns}
+                   FROM results JOIN evaltally_selected s ON s.id = results.run_id) TO STDOUT"
+        ))
+        .await
+        .map_err(|e| err(&e))?;
+    let mut stream = std::pin::pin!(stream);
+    let mut framer = Framer { url, pending: Vec::new(), previous: None, in_order: true };
+    let mut sink = make();
+    // Every row is kept, to be read again sorted should they come out of order.
+    let mut kept: Vec<u8> = Vec::new();
+    while let Some(data) = stream.next().await {
+        let data = data.map_err(|e| err(&e))?;
+        kept.extend_from_slice(&data);
+        if framer.in_order {
+            framer.feed(&data, &mut sink)?;
         }
-        Err(StoreError::Query {
-            url: url.to_string(),
-            what: "reading results",
-            message: "the server sent the rows out of the order asked for".into(),
-        })
-    })
+    }
+    if framer.in_order {
+        framer.finish()?;
+        return Ok(sink);
+    }
+    // Rows out of (run, position) order (written into space that deleted runs left, or moved
+    // by an update): all of them again, sorted here, into a new sink.
+    let mut lines: Vec<((i64, i64), &[u8])> =
+        kept.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| (key(l), l)).collect();
+    lines.sort_unstable_by_key(|(k, _)| *k);
+    let mut framer = Framer { url, pending: Vec::new(), previous: None, in_order: true };
+    let mut sink = make();
+    for (_, line) in lines {
+        framer.line(line, &mut sink)?;
+        if !framer.in_order {
+            return Err(framer.data(0, "two results rows of one run at the same position"));
+        }
+    }
+    Ok(sink)
+}
+
+/// The (run id, position) a row of `COPY` text starts with ((0, 0) when it cannot be read:
+/// reading it then says what is wrong).
+fn key(line: &[u8]) -> (i64, i64) {
+    let mut fields = line.split(|b| *b == b'\t');
+    let mut next = || fields.next().and_then(number).unwrap_or(0);
+    (next(), next())
 }
 
 /// `COPY` text cut into rows, checked to come in (run, position) order, each handed to a
