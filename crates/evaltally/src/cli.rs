@@ -344,7 +344,7 @@ pub(crate) enum ShowFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct ShowArgs {
-    /// Run folders or folders of runs, then the test id.
+    /// Run folders or folders of runs (or `store:…` runs), then the test id.
     #[arg(required = true, num_args = 2.., value_name = "PATH... TEST_ID")]
     pub(crate) args: Vec<String>,
     /// Only this model (repeatable).
@@ -370,7 +370,8 @@ pub(crate) enum ValidateFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
-    /// Files, run folders or folders of reports.
+    /// Files, run folders or folders of reports (or `store:…` runs, checked where they are
+    /// stored).
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
     /// Output format.
@@ -474,7 +475,7 @@ pub(crate) struct RunsArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct SummaryArgs {
-    /// The report file.
+    /// The report file (or `store:…` runs, recomputed from their stored rows).
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
     /// Output format.
