@@ -1,11 +1,14 @@
-//! Connecting: the URL, the password from `PGPASSWORD` or `.pgpass`, `sslmode`.
+//! Connecting: the URL, the password from `PGPASSWORD` or `.pgpass`, `sslmode` (TLS in
+//! [`crate::tls`]).
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 
-use postgres::config::{Host, SslMode};
+use tokio_postgres::config::Host;
 
 use crate::StoreError;
+use crate::tls::{self, Roots, SslMode};
 
 /// Whether `text` is a URL of a PostgreSQL store (`postgres://` or `postgresql://`).
 ///
@@ -28,13 +31,50 @@ pub fn shown_url(url: &str) -> String {
     evaltally_core::text::redact_url_passwords(url).into_owned()
 }
 
+/// Where and how to connect: the client's settings and the TLS `sslmode` asks for.
+#[derive(Clone)]
+pub(crate) struct Target {
+    /// The client's settings (its own `sslmode` set from `mode`), password included: never
+    /// printed.
+    pub(crate) config: tokio_postgres::Config,
+    /// libpq's `sslmode` (`sslmode=`, else `PGSSLMODE`, else `prefer`).
+    pub(crate) mode: SslMode,
+    /// The roots a checked certificate must chain to.
+    pub(crate) roots: Roots,
+    /// The URL as given (password included: for hiding it in messages, never printed).
+    url: String,
+}
+
 /// The connection settings `url` gives, completed as libpq would: the user from `PGUSER`
 /// or `USER`, the password from `PGPASSWORD`, else from the password file (`PGPASSFILE`,
-/// else `~/.pgpass`).
-pub(crate) fn config(url: &str) -> Result<postgres::Config, StoreError> {
+/// else `~/.pgpass`), `sslmode` from `PGSSLMODE` and `sslrootcert` from `PGSSLROOTCERT`.
+pub(crate) fn target(url: &str) -> Result<Target, StoreError> {
     let shown = shown_url(url);
-    let mut config = postgres::Config::from_str(url)
-        .map_err(|e| StoreError::Url { url: shown.clone(), message: strip_password(&e.to_string(), url) })?;
+    let bad = |message: String| StoreError::Url { url: shown.clone(), message };
+    let (rest, params) = take_params(url, &["sslmode", "sslrootcert"]).map_err(&bad)?;
+    let param = |key: &str| params.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let env = |key: &str| std::env::var(key).ok().filter(|v| !v.is_empty());
+    let mode_text = param("sslmode").or_else(|| env("PGSSLMODE"));
+    let mut mode = match mode_text.as_deref() {
+        None => SslMode::Prefer,
+        Some(text) => SslMode::parse(text).ok_or_else(|| {
+            bad(format!(
+                "sslmode `{}` is not one of disable, allow, prefer, require, verify-ca, verify-full",
+                evaltally_core::text::printable(text)
+            ))
+        })?,
+    };
+    let (roots, given) = tls::roots(param("sslrootcert").or_else(|| env("PGSSLROOTCERT")).as_deref());
+    if mode == SslMode::Require && given {
+        // libpq: with a root certificate, `require` checks the chain as `verify-ca` does.
+        mode = SslMode::VerifyCa;
+    }
+    let mut config = tokio_postgres::Config::from_str(&rest).map_err(|e| bad(strip_password(&e.to_string(), url)))?;
+    config.ssl_mode(match mode {
+        SslMode::Disable => tokio_postgres::config::SslMode::Disable,
+        SslMode::Prefer => tokio_postgres::config::SslMode::Prefer,
+        SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => tokio_postgres::config::SslMode::Require,
+    });
     if config.get_user().is_none() {
         let user = std::env::var("PGUSER").or_else(|_| std::env::var("USER")).unwrap_or_else(|_| "postgres".into());
         config.user(&user);
@@ -45,17 +85,6 @@ pub(crate) fn config(url: &str) -> Result<postgres::Config, StoreError> {
     if config.get_dbname().is_none() {
         let db = config.get_user().unwrap_or("postgres").to_string();
         config.dbname(&db);
-    }
-    match config.get_ssl_mode() {
-        SslMode::Disable | SslMode::Prefer => {}
-        _ => {
-            return Err(StoreError::Url {
-                url: shown,
-                message: "this sslmode (require, verify-ca, verify-full) needs TLS, which this build of evaltally does not have: \
-                          use sslmode=disable or prefer (over a trusted network or an SSH tunnel)"
-                    .into(),
-            });
-        }
     }
     if config.get_password().is_none() {
         if let Some(pw) = std::env::var_os("PGPASSWORD").filter(|v| !v.is_empty()) {
@@ -75,7 +104,93 @@ pub(crate) fn config(url: &str) -> Result<postgres::Config, StoreError> {
             }
         }
     }
-    Ok(config)
+    Ok(Target { config, mode, roots, url: url.to_string() })
+}
+
+/// `url` without the parameters named `keys`, and those parameters (decoded), in order.
+/// Both forms libpq reads: a URL's query (`?sslmode=require&…`, percent-encoded) and
+/// `key=value` pairs (values bare or in single quotes, `\` escaping).
+fn take_params(url: &str, keys: &[&str]) -> Result<(String, Vec<(String, String)>), String> {
+    let mut taken = Vec::new();
+    if is_postgres_url(url) {
+        let Some((head, query)) = url.split_once('?') else { return Ok((url.to_string(), taken)) };
+        let mut kept = Vec::new();
+        for part in query.split('&') {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            let key = percent_decode(k)?;
+            if keys.contains(&key.as_str()) {
+                taken.push((key, percent_decode(v)?));
+            } else {
+                kept.push(part);
+            }
+        }
+        let rest = if kept.is_empty() { head.to_string() } else { format!("{head}?{}", kept.join("&")) };
+        return Ok((rest, taken));
+    }
+    // key = value pairs.
+    let mut rest = String::new();
+    let mut chars = url.char_indices().peekable();
+    loop {
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+        let Some(&(start, _)) = chars.peek() else { break };
+        let mut key = String::new();
+        while let Some((_, c)) = chars.next_if(|(_, c)| *c != '=' && !c.is_whitespace()) {
+            key.push(c);
+        }
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+        if chars.next_if(|(_, c)| *c == '=').is_none() {
+            return Err(format!("`{}` has no `=` and a value", evaltally_core::text::printable(&key)));
+        }
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+        let mut value = String::new();
+        if chars.next_if(|(_, c)| *c == '\'').is_some() {
+            loop {
+                match chars.next() {
+                    None => return Err(format!("the value of `{key}` has no closing quote")),
+                    Some((_, '\'')) => break,
+                    Some((_, '\\')) => value.extend(chars.next().map(|(_, c)| c)),
+                    Some((_, c)) => value.push(c),
+                }
+            }
+        } else {
+            while let Some((_, c)) = chars.next_if(|(_, c)| !c.is_whitespace()) {
+                if c == '\\' {
+                    value.extend(chars.next().map(|(_, c)| c));
+                } else {
+                    value.push(c);
+                }
+            }
+        }
+        let end = chars.peek().map_or(url.len(), |&(i, _)| i);
+        if keys.contains(&key.as_str()) {
+            taken.push((key, value));
+        } else {
+            rest.push_str(&url[start..end]);
+            rest.push(' ');
+        }
+    }
+    Ok((rest.trim_end().to_string(), taken))
+}
+
+/// `%XX` escapes decoded (as UTF-8).
+fn percent_decode(text: &str) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+            let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(|| {
+                format!("`{}` has a `%` not followed by two hex digits", evaltally_core::text::printable(text))
+            })?;
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("`{}` is not UTF-8 once decoded", evaltally_core::text::printable(text)))
 }
 
 /// A library message with the URL's password, should it quote it, hidden.
@@ -167,24 +282,108 @@ fn split_pgpass(line: &str) -> Vec<String> {
 }
 
 /// Connects, turning failures into one clear line: a refused password, an unreachable
-/// server, anything else the server said.
-pub(crate) fn connect(url: &str) -> Result<postgres::Client, StoreError> {
-    let config = config(url)?;
-    let shown = shown_url(url);
-    config.connect(postgres::NoTls).map_err(|e| {
-        let code = e.code().cloned();
-        let message = strip_password(&full_message(&e), url);
-        match code {
-            Some(c)
-                if c == postgres::error::SqlState::INVALID_PASSWORD
-                    || c == postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
-            {
-                StoreError::Auth { url: shown, message }
+/// server, a failed TLS handshake (or a server without TLS when it is required), anything
+/// else the server said. `sslmode=prefer` falls back to a plain connection when the TLS
+/// handshake fails, as libpq does.
+pub(crate) fn connect(url: &str) -> Result<(postgres::Client, Target), StoreError> {
+    let target = target(url)?;
+    let mut config = postgres::Config::from(target.config.clone());
+    let result = if target.mode == SslMode::Disable {
+        config.connect(postgres::NoTls)
+    } else {
+        match config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls_config(&target, url)?)) {
+            Err(e) if target.mode == SslMode::Prefer && is_tls(&e) => {
+                config.ssl_mode(postgres::config::SslMode::Disable);
+                config.connect(postgres::NoTls)
             }
-            Some(_) => StoreError::Server { url: shown, message },
-            None => StoreError::Unreachable { url: shown, message },
+            other => other,
         }
+    };
+    let client = result.map_err(|e| connect_error(&e, url, &target))?;
+    Ok((client, target))
+}
+
+/// The task driving an async connection: awaited once its client is dropped, it closes
+/// the connection cleanly.
+pub(crate) type Driver = tokio::task::JoinHandle<Result<(), tokio_postgres::Error>>;
+
+/// Connects with the async client, on the current tokio runtime (which drives the
+/// connection as a task of its own, returned): for reading many rows, which the sync client
+/// hands over one runtime entry per row.
+pub(crate) async fn connect_async(target: &Target) -> Result<(tokio_postgres::Client, Driver), StoreError> {
+    let (config, url) = (&target.config, target.url.as_str());
+    if target.mode == SslMode::Disable {
+        let (client, connection) =
+            config.connect(tokio_postgres::NoTls).await.map_err(|e| connect_error(&e, url, target))?;
+        return Ok((client, tokio::spawn(connection)));
+    }
+    let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls_config(target, url)?);
+    match config.connect(tls).await {
+        Ok((client, connection)) => Ok((client, tokio::spawn(connection))),
+        Err(e) if target.mode == SslMode::Prefer && is_tls(&e) => {
+            let mut plain = config.clone();
+            plain.ssl_mode(tokio_postgres::config::SslMode::Disable);
+            let (client, connection) =
+                plain.connect(tokio_postgres::NoTls).await.map_err(|e| connect_error(&e, url, target))?;
+            Ok((client, tokio::spawn(connection)))
+        }
+        Err(e) => Err(connect_error(&e, url, target)),
+    }
+}
+
+/// The TLS settings `target` asks for.
+fn tls_config(target: &Target, url: &str) -> Result<rustls::ClientConfig, StoreError> {
+    tls::client_config(target.mode, &target.roots).map_err(|message| StoreError::Tls {
+        url: shown_url(url),
+        mode: target.mode.name(),
+        message: strip_password(&message, url),
     })
+}
+
+/// A failed connection as one clear line.
+fn connect_error(e: &postgres::Error, url: &str, target: &Target) -> StoreError {
+    let shown = shown_url(url);
+    let code = e.code().cloned();
+    let message = strip_password(&full_message(e), url);
+    match code {
+        Some(c)
+            if c == postgres::error::SqlState::INVALID_PASSWORD
+                || c == postgres::error::SqlState::INVALID_AUTHORIZATION_SPECIFICATION =>
+        {
+            StoreError::Auth { url: shown, message }
+        }
+        Some(_) => StoreError::Server { url: shown, message },
+        None if is_tls(e) => {
+            StoreError::Tls { url: shown, mode: target.mode.name(), message: tls_hint(message, &target.roots) }
+        }
+        None => StoreError::Unreachable { url: shown, message },
+    }
+}
+
+/// A TLS failure's message with what to do about it.
+fn tls_hint(mut message: String, roots: &Roots) -> String {
+    if message.contains("UnknownIssuer") || message.contains("unknown issuer") {
+        let from = match roots {
+            Roots::File(p) => format!("`{}`", p.display()),
+            Roots::System => "the system's store".into(),
+        };
+        let _ = write!(
+            message,
+            " (the server's certificate is not signed by a CA in {from}: give its CA with sslrootcert=PATH or PGSSLROOTCERT)"
+        );
+    } else if message.contains("not valid for name") {
+        message.push_str(
+            " (connect by a name the certificate holds, or use sslmode=verify-ca to check the chain and not the name)",
+        );
+    } else if message.contains("server does not support TLS") {
+        message.push_str(" (sslmode=prefer or disable connects without TLS)");
+    }
+    message
+}
+
+/// Whether the TLS negotiation or handshake failed (the client's message for it).
+fn is_tls(e: &postgres::Error) -> bool {
+    e.as_db_error().is_none() && e.to_string().starts_with("error performing TLS handshake")
 }
 
 /// An error with its causes, on one line.

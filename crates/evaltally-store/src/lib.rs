@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod check;
 mod connect;
 mod push;
 mod read;
@@ -7,7 +8,9 @@ mod schema;
 mod selection;
 #[doc(hidden)]
 pub mod testing;
+mod tls;
 
+pub use check::{RunCheck, STATUSES};
 pub use connect::{is_postgres_url, pgpass_lookup, shown_url};
 pub use push::{PushSource, Pushed};
 pub use read::StoredRun;
@@ -20,12 +23,23 @@ pub use evaltally_core::{CategoryRun, RunRecord};
 /// What can go wrong with a store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The URL could not be used (malformed, or a `sslmode` this build cannot honour).
+    /// The URL could not be used (malformed, an unknown option or `sslmode`).
     #[error("store URL `{url}`: {message}")]
     Url {
         /// The URL, password hidden.
         url: String,
         /// What is wrong.
+        message: String,
+    },
+    /// TLS could not be set up as `sslmode` asks: the server has none, its certificate does
+    /// not chain to the roots or is not for the host, the root certificate file is unreadable.
+    #[error("store `{url}`: TLS (sslmode={mode}): {message}")]
+    Tls {
+        /// The URL, password hidden.
+        url: String,
+        /// The `sslmode` in force.
+        mode: &'static str,
+        /// What failed.
         message: String,
     },
     /// The server refused the user name or password.
@@ -92,6 +106,9 @@ pub enum StoreError {
 /// A connection to a PostgreSQL store, its schema up to date.
 pub struct Store {
     client: postgres::Client,
+    /// How to open more connections (for reading many runs); holds the password.
+    target: connect::Target,
+    /// The URL, password hidden.
     url: String,
 }
 
@@ -112,8 +129,8 @@ impl Store {
     /// Connects without touching the schema (for tests of migrations).
     #[doc(hidden)]
     pub fn connect_only(url: &str) -> Result<Self, StoreError> {
-        let client = connect::connect(url)?;
-        Ok(Self { client, url: shown_url(url) })
+        let (client, target) = connect::connect(url)?;
+        Ok(Self { client, target, url: shown_url(url) })
     }
 
     /// The URL, password hidden.

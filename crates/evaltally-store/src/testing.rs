@@ -28,7 +28,7 @@ pub fn fresh_database(test: &str) -> Option<String> {
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     );
-    let mut admin = crate::connect::connect(&base).unwrap_or_else(|e| panic!("{e}"));
+    let mut admin = crate::connect::connect(&base).unwrap_or_else(|e| panic!("{e}")).0;
     admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name}")).unwrap_or_else(|e| panic!("{e}"));
     admin.batch_execute(&format!("CREATE DATABASE {name}")).unwrap_or_else(|e| panic!("{e}"));
     Some(with_database(&base, &name))
@@ -90,7 +90,7 @@ fn store_error(url: &str, e: &postgres::Error) -> crate::StoreError {
 
 /// Creates database `db` on the server at `url` unless it exists; returns its URL.
 pub fn ensure_database(url: &str, db: &str) -> Result<String, crate::StoreError> {
-    let mut admin = crate::connect::connect(url)?;
+    let mut admin = crate::connect::connect(url)?.0;
     let exists = admin
         .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&db])
         .map_err(|e| store_error(url, &e))?
@@ -101,4 +101,59 @@ pub fn ensure_database(url: &str, db: &str) -> Result<String, crate::StoreError>
         admin.batch_execute(&format!("CREATE DATABASE {db}")).map_err(|e| store_error(url, &e))?;
     }
     Ok(with_database(url, db))
+}
+
+/// The CA certificate of the test server's TLS (`EVALTALLY_TEST_PG_CA`, which
+/// `.ci/postgres.sh` sets when it makes one); `None` (after a notice) when it is not set.
+///
+/// # Panics
+/// When it is not set under `CI=true`.
+pub fn test_ca(test: &str) -> Option<std::path::PathBuf> {
+    let Some(ca) = std::env::var_os("EVALTALLY_TEST_PG_CA").filter(|v| !v.is_empty()) else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{test}: EVALTALLY_TEST_PG_CA is not set under CI=true (.ci/postgres.sh makes the server's TLS certificate)"
+        );
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped {test}: EVALTALLY_TEST_PG_CA is not set (the test server has no TLS)");
+        }
+        return None;
+    };
+    Some(ca.into())
+}
+
+/// `url` (a `postgres://` URL) with its host replaced by `host` and `params` added to its
+/// query.
+pub fn with_host_and_params(url: &str, host: Option<&str>, params: &str) -> String {
+    let mut out = url.to_string();
+    if let Some(host) = host
+        && let Some((scheme, rest)) = url.split_once("://")
+    {
+        let (userinfo, after) = rest.rsplit_once('@').map_or(("", rest), |(u, a)| (u, a));
+        let port_on = after.find([':', '/', '?']).unwrap_or(after.len());
+        let at = if userinfo.is_empty() { "" } else { "@" };
+        out = format!("{scheme}://{userinfo}{at}{host}{}", &after[port_on..]);
+    }
+    if params.is_empty() {
+        return out;
+    }
+    let sep = if out.contains('?') { '&' } else { '?' };
+    format!("{out}{sep}{params}")
+}
+
+/// Whether the store's connection is encrypted, as the server sees it (`pg_stat_ssl`).
+pub fn uses_tls(store: &mut crate::Store) -> Result<bool, crate::StoreError> {
+    let row = store
+        .client
+        .query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[])
+        .map_err(|e| store.query_error("reading pg_stat_ssl", &e))?;
+    Ok(row.get(0))
+}
+
+/// Runs `sql` (fixed statements of a test, no values from outside) on the store at `url`,
+/// to break stored data by hand.
+pub fn execute(url: &str, sql: &str) -> Result<(), crate::StoreError> {
+    let mut client = crate::connect::connect(url)?.0;
+    client.batch_execute(sql).map_err(|e| store_error(url, &e))
 }

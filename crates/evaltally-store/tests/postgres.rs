@@ -156,3 +156,111 @@ fn a_wrong_password_is_an_auth_error_without_the_password() {
     assert!(matches!(err, StoreError::Unreachable { .. }), "{err}");
     assert!(!err.to_string().contains("pw-999"), "{err}");
 }
+
+/// The fresh database's URL with `sslmode` and friends; `host` replaces 127.0.0.1 (the
+/// test certificate names `localhost` only).
+fn tls(url: &str, host: Option<&str>, params: &str) -> String {
+    evaltally_store::testing::with_host_and_params(url, host, params)
+}
+
+#[test]
+fn sslmode_is_honoured_with_real_tls() {
+    let Some(url) = fresh_database("tls") else { return };
+    let Some(ca) = evaltally_store::testing::test_ca("tls") else { return };
+    let ca = ca.to_str().unwrap();
+    let uses_tls = |u: &str| {
+        let mut store = Store::connect(u).unwrap_or_else(|e| panic!("{u}: {e}"));
+        evaltally_store::testing::uses_tls(&mut store).unwrap()
+    };
+    // require: encrypted, the certificate (signed by a CA nobody trusts) not checked.
+    let require = tls(&url, None, "sslmode=require");
+    let mut store = Store::connect(&require).unwrap();
+    assert!(evaltally_store::testing::uses_tls(&mut store).unwrap());
+    let (runs, records) = sample();
+    assert_eq!(store.push(&source(), &runs, &records).unwrap().added.len(), 1);
+    let selected = store.select(&Selection::default()).unwrap();
+    assert_eq!(store.category_runs(&selected).unwrap().len(), 2);
+    assert_eq!(store.records(&selected).unwrap()[0].tests, records[0].tests);
+    // prefer (the default): TLS, as the server offers it; disable: plain.
+    assert!(uses_tls(&url));
+    assert!(uses_tls(&tls(&url, None, "sslmode=prefer")));
+    assert!(!uses_tls(&tls(&url, None, "sslmode=disable")));
+    // verify-full: the chain and the name; verify-ca: the chain only.
+    let full = tls(&url, Some("localhost"), &format!("hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert={ca}"));
+    assert!(uses_tls(&full));
+    assert!(uses_tls(&tls(&url, None, &format!("sslmode=verify-ca&sslrootcert={ca}"))));
+    // require with a root certificate checks the chain, as libpq does: still fine here.
+    assert!(uses_tls(&tls(&url, None, &format!("sslmode=require&sslrootcert={ca}"))));
+    // The key=value form too.
+    let port = url.rsplit_once(':').unwrap().1.split('/').next().unwrap();
+    let db = url.rsplit('/').next().unwrap();
+    let kv = format!(
+        "host=localhost hostaddr=127.0.0.1 port={port} user=evaltally password='evaltally-ci-secret' \
+         dbname={db} sslmode=verify-full sslrootcert='{ca}'"
+    );
+    assert!(uses_tls(&kv));
+
+    let failure = |u: &str| {
+        let err = Store::connect(u).unwrap_err();
+        assert!(matches!(err, StoreError::Tls { .. }), "{u}: {err:?}");
+        let text = err.to_string();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(!text.contains("evaltally-ci-secret"), "{text}");
+        text
+    };
+    // The certificate names localhost, not 127.0.0.1.
+    let wrong_host = failure(&tls(&url, None, &format!("sslmode=verify-full&sslrootcert={ca}")));
+    assert!(wrong_host.contains("not valid for name"), "{wrong_host}");
+    // Without the CA the chain leads nowhere the system trusts.
+    let no_ca = failure(&tls(&url, Some("localhost"), "hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert=system"));
+    assert!(no_ca.contains("UnknownIssuer") || no_ca.contains("unknown issuer"), "{no_ca}");
+    let missing = failure(&tls(&url, None, "sslmode=verify-ca&sslrootcert=/nonexistent/ca.crt"));
+    assert!(missing.contains("/nonexistent/ca.crt"), "{missing}");
+    let bad = Store::connect(&tls(&url, None, "sslmode=sometimes")).unwrap_err();
+    assert!(matches!(bad, StoreError::Url { .. }) && bad.to_string().contains("sslmode `sometimes`"), "{bad}");
+}
+
+#[test]
+fn rows_moved_by_an_update_and_many_runs_read_back_in_push_order() {
+    let Some(url) = fresh_database("moved_rows") else { return };
+    let mut store = Store::connect(&url).unwrap();
+    // 150 runs: read in parts over several connections (where there are cores for them).
+    for i in 0..150 {
+        let (mut runs, mut records) = sample();
+        for r in &mut runs {
+            r.run = format!("run-{i}");
+        }
+        records[0].run = format!("run-{i}");
+        let source = PushSource {
+            source: format!("runs/run-{i}"),
+            files_digest: PushSource::digest_files(vec![("a".into(), i.to_string().into_bytes())]),
+            ..source()
+        };
+        store.push(&source, &runs, &records).unwrap();
+    }
+    // Ids and categories with characters COPY escapes, and one that is not ASCII.
+    let mut odd = CategoryRun::new("odd", "m", "c\\at\tx");
+    odd.push("tab\there", Outcome::Pass, None);
+    odd.push("back\\slash\nline", Outcome::Fail, Some("e\\t"));
+    odd.push("ünï", Outcome::Errored, Some("plain"));
+    let odd_source =
+        PushSource { files_digest: PushSource::digest_files(vec![("odd".into(), b"odd".to_vec())]), ..source() };
+    store.push(&odd_source, std::slice::from_ref(&odd), &[]).unwrap();
+    let selected = store.select(&Selection::default()).unwrap();
+    let before = store.category_runs(&selected).unwrap();
+    let records_before = store.records(&selected).unwrap();
+    assert_eq!(before.len(), 301);
+    assert_eq!(records_before.len(), 151);
+    assert!(records_before.iter().filter(|r| r.run != "odd").all(|r| r.tests == sample().1[0].tests));
+    let back = before.iter().find(|c| c.run == "odd").unwrap();
+    let mut want = odd.clone();
+    want.sources = vec!["store:odd".into()];
+    assert_eq!(back, &want);
+    // Rewriting a row moves it to the end of the table: read back, it is in its place again.
+    evaltally_store::testing::execute(&url, "UPDATE results SET error_type = error_type WHERE position = 0").unwrap();
+    let after = store.category_runs(&selected).unwrap();
+    assert_eq!(after, before);
+    assert_eq!(store.records(&selected).unwrap(), records_before);
+    let first = after.iter().find(|c| c.run == "run-0" && c.category == "simple").unwrap();
+    assert_eq!(first.ids().iter().collect::<Vec<_>>(), ["simple_0", "simple_1"]);
+}

@@ -344,7 +344,7 @@ pub(crate) enum ShowFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct ShowArgs {
-    /// Run folders or folders of runs, then the test id.
+    /// Run folders or folders of runs (or `store:…` runs), then the test id.
     #[arg(required = true, num_args = 2.., value_name = "PATH... TEST_ID")]
     pub(crate) args: Vec<String>,
     /// Only this model (repeatable).
@@ -370,7 +370,8 @@ pub(crate) enum ValidateFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
-    /// Files, run folders or folders of reports.
+    /// Files, run folders or folders of reports (or `store:…` runs, checked where they are
+    /// stored).
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
     /// Output format.
@@ -474,7 +475,7 @@ pub(crate) struct RunsArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct SummaryArgs {
-    /// The report file.
+    /// The report file (or `store:…` runs, recomputed from their stored rows).
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
     /// Output format.
@@ -682,7 +683,6 @@ impl Cli {
                 let n = a.args.len().saturating_sub(1);
                 let mut paths: Vec<PathBuf> = a.args[..n].iter().map(PathBuf::from).collect();
                 fix(&mut paths)?;
-                files_only("show", &paths)?;
                 for (slot, p) in a.args.iter_mut().zip(paths) {
                     *slot = p.to_string_lossy().into_owned();
                 }
@@ -691,14 +691,10 @@ impl Cli {
             Command::Summary(a) => {
                 let mut v = vec![a.file.clone()];
                 fix(&mut v)?;
-                files_only("summary", &v)?;
                 a.file = crate::store::entry_file(v.remove(0));
                 Ok(())
             }
-            Command::Validate(a) => {
-                fix(&mut a.paths)?;
-                files_only("validate", &a.paths)
-            }
+            Command::Validate(a) => fix(&mut a.paths),
             Command::Convert(a) => {
                 let mut v = vec![a.input.clone()];
                 fix(&mut v)?;
@@ -708,19 +704,5 @@ impl Cli {
             Command::Export(a) => fix(&mut a.paths),
             Command::Push(_) | Command::Runs(_) | Command::Completions(_) => Ok(()),
         }
-    }
-}
-
-/// Commands that read files themselves cannot take runs of a PostgreSQL store (the
-/// `store:…` arguments left unresolved).
-fn files_only(command: &str, paths: &[PathBuf]) -> anyhow::Result<()> {
-    match paths.iter().find_map(|p| crate::store::selection_of(p)) {
-        Some(selection) => Err(crate::UsageError(format!(
-            "`{command}` reads files, not runs of a PostgreSQL store (`store:{}`); stability, compare, plan, \
-             trend, report, cost, export and convert read them",
-            evaltally_core::text::printable(selection)
-        ))
-        .into()),
-        None => Ok(()),
     }
 }

@@ -9,7 +9,8 @@
 //!
 //! A store given as a `postgres://` (or `postgresql://`) URL is the team store in PostgreSQL
 //! (`evaltally-store`): `push` and `runs` use it, and `store:…` arguments stay as they are
-//! until the commands read them from it ([`category_runs`], [`records`]). Any other URL
+//! until the commands read them from it ([`category_runs`], [`records`], [`test_details`] for
+//! `show`, [`stored_runs`] for `validate`'s checks). Any other URL
 //! (`scheme://…`) is never taken for a folder name: it is a usage error, which shows the URL
 //! with its password replaced by `***`. A store path that exists but is not a folder is an
 //! error too.
@@ -179,6 +180,19 @@ pub(crate) fn records(stored: &[&Path]) -> anyhow::Result<Vec<RunRecord>> {
     let mut store = connect(&postgres_url()?)?;
     let runs = selected(&mut store, stored)?;
     store.records(&runs).map_err(store_error)
+}
+
+/// The runs the `store:…` arguments select in the PostgreSQL store, with the connection.
+pub(crate) fn stored_runs(stored: &[&Path]) -> anyhow::Result<(Store, Vec<StoredRun>)> {
+    let mut store = connect(&postgres_url()?)?;
+    let runs = selected(&mut store, stored)?;
+    Ok((store, runs))
+}
+
+/// Test `test` in the runs the `store:…` arguments select in the PostgreSQL store.
+pub(crate) fn test_details(stored: &[&Path], test: &str) -> anyhow::Result<Vec<evaltally_core::TestDetail>> {
+    let (mut store, runs) = stored_runs(stored)?;
+    store.test_details(&runs, test).map_err(store_error)
 }
 
 /// Replaces `store:<name>` arguments with the entry's folder, and `store:<filters>` with

@@ -94,9 +94,8 @@ fn store_filters_select_runs() {
     let none = with_store(&url, &["stability", "store:branch=nope"]);
     assert_eq!(none.code, 2, "{}", none.stderr);
     assert!(none.stderr.contains("no run in the store"), "{}", none.stderr);
-    let show = with_store(&url, &["show", "store:all", "browse-basic"]);
-    assert_eq!(show.code, 2, "{}", show.transcript());
-    assert!(show.stderr.contains("`show` reads files"), "{}", show.stderr);
+    let show = ok(&url, &["show", "store:tier=e2e", "browse-basic"]);
+    assert!(show.stdout.starts_with("browse-basic"), "{}", show.stdout);
     let bad = with_store(&url, &["stability", "store:colour=blue"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("unknown filter `colour`"), "{}", bad.stderr);
@@ -235,4 +234,133 @@ fn a_push_killed_half_way_leaves_no_partial_run() {
         // All of the push or none of it, never some runs or some results.
         assert!(stored.is_empty() || stored == complete, "after {delay_ms} ms: {stored:?}");
     }
+}
+
+#[test]
+fn sslmode_require_and_verify_full_over_real_tls() {
+    use evaltally_store::testing::{test_ca, with_host_and_params};
+    let Some(url) = fresh_database("tls_cli") else { return };
+    let Some(ca) = test_ca("tls_cli") else { return };
+    let ca = ca.to_str().unwrap();
+    // require: push, list and analyse over TLS (the library's test checks pg_stat_ssl).
+    let require = with_host_and_params(&url, None, "sslmode=require");
+    ok(&require, &["push", BFCL[0]]);
+    let listed = json(&ok(&require, &["runs", "--format", "json"]));
+    assert_eq!(listed["found"], 1, "{listed}");
+    let files = json(&ok(&require, &["stability", BFCL[0], "--format", "json"]));
+    assert_eq!(json(&ok(&require, &["stability", "store:all", "--format", "json"])), files);
+    // verify-full with the server's CA and a name its certificate holds.
+    let full = with_host_and_params(
+        &url,
+        Some("localhost"),
+        &format!("hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert={ca}"),
+    );
+    assert_eq!(json(&ok(&full, &["stability", "store:all", "--format", "json"])), files);
+    // disable: plain, still fine.
+    ok(&with_host_and_params(&url, None, "sslmode=disable"), &["runs"]);
+
+    let refused = |store: &str, says: &str| {
+        let run = with_store(store, &["runs"]);
+        assert_eq!(run.code, 2, "{}", run.transcript());
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+        assert!(!run.stderr.contains("evaltally-ci-secret") && run.stderr.contains(":***@"), "{}", run.stderr);
+    };
+    // The certificate names localhost, not 127.0.0.1.
+    refused(&with_host_and_params(&url, None, &format!("sslmode=verify-full&sslrootcert={ca}")), "not valid for name");
+    // Without the CA (the system's roots do not hold it).
+    let no_ca =
+        with_host_and_params(&url, Some("localhost"), "hostaddr=127.0.0.1&sslmode=verify-full&sslrootcert=system");
+    refused(&no_ca, "not signed by a CA in the system's store");
+    let run = evaltally_in(
+        &workspace_root(),
+        &["runs"],
+        &[
+            (
+                "EVALTALLY_STORE",
+                with_host_and_params(&url, Some("localhost"), "hostaddr=127.0.0.1&sslmode=verify-full").as_str(),
+            ),
+            ("PGSSLROOTCERT", "/nonexistent/root.crt"),
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.transcript());
+    assert!(run.stderr.contains("sslrootcert `/nonexistent/root.crt`"), "{}", run.stderr);
+}
+
+/// `$ evaltally ARGS` and what it printed, for snapshots of the store's outputs (the URL,
+/// which names a fresh database, shown as `[STORE]`).
+fn transcript(url: &str, runs: &[(&str, &Run)]) -> String {
+    let shown = evaltally_store::shown_url(url);
+    runs.iter()
+        .map(|(what, r)| format!("$ evaltally {what}\n{}", r.transcript().replace(&shown, "[STORE]")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn show_summary_and_validate_read_runs_of_the_postgres_store() {
+    let Some(url) = fresh_database("show_summary_validate") else { return };
+    for p in BFCL {
+        ok(&url, &["push", p]);
+    }
+    // show: the same outcomes, errors, tokens and latency as the files give.
+    let outcomes = |doc: &serde_json::Value| -> Vec<(String, String, String, String)> {
+        doc["runs"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{doc}"))
+            .iter()
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().map_or_else(|| r[k].to_string(), String::from);
+                (s("run"), s("status"), s("error_type"), s("input_tokens"))
+            })
+            .collect()
+    };
+    let from_files = json(&ok(&url, &[&["show"][..], &BFCL, &["multi_turn_base_1", "--format", "json"]].concat()));
+    let from_store = json(&ok(&url, &["show", "store:all", "multi_turn_base_1", "--format", "json"]));
+    assert_eq!(outcomes(&from_store), outcomes(&from_files));
+    let show = ok(&url, &["show", "store:all", "multi_turn_base_1"]);
+    let show_big = ok(&url, &["show", "store:all", "simple_python_1", "--model", "acme_big-70b", "--run", "run-2"]);
+    let missing = with_store(&url, &["show", "store:all", "no_such_test"]);
+    assert_eq!(missing.code, 2, "{}", missing.transcript());
+    // summary: recomputed from the stored rows.
+    let summary = ok(&url, &["summary", "store:name=run-1"]);
+    let summary_json = json(&ok(&url, &["summary", "store:name=run-1", "--format", "json"]));
+    let files = json(&ok(&url, &["stability", BFCL[0], "--format", "json", "--model", "acme_tiny-7b"]));
+    let overall = &files["models"][0]["overall"];
+    let counts = &summary_json["runs"][0]["counts"];
+    assert_eq!(counts["passed"], overall["stable_pass"], "{summary_json}");
+    assert_eq!(counts["tests"], overall["total"], "{summary_json}");
+    // validate: what is stored holds together; then broken by hand, it does not.
+    let valid = ok(&url, &["validate", "store:name=run-1", "store:name=run-2"]);
+    evaltally_store::testing::execute(
+        &url,
+        // The schema refuses unknown statuses; validate still checks, should it be dropped.
+        "ALTER TABLE results DROP CONSTRAINT results_status_check;
+         UPDATE results SET status = 'maybe' WHERE run_id = 1 AND position = 0;
+             INSERT INTO results (run_id, position, model, category, test, status)
+                 SELECT run_id, 1000, model, category, test, status FROM results WHERE run_id = 1 AND position = 1;
+             UPDATE run_categories SET scored = false WHERE run_id = 1 AND category = 'live_simple';
+             UPDATE results SET input_tokens = -5 WHERE run_id = 1 AND position = 2;
+             DELETE FROM results WHERE run_id = 3;",
+    )
+    .unwrap();
+    let invalid = with_store(&url, &["validate", "store:name=run-1", "store:name=run-2"]);
+    assert_eq!(invalid.code, 1, "{}", invalid.transcript());
+    let invalid_json = json(&with_store(&url, &["validate", "store:name=run-1", "--format", "json"]));
+    assert_eq!(invalid_json["files"][0]["valid"], false, "{invalid_json}");
+    // A stored run with an unknown status cannot be shown or analysed: a clear error.
+    let unknown = with_store(&url, &["stability", "store:name=run-1"]);
+    assert_eq!(unknown.code, 1, "{}", unknown.transcript());
+    assert!(unknown.stderr.contains("unknown status"), "{}", unknown.stderr);
+    insta::assert_snapshot!(transcript(
+        &url,
+        &[
+            ("show store:all multi_turn_base_1", &show),
+            ("show store:all simple_python_1 --model acme_big-70b --run run-2", &show_big),
+            ("show store:all no_such_test", &missing),
+            ("summary store:name=run-1", &summary),
+            ("validate store:name=run-1 store:name=run-2", &valid),
+            ("validate store:name=run-1 store:name=run-2  # after breaking them by hand", &invalid),
+        ]
+    ));
 }

@@ -1,5 +1,6 @@
 //! `evaltally show`.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use evaltally_analyzer::load;
@@ -18,7 +19,15 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     };
     let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
     let filter = super::stability::filter(&args.read, args.models.clone(), Vec::new(), false)?;
-    let shown = load::show(&paths, id, &filter).map_err(|e| explain(&e))?;
+    let (stored, files) = crate::store::split(&paths);
+    let mut shown = if files.is_empty() && !stored.is_empty() {
+        load::Shown::default()
+    } else {
+        load::show(&files, id, &filter).map_err(|e| explain(&e))?
+    };
+    if !stored.is_empty() {
+        add_stored(&mut shown, crate::store::test_details(&stored, id)?, &filter);
+    }
     if shown.details.iter().all(|d| d.status == Status::NotRun) {
         output::report_diagnostics(&shown.diagnostics);
         return Err(UsageError(format!(
@@ -51,6 +60,39 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         ShowFormat::Json => render::json(id, &shown.details, &shown.diagnostics),
     };
     output::print(&text)?;
+    if !stored.is_empty() && args.format == ShowFormat::Text {
+        output::note(
+            "runs of the PostgreSQL store keep outcomes, errors, tokens and latency; prompts and answers \
+             stay in the pushed files (`evaltally show PATH TEST_ID` on them)",
+        );
+    }
     output::report_diagnostics(&shown.diagnostics);
     Ok(if shown.diagnostics.iter().any(evaltally_core::Diagnostic::is_error) { Exit::Problems } else { Exit::Ok })
+}
+
+/// Adds the details of runs read from the PostgreSQL store, kept and counted as `load::show`
+/// keeps those it reads (filters, `--errors-as fail`, models that never listed the test left
+/// out), in its order.
+fn add_stored(shown: &mut load::Shown, details: Vec<evaltally_core::TestDetail>, filter: &load::Filter) {
+    let keeps = |model: &str, category: &str| {
+        (filter.models.is_empty() || filter.models.iter().any(|m| m == model))
+            && (filter.categories.is_empty() || filter.categories.iter().any(|c| c == category))
+    };
+    for mut d in details {
+        if !keeps(&d.model, &d.category) {
+            continue;
+        }
+        if filter.errors_as_failures && d.status == Status::Errored {
+            d.status = Status::Failed;
+        }
+        shown.details.push(d);
+    }
+    let models_with_test: BTreeSet<String> =
+        shown.details.iter().filter(|d| d.status != Status::NotRun).map(|d| d.model.clone()).collect();
+    shown.details.retain(|d| models_with_test.contains(&d.model));
+    shown.details.sort_by(|a, b| {
+        (a.model.as_str(), a.category.as_str())
+            .cmp(&(b.model.as_str(), b.category.as_str()))
+            .then_with(|| evaltally_core::id::natural_str_cmp(&a.run, &b.run))
+    });
 }

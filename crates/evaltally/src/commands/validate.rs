@@ -9,12 +9,34 @@ use crate::{Exit, output};
 
 pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let forced = super::stability::forced(args.as_format.as_deref())?;
-    let validated = validate::validate_as(&args.paths, args.strict, forced).map_err(|e| explain(&e))?;
+    let (stored, files) = crate::store::split(&args.paths);
+    let mut validated = if files.is_empty() && !stored.is_empty() {
+        validate::Validated::default()
+    } else {
+        validate::validate_as(&files, args.strict, forced).map_err(|e| explain(&e))?
+    };
+    let only_stored = files.is_empty() && !stored.is_empty();
+    if !stored.is_empty() {
+        validated.files.extend(stored_checks(&stored)?);
+    }
     let text = match args.format {
         ValidateFormat::Text => {
             render::text(&validated.files, if output::use_color(color) { Style::colored() } else { Style::plain() })
         }
         ValidateFormat::Json => render::json(&validated.files),
+    };
+    // The count line says "files"; with stored runs alone, it counts runs.
+    let text = match text.trim_end().rsplit_once('\n') {
+        Some((head, last)) if only_stored && args.format == ValidateFormat::Text => {
+            let n = validated.files.len();
+            let last = last.replacen(
+                &format!("{n} file{}:", if n == 1 { "" } else { "s" }),
+                &format!("{n} stored run{}:", if n == 1 { "" } else { "s" }),
+                1,
+            );
+            format!("{head}\n{last}\n")
+        }
+        _ => text,
     };
     output::print(&text)?;
     output::report_diagnostics(&validated.diagnostics);
@@ -22,4 +44,31 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     let warned = validated.files.iter().any(|f| f.warnings().next().is_some());
     let unreadable = validated.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
     Ok(if invalid || unreadable || (args.strict && warned) { Exit::Problems } else { Exit::Ok })
+}
+
+/// What `validate` says of runs in the PostgreSQL store: each selected run, checked where it
+/// is stored (`Store::check`: statuses known, no test twice, rows of the run's model, sane
+/// numbers, categories and their scored flag agreeing), as one entry named
+/// `store:RUN (MODEL, id N)`.
+fn stored_checks(stored: &[&std::path::Path]) -> anyhow::Result<Vec<evaltally_format::FileValidation>> {
+    let (mut store, runs) = crate::store::stored_runs(stored)?;
+    let checks = store.check(&runs).map_err(crate::store::store_error)?;
+    Ok(runs
+        .iter()
+        .zip(checks)
+        .map(|(run, check)| {
+            let rows = check.rows();
+            let categories = check.counts.len();
+            evaltally_format::FileValidation::new(
+                std::path::Path::new(&format!("store:{} ({}, id {})", run.run, run.model, run.id)),
+                &format!(
+                    "stored {} run: {rows} test{}, {categories} categor{}",
+                    run.format,
+                    if rows == 1 { "" } else { "s" },
+                    if categories == 1 { "y" } else { "ies" }
+                ),
+                check.findings,
+            )
+        })
+        .collect())
 }
