@@ -109,8 +109,6 @@ pub struct Cache {
     pending: Mutex<Pending>,
 }
 
-/// What is stored for a unit: a name that keeps its entries apart, and how to write and
-/// restore it.
 /// A unit being visited: its inputs, their stamps, and when they were taken.
 struct Visit {
     inputs: Vec<PathBuf>,
@@ -127,6 +125,8 @@ struct Key {
 const READ: Kind<Read> = Kind { name: "read", encode: encode_read, decode: codec::decode_read };
 const RECORDS: Kind<Records> = Kind { name: "records", encode: encode_records, decode: codec::decode_records };
 
+/// What is stored for a unit: a name that keeps its entries apart, and how to write and
+/// restore it.
 struct Kind<T> {
     name: &'static str,
     /// Appends the value's bytes; `false` when it cannot be stored.
@@ -306,14 +306,20 @@ impl Cache {
     /// stored the unit's files are read once for both.
     pub fn read_both(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
         let Some(mut visit) = self.visit(unit, scratch) else { return unit.read_both(scratch, options) };
-        let (read_key, read) = self.find(&READ, &visit, unit, options);
-        let (records_key, records) = self.find(&RECORDS, &visit, unit, options);
-        if let (Some(read), Some(records)) = (read, records) {
+        let (read_key, stored_read) = self.find(&READ, &visit, unit, options);
+        let (records_key, stored_records) = self.find(&RECORDS, &visit, unit, options);
+        let (read_missed, records_missed) = (stored_read.is_none(), stored_records.is_none());
+        if let (Some(read), Some(records)) = (stored_read, stored_records) {
             return (read, records);
         }
+        // Reading the files gives both; only what was not stored is stored.
         let (read, records) = unit.read_both(scratch, options);
-        self.keep(&READ, &mut visit, &read_key, &read, scratch);
-        self.keep(&RECORDS, &mut visit, &records_key, &records, scratch);
+        if read_missed {
+            self.keep(&READ, &mut visit, &read_key, &read, scratch);
+        }
+        if records_missed {
+            self.keep(&RECORDS, &mut visit, &records_key, &records, scratch);
+        }
         (read, records)
     }
 

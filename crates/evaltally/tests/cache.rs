@@ -98,6 +98,32 @@ fn compare_prints_the_same_cold_warm_and_uncached() {
     }
 }
 
+/// After `stability` stored the runs, `compare` finds them and reads (and stores) only the
+/// records: stored counts what was missing, no more.
+#[test]
+fn compare_after_stability_stores_only_the_records() {
+    let cache = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = evaltally_in(
+            &workspace_root(),
+            args,
+            &[("EVALTALLY_CACHE", cache.path().to_str().unwrap()), ("EVALTALLY_CACHE_STATS", "1")],
+        );
+        out.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_default().to_string()
+    };
+    let (base, new) = (testdata("bfcl/v4/run-1"), testdata("bfcl/v4/run-2"));
+    let (base, new) = (base.to_str().unwrap(), new.to_str().unwrap());
+    let first = run(&["stability", base, new]);
+    let units: u64 = first.split_whitespace().nth(3).and_then(|n| n.parse().ok()).unwrap();
+    assert!(first.starts_with("cache: 0 hits") && units > 0, "{first}");
+    let second = run(&["compare", base, new]);
+    assert_eq!(
+        second,
+        format!("cache: {units} hits, {units} misses, {units} stored, 0 not settled, 0 not written"),
+        "the runs came from the cache, the records were read and stored once"
+    );
+}
+
 #[test]
 fn no_cache_neither_reads_nor_writes_the_cache() {
     let cache = tempfile::tempdir().unwrap();
