@@ -68,6 +68,9 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// The per-category table's columns after the category, in text and Markdown alike.
+const COLUMNS: [&str; 7] = ["tests", "passed", "failed", "errored", "unscored", "not run", "rate"];
+
 /// Counts of one run, or one of its categories.
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
@@ -95,6 +98,13 @@ impl Tally {
     fn rate(self) -> Option<f64> {
         let judged = self.passed + self.failed;
         (judged > 0).then(|| 100.0 * self.passed as f64 / judged as f64)
+    }
+
+    /// The table cells after the category, in the order of [`COLUMNS`].
+    fn cells(self) -> [String; 7] {
+        let n = [self.tests, self.passed, self.failed, self.errored, self.unscored, self.not_run];
+        let [a, b, c, d, e, f] = n.map(|v| v.to_string());
+        [a, b, c, d, e, f, percent(self.rate())]
     }
 
     fn json(self) -> serde_json::Value {
@@ -212,24 +222,13 @@ fn stored_text(summaries: &[RunSummary<'_>]) -> String {
         };
         total("duration", s.duration_seconds, r.meta.duration_seconds, &|v| format!("{v:.1} s"));
         total("cost", s.cost_usd, r.meta.total_cost_usd, &|v| format!("${v:.4}"));
-        let _ = writeln!(
-            out,
-            "\n  {:<24} {:>6} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7}",
-            "category", "tests", "passed", "failed", "errored", "unscored", "not run", "rate"
-        );
+        let row = |out: &mut String, c: &str, [a, b, d, e, f, g, h]: [&str; 7]| {
+            let _ = writeln!(out, "  {c:<24} {a:>6} {b:>7} {d:>7} {e:>8} {f:>9} {g:>8} {h:>7}");
+        };
+        out.push('\n');
+        row(&mut out, "category", COLUMNS);
         for (c, t) in &s.categories {
-            let _ = writeln!(
-                out,
-                "  {:<24} {:>6} {:>7} {:>7} {:>8} {:>9} {:>8} {:>7}",
-                printable(c),
-                t.tests,
-                t.passed,
-                t.failed,
-                t.errored,
-                t.unscored,
-                t.not_run,
-                percent(t.rate())
-            );
+            row(&mut out, &printable(c), t.cells().each_ref().map(String::as_str));
         }
         out.push('\n');
     }
@@ -270,21 +269,10 @@ fn stored_markdown(summaries: &[RunSummary<'_>]) -> String {
         let r = s.run;
         let _ = writeln!(out, "### {} ({}, {})\n", cell(&r.run), cell(&r.model), cell(&r.format));
         let _ = writeln!(out, "{}; pass rate {}.\n", counts_line(s.all), percent(s.all.rate()));
-        let _ = writeln!(out, "| category | tests | passed | failed | errored | unscored | not run | rate |");
+        let _ = writeln!(out, "| category | {} |", COLUMNS.join(" | "));
         let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
         for (c, t) in &s.categories {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                cell(c),
-                t.tests,
-                t.passed,
-                t.failed,
-                t.errored,
-                t.unscored,
-                t.not_run,
-                percent(t.rate())
-            );
+            let _ = writeln!(out, "| {} | {} |", cell(c), t.cells().join(" | "));
         }
         out.push('\n');
     }
