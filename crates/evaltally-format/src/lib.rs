@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod bytes;
 pub mod check;
 pub mod damage;
 pub mod fields;

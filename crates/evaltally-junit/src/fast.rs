@@ -63,12 +63,9 @@ fn attr<'x>(attrs: &'x [Attr<'_>], name: &str) -> Option<&'x str> {
     attrs.iter().find(|a| a.local == name).map(|a| a.value.as_ref())
 }
 
-/// A value with the document's lifetime: borrowed when it needed no unescaping.
-fn keep<'a>(value: &Cow<'a, str>) -> Cow<'a, str> {
-    match value {
-        Cow::Borrowed(v) => Cow::Borrowed(v),
-        Cow::Owned(v) => Cow::Owned(v.clone()),
-    }
+/// The value of attribute `name`, moved out (each is taken at most once per tag).
+fn take<'a>(attrs: &mut [Attr<'a>], name: &str) -> Option<Cow<'a, str>> {
+    attrs.iter_mut().find(|a| a.local == name).map(|a| std::mem::replace(&mut a.value, Cow::Borrowed("")))
 }
 
 /// What `<property>` elements of the root or a suite say about the run.
@@ -114,91 +111,176 @@ struct Case<'a> {
 /// The five names XML predefines, each with its `;`.
 const PREDEFINED: [&[u8]; 5] = [b"lt;", b"gt;", b"amp;", b"quot;", b"apos;"];
 
-/// How far a byte-by-byte look goes before `memchr` takes over: most of what the scanner
-/// looks for (the end of an indentation, of a name, of a short value) is close.
-const NEAR: usize = 24;
+/// How many 8-byte words are looked at in place before `memchr` takes over: most of what
+/// the scanner looks for (the end of an indentation, of a name, of a short value) is close.
+const NEAR_WORDS: usize = 3;
+
+/// The first byte of `hay` that `hits` marks in its word (see [`evaltally_format::bytes`]),
+/// looked for in the first words in place, then with `far`.
+#[inline(always)]
+#[allow(clippy::inline_always)]
+fn find_near(hay: &[u8], hits: impl Fn(u64) -> u64, far: impl Fn(&[u8]) -> Option<usize>) -> Option<usize> {
+    use evaltally_format::bytes::{first, word};
+    let mut at = 0;
+    for _ in 0..NEAR_WORDS {
+        let Some(w) = word(hay, at) else { break };
+        if let Some(k) = first(hits(w)) {
+            return Some(at + k);
+        }
+        at += 8;
+    }
+    far(&hay[at..]).map(|i| i + at)
+}
 
 /// The first `needle` in `hay`.
 fn find(needle: u8, hay: &[u8]) -> Option<usize> {
-    match hay.iter().take(NEAR).position(|&c| c == needle) {
-        Some(i) => Some(i),
-        None if hay.len() <= NEAR => None,
-        None => memchr(needle, &hay[NEAR..]).map(|i| i + NEAR),
-    }
+    use evaltally_format::bytes::equal;
+    find_near(hay, |w| equal(w, needle), |rest| memchr(needle, rest))
 }
 
 /// The first `a` or `b` in `hay`.
 fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    match hay.iter().take(NEAR).position(|&c| c == a || c == b) {
-        Some(i) => Some(i),
-        None if hay.len() <= NEAR => None,
-        None => memchr2(a, b, &hay[NEAR..]).map(|i| i + NEAR),
-    }
+    use evaltally_format::bytes::equal;
+    find_near(hay, |w| equal(w, a) | equal(w, b), |rest| memchr2(a, b, rest))
 }
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// Which bytes may appear in a name the fast path reads (ASCII letters, digits, `_:.-`).
-static NAME_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
+/// The class of each byte for names the fast path reads: 0 for a byte that ends a name,
+/// [`NAME`] for ASCII letters, digits and `_.-`, [`NAME`]` | `[`COLON`] for `:`.
+static NAME_BYTES: [u8; 256] = {
+    let mut table = [0; 256];
     let mut c = 0;
     while c < 256 {
         #[allow(clippy::cast_possible_truncation)]
         let b = c as u8;
-        table[c] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-');
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-') {
+            table[c] = NAME;
+        }
         c += 1;
     }
+    table[b':' as usize] = NAME | COLON;
     table
 };
-
-fn is_name_byte(b: u8) -> bool {
-    NAME_BYTES[usize::from(b)]
-}
+const NAME: u8 = 1;
+const COLON: u8 = 2;
 
 /// The name starting at `b[pos]`: where it ends (at the first byte that cannot be in a name)
 /// and where its local part starts (after the first `:`, or at `pos`).
 fn name_at(b: &[u8], pos: usize) -> (usize, usize) {
     let mut end = pos;
-    let mut local = None;
+    let mut seen = 0;
     while let Some(&c) = b.get(end) {
-        if !is_name_byte(c) {
+        let class = NAME_BYTES[usize::from(c)];
+        if class == 0 {
             break;
         }
-        if c == b':' && local.is_none() {
-            local = Some(end + 1);
-        }
+        seen |= class;
         end += 1;
     }
-    (end, local.unwrap_or(pos))
+    let local =
+        if seen & COLON == 0 { pos } else { pos + b[pos..end].iter().position(|&c| c == b':').map_or(0, |i| i + 1) };
+    (end, local)
 }
 
-/// Where an attribute value starting at `b[start]` ends (its closing `quote`) and whether it
-/// holds a byte to unescape or normalise (`&`, tab, line end); `None` when it is cut short
-/// or holds `<`. Found with `memchr3`, line ends looked for only in the value found.
-fn attribute_value(b: &[u8], start: usize, quote: u8) -> Result<(usize, bool), Slow> {
-    let mut end = start;
-    let mut special = false;
+/// What an attribute value holds besides plain text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Special {
+    /// Nothing: the value is its text.
+    No,
+    /// References (`&`) and nothing else to normalise.
+    References,
+    /// A tab or line end (to normalise), with or without references.
+    Spaces,
+}
+
+/// Where an attribute value starting at `b[start]` ends (its closing `quote`) and what it
+/// holds to unescape or normalise; `Slow` when it is cut short or holds `<`. The first
+/// words are searched in place (most values are short); `memchr3` takes a long one.
+fn attribute_value(b: &[u8], start: usize, quote: u8) -> Fast<(usize, Special)> {
+    use evaltally_format::bytes::{below, equal, first, word};
+    // Control characters other than tab and line ends were ruled out for the whole
+    // document, so any byte below 0x20 here is one to normalise.
+    let (mut amp, mut space) = (false, false);
+    let mut at = start;
+    for _ in 0..8 {
+        let Some(w) = word(b, at) else { break };
+        let Some(k) = first(equal(w, quote) | equal(w, b'<') | equal(w, b'&') | below(w, 0x20)) else {
+            at += 8;
+            continue;
+        };
+        at += k;
+        match b[at] {
+            c if c == quote => return Ok((at, Special::of(amp, space))),
+            b'<' => return Err(Slow),
+            b'&' => amp = true,
+            _ => space = true,
+        }
+        at += 1;
+    }
+    let from = at;
     loop {
-        end += memchr3(quote, b'<', b'&', &b[end..]).ok_or(Slow)?;
-        match b[end] {
+        at += memchr3(quote, b'<', b'&', &b[at..]).ok_or(Slow)?;
+        match b[at] {
             b'<' => return Err(Slow),
             b'&' => {
-                special = true;
-                end += 1;
+                amp = true;
+                at += 1;
             }
-            _ => return Ok((end, special || memchr3(b'\t', b'\n', b'\r', &b[start..end]).is_some())),
+            _ => {
+                space = space || memchr3(b'\t', b'\n', b'\r', &b[from..at]).is_some();
+                return Ok((at, Special::of(amp, space)));
+            }
         }
     }
+}
+
+impl Special {
+    fn of(amp: bool, space: bool) -> Self {
+        match (amp, space) {
+            (_, true) => Special::Spaces,
+            (true, false) => Special::References,
+            (false, false) => Special::No,
+        }
+    }
+}
+
+/// `raw` with the five predefined entities replaced, or `None` when it holds another
+/// reference (the general [`unescape_attr`] decides what it means).
+fn predefined_only(raw: &str) -> Option<String> {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(amp) = memchr(b'&', rest.as_bytes()) {
+        out.push_str(&rest[..amp]);
+        let tail = &rest.as_bytes()[amp + 1..];
+        let (c, len) = match tail.first()? {
+            b'l' if tail.starts_with(b"lt;") => ('<', 3),
+            b'g' if tail.starts_with(b"gt;") => ('>', 3),
+            b'a' if tail.starts_with(b"amp;") => ('&', 4),
+            b'a' if tail.starts_with(b"apos;") => ('\'', 5),
+            b'q' if tail.starts_with(b"quot;") => ('"', 5),
+            _ => return None,
+        };
+        out.push(c);
+        rest = &rest[amp + 1 + len..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// A `time` that the reader takes as a plain number of seconds, without a word.
 fn plain_time(raw: &str) -> bool {
-    let digits = raw.bytes().filter(u8::is_ascii_digit).count();
-    let simple = raw.len() <= 24 && digits > 0 && raw.bytes().all(|b| b.is_ascii_digit() || b == b'.') && {
-        raw.bytes().filter(|&b| b == b'.').count() <= 1
-    };
+    let (mut digits, mut dots) = (0, 0);
+    let simple = raw.len() <= 24
+        && raw.bytes().all(|c| {
+            digits += usize::from(c.is_ascii_digit());
+            dots += usize::from(c == b'.');
+            c.is_ascii_digit() || c == b'.'
+        })
+        && digits > 0
+        && dots <= 1;
     simple || matches!(parse_ms(raw), Some((_, Reading::Plain)))
 }
 
@@ -228,13 +310,28 @@ fn check_time(attrs: &[Attr<'_>]) -> Fast<()> {
     }
 }
 
+/// Whether `value` is digits with at most one `.` between digits: a number every numeric
+/// parse takes, told without parsing.
+fn plain_decimal(value: &str, point: bool) -> bool {
+    let b = value.as_bytes();
+    let dot = if point { b.iter().position(|&c| c == b'.') } else { None };
+    let (int, frac) = match dot {
+        Some(i) => (&b[..i], Some(&b[i + 1..])),
+        None => (b, None),
+    };
+    let digits = |s: &[u8]| !s.is_empty() && s.len() <= 18 && s.iter().all(u8::is_ascii_digit);
+    digits(int) && frac.is_none_or(digits)
+}
+
 /// A token or cost property of a test case that the reader would warn about.
 fn bad_number(name: &str, value: &str) -> bool {
     match name {
         "input_tokens" | "output_tokens" | "evals.input_tokens" | "evals.output_tokens" => {
-            value.trim().parse::<u64>().is_err()
+            !plain_decimal(value, false) && value.trim().parse::<u64>().is_err()
         }
-        "cost_usd" | "evals.cost_usd" | "evals.cost" => !value.trim().parse::<f64>().is_ok_and(f64::is_finite),
+        "cost_usd" | "evals.cost_usd" | "evals.cost" => {
+            !plain_decimal(value, true) && !value.trim().parse::<f64>().is_ok_and(f64::is_finite)
+        }
         _ => false,
     }
 }
@@ -390,7 +487,7 @@ impl<'a> Scanner<'a> {
         let (end, empty) = if parsed { self.attributes(name_end)? } else { self.skip_tag(name_end)? };
         let frame = match parent {
             None if local == "testsuites" => {
-                self.root_name = self.attrs.iter().find(|a| a.local == "name").map(|a| keep(&a.value));
+                self.root_name = take(&mut self.attrs, "name");
                 self.root_name = self.root_name.take().filter(|n| !n.chars().all(is_xml_space));
                 self.root_declared = declared(&self.attrs)?;
                 Frame::Suites
@@ -426,7 +523,7 @@ impl<'a> Scanner<'a> {
             "properties" => return Frame::Properties(Owner::Case),
             _ => return Frame::Leaf,
         };
-        let type_name = self.attrs.iter().find(|a| a.local == "type").map(|a| keep(&a.value));
+        let type_name = take(&mut self.attrs, "type");
         let type_name = type_name.filter(|t| !t.chars().all(is_xml_space));
         if let Some(c) = self.cases.get_mut(case) {
             match kind {
@@ -443,11 +540,11 @@ impl<'a> Scanner<'a> {
     fn suite(&mut self, parent: Option<usize>) -> Fast<Frame> {
         check_time(&self.attrs)?;
         let declared = declared(&self.attrs)?;
-        let name = self.attrs.iter().find(|a| a.local == "name").map(|a| keep(&a.value));
+        let name = take(&mut self.attrs, "name");
         let name = name.filter(|n| !n.chars().all(is_xml_space));
         for (key, slot) in [("timestamp", &mut self.timestamp), ("hostname", &mut self.hostname)] {
             if slot.is_none() {
-                let value = self.attrs.iter().find(|a| a.local == key).map(|a| keep(&a.value));
+                let value = take(&mut self.attrs, key);
                 *slot = value.filter(|v| !v.chars().all(is_xml_space));
             }
         }
@@ -457,11 +554,11 @@ impl<'a> Scanner<'a> {
 
     fn case(&mut self, suite: Option<usize>) -> Fast<Frame> {
         check_time(&self.attrs)?;
-        let name = self.attrs.iter().find(|a| a.local == "name").map_or(Cow::Borrowed(""), |a| keep(&a.value));
+        let name = take(&mut self.attrs, "name").unwrap_or_default();
         if name.chars().all(is_xml_space) {
             return Err(Slow);
         }
-        let classname = self.attrs.iter().find(|a| a.local == "classname").map(|a| keep(&a.value));
+        let classname = take(&mut self.attrs, "classname");
         let classname = classname.filter(|c| !c.chars().all(is_xml_space));
         let flags = CaseFlags::from_attributes(attr(&self.attrs, "status"), attr(&self.attrs, "result"));
         self.cases.push(Case {
@@ -478,22 +575,23 @@ impl<'a> Scanner<'a> {
     }
 
     fn property(&mut self, owner: Owner) -> Fast<Frame> {
-        let name = attr(&self.attrs, "name").unwrap_or_default();
         // A value written as the element's text is the reader's.
-        let value = self.attrs.iter().find(|a| a.local == "value").ok_or(Slow)?;
-        match owner {
-            Owner::Case if bad_number(name, &value.value) => return Err(Slow),
-            Owner::Root | Owner::Suite(_) if matches!(name, "run" | "model") => {
-                let value = keep(&value.value);
-                let name = name.to_string();
-                let props = match owner {
-                    Owner::Suite(i) => &mut self.suites.get_mut(i).ok_or(Slow)?.properties,
-                    _ => &mut self.root_properties,
-                };
-                props.note(&name, value);
-            }
-            Owner::Case | Owner::Root | Owner::Suite(_) => {}
+        let value = self.attrs.iter().position(|a| a.local == "value").ok_or(Slow)?;
+        let name = attr(&self.attrs, "name").unwrap_or_default();
+        if let Owner::Case = owner {
+            return if bad_number(name, &self.attrs[value].value) { Err(Slow) } else { Ok(Frame::Leaf) };
         }
+        let key = match name {
+            "run" => "run",
+            "model" => "model",
+            _ => return Ok(Frame::Leaf),
+        };
+        let value = std::mem::replace(&mut self.attrs[value].value, Cow::Borrowed(""));
+        let props = match owner {
+            Owner::Suite(i) => &mut self.suites.get_mut(i).ok_or(Slow)?.properties,
+            Owner::Root | Owner::Case => &mut self.root_properties,
+        };
+        props.note(key, value);
         Ok(Frame::Leaf)
     }
 
@@ -530,15 +628,20 @@ impl<'a> Scanner<'a> {
             if self.attrs.iter().any(|a| a.full == full) {
                 return Err(Slow);
             }
-            let value = if special {
+            let fast = match special {
+                Special::No => Some(Cow::Borrowed(raw)),
+                Special::References => predefined_only(raw).map(Cow::Owned),
+                Special::Spaces => None,
+            };
+            let value = if let Some(value) = fast {
+                value
+            } else {
                 let mut warned = false;
                 let value = unescape_attr(raw, &mut |_| warned = true);
                 if warned {
                     return Err(Slow);
                 }
                 value
-            } else {
-                Cow::Borrowed(raw)
             };
             let local = &text[local_start..key_end];
             self.attrs.push(Attr { full, local, value });

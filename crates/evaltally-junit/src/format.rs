@@ -28,10 +28,10 @@ fn is_xml(path: &Path) -> bool {
 fn starts_like_junit(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(64 * 1024)];
     // A cut multi-byte character at the end of the window is not a reason to say no.
-    let text = match std::str::from_utf8(head) {
-        Ok(t) => t,
-        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
-    };
+    let text = evaltally_format::utf8(head).unwrap_or_else(|| {
+        let valid = std::str::from_utf8(head).map_or_else(|e| e.valid_up_to(), str::len);
+        std::str::from_utf8(&head[..valid]).unwrap_or_default()
+    });
     looks_like_junit(text)
 }
 

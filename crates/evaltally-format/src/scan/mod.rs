@@ -47,8 +47,8 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
             Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
             _ => return i,
         }
-        while let Some(word) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            let other = u64::from_le_bytes(*word) ^ SPACES;
+        while let Some(w) = crate::bytes::word(b, i) {
+            let other = w ^ SPACES;
             if other != 0 {
                 i += (other.trailing_zeros() / 8) as usize;
                 break;

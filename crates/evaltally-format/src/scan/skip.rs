@@ -7,17 +7,7 @@
 //! is passed over whole. The last partial block goes byte by byte.
 
 use super::ScanError;
-
-/// Bit 7 of each byte of `w` that equals `c` (and possibly of a byte after it that is
-/// `c ^ 1`: only the lowest set bit is exact, which is all the callers use).
-#[inline(always)]
-#[allow(clippy::inline_always)]
-const fn bytes_equal(w: u64, c: u8) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let x = w ^ (ONES * c as u64);
-    x.wrapping_sub(ONES) & !x & HIGHS
-}
+use crate::bytes::{equal as bytes_equal, word};
 
 /// `b[i]` is `"`; returns the offset just past the closing quote.
 ///
@@ -27,8 +17,7 @@ const fn bytes_equal(w: u64, c: u8) -> u64 {
 pub(super) fn skip_string(b: &[u8], i: usize) -> Result<usize, ScanError> {
     let mut j = i + 1;
     for _ in 0..4 {
-        let Some(word) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) else { break };
-        let w = u64::from_le_bytes(*word);
+        let Some(w) = word(b, j) else { break };
         let hits = bytes_equal(w, b'"') | bytes_equal(w, b'\\');
         if hits == 0 {
             j += 8;

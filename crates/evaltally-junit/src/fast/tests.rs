@@ -233,12 +233,15 @@ fn fast_path_agrees_with_the_reader_on_damaged_reports() {
 /// at a `<`, and notes `&` and line ends wherever they fall.
 #[test]
 fn attribute_values_end_where_a_byte_walk_says() {
-    for len in 0..40 {
+    use super::Special::{No, References, Spaces};
+    // Past 64 bytes the search goes on with `memchr`.
+    for len in 0..90 {
         for (tail, want) in [
-            (&b"\"rest"[..], Some(false)),
-            (b"&amp;\"", Some(true)),
-            (b"\n\"", Some(true)),
-            (b"\t'\"", Some(true)),
+            (&b"\"rest"[..], Some(No)),
+            (b"&amp;\"", Some(References)),
+            (b"\n\"", Some(Spaces)),
+            (b"\t'\"", Some(Spaces)),
+            (b"&lt;\r\n\"", Some(Spaces)),
             (b"<\"", None),
             (b"", None),
         ] {
@@ -249,4 +252,52 @@ fn attribute_values_end_where_a_byte_walk_says() {
             assert_eq!(got, want.map(|special| (end, special)), "{len} {tail:?}");
         }
     }
+}
+
+/// The predefined-entity unescaper gives what the general one gives, or hands over.
+#[test]
+fn predefined_only_agrees_with_the_reader() {
+    let pieces = ["a", "&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&#38;", "&nbsp;", "&", "&lt", " é "];
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                let raw = format!("{a}{b}{c}");
+                let mut warned = false;
+                let general = crate::escape::unescape_attr(&raw, &mut |_| warned = true);
+                match super::predefined_only(&raw) {
+                    Some(fast) => assert_eq!((fast.as_str(), warned), (general.as_ref(), false), "{raw}"),
+                    None => assert!(raw.contains("&#") || warned, "{raw} handed over without a reason"),
+                }
+            }
+        }
+    }
+}
+
+/// Numbers told plain without parsing are numbers the parse takes.
+#[test]
+fn plain_decimals_parse() {
+    for (value, point, plain) in [
+        ("0", false, true),
+        ("123456789012345678", false, true),
+        ("1234567890123456789", false, false),
+        ("1.5", false, false),
+        ("1.5", true, true),
+        (".5", true, false),
+        ("5.", true, false),
+        ("1.2.3", true, false),
+        ("", true, false),
+        ("-1", true, false),
+        (" 1", false, false),
+    ] {
+        assert_eq!(super::plain_decimal(value, point), plain, "{value:?}");
+        if plain {
+            assert!(value.parse::<f64>().is_ok_and(f64::is_finite), "{value}");
+            assert!(point || value.parse::<u64>().is_ok(), "{value}");
+        }
+    }
+    assert!(!super::bad_number("evals.input_tokens", "369"));
+    assert!(super::bad_number("evals.input_tokens", "3.5"));
+    assert!(!super::bad_number("evals.cost", "0.01142"));
+    assert!(!super::bad_number("evals.cost", " 1e-3 "));
+    assert!(super::bad_number("cost_usd", "inf"));
 }

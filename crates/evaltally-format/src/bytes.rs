@@ -1,0 +1,82 @@
+//! Byte searches eight bytes at a time in a plain `u64` (SWAR), for fast paths that look
+//! for one of a few bytes in short stretches of text, where the set-up of a SIMD search
+//! costs more than the search.
+//!
+//! Each function sets bit 7 of every byte of the word that matches, and may also set it in
+//! a byte *after* a match (a borrow carries upward); the lowest set bit is always exact, and
+//! so is the lowest set bit of several results or-ed together. Callers take
+//! [`first`] of the result.
+//!
+//! ```
+//! use evaltally_format::bytes::{below, equal, first};
+//! let w = u64::from_le_bytes(*b"ab\"c\td&e");
+//! assert_eq!(first(equal(w, b'"')), Some(2));
+//! assert_eq!(first(equal(w, b'&') | below(w, 0x20)), Some(4));
+//! assert_eq!(first(equal(w, b'<')), None);
+//! ```
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Bit 7 of each byte of `w` that equals `c` (see the module documentation for what the
+/// other bits mean).
+#[inline(always)]
+#[allow(clippy::inline_always)]
+pub const fn equal(w: u64, c: u8) -> u64 {
+    let x = w ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// Bit 7 of each byte of `w` below `n`, for `n` at most 128 (see the module documentation
+/// for what the other bits mean).
+#[inline(always)]
+#[allow(clippy::inline_always)]
+pub const fn below(w: u64, n: u8) -> u64 {
+    w.wrapping_sub(ONES * n as u64) & !w & HIGHS
+}
+
+/// The index of the first byte a result of [`equal`] or [`below`] marks, if any.
+#[inline(always)]
+#[allow(clippy::inline_always)]
+pub const fn first(hits: u64) -> Option<usize> {
+    if hits == 0 { None } else { Some((hits.trailing_zeros() / 8) as usize) }
+}
+
+/// The 8 bytes at `at` as a little-endian word, or `None` when fewer remain.
+#[inline(always)]
+#[allow(clippy::inline_always)]
+pub fn word(b: &[u8], at: usize) -> Option<u64> {
+    b.get(at..).and_then(<[u8]>::first_chunk::<8>).map(|w| u64::from_le_bytes(*w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value in every position, against a plain comparison.
+    #[test]
+    fn first_match_is_exact() {
+        for c in 0..=255u8 {
+            for fill in [0u8, b'a', 0x7f, 0x80, 0xff, c ^ 1, c.wrapping_add(1)] {
+                for pos in 0..8 {
+                    let mut bytes = [fill; 8];
+                    bytes[pos] = c;
+                    let w = u64::from_le_bytes(bytes);
+                    let want = bytes.iter().position(|&x| x == c);
+                    assert_eq!(first(equal(w, c)), want, "{c:#x} at {pos} among {fill:#x}");
+                    for n in [1u8, 0x0e, 0x20, 0x80] {
+                        let want = bytes.iter().position(|&x| x < n);
+                        assert_eq!(first(below(w, n)), want, "below {n:#x}: {bytes:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn word_needs_eight_bytes() {
+        assert_eq!(word(b"12345678", 0), Some(u64::from_le_bytes(*b"12345678")));
+        assert_eq!(word(b"12345678", 1), None);
+        assert_eq!(word(b"", 3), None);
+    }
+}
