@@ -293,17 +293,24 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
     for (matrix, cat) in matrices.iter().zip(categories) {
         by_model.entry(matrix.model).or_default().push(cat);
     }
-    let mut meta: BTreeMap<&str, BTreeMap<String, evaltally_core::RunMeta>> = BTreeMap::new();
+    // Each run's metadata, the first its category runs give, borrowed until the report
+    // takes one copy per run.
+    let mut meta: BTreeMap<&str, BTreeMap<&str, &evaltally_core::RunMeta>> = BTreeMap::new();
     for r in runs {
         if let Some(m) = r.meta.as_deref() {
-            meta.entry(&r.model).or_default().entry(r.run.clone()).or_insert_with(|| m.clone());
+            meta.entry(&r.model).or_default().entry(&r.run).or_insert(m);
         }
     }
     let models = by_model
         .into_iter()
         .map(|(model, categories)| {
             let mut m = model_stability(model, categories, settings);
-            m.run_meta = meta.remove(model).unwrap_or_default();
+            m.run_meta = meta
+                .remove(model)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(run, meta)| (run.to_string(), meta.clone()))
+                .collect();
             m
         })
         .collect();
@@ -312,16 +319,12 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
 
 fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Settings) -> ModelStability {
     let mut overall = Counts::default();
-    let mut runs = Vec::new();
-    let mut unscored_runs = Vec::new();
     for c in &categories {
         overall.add(c.counts());
-        runs.extend(c.runs.iter().cloned());
-        unscored_runs.extend(c.unscored_runs.iter().cloned());
     }
-    sort_dedup(&mut runs);
-    sort_dedup(&mut unscored_runs);
-    unscored_runs.retain(|r| !runs.contains(r));
+    let runs = merge_names(categories.iter().map(|c| c.runs.as_slice()));
+    let mut unscored_runs = merge_names(categories.iter().map(|c| c.unscored_runs.as_slice()));
+    unscored_runs.retain(|r| runs.binary_search_by(|x| name_order(x, r)).is_err());
     let (precision, se_by_category) = overall_precision(&categories, &runs, settings);
     let bfcl = crate::bfcl_score::score(&categories);
     ModelStability {
@@ -370,9 +373,47 @@ fn overall_precision(
     (p, precision::by_category(&by_category))
 }
 
-fn sort_dedup(names: &mut Vec<String>) {
-    names.sort_by(|a, b| id::natural_str_cmp(a, b));
-    names.dedup();
+/// Run names in natural order, names equal in it (`run-01`, `run-1`) by their bytes.
+fn name_order(a: &str, b: &str) -> std::cmp::Ordering {
+    id::natural_str_cmp(a, b).then_with(|| a.cmp(b))
+}
+
+/// The names of several lists, in [`name_order`] without repeats. Each category's runs are
+/// already in that order (a matrix's runs are), and at thousands of runs the categories
+/// mostly list the same ones: lists are merged, a list equal to the names so far costs one
+/// comparison per name, and a list out of order is sorted first.
+fn merge_names<'a>(lists: impl Iterator<Item = &'a [String]>) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for list in lists {
+        if list.len() == names.len() && list.iter().zip(&names).all(|(a, b)| a == b) {
+            continue;
+        }
+        let mut sorted: Vec<&str> = list.iter().map(String::as_str).collect();
+        if !sorted.is_sorted_by(|a, b| name_order(a, b).is_le()) {
+            sorted.sort_by(|a, b| name_order(a, b));
+        }
+        let mut merged = Vec::with_capacity(names.len().max(sorted.len()));
+        let (mut a, mut b) = (names.into_iter().peekable(), sorted.into_iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => match name_order(x, y) {
+                    std::cmp::Ordering::Less => a.next(),
+                    std::cmp::Ordering::Greater => b.next(),
+                    std::cmp::Ordering::Equal => {
+                        b.next();
+                        a.next()
+                    }
+                },
+                (Some(_), None) => a.next(),
+                (None, Some(_)) => b.next(),
+                (None, None) => break,
+            };
+            merged.extend(next);
+        }
+        merged.dedup();
+        names = merged;
+    }
+    names.into_iter().map(str::to_string).collect()
 }
 
 fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {

@@ -1,7 +1,6 @@
 //! BFCL as a format of the reading pipeline: files claimed by name and place, grouped into
 //! (run, model, category) pairs of result and score files.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, RunRecord};
@@ -44,18 +43,23 @@ impl Format for Bfcl {
     }
 
     fn group(&self, files: Vec<WalkedFile>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
-        let named: HashSet<&Path> = files.iter().filter(|f| f.named).map(|f| f.path.as_path()).collect();
-        let sizes: std::collections::HashMap<&Path, u64> = files.iter().map(|f| (f.path.as_path(), f.size)).collect();
         let list: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.path.clone(), f.named)).collect();
         let runs = layout::group(&list, diagnostics);
+        // The walked files by their paths' bytes (hashing a `Path` walks its components).
+        let by_path: hashbrown::HashMap<&[u8], &WalkedFile> =
+            files.iter().map(|f| (f.path.as_os_str().as_encoded_bytes(), f)).collect();
+        let walked = |p: &Option<PathBuf>| p.as_ref().and_then(|p| by_path.get(p.as_os_str().as_encoded_bytes()));
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
         for run in runs {
             for pair in run.pairs {
-                let files = [&pair.result, &pair.score];
-                let size = files.iter().copied().flatten().map(|p| sizes.get(p.as_path()).copied().unwrap_or(0)).sum();
-                let single = files.iter().copied().flatten().all(|p| named.contains(p.as_path()))
+                let (result, score) = (walked(&pair.result), walked(&pair.score));
+                let size = [result, score].iter().flatten().map(|f| f.size).sum();
+                let single = [(&pair.result, result), (&pair.score, score)]
+                    .iter()
+                    .all(|(path, file)| path.is_none() || file.is_some_and(|f| f.named))
                     && (pair.result.is_none() || pair.score.is_none());
-                units.push(Box::new(PairUnit { pair, root: run.root.clone(), size, single }));
+                let meta = [result.and_then(|f| f.meta.clone()), score.and_then(|f| f.meta.clone())];
+                units.push(Box::new(PairUnit { pair, root: run.root.clone(), size, single, meta }));
             }
         }
         units
@@ -85,6 +89,8 @@ struct PairUnit {
     size: u64,
     /// Only files the user named, and not both of the pair: validated on their own.
     single: bool,
+    /// What the walk saw of the result and the score file.
+    meta: [Option<std::fs::Metadata>; 2],
 }
 
 /// The digest cache's identity of the unit (see [`evaltally_format::identity`]).
@@ -133,6 +139,14 @@ impl Unit for PairUnit {
 
     fn inputs(&self) -> Vec<std::path::PathBuf> {
         self.pair.result.iter().chain(&self.pair.score).cloned().collect()
+    }
+
+    fn seen(&self, input: &Path) -> Option<&std::fs::Metadata> {
+        [&self.pair.result, &self.pair.score]
+            .iter()
+            .zip(&self.meta)
+            .find(|(path, _)| path.as_deref() == Some(input))
+            .and_then(|(_, meta)| meta.as_ref())
     }
 
     fn label(&self) -> String {

@@ -272,9 +272,9 @@ type RunFiles = BTreeMap<(String, String, FileKind), PathBuf>;
 /// a run named after their folder for model `unknown`.
 pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunDir> {
     // Runs keyed by the folder that names them (`result-x` and `score-x` by their parent and x).
-    let mut runs: BTreeMap<(PathBuf, String), RunDir> = BTreeMap::new();
+    let mut runs: hashbrown::HashMap<(PathBuf, String), RunDir> = hashbrown::HashMap::new();
     let mut too_deep = std::collections::BTreeSet::new();
-    let mut found: BTreeMap<(PathBuf, String), RunFiles> = BTreeMap::new();
+    let mut found: hashbrown::HashMap<(PathBuf, String), RunFiles> = hashbrown::HashMap::new();
     for (path, named) in files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let Some((kind, category)) = path.file_name().and_then(std::ffi::OsStr::to_str).and_then(classify) else {
@@ -367,6 +367,9 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
             files.insert(slot, path.clone());
         }
     }
+    // Runs in natural order of their folders (by their keys where two share one).
+    let mut runs: Vec<((PathBuf, String), RunDir)> = runs.into_iter().collect();
+    runs.sort_by(|(ka, a), (kb, b)| evaltally_core::id::natural_path_cmp(&a.root, &b.root).then_with(|| ka.cmp(kb)));
     let mut out = Vec::new();
     for (key, mut run) in runs {
         let mut pairs: BTreeMap<(String, String), FilePair> = BTreeMap::new();
@@ -386,7 +389,6 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
         run.pairs = pairs.into_values().collect();
         out.push(run);
     }
-    out.sort_by(|a, b| evaltally_core::id::natural_path_cmp(&a.root, &b.root));
     disambiguate(&mut out);
     out
 }

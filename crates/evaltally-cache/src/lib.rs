@@ -353,7 +353,13 @@ impl Cache {
         let now = SystemTime::now();
         let stamps: Vec<Stamp> = {
             let buffers = scratch.slot::<Buffers>();
-            inputs.iter().map(|p| Stamp::take_lazy(p, &mut buffers.edges)).collect()
+            inputs
+                .iter()
+                .map(|p| match unit.seen(p) {
+                    Some(meta) => Stamp::lazy_from(meta, p, &mut buffers.edges),
+                    None => Stamp::take_lazy(p, &mut buffers.edges),
+                })
+                .collect()
         };
         Some(Visit { inputs, stamps, now })
     }

@@ -69,14 +69,24 @@ impl Stamp {
         Self::take_hashing(path, buf, Self::coarse_times)
     }
 
+    /// [`Stamp::take_lazy`] from metadata already taken (by the walk, just before):
+    /// the same stamp, without asking the system again.
+    pub(crate) fn lazy_from(meta: &Metadata, path: &Path, buf: &mut Vec<u8>) -> Self {
+        Self::hashing(meta, path, buf, Self::coarse_times)
+    }
+
     /// The metadata of `path`, and the content hash when `hash` says so for it.
     fn take_hashing(path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
-        let meta = match std::fs::metadata(path) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Self::of(Kind::Absent),
-            Err(_) => return Self::of(Kind::Unknown),
-        };
-        let mut stamp = Self::from_meta(&meta);
+        match std::fs::metadata(path) {
+            Ok(meta) => Self::hashing(&meta, path, buf, hash),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Self::of(Kind::Absent),
+            Err(_) => Self::of(Kind::Unknown),
+        }
+    }
+
+    /// The stamp of `meta` (of `path`), and the content hash when `hash` says so for it.
+    fn hashing(meta: &Metadata, path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
+        let mut stamp = Self::from_meta(meta);
         if hash(&stamp) && !stamp.fill_edges(path, buf) {
             return Self::of(Kind::Unknown);
         }
@@ -226,6 +236,21 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stamp made from the walk's metadata is the stamp a lookup takes itself, and tells
+    /// a later change just as well.
+    #[test]
+    fn a_stamp_from_metadata_taken_before_is_the_lookup_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, vec![b'a'; 3 * EDGE]).unwrap();
+        let mut buf = Vec::new();
+        let seen = std::fs::metadata(&path).unwrap();
+        assert_eq!(Stamp::lazy_from(&seen, &path, &mut buf), Stamp::take_lazy(&path, &mut buf));
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, vec![b'a'; 3 * EDGE]).unwrap();
+        assert_ne!(Stamp::lazy_from(&seen, &path, &mut buf), Stamp::take_lazy(&path, &mut buf));
+    }
 
     #[test]
     fn a_change_in_the_middle_of_a_file_at_the_same_size_moves_ctime_not_the_edges() {

@@ -92,11 +92,26 @@ pub fn natural_path_cmp(a: &std::path::Path, b: &std::path::Path) -> Ordering {
 fn natural_bytes_cmp(a: &[u8], b: &[u8]) -> Ordering {
     // Paths and run names share long prefixes (`results/run-0012/result/...`): skip the
     // bytes both start with, back to the start of a run of digits that prefix ends in.
-    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut start = common_prefix(a, b);
     while start > 0 && a[start - 1].is_ascii_digit() {
         start -= 1;
     }
     natural_from(a, b, start)
+}
+
+/// How many bytes `a` and `b` start with alike, compared eight at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut at = 0;
+    while let (Some(x), Some(y)) =
+        (a.get(at..).and_then(<[u8]>::first_chunk::<8>), b.get(at..).and_then(<[u8]>::first_chunk::<8>))
+    {
+        let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if diff != 0 {
+            return at + (diff.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + a[at..].iter().zip(&b[at..]).take_while(|(x, y)| x == y).count()
 }
 
 /// Compares `a` and `b` in natural order from byte `start` on (both start with the same
@@ -149,6 +164,19 @@ pub fn sort_natural<S: AsRef<str>>(ids: &mut [S]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_prefix_in_words_and_bytes() {
+        let long = b"results/run-0012/result/model/BFCL_v4_simple_result.json";
+        for cut in 0..long.len() {
+            let mut other = long.to_vec();
+            other[cut] ^= 1;
+            assert_eq!(common_prefix(long, &other), cut, "differs at {cut}");
+            assert_eq!(common_prefix(&long[..cut], long), cut, "prefix of {cut} bytes");
+        }
+        assert_eq!(common_prefix(long, long), long.len());
+        assert_eq!(common_prefix(b"", b"abc"), 0);
+    }
 
     #[test]
     fn natural_order_of_real_ids() {

@@ -313,6 +313,10 @@ impl Unit for SniffedFile {
         inputs
     }
 
+    fn seen(&self, input: &std::path::Path) -> Option<&std::fs::Metadata> {
+        (input == self.file.path).then_some(self.file.meta.as_ref()).flatten()
+    }
+
     fn read(&self, scratch: &mut Scratch, options: &Options) -> Read {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => format.read(&input, options),

@@ -24,9 +24,10 @@ use std::sync::{Arc, Mutex};
 use evaltally_core::Diagnostic;
 use evaltally_core::id::natural_path_cmp;
 use ignore::{WalkBuilder, WalkState};
+use rayon::prelude::*;
 
 /// One file the walk found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct WalkedFile {
     /// The file, as reached from the path given.
     pub path: PathBuf,
@@ -36,7 +37,20 @@ pub struct WalkedFile {
     pub size: u64,
     /// Whether the user named this file itself.
     pub named: bool,
+    /// What the walk's one look at the file's metadata saw (links followed), so that
+    /// nothing later has to ask the system again (the digest cache stamps files from it).
+    pub meta: Option<std::fs::Metadata>,
 }
+
+/// Two walked files are equal when they are the same path found the same way, at the same
+/// size; the metadata kept beside is not compared.
+impl PartialEq for WalkedFile {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.path, &self.root, self.size, self.named) == (&other.path, &other.root, other.size, other.named)
+    }
+}
+
+impl Eq for WalkedFile {}
 
 /// What the walk found.
 #[derive(Debug, Default)]
@@ -62,9 +76,14 @@ pub struct WalkError {
 /// inode) identity where the platform has one.
 type Entry = (usize, WalkedFile, Option<(u64, u64)>);
 
+/// A directory entry that is not a folder, found below path `index` (`root`): a file once
+/// its metadata says so.
+type Listed = (usize, PathBuf, Arc<Path>);
+
 #[derive(Default)]
 struct Found {
     files: Vec<Entry>,
+    listed: Vec<Listed>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -88,8 +107,9 @@ pub fn walk(paths: &[PathBuf]) -> Result<Walked, WalkError> {
         let meta = std::fs::metadata(path).map_err(|source| WalkError { path: path.clone(), source })?;
         let root: Arc<Path> = Arc::from(path.as_path());
         if meta.is_file() {
-            let file = WalkedFile { path: path.clone(), root, size: meta.len(), named: true };
-            lock(&found).files.push((index, file, identity(&meta)));
+            let id = identity(&meta);
+            let file = WalkedFile { path: path.clone(), root, size: meta.len(), named: true, meta: Some(meta) };
+            lock(&found).files.push((index, file, id));
             continue;
         }
         let canonical_root = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
@@ -100,8 +120,28 @@ pub fn walk(paths: &[PathBuf]) -> Result<Walked, WalkError> {
             Box::new(move |entry| visit(entry, index, &root, &canonical_root, found))
         });
     }
-    let Found { mut files, mut diagnostics } = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    files.sort_by(|(a, fa, _), (b, fb, _)| a.cmp(b).then_with(|| natural_path_cmp(&fa.path, &fb.path)));
+    let Found { mut files, listed, mut diagnostics } =
+        found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // The entries' metadata, looked at on every core: a folder of thousands of files is
+    // listed by one thread, and each look costs a path lookup in the system.
+    let examined: Vec<Result<Option<Entry>, Diagnostic>> = listed
+        .into_par_iter()
+        .map(|(index, path, root)| match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => {
+                let id = identity(&meta);
+                Ok(Some((index, WalkedFile { path, root, size: meta.len(), named: false, meta: Some(meta) }, id)))
+            }
+            Ok(_) => Ok(None),
+            Err(e) => Err(Diagnostic::error(&path, format!("cannot read: {e}"))),
+        })
+        .collect();
+    for entry in examined {
+        match entry {
+            Ok(file) => files.extend(file),
+            Err(diagnostic) => diagnostics.push(diagnostic),
+        }
+    }
+    files.sort_unstable_by(|(a, fa, _), (b, fb, _)| a.cmp(b).then_with(|| natural_path_cmp(&fa.path, &fb.path)));
     let mut seen = HashSet::new();
     let files = files.into_iter().filter(|(_, _, id)| id.is_none_or(|id| seen.insert(id))).map(|(_, f, _)| f).collect();
     diagnostics.sort_by(|a, b| natural_path_cmp(&a.path, &b.path));
@@ -165,14 +205,7 @@ fn visit(
     if entry.file_type().is_some_and(|t| t.is_dir()) {
         return WalkState::Continue;
     }
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_file() => {
-            let file = WalkedFile { path: path.to_path_buf(), root: Arc::clone(root), size: meta.len(), named: false };
-            lock(found).files.push((index, file, identity(&meta)));
-        }
-        Ok(_) => {}
-        Err(e) => lock(found).diagnostics.push(Diagnostic::error(path, format!("cannot read: {e}"))),
-    }
+    lock(found).listed.push((index, path.to_path_buf(), Arc::clone(root)));
     WalkState::Continue
 }
 

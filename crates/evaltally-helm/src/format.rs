@@ -157,6 +157,10 @@ impl Unit for RunFolder {
         vec![self.file.path.clone(), self.file.path.with_file_name(crate::RUN_SPEC_FILE)]
     }
 
+    fn seen(&self, input: &Path) -> Option<&std::fs::Metadata> {
+        (input == self.file.path).then_some(self.file.meta.as_ref()).flatten()
+    }
+
     fn label(&self) -> String {
         let folder = self.file.path.parent();
         let names: Vec<String> = [folder.and_then(Path::parent), folder]

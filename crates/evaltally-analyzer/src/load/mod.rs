@@ -182,8 +182,11 @@ fn read_units<T: Send>(
     let mut order: Vec<usize> = (0..units.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
     progress.start(units.len() as u64, sizes.iter().sum());
+    // Pieces of at most a few units: a worker that runs out of work takes some from
+    // another's remaining units instead of waiting for it to finish a long stretch alone.
     let mut out: Vec<(usize, T)> = order
         .par_iter()
+        .with_max_len(4)
         .map_init(Scratch::default, |scratch, &i| {
             let value = read(units[i].as_ref(), scratch);
             progress.advance(sizes[i]);
@@ -249,11 +252,48 @@ pub fn add_runs(loaded: &mut Loaded, runs: Vec<CategoryRun>, filter: &Filter) {
 }
 
 /// Sorts category runs by model, category, then run name in natural order, as a stable
-/// sort on all three would. Units are read in path order, which is usually the natural
-/// order of their run names: each (model, category) group is only checked, and sorted when
-/// it is not in order, which saves most of the name comparisons at thousands of runs.
-fn sort_runs(runs: &mut [CategoryRun]) {
-    runs.sort_by(|a, b| (a.model.as_str(), a.category.as_str()).cmp(&(b.model.as_str(), b.category.as_str())));
+/// sort on all three would. The few distinct (model, category) pairs are sorted, and the
+/// runs placed by theirs in one pass. Units are read in path order, which is usually the
+/// natural order of their run names: each (model, category) group is only checked, and
+/// sorted when it is not in order, which saves most of the name comparisons at thousands
+/// of runs.
+fn sort_runs(runs: &mut Vec<CategoryRun>) {
+    let (groups, group_of) = {
+        let mut index: hashbrown::HashMap<(&str, &str), u32> = hashbrown::HashMap::new();
+        let mut keys: Vec<(&str, &str)> = Vec::new();
+        let group_of: Vec<u32> = runs
+            .iter()
+            .map(|r| {
+                let key = (r.model.as_str(), r.category.as_str());
+                *index.entry(key).or_insert_with(|| {
+                    keys.push(key);
+                    u32::try_from(keys.len() - 1).unwrap_or(u32::MAX)
+                })
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..u32::try_from(keys.len()).unwrap_or(u32::MAX)).collect();
+        order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+        let mut rank = vec![0u32; keys.len()];
+        for (r, &k) in order.iter().enumerate() {
+            rank[k as usize] = u32::try_from(r).unwrap_or(u32::MAX);
+        }
+        (keys.len(), group_of.into_iter().map(|k| rank[k as usize]).collect::<Vec<u32>>())
+    };
+    // Where each group starts, then each run in its group's next place (a counting sort,
+    // stable).
+    let mut start = vec![0usize; groups + 1];
+    for &g in &group_of {
+        start[g as usize + 1] += 1;
+    }
+    for g in 0..groups {
+        start[g + 1] += start[g];
+    }
+    let mut placed: Vec<Option<CategoryRun>> = (0..runs.len()).map(|_| None).collect();
+    for (run, g) in runs.drain(..).zip(group_of) {
+        placed[start[g as usize]] = Some(run);
+        start[g as usize] += 1;
+    }
+    runs.extend(placed.into_iter().flatten());
     for group in runs.chunk_by_mut(|a, b| a.model == b.model && a.category == b.category) {
         if !group.is_sorted_by(|a, b| id::natural_str_cmp(&a.run, &b.run).is_le()) {
             group.sort_by(|a, b| id::natural_str_cmp(&a.run, &b.run));
@@ -275,7 +315,8 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
 /// the same name are told apart by their folders (`a/log.eval`, `b/log.eval`).
 fn disambiguate(runs: Vec<(usize, CategoryRun)>, units: &[Box<dyn Unit>]) -> Vec<CategoryRun> {
     // Per (model, run, category): the first unit that has it, and whether another one does.
-    let mut owners: HashMap<(&str, &str, &str), (usize, bool)> = HashMap::with_capacity(runs.len());
+    let mut owners: hashbrown::HashMap<(&str, &str, &str), (usize, bool)> =
+        hashbrown::HashMap::with_capacity(runs.len());
     for (unit, r) in &runs {
         let (first, clash) = owners.entry((&r.model, &r.run, &r.category)).or_insert((*unit, false));
         *clash |= *first != *unit;
