@@ -383,11 +383,18 @@ impl Cache {
     /// Stores a reading just taken, when its inputs did not change while it was taken and
     /// had settled before.
     fn keep<T>(&self, kind: &Kind<T>, visit: &mut Visit, key: &Key, value: &T, scratch: &mut Scratch) {
-        // What is stored carries every input's content hash, taken after the reading;
-        // `still` below then says the files did not change from before the reading to now.
+        // What is stored carries the content hash of every input whose times are whole
+        // seconds, taken after the reading: the inputs a lookup hashes (`Stamp::take_lazy`;
+        // for the others the times decide, and a lookup that matches them finds them just
+        // as fine). `still` below then says the files did not change from before the
+        // reading to now.
         let hashed = {
             let buffers = scratch.slot::<Buffers>();
-            visit.inputs.iter().zip(&mut visit.stamps).all(|(p, s)| s.fill_edges(p, &mut buffers.edges))
+            visit
+                .inputs
+                .iter()
+                .zip(&mut visit.stamps)
+                .all(|(p, s)| !s.coarse_times() || s.fill_edges(p, &mut buffers.edges))
         };
         let settled = hashed
             && visit.stamps.iter().all(|s| s.settled(visit.now, self.settle))

@@ -94,7 +94,7 @@ impl Stamp {
     }
 
     /// Whether the file's times are whole seconds, and so cannot tell two writes apart.
-    fn coarse_times(&self) -> bool {
+    pub(crate) fn coarse_times(&self) -> bool {
         const SECOND: i128 = 1_000_000_000;
         self.mtime % SECOND == 0 && self.ctime % SECOND == 0
     }

@@ -281,3 +281,28 @@ impl Resemblance {
 pub fn utf8(bytes: &[u8]) -> Option<&str> {
     simdutf8::basic::from_utf8(bytes).ok()
 }
+
+/// Whether the file name of `path` has extension `ext` (any ASCII case), as
+/// [`Path::extension`] would say, from the path's bytes: every format's
+/// [`claim`](Format::claim) asks this of every file the walk finds, and taking a path apart
+/// into components costs more than the comparison.
+///
+/// ```
+/// use std::path::Path;
+/// use evaltally_format::has_extension;
+/// assert!(has_extension(Path::new("runs/a/report.JSON"), "json"));
+/// assert!(has_extension(Path::new("..json"), "json"));
+/// assert!(!has_extension(Path::new("runs/.json"), "json"));
+/// assert!(!has_extension(Path::new("runs/a.jsonl"), "json"));
+/// assert!(!has_extension(Path::new("json"), "json"));
+/// ```
+pub fn has_extension(path: &Path, ext: &str) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let name = bytes.iter().rposition(|&b| std::path::is_separator(char::from(b))).map_or(bytes, |i| &bytes[i + 1..]);
+    let ext = ext.as_bytes();
+    // `name` is `<something>.<ext>`, where the something is not empty (`.json` is a hidden
+    // file's name, without an extension).
+    name.len() > ext.len() + 1
+        && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
+        && name[name.len() - ext.len() - 1] == b'.'
+}

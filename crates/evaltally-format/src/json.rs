@@ -66,7 +66,7 @@ pub fn read(path: &Path) -> Result<serde_json::Value, Diagnostic> {
 
 /// Whether a path ends in `.json` (any case): what JSON formats claim for sniffing.
 pub fn is_json_path(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    crate::has_extension(path, "json")
 }
 
 /// A file's name without `.json` (the whole name when it has another ending).

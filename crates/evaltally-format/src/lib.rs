@@ -15,7 +15,7 @@ mod unit;
 pub mod walk;
 mod write;
 
-pub use format::{Claim, Format, Input, Options, Purpose, Resemblance, Scoring, utf8};
+pub use format::{Claim, Format, Input, Options, Purpose, Resemblance, Scoring, has_extension, utf8};
 pub use keys::Keys;
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};
 pub use registry::{DiscoverError, Discovered, Registry};

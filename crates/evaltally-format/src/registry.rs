@@ -148,11 +148,18 @@ impl Registry {
         let mut diagnostics = walked.diagnostics;
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
-        for file in walked.files {
-            let claims: Vec<Claim> = formats.iter().map(|f| f.claim(&file.path)).collect();
-            if let Some(at) = claims.iter().position(|c| *c == Claim::Group) {
-                grouped[at].push(file);
-                continue;
+        let mut claims: Vec<Claim> = Vec::with_capacity(formats.len());
+        'files: for file in walked.files {
+            // The first format that groups the file takes it; else those that would sniff
+            // it are its candidates.
+            claims.clear();
+            for (at, format) in formats.iter().enumerate() {
+                let claim = format.claim(&file.path);
+                if claim == Claim::Group {
+                    grouped[at].push(file);
+                    continue 'files;
+                }
+                claims.push(claim);
             }
             let mut candidates: Vec<&'static dyn Format> =
                 formats.iter().zip(&claims).filter(|(_, c)| **c == Claim::Sniff).map(|(f, _)| *f).collect();

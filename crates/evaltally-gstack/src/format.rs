@@ -82,7 +82,7 @@ impl Format for Gstack {
     }
 
     fn claim(&self, path: &Path) -> Claim {
-        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { Claim::Sniff } else { Claim::No }
+        if evaltally_format::json::is_json_path(path) { Claim::Sniff } else { Claim::No }
     }
 
     fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {

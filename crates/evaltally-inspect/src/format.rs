@@ -18,7 +18,7 @@ pub struct Inspect;
 pub static INSPECT: Inspect = Inspect;
 
 fn is_eval_path(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("eval"))
+    evaltally_format::has_extension(path, "eval")
 }
 
 impl Format for Inspect {

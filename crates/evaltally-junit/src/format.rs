@@ -20,7 +20,7 @@ pub struct Junit;
 pub static JUNIT: Junit = Junit;
 
 fn is_xml(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+    evaltally_format::has_extension(path, "xml")
 }
 
 /// Whether the start of the bytes looks like a JUnit report (UTF-16 files are left to the

@@ -49,7 +49,7 @@ fn looks_like_items(bytes: &[u8]) -> bool {
 }
 
 fn is_jsonl(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+    evaltally_format::has_extension(path, "jsonl")
 }
 
 impl Format for OpenAiEvals {
