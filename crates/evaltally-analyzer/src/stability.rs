@@ -352,7 +352,12 @@ fn overall_precision(
         .iter()
         .flat_map(|c| {
             c.tests.iter().map(move |t| {
-                (format!("{}\u{0}{}", c.category, settings.cluster_by.cluster_of(&t.id)), Tally::new(t.passed, t.runs))
+                let cluster = settings.cluster_by.cluster_of(&t.id);
+                let mut key = String::with_capacity(c.category.len() + 1 + cluster.len());
+                key.push_str(&c.category);
+                key.push('\u{0}');
+                key.push_str(&cluster);
+                (key, Tally::new(t.passed, t.runs))
             })
         })
         .collect();

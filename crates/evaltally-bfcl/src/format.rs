@@ -104,7 +104,9 @@ impl std::fmt::Debug for PairUnit {
         path(f, "result", self.pair.result.as_deref())?;
         path(f, "score", self.pair.score.as_deref())?;
         path(f, "root", Some(&self.root))?;
-        write!(f, " size {} single {}", self.size, self.single)
+        f.write_str(" size ")?;
+        evaltally_format::identity::number(f, self.size)?;
+        f.write_str(if self.single { " single true" } else { " single false" })
     }
 }
 

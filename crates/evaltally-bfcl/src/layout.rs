@@ -276,8 +276,8 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
     let mut too_deep = std::collections::BTreeSet::new();
     let mut found: hashbrown::HashMap<(PathBuf, String), RunFiles> = hashbrown::HashMap::new();
     for (path, named) in files {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let Some((kind, category)) = path.file_name().and_then(std::ffi::OsStr::to_str).and_then(classify) else {
+            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
             if name.starts_with("BFCL_") && path.file_name().and_then(std::ffi::OsStr::to_str).is_none() {
                 diags.push(Diagnostic::warning(
                     path,

@@ -6,6 +6,7 @@ mod pack;
 mod stamp;
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -367,7 +368,12 @@ impl Cache {
     /// The entry's key, and the stored reading when there is one that still holds
     /// (counted as a hit, or as a miss).
     fn find<T>(&self, kind: &Kind<T>, visit: &Visit, unit: &dyn Unit, options: &Options) -> (Key, Option<T>) {
-        let identity = format!("{}\n{}\n{options:?}\n{unit:?}", self.generation, kind.name);
+        let mut identity = String::with_capacity(512);
+        for part in [self.generation.as_str(), kind.name, &options_text(options)] {
+            identity.push_str(part);
+            identity.push('\n');
+        }
+        let _ = write!(identity, "{unit:?}");
         let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
         let found =
             self.root.as_deref().and_then(|root| self.lookup(root, hash, &identity, &visit.stamps, kind.decode));
@@ -464,6 +470,22 @@ impl Drop for Cache {
 /// Whether a unit is many small files (a folder of SWE-bench per-instance reports, a few
 /// KiB each): stamping a file reads its head and tail, which for such files is all of them,
 /// so the cache would cost what reading costs, and more when storing.
+/// The `Debug` form of `options`, written once per thread for the options a load reads
+/// every unit with (thousands of identities per run).
+fn options_text(options: &Options) -> std::rc::Rc<str> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Options, std::rc::Rc<str>)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with_borrow_mut(|last| match last {
+        Some((known, text)) if known == options => std::rc::Rc::clone(text),
+        _ => {
+            let text: std::rc::Rc<str> = format!("{options:?}").into();
+            *last = Some((options.clone(), std::rc::Rc::clone(&text)));
+            text
+        }
+    })
+}
+
 fn many_small(size: u64, inputs: usize) -> bool {
     inputs >= 64 && size < inputs as u64 * 2 * stamp::EDGE as u64
 }
@@ -490,7 +512,18 @@ impl Packs {
 
 #[cfg(test)]
 mod tests {
-    use super::many_small;
+    use super::{many_small, options_text};
+    use evaltally_format::{Options, Purpose};
+
+    /// The options' text is their `Debug` form, written again when they change.
+    #[test]
+    fn options_text_follows_the_options() {
+        let plain = Options::default();
+        let strict = Options { purpose: Purpose::Validate, strict: true, ..Options::default() };
+        for options in [&plain, &strict, &plain, &strict] {
+            assert_eq!(&*options_text(options), format!("{options:?}"));
+        }
+    }
 
     #[test]
     fn only_units_of_many_small_files_bypass_the_cache() {

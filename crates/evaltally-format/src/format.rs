@@ -77,7 +77,7 @@ impl Scoring {
 }
 
 /// How to read.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
     /// What the files are read for.
     pub purpose: Purpose,

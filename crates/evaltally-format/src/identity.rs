@@ -21,10 +21,30 @@
 use std::fmt;
 use std::path::Path;
 
-/// Writes ` name length:text`.
+/// Writes ` name length:text`, piece by piece (the cache writes thousands of these per
+/// run, and `write!` goes through the formatting machinery for each).
 pub fn text(f: &mut fmt::Formatter<'_>, name: &str, s: &str) -> fmt::Result {
-    write!(f, " {name} {}:", s.len())?;
+    f.write_str(" ")?;
+    f.write_str(name)?;
+    f.write_str(" ")?;
+    number(f, s.len() as u64)?;
+    f.write_str(":")?;
     f.write_str(s)
+}
+
+/// Writes `n` in decimal.
+pub fn number(f: &mut fmt::Formatter<'_>, mut n: u64) -> fmt::Result {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    f.write_str(std::str::from_utf8(&digits[at..]).unwrap_or_default())
 }
 
 /// Writes a path as [`text`] (` name -` when there is none; its escaped `Debug` form when

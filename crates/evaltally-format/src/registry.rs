@@ -198,7 +198,9 @@ impl fmt::Debug for SniffedFile {
         f.write_str("SniffedFile")?;
         path(f, "path", Some(&self.file.path))?;
         path(f, "root", Some(&self.file.root))?;
-        write!(f, " size {} named {}", self.file.size, self.file.named)?;
+        f.write_str(" size ")?;
+        crate::identity::number(f, self.file.size)?;
+        f.write_str(if self.file.named { " named true" } else { " named false" })?;
         for c in &self.candidates {
             text(f, "candidate", c.name())?;
         }
