@@ -42,7 +42,10 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     };
     let meta = crate::report::run_meta(started.as_deref());
     let instances = top("instances")?.ok_or(Fallback)?;
-    let mut by_category: BTreeMap<String, CategoryRun> = BTreeMap::new();
+    // Category runs, and where each is, by name (returned in name order).
+    let mut categories: Vec<CategoryRun> = Vec::new();
+    let mut by_category: BTreeMap<String, usize> = BTreeMap::new();
+    let mut last: Option<(String, usize)> = None;
     let mut seen = hashbrown::HashSet::new();
     only_objects(b, instances, |i| {
         let ([id, status, resolved, error_type], end) =
@@ -61,12 +64,20 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
             return Err(Fallback);
         }
         let category = sfbench_category(&id);
-        if !by_category.contains_key(category) {
-            let mut c = CategoryRun::new(&run, model, category);
-            c.meta.clone_from(&meta);
-            by_category.insert(category.to_string(), c);
-        }
-        let entry = by_category.get_mut(category).ok_or(Fallback)?;
+        // Instances of a category mostly come together: the last category is tried first.
+        let entry = match last.as_ref() {
+            Some((name, at)) if name == category => &mut categories[*at],
+            _ => {
+                let at = *by_category.entry(category.to_string()).or_insert_with(|| {
+                    let mut c = CategoryRun::new(&run, model, category);
+                    c.meta.clone_from(&meta);
+                    categories.push(c);
+                    categories.len() - 1
+                });
+                last = Some((category.to_string(), at));
+                &mut categories[at]
+            }
+        };
         if boolean(b, resolved.as_ref()).unwrap_or(false) {
             entry.push(&id, Outcome::Pass, None);
         } else {
@@ -75,5 +86,6 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         }
         Ok(end)
     })?;
-    Ok(by_category.into_values().collect())
+    let mut categories: Vec<Option<CategoryRun>> = categories.into_iter().map(Some).collect();
+    Ok(by_category.into_values().filter_map(|at| categories[at].take()).collect())
 }

@@ -111,13 +111,12 @@ impl TaskStatus {
     /// assert_eq!(TaskStatus::parse("PASS"), TaskStatus::Other("PASS".into()));
     /// ```
     pub fn parse(s: &str) -> Self {
-        match s.to_ascii_lowercase().as_str() {
-            "resolved" => Self::Resolved,
-            "fail" => Self::Fail,
-            "error" => Self::Error,
-            "skipped" => Self::Skipped,
-            _ => Self::Other(s.to_string()),
-        }
+        let known =
+            [("resolved", Self::Resolved), ("fail", Self::Fail), ("error", Self::Error), ("skipped", Self::Skipped)];
+        known
+            .into_iter()
+            .find(|(word, _)| s.eq_ignore_ascii_case(word))
+            .map_or_else(|| Self::Other(s.to_string()), |(_, status)| status)
     }
 
     /// The lowercase word.
@@ -158,13 +157,11 @@ pub enum ComponentStatus {
 impl ComponentStatus {
     /// Reads a status in any letter case.
     pub fn parse(s: &str) -> Self {
-        match s.to_ascii_lowercase().as_str() {
-            "pass" => Self::Pass,
-            "fail" => Self::Fail,
-            "error" => Self::Error,
-            "skipped" => Self::Skipped,
-            _ => Self::Other(s.to_string()),
-        }
+        let known = [("pass", Self::Pass), ("fail", Self::Fail), ("error", Self::Error), ("skipped", Self::Skipped)];
+        known
+            .into_iter()
+            .find(|(word, _)| s.eq_ignore_ascii_case(word))
+            .map_or_else(|| Self::Other(s.to_string()), |(_, status)| status)
     }
 
     /// The lowercase word.
