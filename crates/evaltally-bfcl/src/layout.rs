@@ -111,7 +111,12 @@ fn strip_version_prefix(body: &str) -> Option<&str> {
 pub fn is_bfcl_file(path: &Path) -> bool {
     let Some(name) = path.file_name() else { return false };
     let Some(name) = name.to_str() else { return name.to_string_lossy().starts_with("BFCL_") };
-    classify(name).is_some() || name.ends_with("_prereq_result.json") || locate(path).is_some_and(|p| p.in_snapshot)
+    classify(name).is_some()
+        || name.ends_with("_prereq_result.json")
+        // Only a file below a `memory_snapshot` folder can be in a snapshot: every other JSON
+        // file the walk finds is told apart without taking its path apart.
+        || memchr::memmem::find(path.as_os_str().as_encoded_bytes(), b"memory_snapshot").is_some()
+            && locate(path).is_some_and(|p| p.in_snapshot)
 }
 
 /// Where a file sits in a BFCL layout, from its path alone.
@@ -275,6 +280,7 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
     let mut runs: hashbrown::HashMap<(PathBuf, String), RunDir> = hashbrown::HashMap::new();
     let mut too_deep = std::collections::BTreeSet::new();
     let mut found: hashbrown::HashMap<(PathBuf, String), RunFiles> = hashbrown::HashMap::new();
+    let mut places: hashbrown::HashMap<&[u8], Option<Place>> = hashbrown::HashMap::new();
     for (path, named) in files {
         let Some((kind, category)) = path.file_name().and_then(std::ffi::OsStr::to_str).and_then(classify) else {
             let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
@@ -286,7 +292,9 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
             }
             continue;
         };
-        let Some(place) = locate(path) else {
+        // A place depends on the folders above a file only: the files of a folder share it.
+        let folder = path.parent().map_or(&b""[..], |p| p.as_os_str().as_encoded_bytes());
+        let Some(place) = places.entry(folder).or_insert_with(|| locate(path)) else {
             if *named {
                 let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
                 let key = (dir.to_path_buf(), String::new());
