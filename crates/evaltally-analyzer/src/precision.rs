@@ -145,6 +145,18 @@ fn sample_sd(xs: &[f64]) -> Option<f64> {
 mod tests {
     use super::*;
 
+    /// Clusters are summed per name, in the names' byte order, borrowed or owned alike.
+    #[test]
+    fn clusters_sum_per_name_in_name_order() {
+        let items = [("b", 1, 2), ("a", 1, 1), ("b", 0, 3), ("c", 2, 2), ("a", 0, 1)]
+            .map(|(name, passed, judged)| (Cow::Borrowed(name), Tally::new(passed, judged)));
+        let owned = items.clone().map(|(name, t)| (Cow::Owned(name.into_owned()), t));
+        let want = [Tally::new(1, 2), Tally::new(1, 5), Tally::new(2, 2)];
+        assert_eq!(cluster_tallies(items.into_iter()), want);
+        assert_eq!(cluster_tallies(owned.into_iter()), want);
+        assert!(cluster_tallies(std::iter::empty()).is_empty());
+    }
+
     #[test]
     fn no_tests_and_one_run_never_divide_by_zero() {
         let p = precision(&[], &[], ClusterBy::Test);

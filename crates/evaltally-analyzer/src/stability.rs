@@ -556,3 +556,30 @@ pub fn top_flaky(model: &ModelStability, n: usize) -> Vec<(&CategoryStability, &
     flaky.truncate(n);
     flaky
 }
+
+#[cfg(test)]
+mod tests {
+    use super::merge_names;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    /// Lists merge into one in natural order without repeats, whatever order each came in.
+    #[test]
+    fn run_lists_merge_in_natural_order() {
+        let a = names(&["run-1", "run-2", "run-10"]);
+        let same = a.clone();
+        let b = names(&["run-2", "run-3"]);
+        let unsorted = names(&["run-20", "run-0", "run-3"]);
+        let empty: Vec<String> = Vec::new();
+        let lists = [&a, &same, &b, &empty, &unsorted];
+        let merged = merge_names(lists.iter().map(|l| l.as_slice()));
+        assert_eq!(merged, ["run-0", "run-1", "run-2", "run-3", "run-10", "run-20"]);
+        assert!(merge_names(std::iter::empty()).is_empty());
+        // Names equal by number are both kept, ordered by their bytes.
+        let padded = names(&["run-01", "run-1"]);
+        let plain = names(&["run-1"]);
+        assert_eq!(merge_names([plain.as_slice(), padded.as_slice()].into_iter()), ["run-01", "run-1"]);
+    }
+}
