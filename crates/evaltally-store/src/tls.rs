@@ -95,13 +95,17 @@ pub(crate) fn client_config(mode: SslMode, roots: &Roots) -> Result<ClientConfig
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let verifier: Arc<dyn ServerCertVerifier> = match mode {
         SslMode::Disable | SslMode::Prefer | SslMode::Require => {
-            Arc::new(Unchecked { algorithms: provider.signature_verification_algorithms })
+            Arc::new(NameUnchecked { chain: None, algorithms: provider.signature_verification_algorithms })
         }
         SslMode::VerifyCa | SslMode::VerifyFull => {
             let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(root_store(roots)?), provider.clone())
                 .build()
                 .map_err(|e| format!("cannot use the root certificates: {e}"))?;
-            if mode == SslMode::VerifyFull { webpki } else { Arc::new(ChainOnly { webpki }) }
+            if mode == SslMode::VerifyFull {
+                webpki
+            } else {
+                Arc::new(NameUnchecked { chain: Some(webpki), algorithms: provider.signature_verification_algorithms })
+            }
         }
     };
     Ok(ClientConfig::builder_with_provider(provider)
@@ -144,23 +148,34 @@ fn read_pem(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
         .map_err(|e| format!("sslrootcert `{}`: not a PEM file of certificates: {e}", path.display()))
 }
 
-/// `require` and `prefer`: any certificate is accepted (the handshake's signatures are still
-/// checked), as libpq does without a root certificate.
+/// The modes that do not check the server's name: `require` and `prefer` accept any
+/// certificate (without a chain to check, as libpq does without a root certificate), and
+/// `verify-ca` checks the chain against the roots but not the name. Either way the
+/// handshake's signatures are checked, with the provider's algorithms (the ones
+/// `WebPkiServerVerifier` uses).
 #[derive(Debug)]
-struct Unchecked {
+struct NameUnchecked {
+    /// The chain's verifier, for `verify-ca`.
+    chain: Option<Arc<WebPkiServerVerifier>>,
     algorithms: WebPkiSupportedAlgorithms,
 }
 
-impl ServerCertVerifier for Unchecked {
+impl ServerCertVerifier for NameUnchecked {
     fn verify_server_cert(
         &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+        let Some(chain) = &self.chain else { return Ok(ServerCertVerified::assertion()) };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
     }
 
     fn verify_tls12_signature(
@@ -183,51 +198,5 @@ impl ServerCertVerifier for Unchecked {
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.algorithms.supported_schemes()
-    }
-}
-
-/// `verify-ca`: the chain checked against the roots, the name not.
-#[derive(Debug)]
-struct ChainOnly {
-    webpki: Arc<WebPkiServerVerifier>,
-}
-
-impl ServerCertVerifier for ChainOnly {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        match self.webpki.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
-            Err(rustls::Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            other => other,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.webpki.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.webpki.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.webpki.supported_verify_schemes()
     }
 }
