@@ -60,12 +60,19 @@ impl<'a> Matrix<'a> {
         assert!(!runs.is_empty(), "a matrix needs at least one run");
         runs.sort_by(|a, b| id::natural_str_cmp(&a.run, &b.run));
         // Each run's tests as indexes into `ids`. Runs of one category mostly list their
-        // tests in the same order, so a test at the position its id has in `ids` is taken
-        // from there without hashing.
+        // tests in the same order: a run whose ids are those of the run before it, in the
+        // same order, shares that run's indexes (one comparison of two buffers), and
+        // otherwise a test at the position its id has in `ids` is taken from there without
+        // hashing.
         let mut index: HashMap<&'a str, u32> = HashMap::with_capacity(runs[0].len());
         let mut ids: Vec<&'a str> = Vec::with_capacity(runs[0].len());
-        let mut slots: Vec<Vec<u32>> = Vec::with_capacity(runs.len());
-        for run in &runs {
+        let mut slots: Vec<Vec<u32>> = Vec::new();
+        let mut slot_of: Vec<usize> = Vec::with_capacity(runs.len());
+        for (r, run) in runs.iter().enumerate() {
+            if r > 0 && run.ids() == runs[r - 1].ids() {
+                slot_of.push(slots.len() - 1);
+                continue;
+            }
             let mut slot = Vec::with_capacity(run.len());
             for (pos, id) in run.ids().iter().enumerate() {
                 let at = match ids.get(pos) {
@@ -77,6 +84,7 @@ impl<'a> Matrix<'a> {
                 };
                 slot.push(at);
             }
+            slot_of.push(slots.len());
             slots.push(slot);
         }
         let mut order: Vec<u32> = (0..u32::try_from(ids.len()).unwrap_or(ABSENT)).collect();
@@ -88,8 +96,8 @@ impl<'a> Matrix<'a> {
         let width = runs.len();
         let mut cells = vec![Cell::NotRun; ids.len() * width];
         let mut positions = vec![ABSENT; ids.len() * width];
-        for (col, (run, slot)) in runs.iter().zip(&slots).enumerate() {
-            for (pos, (&outcome, &at)) in run.outcomes().iter().zip(slot).enumerate() {
+        for (col, (run, &slot)) in runs.iter().zip(&slot_of).enumerate() {
+            for (pos, (&outcome, &at)) in run.outcomes().iter().zip(&slots[slot]).enumerate() {
                 let row = rank[at as usize] as usize;
                 cells[row * width + col] = outcome.into();
                 positions[row * width + col] = u32::try_from(pos).unwrap_or(ABSENT);
@@ -152,5 +160,27 @@ mod tests {
         assert_eq!(m.row(2), [Cell::NotRun, Cell::Pass]);
         assert_eq!(m.error_type(0, 1).map(ErrorType::as_str), Some("x:y"));
         assert_eq!(m.error_type(1, 1), None);
+    }
+
+    /// Runs listing the same ids as the run before them share its indexes; a run that lists
+    /// other ids, or the same ones in another order, gets its own.
+    #[test]
+    fn runs_with_the_same_ids_line_up_like_the_others() {
+        let a = run("r1", &[("t_1", Outcome::Pass, None), ("t_2", Outcome::Fail, None)]);
+        let b = run("r2", &[("t_1", Outcome::Fail, None), ("t_2", Outcome::Pass, None)]);
+        let c = run("r3", &[("t_2", Outcome::Pass, None), ("t_1", Outcome::Pass, Some("x"))]);
+        let d = run("r4", &[("t_2", Outcome::Fail, Some("y")), ("t_1", Outcome::Pass, None)]);
+        let e = run("r5", &[("t_3", Outcome::Pass, None)]);
+        let m = Matrix::new(vec![&a, &b, &c, &d, &e]);
+        assert_eq!(m.ids, ["t_1", "t_2", "t_3"]);
+        let p = Cell::Pass;
+        let f = Cell::Fail;
+        let n = Cell::NotRun;
+        assert_eq!(m.row(0), [p, f, p, p, n]);
+        assert_eq!(m.row(1), [f, p, p, f, n]);
+        assert_eq!(m.row(2), [n, n, n, n, p]);
+        assert_eq!(m.error_type(0, 2).map(ErrorType::as_str), Some("x"));
+        assert_eq!(m.error_type(1, 3).map(ErrorType::as_str), Some("y"));
+        assert_eq!(m.error_type(0, 3), None);
     }
 }

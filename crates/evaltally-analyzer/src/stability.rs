@@ -295,22 +295,21 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
     }
     // Each run's metadata, the first its category runs give, borrowed until the report
     // takes one copy per run.
-    let mut meta: BTreeMap<&str, BTreeMap<&str, &evaltally_core::RunMeta>> = BTreeMap::new();
+    let mut meta: hashbrown::HashMap<(&str, &str), &evaltally_core::RunMeta> = hashbrown::HashMap::new();
     for r in runs {
         if let Some(m) = r.meta.as_deref() {
-            meta.entry(&r.model).or_default().entry(&r.run).or_insert(m);
+            meta.entry((&r.model, &r.run)).or_insert(m);
         }
     }
+    let mut meta: Vec<((&str, &str), &evaltally_core::RunMeta)> = meta.into_iter().collect();
+    meta.sort_unstable_by_key(|&(key, _)| key);
     let models = by_model
         .into_iter()
         .map(|(model, categories)| {
             let mut m = model_stability(model, categories, settings);
-            m.run_meta = meta
-                .remove(model)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(run, meta)| (run.to_string(), meta.clone()))
-                .collect();
+            let start = meta.partition_point(|((m, _), _)| *m < model);
+            let end = meta.partition_point(|((m, _), _)| *m <= model);
+            m.run_meta = meta[start..end].iter().map(|&((_, run), meta)| (run.to_string(), meta.clone())).collect();
             m
         })
         .collect();
@@ -362,15 +361,33 @@ fn overall_precision(
         })
         .collect();
     let tests: Vec<(&str, Tally)> = keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
-    let mut per_run: BTreeMap<&str, Tally> = runs.iter().map(|r| (r.as_str(), Tally::default())).collect();
+    // Each category's runs are among the model's, mostly in the same order: each is looked
+    // for at the place after the one before it, and by name only when it is not there.
+    let mut run_tallies = vec![Tally::default(); runs.len()];
+    let mut at: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
     for c in categories {
+        let mut next = 0;
         for (name, t) in c.runs.iter().zip(&c.run_tallies) {
-            if let Some(sum) = per_run.get_mut(name.as_str()) {
-                sum.add(*t);
+            let place = if runs.get(next) == Some(name) {
+                Some(next)
+            } else {
+                if at.is_empty() {
+                    at = runs.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
+                }
+                at.get(name.as_str()).copied()
+            };
+            if let Some(i) = place {
+                run_tallies[i].add(*t);
+                next = i + 1;
             }
         }
     }
-    let run_tallies: Vec<Tally> = per_run.into_values().collect();
+    // The statistics take the runs in the names' byte order (which natural order mostly is).
+    if !runs.is_sorted() {
+        let mut order: Vec<usize> = (0..runs.len()).collect();
+        order.sort_unstable_by_key(|&i| &runs[i]);
+        run_tallies = order.into_iter().map(|i| run_tallies[i]).collect();
+    }
     // The keys already carry the clusters: cluster them as tests.
     let mut p = precision::precision(&tests, &run_tallies, ClusterBy::Test);
     p.cluster_by = settings.cluster_by;
@@ -581,5 +598,36 @@ mod tests {
         let padded = names(&["run-01", "run-1"]);
         let plain = names(&["run-1"]);
         assert_eq!(merge_names([plain.as_slice(), padded.as_slice()].into_iter()), ["run-01", "run-1"]);
+    }
+
+    /// A model's overall precision sums each run's results over the categories it scored,
+    /// whichever categories those are and whatever order its name sorts in.
+    #[test]
+    fn overall_run_scores_sum_each_runs_categories() {
+        use evaltally_core::{CategoryRun, Outcome};
+        let run = |name: &str, category: &str, tests: &[(&str, Outcome)]| {
+            let mut r = CategoryRun::new(name, "m", category);
+            for (id, o) in tests {
+                r.push(id, *o, None);
+            }
+            r
+        };
+        let (p, f) = (Outcome::Pass, Outcome::Fail);
+        let runs = [
+            run("run-9", "a", &[("a_1", p), ("a_2", f)]),
+            run("run-10", "a", &[("a_1", p), ("a_2", p)]),
+            run("run-10", "b", &[("b_1", f)]),
+            run("run-11", "b", &[("b_1", p)]),
+        ];
+        let report = super::analyze(&runs);
+        let model = &report.models[0];
+        assert_eq!(model.runs, ["run-9", "run-10", "run-11"]);
+        // run-9 passed 1 of 2, run-10 2 of 3 (both categories), run-11 1 of 1.
+        let single = model.precision.single_run.as_ref().expect("three runs");
+        assert!((single.observed[0] - 0.5).abs() < 1e-12 && (single.observed[1] - 1.0).abs() < 1e-12);
+        let rates = [0.5, 2.0 / 3.0, 1.0];
+        let mean = rates.iter().sum::<f64>() / 3.0;
+        let sd = (rates.iter().map(|r| (r - mean) * (r - mean)).sum::<f64>() / 2.0).sqrt();
+        assert!((single.observed_sd.unwrap() - sd).abs() < 1e-12);
     }
 }
