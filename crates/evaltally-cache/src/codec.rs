@@ -39,7 +39,7 @@ impl<'a> Writer<'a> {
         self.out.extend_from_slice(&u32::try_from(v).unwrap_or(u32::MAX).to_le_bytes());
     }
 
-    fn u64(&mut self, v: u64) {
+    pub(crate) fn u64(&mut self, v: u64) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
 
@@ -76,7 +76,7 @@ impl<'a> Writer<'a> {
         self.opt_u64(v.map(f64::to_bits));
     }
 
-    fn path(&mut self, p: &std::path::Path) {
+    pub(crate) fn path(&mut self, p: &std::path::Path) {
         self.bytes(path_bytes(p).as_ref());
     }
 }
@@ -144,7 +144,7 @@ impl<'a> Reader<'a> {
         usize::try_from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
     }
 
-    fn u64(&mut self) -> Option<u64> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
         let b = self.take(8)?;
         Some(u64::from_le_bytes(b.try_into().ok()?))
     }
@@ -178,13 +178,13 @@ impl<'a> Reader<'a> {
         Some(self.opt_u64()?.map(f64::from_bits))
     }
 
-    fn path(&mut self) -> Option<PathBuf> {
+    pub(crate) fn path(&mut self) -> Option<PathBuf> {
         path_from(self.bytes()?)
     }
 
     /// A count of items at least `each` bytes long, refused when more than the bytes left
     /// could hold (so a damaged count cannot ask for a huge allocation).
-    fn count(&mut self, each: usize) -> Option<usize> {
+    pub(crate) fn count(&mut self, each: usize) -> Option<usize> {
         let n = self.u32()?;
         (n.saturating_mul(each) <= self.bytes.len()).then_some(n)
     }

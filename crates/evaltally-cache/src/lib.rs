@@ -2,6 +2,7 @@
 
 mod codec;
 mod entry;
+mod listings;
 mod pack;
 mod stamp;
 
@@ -12,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
+use evaltally_format::walk::{FolderStamp, Listing};
 use evaltally_format::{Options, Read, Records, Scratch, Unit};
 
 use stamp::Stamp;
@@ -68,6 +70,8 @@ pub struct Stats {
     pub unsettled: u64,
     /// Entries that could not be written (the folder is read-only, the disk full).
     pub write_errors: u64,
+    /// Folders whose stored listing the walk used instead of reading them.
+    pub folders_reused: u64,
 }
 
 #[derive(Debug, Default)]
@@ -77,6 +81,7 @@ struct Counters {
     stored: AtomicU64,
     unsettled: AtomicU64,
     write_errors: AtomicU64,
+    folders_reused: AtomicU64,
 }
 
 /// The packs as this process found them, opened on the first lookup.
@@ -108,6 +113,7 @@ pub struct Cache {
     /// The packs, opened on the first lookup and again after this process wrote one.
     packs: Mutex<Option<Arc<Packs>>>,
     pending: Mutex<Pending>,
+    listings: listings::Store,
 }
 
 /// A unit being visited: its inputs, their stamps, and when they were taken.
@@ -167,6 +173,7 @@ impl Cache {
             counters: Counters::default(),
             packs: Mutex::new(None),
             pending: Mutex::new(Pending::default()),
+            listings: listings::Store::default(),
         }
     }
 
@@ -181,6 +188,7 @@ impl Cache {
             counters: Counters::default(),
             packs: Mutex::new(None),
             pending: Mutex::new(Pending::default()),
+            listings: listings::Store::default(),
         }
     }
 
@@ -237,6 +245,7 @@ impl Cache {
             stored: get(&c.stored),
             unsettled: get(&c.unsettled),
             write_errors: get(&c.write_errors),
+            folders_reused: get(&c.folders_reused),
         }
     }
 
@@ -250,6 +259,12 @@ impl Cache {
             std::mem::take(&mut pending.entries)
         };
         self.write(&entries);
+        if let Some(root) = &self.root
+            && self.listings.has_taken()
+            && self.listings.write(&entry_dir(root)).is_err()
+        {
+            self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
@@ -458,6 +473,29 @@ impl Cache {
         let used = std::mem::take(&mut self.pending().used);
         pack::compact(root, &dir, self.limit, force, &|hash| used.contains(&hash))
             .map_err(|source| CacheError::Io { path: dir.clone(), source })
+    }
+}
+
+/// The walk's folder listings: a folder whose device, inode and times are unchanged since
+/// its listing was stored is not read again (see `listings.rs`).
+impl evaltally_format::walk::Listings for Cache {
+    fn enabled(&self) -> bool {
+        self.root.is_some()
+    }
+
+    fn find(&self, folder: &Path, stamp: &FolderStamp) -> Option<Listing> {
+        let root = self.root.as_deref()?;
+        let found = self.listings.find(|| entry_dir(root), folder, stamp);
+        if found.is_some() {
+            self.counters.folders_reused.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+
+    fn keep(&self, folder: &Path, stamp: &FolderStamp, listing: &Listing, listed_at: SystemTime) {
+        if self.root.is_some() && stamp.settled(listed_at) {
+            self.listings.keep(folder, stamp, listing);
+        }
     }
 }
 

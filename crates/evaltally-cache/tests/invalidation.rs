@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use evaltally_cache::{Cache, Stats};
 use evaltally_core::Outcome;
+use evaltally_format::walk::FOLDER_SETTLE;
 use evaltally_format::{Options, Scratch};
 
 struct Run {
@@ -49,7 +50,7 @@ fn run() -> Run {
 /// Every (id, outcome) reading `root` gives, through `cache`, and what the cache did.
 fn read(cache: &Cache, root: &Path) -> (Vec<(String, Outcome)>, Stats) {
     let before = cache.stats();
-    let found = evaltally_formats::registry().discover(&[root.to_path_buf()], &Options::default()).unwrap();
+    let found = evaltally_formats::registry().discover_with(&[root.to_path_buf()], &Options::default(), cache).unwrap();
     let mut scratch = Scratch::default();
     let mut tests = Vec::new();
     for unit in &found.units {
@@ -64,6 +65,7 @@ fn read(cache: &Cache, root: &Path) -> (Vec<(String, Outcome)>, Stats) {
         stored: after.stored - before.stored,
         unsettled: after.unsettled - before.unsettled,
         write_errors: after.write_errors - before.write_errors,
+        folders_reused: after.folders_reused - before.folders_reused,
     };
     (tests, delta)
 }
@@ -329,4 +331,75 @@ fn a_unit_without_inputs_is_never_stored() {
     let stats = cache.stats();
     assert_eq!((stats.hits, stats.misses, stats.stored), (0, 0, 0));
     assert!(packs(store.path()).is_empty());
+}
+
+/// Lets a run's folders settle: a listing is stored only for a folder whose times are
+/// older than [`FOLDER_SETTLE`], as a finished run's are.
+fn let_folders_settle() {
+    std::thread::sleep(FOLDER_SETTLE + Duration::from_millis(50));
+}
+
+/// The folders of a run (`run-1`, `result`, `result/m`, `score`, `score/m`) are listed once,
+/// then taken from the cache by later processes (each a new `Cache` on the same folder),
+/// with the same result; not while they are new.
+#[test]
+fn an_unchanged_folder_is_not_listed_again() {
+    let run = run();
+    let store = tempfile::tempdir().unwrap();
+    let (first, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(stats.folders_reused, 0);
+    let (_, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(stats.folders_reused, 0, "folders changed a moment ago are listed again");
+    let_folders_settle();
+    read(&cache_in(store.path()), &run.root);
+    let (again, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(again, first);
+    assert_eq!((stats.folders_reused, stats.hits), (5, 1));
+}
+
+/// After a change made by `change` to a folder whose listing is stored, a new process sees
+/// what the folder holds now.
+fn folder_change_is_seen(change: impl FnOnce(&Run)) {
+    let run = run();
+    let store = tempfile::tempdir().unwrap();
+    let_folders_settle();
+    read(&cache_in(store.path()), &run.root);
+    let (_, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(stats.folders_reused, 5);
+    change(&run);
+    let (after, stats) = read(&cache_in(store.path()), &run.root);
+    assert!(stats.folders_reused < 5, "a changed folder's listing was trusted");
+    assert_eq!(after, fresh(&run.root));
+}
+
+#[test]
+fn a_file_added_to_a_listed_folder_is_found() {
+    folder_change_is_seen(|run| {
+        let folder = run.result.parent().unwrap();
+        fs::write(folder.join("BFCL_v4_multiple_result.json"), "{\"id\": \"multiple_0\", \"result\": 1}\n").unwrap();
+    });
+}
+
+#[test]
+fn a_file_removed_from_a_listed_folder_is_gone() {
+    folder_change_is_seen(|run| fs::remove_file(&run.score).unwrap());
+}
+
+#[test]
+fn a_file_renamed_in_a_listed_folder_is_seen_under_its_new_name() {
+    folder_change_is_seen(|run| {
+        fs::rename(&run.result, run.result.with_file_name("BFCL_v4_multiple_result.json")).unwrap();
+    });
+}
+
+#[test]
+fn a_folder_replaced_by_another_is_listed_again() {
+    folder_change_is_seen(|run| {
+        let folder = run.score.parent().unwrap();
+        let other = run.root.join("other");
+        fs::create_dir(&other).unwrap();
+        fs::write(other.join("BFCL_v4_simple_python_score.json"), "{\"accuracy\": 1.0}\n").unwrap();
+        fs::rename(folder, run.root.join("old")).unwrap();
+        fs::rename(&other, folder).unwrap();
+    });
 }

@@ -10,7 +10,7 @@ use evaltally_core::{Diagnostic, Finding};
 use crate::format::{Claim, Format, Input, Options, Resemblance};
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
-use crate::walk::{WalkError, WalkedFile, walk};
+use crate::walk::{Listings, NoListings, WalkError, WalkedFile, walk_with};
 use crate::write::Writer;
 
 /// The formats evaltally reads, in the order they are asked, and the shapes it writes.
@@ -127,6 +127,17 @@ impl Registry {
     /// [`Options::forced`], only that format is asked, and every file it or no other
     /// format claims is read as that format without sniffing.
     pub fn discover(&self, paths: &[PathBuf], options: &Options) -> Result<Discovered, DiscoverError> {
+        self.discover_with(paths, options, &NoListings)
+    }
+
+    /// [`discover`](Self::discover), the walk taking folder listings from `listings` where
+    /// they still hold ([`crate::walk::walk_with`]).
+    pub fn discover_with(
+        &self,
+        paths: &[PathBuf],
+        options: &Options,
+        listings: &dyn Listings,
+    ) -> Result<Discovered, DiscoverError> {
         let formats: Vec<&'static dyn Format> = match options.forced {
             Some(name) => vec![self.find(name).ok_or_else(|| DiscoverError::UnknownFormat {
                 name: name.to_string(),
@@ -144,7 +155,7 @@ impl Registry {
                 }
             }
         }
-        let walked = walk(&roots)?;
+        let walked = walk_with(&roots, listings)?;
         let mut diagnostics = walked.diagnostics;
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();

@@ -60,8 +60,8 @@ pub(crate) fn settle() {
         #[allow(clippy::print_stderr)]
         {
             eprintln!(
-                "cache: {} hits, {} misses, {} stored, {} not settled, {} not written",
-                stats.hits, stats.misses, stats.stored, stats.unsettled, stats.write_errors
+                "cache: {} hits, {} misses, {} stored, {} not settled, {} not written, {} folders reused",
+                stats.hits, stats.misses, stats.stored, stats.unsettled, stats.write_errors, stats.folders_reused
             );
         }
     }

@@ -117,10 +117,10 @@ fn compare_after_stability_stores_only_the_records() {
     let units: u64 = first.split_whitespace().nth(3).and_then(|n| n.parse().ok()).unwrap();
     assert!(first.starts_with("cache: 0 hits") && units > 0, "{first}");
     let second = run(&["compare", base, new]);
-    assert_eq!(
-        second,
-        format!("cache: {units} hits, {units} misses, {units} stored, 0 not settled, 0 not written"),
-        "the runs came from the cache, the records were read and stored once"
+    let expected = format!("cache: {units} hits, {units} misses, {units} stored, 0 not settled, 0 not written,");
+    assert!(
+        second.starts_with(&expected),
+        "the runs came from the cache, the records were read and stored once: {second}"
     );
 }
 

@@ -103,8 +103,10 @@ struct Found {
     diagnostics: Vec<Diagnostic>,
 }
 
-fn discover(paths: &[PathBuf], filter: &Filter) -> Result<Found, LoadError> {
-    let found = registry().discover(paths, &filter.options())?;
+fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, LoadError> {
+    // The cache keeps folder listings too: a folder unchanged since it was last walked is
+    // not read again.
+    let found = registry().discover_with(paths, &filter.options(), cache)?;
     let (kept, dropped): (Units, Units) =
         found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
     if kept.is_empty() {
@@ -146,7 +148,7 @@ pub fn load_cached(
     progress: &dyn Progress,
     cache: &Cache,
 ) -> Result<Loaded, LoadError> {
-    let found = discover(paths, filter)?;
+    let found = discover(paths, filter, cache)?;
     let options = filter.options();
     let read = read_units(&found.units, progress, |unit, scratch| cache.read(unit, scratch, &options));
     finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)
@@ -162,7 +164,7 @@ pub fn load_with_records(
     progress: &dyn Progress,
     cache: &Cache,
 ) -> Result<(Loaded, Records), LoadError> {
-    let found = discover(paths, filter)?;
+    let found = discover(paths, filter, cache)?;
     let options = filter.options();
     let both = read_units(&found.units, progress, |unit, scratch| cache.read_both(unit, scratch, &options));
     let (read, records): (Vec<(usize, evaltally_format::Read)>, Vec<evaltally_format::Records>) =
@@ -397,7 +399,7 @@ pub struct Shown {
 /// Finds test `id` in every run below `paths`. BFCL runs are searched in the files of
 /// the test's category (by name) first, and in every file only if it is in none of them.
 pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, LoadError> {
-    let found = discover(paths, filter)?;
+    let found = discover(paths, filter, &Cache::disabled())?;
     let options = filter.options();
     let mut diagnostics = found.diagnostics;
     let (likely, rest): (Vec<&dyn Unit>, Vec<&dyn Unit>) =
@@ -457,7 +459,7 @@ pub fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError>
 /// [`records`], with each unit's records taken from `cache` when its files are unchanged
 /// (and stored there when they are read).
 pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Records, LoadError> {
-    let found = discover(paths, filter)?;
+    let found = discover(paths, filter, cache)?;
     let options = filter.options();
     let read: Vec<evaltally_format::Records> = found
         .units
