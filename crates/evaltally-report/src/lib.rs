@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod cost;
 pub mod html;
+mod json;
 pub mod plan;
 pub mod show;
 pub mod stability;
@@ -11,5 +12,6 @@ pub mod summary;
 pub mod trend;
 pub mod validate;
 
+use json::pretty_json;
 pub use style::{OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};
-use style::{diagnostics_markdown, errors, group_digits, pretty_json, thousands, warnings, width_of};
+use style::{diagnostics_markdown, errors, group_digits, thousands, warnings, width_of};

@@ -129,14 +129,6 @@ pub(crate) fn group_digits(digits: &str) -> String {
     out
 }
 
-/// A JSON document as pretty-printed text with a final newline (an `{"error": …}` object in
-/// the unlikely case it cannot be serialized).
-pub(crate) fn pretty_json(doc: &impl serde::Serialize) -> String {
-    let mut s = serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
-}
-
 /// The warnings among `diagnostics`, for a JSON document's `warnings`.
 pub(crate) fn warnings(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltally_core::Diagnostic> {
     diagnostics.iter().filter(|d| !d.is_error()).collect()
