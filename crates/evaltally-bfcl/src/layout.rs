@@ -272,17 +272,81 @@ pub fn companions(given: &Path) -> Vec<PathBuf> {
 /// One run's files by (model, category, kind).
 type RunFiles = BTreeMap<(String, String, FileKind), PathBuf>;
 
+/// The runs [`group`] finds, in the order found: each run's key, folder and files.
+#[derive(Default)]
+struct Runs {
+    index: hashbrown::HashMap<(PathBuf, String), usize>,
+    keys: Vec<(PathBuf, String)>,
+    dirs: Vec<RunDir>,
+    files: Vec<RunFiles>,
+}
+
+impl Runs {
+    /// The run with `key`, made by `new` the first time.
+    fn at(&mut self, key: (PathBuf, String), new: impl FnOnce() -> RunDir) -> usize {
+        if let Some(&at) = self.index.get(&key) {
+            return at;
+        }
+        self.index.insert(key.clone(), self.keys.len());
+        self.keys.push(key);
+        self.dirs.push(new());
+        self.files.push(RunFiles::new());
+        self.keys.len() - 1
+    }
+
+    /// The run files in `place` belong to, with the place's tree recorded as its results'
+    /// or scores' folder.
+    fn of_place(&mut self, place: &Place) -> usize {
+        let tree_name = place.tree.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let dashed = tree_name.starts_with("result-") || tree_name.starts_with("score-");
+        let key = if dashed {
+            (place.tree.parent().map(Path::to_path_buf).unwrap_or_default(), place.run.clone())
+        } else {
+            (place.run_root.clone(), String::new())
+        };
+        let at = self.at(key, || RunDir {
+            name: place.run.clone(),
+            root: place.run_root.clone(),
+            result_root: None,
+            score_root: None,
+            pairs: Vec::new(),
+        });
+        let run = &mut self.dirs[at];
+        match place.kind {
+            FileKind::Result => {
+                if dashed {
+                    run.root.clone_from(&place.tree);
+                }
+                run.result_root = Some(place.tree.clone());
+            }
+            FileKind::Score => run.score_root = Some(place.tree.clone()),
+        }
+        at
+    }
+}
+
 /// Groups BFCL files (from the walk, with whether each was named by the user) into runs of
 /// (model, category) pairs. Files outside any layout are reported, or, when named, read as
 /// a run named after their folder for model `unknown`.
 pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunDir> {
-    // Runs keyed by the folder that names them (`result-x` and `score-x` by their parent and x).
-    let mut runs: hashbrown::HashMap<(PathBuf, String), RunDir> = hashbrown::HashMap::new();
+    // Runs keyed by the folder that names them (`result-x` and `score-x` by their parent and
+    // x), each with its files.
+    let mut runs = Runs::default();
     let mut too_deep = std::collections::BTreeSet::new();
-    let mut found: hashbrown::HashMap<(PathBuf, String), RunFiles> = hashbrown::HashMap::new();
-    let mut places: hashbrown::HashMap<&[u8], Option<Place>> = hashbrown::HashMap::new();
+    // Per folder of files: its place, and the run its files go to once one did. A place
+    // depends on the folders above a file only, so the files of a folder share it.
+    let mut folders: hashbrown::HashMap<&[u8], (Option<Place>, Option<usize>)> = hashbrown::HashMap::new();
     for (path, named) in files {
-        let Some((kind, category)) = path.file_name().and_then(std::ffi::OsStr::to_str).and_then(classify) else {
+        // The name and folder from the path's text where it is text (taking a path apart by
+        // its components costs more than the rest of grouping a file).
+        let (folder, name) = match path.to_str().and_then(|p| p.rfind(std::path::is_separator).map(|at| (p, at))) {
+            Some((p, at)) if at + 1 < p.len() => (&p.as_bytes()[..at], Some(&p[at + 1..])),
+            _ => (
+                path.parent().map_or(&b""[..], |p| p.as_os_str().as_encoded_bytes()),
+                path.file_name().and_then(std::ffi::OsStr::to_str),
+            ),
+        };
+        let Some((kind, category)) = name.and_then(classify) else {
             let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
             if name.starts_with("BFCL_") && path.file_name().and_then(std::ffi::OsStr::to_str).is_none() {
                 diags.push(Diagnostic::warning(
@@ -292,20 +356,18 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
             }
             continue;
         };
-        // A place depends on the folders above a file only: the files of a folder share it.
-        let folder = path.parent().map_or(&b""[..], |p| p.as_os_str().as_encoded_bytes());
-        let Some(place) = places.entry(folder).or_insert_with(|| locate(path)) else {
+        let (place, run_of_folder) = folders.entry(folder).or_insert_with(|| (locate(path), None));
+        let Some(place) = place else {
             if *named {
                 let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-                let key = (dir.to_path_buf(), String::new());
-                runs.entry(key.clone()).or_insert_with(|| RunDir {
+                let at = runs.at((dir.to_path_buf(), String::new()), || RunDir {
                     name: folder_name(dir),
                     root: dir.to_path_buf(),
                     result_root: None,
                     score_root: None,
                     pairs: Vec::new(),
                 });
-                found.entry(key).or_default().insert(("unknown".into(), category.to_string(), kind), path.clone());
+                runs.files[at].insert(("unknown".into(), category.to_string(), kind), path.clone());
             } else {
                 diags.push(Diagnostic::warning(
                     path,
@@ -317,8 +379,8 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
         if place.kind != kind || place.in_snapshot {
             continue;
         }
-        let tree_name = place.tree.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some(model) = place.model.clone() else {
+        let Some(model) = &place.model else {
+            let tree_name = place.tree.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
             diags.push(Diagnostic::warning(
                 path,
                 format!(
@@ -338,50 +400,33 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
             }
             continue;
         }
-        let dashed = tree_name.starts_with("result-") || tree_name.starts_with("score-");
-        let key = if dashed {
-            (place.tree.parent().map(Path::to_path_buf).unwrap_or_default(), place.run.clone())
-        } else {
-            (place.run_root.clone(), String::new())
-        };
-        let run = runs.entry(key.clone()).or_insert_with(|| RunDir {
-            name: place.run.clone(),
-            root: place.run_root.clone(),
-            result_root: None,
-            score_root: None,
-            pairs: Vec::new(),
-        });
-        match kind {
-            FileKind::Result => {
-                if dashed {
-                    run.root.clone_from(&place.tree);
-                }
-                run.result_root = Some(place.tree.clone());
-            }
-            FileKind::Score => run.score_root = Some(place.tree.clone()),
-        }
-        let files = found.entry(key).or_default();
-        let slot = (model.clone(), category.to_string(), kind);
-        if let Some(first) = files.get(&slot) {
-            diags.push(Diagnostic::warning(
+        // The folder's run, found (and its tree recorded) for the folder's first file.
+        let at = *run_of_folder.get_or_insert_with(|| runs.of_place(place));
+        match runs.files[at].entry((model.clone(), category.to_string(), kind)) {
+            std::collections::btree_map::Entry::Occupied(first) => diags.push(Diagnostic::warning(
                 path,
                 format!(
                     "second {} file for model `{model}`, category `{category}` (first: {}); left out",
                     kind_word(kind),
-                    first.display()
+                    first.get().display()
                 ),
-            ));
-        } else {
-            files.insert(slot, path.clone());
+            )),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                slot.insert(path.clone());
+            }
         }
     }
     // Runs in natural order of their folders (by their keys where two share one).
-    let mut runs: Vec<((PathBuf, String), RunDir)> = runs.into_iter().collect();
-    runs.sort_by(|(ka, a), (kb, b)| evaltally_core::id::natural_path_cmp(&a.root, &b.root).then_with(|| ka.cmp(kb)));
+    let Runs { keys, dirs, files: mut found, .. } = runs;
+    let mut runs: Vec<(usize, (PathBuf, String), RunDir)> =
+        keys.into_iter().zip(dirs).enumerate().map(|(i, (key, dir))| (i, key, dir)).collect();
+    runs.sort_by(|(_, ka, a), (_, kb, b)| {
+        evaltally_core::id::natural_path_cmp(&a.root, &b.root).then_with(|| ka.cmp(kb))
+    });
     let mut out = Vec::new();
-    for (key, mut run) in runs {
+    for (at, _, mut run) in runs {
         let mut pairs: BTreeMap<(String, String), FilePair> = BTreeMap::new();
-        for ((model, category, kind), path) in found.remove(&key).unwrap_or_default() {
+        for ((model, category, kind), path) in std::mem::take(&mut found[at]) {
             let pair = pairs.entry((model.clone(), category.clone())).or_insert_with(|| FilePair {
                 run: run.name.clone(),
                 model,

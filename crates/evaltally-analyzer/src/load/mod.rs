@@ -208,21 +208,28 @@ fn finish_loaded(
     read: Vec<(usize, evaltally_format::Read)>,
     filter: &Filter,
 ) -> Result<Loaded, LoadError> {
-    let mut runs = Vec::with_capacity(read.len());
+    // The runs, and beside them the unit each came from: thousands of category runs are
+    // moved once into place here, then only swapped (no second copy of the list).
+    let count = read.iter().map(|(_, out)| out.runs.len()).sum();
+    let mut runs: Vec<CategoryRun> = Vec::with_capacity(count);
+    let mut unit_of: Vec<usize> = Vec::with_capacity(count);
     for (i, out) in read {
         diagnostics.extend(out.diagnostics);
-        runs.extend(out.runs.into_iter().map(|r| (i, r)));
+        unit_of.extend(std::iter::repeat_n(i, out.runs.len()));
+        runs.extend(out.runs);
     }
-    if !runs.is_empty() && !runs.iter().any(|(_, r)| filter.keeps(&r.model, &r.category)) {
-        let models: BTreeSet<&str> = runs.iter().map(|(_, r)| r.model.as_str()).collect();
-        let categories: BTreeSet<&str> = runs.iter().map(|(_, r)| r.category.as_str()).collect();
+    if !runs.is_empty() && !runs.iter().any(|r| filter.keeps(&r.model, &r.category)) {
+        let models: BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
+        let categories: BTreeSet<&str> = runs.iter().map(|r| r.category.as_str()).collect();
         return Err(LoadError::NothingMatched {
             models: models.into_iter().map(str::to_string).collect(),
             categories: categories.into_iter().map(str::to_string).collect(),
         });
     }
-    runs.retain(|(_, r)| filter.keeps(&r.model, &r.category));
-    for (_, r) in &mut runs {
+    if !runs.iter().all(|r| filter.keeps(&r.model, &r.category)) {
+        (runs, unit_of) = runs.into_iter().zip(unit_of).filter(|(r, _)| filter.keeps(&r.model, &r.category)).unzip();
+    }
+    for r in &mut runs {
         if filter.pool_models {
             POOLED.clone_into(&mut r.model);
         }
@@ -230,7 +237,7 @@ fn finish_loaded(
             r.errors_as_failures();
         }
     }
-    let mut runs = disambiguate(runs, units);
+    disambiguate(&mut runs, &unit_of, units);
     sort_runs(&mut runs);
     Ok(Loaded { runs, diagnostics })
 }
@@ -259,7 +266,7 @@ pub fn add_runs(loaded: &mut Loaded, runs: Vec<CategoryRun>, filter: &Filter) {
 /// natural order of their run names: each (model, category) group is only checked, and
 /// sorted when it is not in order, which saves most of the name comparisons at thousands
 /// of runs.
-fn sort_runs(runs: &mut Vec<CategoryRun>) {
+fn sort_runs(runs: &mut [CategoryRun]) {
     let (groups, group_of) = {
         let mut index: hashbrown::HashMap<(&str, &str), u32> = hashbrown::HashMap::new();
         let mut keys: Vec<(&str, &str)> = Vec::new();
@@ -290,12 +297,22 @@ fn sort_runs(runs: &mut Vec<CategoryRun>) {
     for g in 0..groups {
         start[g + 1] += start[g];
     }
-    let mut placed: Vec<Option<CategoryRun>> = (0..runs.len()).map(|_| None).collect();
-    for (run, g) in runs.drain(..).zip(group_of) {
-        placed[start[g as usize]] = Some(run);
-        start[g as usize] += 1;
+    // Each run's place, then the runs swapped into them along the permutation's cycles.
+    let mut place: Vec<usize> = group_of
+        .iter()
+        .map(|&g| {
+            let at = start[g as usize];
+            start[g as usize] += 1;
+            at
+        })
+        .collect();
+    for i in 0..runs.len() {
+        while place[i] != i {
+            let to = place[i];
+            runs.swap(i, to);
+            place.swap(i, to);
+        }
     }
-    runs.extend(placed.into_iter().flatten());
     for group in runs.chunk_by_mut(|a, b| a.model == b.model && a.category == b.category) {
         if !group.is_sorted_by(|a, b| id::natural_str_cmp(&a.run, &b.run).is_le()) {
             group.sort_by(|a, b| id::natural_str_cmp(&a.run, &b.run));
@@ -315,33 +332,33 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
 /// file names: every run of such a unit is named after its file instead, keeping what
 /// follows `#` (`#epoch-2`, `#trial-3`), so the runs one file holds stay apart. Files with
 /// the same name are told apart by their folders (`a/log.eval`, `b/log.eval`).
-fn disambiguate(runs: Vec<(usize, CategoryRun)>, units: &[Box<dyn Unit>]) -> Vec<CategoryRun> {
+fn disambiguate(runs: &mut [CategoryRun], unit_of: &[usize], units: &[Box<dyn Unit>]) {
     // Per (model, run, category): the first unit that has it, and whether another one does.
     let mut owners: hashbrown::HashMap<(&str, &str, &str), (usize, bool)> =
         hashbrown::HashMap::with_capacity(runs.len());
-    for (unit, r) in &runs {
-        let (first, clash) = owners.entry((&r.model, &r.run, &r.category)).or_insert((*unit, false));
-        *clash |= *first != *unit;
+    for (r, &unit) in runs.iter().zip(unit_of) {
+        let (first, clash) = owners.entry((&r.model, &r.run, &r.category)).or_insert((unit, false));
+        *clash |= *first != unit;
     }
     let mut clashing: BTreeSet<usize> = BTreeSet::new();
-    for (unit, r) in &runs {
+    for (r, &unit) in runs.iter().zip(unit_of) {
         if let Some(&(first, true)) = owners.get(&(r.model.as_str(), r.run.as_str(), r.category.as_str())) {
-            clashing.extend([first, *unit]);
+            clashing.extend([first, unit]);
         }
     }
     drop(owners);
+    if clashing.is_empty() {
+        return;
+    }
     let names = unit_names(&clashing, units);
-    runs.into_iter()
-        .map(|(unit, mut r)| {
-            if let Some(name) = names.get(&unit) {
-                r.run = match r.run.find('#') {
-                    Some(at) => format!("{name}{}", &r.run[at..]),
-                    None => name.clone(),
-                };
-            }
-            r
-        })
-        .collect()
+    for (r, unit) in runs.iter_mut().zip(unit_of) {
+        if let Some(name) = names.get(unit) {
+            r.run = match r.run.find('#') {
+                Some(at) => format!("{name}{}", &r.run[at..]),
+                None => name.clone(),
+            };
+        }
+    }
 }
 
 /// A distinct name for each of `units`: its label, with as many of its folders before it as

@@ -126,7 +126,7 @@ pub fn walk_with(paths: &[PathBuf], listings: &dyn Listings) -> Result<Walked, W
         walk.folder(path, Some(meta), None);
     }
     let Found { mut files, mut diagnostics } = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    files.sort_unstable_by(|(a, fa, _), (b, fb, _)| a.cmp(b).then_with(|| natural_path_cmp(&fa.path, &fb.path)));
+    files.par_sort_unstable_by(|(a, fa, _), (b, fb, _)| a.cmp(b).then_with(|| natural_path_cmp(&fa.path, &fb.path)));
     let mut seen = HashSet::new();
     let files = files.into_iter().filter(|(_, _, id)| id.is_none_or(|id| seen.insert(id))).map(|(_, f, _)| f).collect();
     diagnostics.sort_by(|a, b| natural_path_cmp(&a.path, &b.path));
