@@ -321,11 +321,17 @@ fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Se
     for c in &categories {
         overall.add(c.counts());
     }
-    let runs = merge_names(categories.iter().map(|c| c.runs.as_slice()));
-    let mut unscored_runs = merge_names(categories.iter().map(|c| c.unscored_runs.as_slice()));
-    unscored_runs.retain(|r| runs.binary_search_by(|x| name_order(x, r)).is_err());
-    let (precision, se_by_category) = overall_precision(&categories, &runs, settings);
-    let bfcl = crate::bfcl_score::score(&categories);
+    // BFCL's score needs only the categories: it is computed beside the rest.
+    let ((runs, unscored_runs, (precision, se_by_category)), bfcl) = rayon::join(
+        || {
+            let runs = merge_names(categories.iter().map(|c| c.runs.as_slice()));
+            let mut unscored_runs = merge_names(categories.iter().map(|c| c.unscored_runs.as_slice()));
+            unscored_runs.retain(|r| runs.binary_search_by(|x| name_order(x, r)).is_err());
+            let precision = overall_precision(&categories, &runs, settings);
+            (runs, unscored_runs, precision)
+        },
+        || crate::bfcl_score::score(&categories),
+    );
     ModelStability {
         model: model.to_string(),
         runs,
