@@ -17,9 +17,11 @@
 //! the listings it took first, then those it used, then the others, up to [`LIMIT`] bytes.
 //! A damaged or foreign file counts as empty and is replaced on the next write.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::Write as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use evaltally_format::walk::{EntryKind, FolderStamp, Listing};
@@ -35,28 +37,80 @@ pub(crate) const LIMIT: usize = 16 << 20;
 /// The file's name in the cache's layout folder.
 const FILE: &str = "listings";
 
-/// The listings as stored, and what this process took and used.
+/// One stored folder: where its path and its entries lie in the file, and its stamp.
+struct Record {
+    path: Range<usize>,
+    stamp: FolderStamp,
+    entries: Range<usize>,
+}
+
+/// The file as read: its bytes, its folders indexed by the hash of their paths' bytes (a
+/// `Path` hashes component by component), and which of them this process used.
+#[derive(Default)]
+struct Stored {
+    bytes: Vec<u8>,
+    records: Vec<Record>,
+    index: hashbrown::HashTable<usize>,
+    used: Vec<AtomicBool>,
+}
+
+impl std::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stored")
+            .field("bytes", &self.bytes.len())
+            .field("folders", &self.records.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn hash(path: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(path)
+}
+
+impl Stored {
+    fn read(path: &Path) -> Self {
+        let Ok(bytes) = std::fs::read(path) else { return Self::default() };
+        let Some(records) = index(&bytes) else { return Self::default() };
+        let mut table = hashbrown::HashTable::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            table.insert_unique(hash(&bytes[r.path.clone()]), i, |&j| hash(&bytes[records[j].path.clone()]));
+        }
+        let used = records.iter().map(|_| AtomicBool::new(false)).collect();
+        Self { bytes, records, index: table, used }
+    }
+
+    fn get(&self, path: &[u8]) -> Option<usize> {
+        self.index.find(hash(path), |&i| &self.bytes[self.records[i].path.clone()] == path).copied()
+    }
+
+    fn listing(&self, i: usize) -> Option<Listing> {
+        decode_entries(&mut Reader::new(&self.bytes[self.records[i].entries.clone()]))
+    }
+}
+
+/// The listings as stored, and what this process took.
 #[derive(Debug, Default)]
 pub(crate) struct Store {
-    stored: OnceLock<HashMap<PathBuf, (FolderStamp, Listing)>>,
+    stored: OnceLock<Stored>,
     taken: Mutex<Vec<(PathBuf, FolderStamp, Listing)>>,
-    used: Mutex<HashSet<PathBuf>>,
 }
 
 impl Store {
     /// The stored listings, read from the layout folder `dir()` the first time.
-    fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &HashMap<PathBuf, (FolderStamp, Listing)> {
-        self.stored.get_or_init(|| std::fs::read(dir().join(FILE)).ok().and_then(|b| decode(&b)).unwrap_or_default())
+    fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &Stored {
+        self.stored.get_or_init(|| Stored::read(&dir().join(FILE)))
     }
 
     /// The listing stored for `folder` with `stamp`, if any (`dir`: the layout folder).
     pub(crate) fn find(&self, dir: impl FnOnce() -> PathBuf, folder: &Path, stamp: &FolderStamp) -> Option<Listing> {
-        let (stored, listing) = self.stored(dir).get(folder)?;
-        if stored != stamp {
+        let stored = self.stored(dir);
+        let i = stored.get(folder.as_os_str().as_encoded_bytes())?;
+        if stored.records[i].stamp != *stamp {
             return None;
         }
-        self.used.lock().unwrap_or_else(PoisonError::into_inner).insert(folder.to_path_buf());
-        Some(listing.clone())
+        let listing = stored.listing(i)?;
+        stored.used[i].store(true, Ordering::Relaxed);
+        Some(listing)
     }
 
     /// Keeps a listing just taken, to be written by [`Store::write`].
@@ -77,14 +131,21 @@ impl Store {
             return Ok(());
         }
         let stored = self.stored(|| dir.to_path_buf());
-        let used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
-        let fresh: HashSet<&Path> = taken.iter().map(|(p, _, _)| p.as_path()).collect();
-        let mut old: Vec<(&PathBuf, &(FolderStamp, Listing))> =
-            stored.iter().filter(|(p, _)| !fresh.contains(p.as_path())).collect();
-        // Used ones first; then by path, so the file does not depend on map order.
-        old.sort_by(|a, b| used.contains(b.0).cmp(&used.contains(a.0)).then_with(|| a.0.cmp(b.0)));
-        let folders = taken.iter().map(|(p, s, l)| (p, s, l)).chain(old.into_iter().map(|(p, (s, l))| (p, s, l)));
-        let bytes = encode(folders);
+        let fresh: HashSet<&[u8]> = taken.iter().map(|(p, _, _)| p.as_os_str().as_encoded_bytes()).collect();
+        let mut old: Vec<(bool, &[u8], usize)> = (0..stored.records.len())
+            .map(|i| (stored.used[i].load(Ordering::Relaxed), &stored.bytes[stored.records[i].path.clone()], i))
+            .filter(|(_, path, _)| !fresh.contains(path))
+            .collect();
+        // Used ones first; then by path, so the file does not depend on the order read.
+        old.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        let old: Vec<(PathBuf, FolderStamp, Listing)> = old
+            .into_iter()
+            .filter_map(|(_, _, i)| {
+                let path = Reader::new(&stored.bytes[stored.records[i].path.start - 4..]).path()?;
+                Some((path, stored.records[i].stamp, stored.listing(i)?))
+            })
+            .collect();
+        let bytes = encode(taken.iter().chain(&old).map(|(p, s, l)| (p, s, l)));
         std::fs::create_dir_all(dir)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         tmp.write_all(&bytes)?;
@@ -150,8 +211,8 @@ fn encode<'a>(folders: impl Iterator<Item = (&'a PathBuf, &'a FolderStamp, &'a L
     out
 }
 
-/// The folders a file holds; `None` for anything but a whole listings file.
-fn decode(bytes: &[u8]) -> Option<HashMap<PathBuf, (FolderStamp, Listing)>> {
+/// Where each folder of a file lies; `None` for anything but a whole listings file.
+fn index(bytes: &[u8]) -> Option<Vec<Record>> {
     let (body, sum) = bytes.split_at(bytes.len().checked_sub(8)?);
     if u64::from_le_bytes(sum.try_into().ok()?) != xxhash_rust::xxh3::xxh3_64(body) {
         return None;
@@ -161,9 +222,12 @@ fn decode(bytes: &[u8]) -> Option<HashMap<PathBuf, (FolderStamp, Listing)>> {
         return None;
     }
     let n = r.count(4 + 8 * 6 + 4)?;
-    let mut out = HashMap::with_capacity(n);
+    let at = |r: &Reader<'_>| body.len() - r.rest_len();
+    let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        let path = r.path()?;
+        let path_len = r.u32()?;
+        let path = at(&r)..at(&r) + path_len;
+        r.take(path_len)?;
         let (device, inode) = (r.u64()?, r.u64()?);
         let mut time = || -> Option<i128> {
             let (low, high) = (r.u64()?, r.u64()?);
@@ -171,15 +235,34 @@ fn decode(bytes: &[u8]) -> Option<HashMap<PathBuf, (FolderStamp, Listing)>> {
             Some((i128::from(high as i64) << 64) | i128::from(low))
         };
         let (modified, changed) = (time()?, time()?);
-        let entries = r.count(1 + 4)?;
-        let mut listing = Listing { entries: Vec::with_capacity(entries) };
-        for _ in 0..entries {
-            let kind = kind_from(r.u8()?)?;
-            listing.entries.push((r.path()?.into_os_string(), kind));
-        }
-        out.insert(path, (FolderStamp { device, inode, modified, changed }, listing));
+        let start = at(&r);
+        decode_entries(&mut r)?;
+        out.push(Record { path, stamp: FolderStamp { device, inode, modified, changed }, entries: start..at(&r) });
     }
     r.is_empty().then_some(out)
+}
+
+/// One folder's entries.
+fn decode_entries(r: &mut Reader<'_>) -> Option<Listing> {
+    let n = r.count(1 + 4)?;
+    let mut listing = Listing { entries: Vec::with_capacity(n) };
+    for _ in 0..n {
+        let kind = kind_from(r.u8()?)?;
+        listing.entries.push((r.path()?.into_os_string(), kind));
+    }
+    Some(listing)
+}
+
+/// The folders a file holds; `None` for anything but a whole listings file.
+#[cfg(test)]
+fn decode(bytes: &[u8]) -> Option<std::collections::HashMap<PathBuf, (FolderStamp, Listing)>> {
+    let stored = Stored { records: index(bytes)?, bytes: bytes.to_vec(), ..Stored::default() };
+    (0..stored.records.len())
+        .map(|i| {
+            let path = Reader::new(&stored.bytes[stored.records[i].path.start - 4..]).path()?;
+            Some((path, (stored.records[i].stamp, stored.listing(i)?)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
