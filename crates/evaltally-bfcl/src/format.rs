@@ -43,7 +43,7 @@ impl Format for Bfcl {
     }
 
     fn group(&self, files: Vec<WalkedFile>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
-        let list: Vec<(PathBuf, bool)> = files.iter().map(|f| (f.path.clone(), f.named)).collect();
+        let list: Vec<(&Path, bool)> = files.iter().map(|f| (f.path.as_path(), f.named)).collect();
         let runs = layout::group(&list, diagnostics);
         // The walked files by their paths' bytes (hashing a `Path` walks its components).
         let by_path: hashbrown::HashMap<&[u8], &WalkedFile> =

@@ -270,7 +270,9 @@ pub fn companions(given: &Path) -> Vec<PathBuf> {
 }
 
 /// One run's files by (model, category, kind).
-type RunFiles = BTreeMap<(String, String, FileKind), PathBuf>;
+/// A run's file pairs by `model NUL category` (which sorts as the pair would: neither a
+/// folder name nor a category holds a NUL), looked up without building a key.
+type RunFiles = BTreeMap<String, FilePair>;
 
 /// The runs [`group`] finds, in the order found: each run's key, folder and files.
 #[derive(Default)]
@@ -292,6 +294,45 @@ impl Runs {
         self.dirs.push(new());
         self.files.push(RunFiles::new());
         self.keys.len() - 1
+    }
+
+    /// Adds a file to run `at`'s pair for (model, category); when a file of that kind is
+    /// there already, the file is not added and that file's path is given back (`key`: a
+    /// reused buffer).
+    fn add<'r>(
+        &'r mut self,
+        at: usize,
+        model: &str,
+        category: &str,
+        kind: FileKind,
+        path: &Path,
+        key: &mut String,
+    ) -> Option<&'r mut PathBuf> {
+        key.clear();
+        key.push_str(model);
+        key.push('\0');
+        key.push_str(category);
+        let pairs = &mut self.files[at];
+        if !pairs.contains_key(key.as_str()) {
+            let pair = FilePair {
+                run: self.dirs[at].name.clone(),
+                model: model.to_string(),
+                category: category.to_string(),
+                result: None,
+                score: None,
+            };
+            pairs.insert(key.clone(), pair);
+        }
+        let pair = pairs.get_mut(key.as_str())?;
+        let slot = match kind {
+            FileKind::Result => &mut pair.result,
+            FileKind::Score => &mut pair.score,
+        };
+        if slot.is_none() {
+            *slot = Some(path.to_path_buf());
+            return None;
+        }
+        slot.as_mut()
     }
 
     /// The run files in `place` belong to, with the place's tree recorded as its results'
@@ -328,7 +369,7 @@ impl Runs {
 /// Groups BFCL files (from the walk, with whether each was named by the user) into runs of
 /// (model, category) pairs. Files outside any layout are reported, or, when named, read as
 /// a run named after their folder for model `unknown`.
-pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunDir> {
+pub fn group<P: AsRef<Path>>(files: &[(P, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunDir> {
     // Runs keyed by the folder that names them (`result-x` and `score-x` by their parent and
     // x), each with its files.
     let mut runs = Runs::default();
@@ -336,7 +377,9 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
     // Per folder of files: its place, and the run its files go to once one did. A place
     // depends on the folders above a file only, so the files of a folder share it.
     let mut folders: hashbrown::HashMap<&[u8], (Option<Place>, Option<usize>)> = hashbrown::HashMap::new();
+    let mut key = String::new();
     for (path, named) in files {
+        let path = path.as_ref();
         // The name and folder from the path's text where it is text (taking a path apart by
         // its components costs more than the rest of grouping a file).
         let (folder, name) = match path.to_str().and_then(|p| p.rfind(std::path::is_separator).map(|at| (p, at))) {
@@ -367,7 +410,10 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
                     score_root: None,
                     pairs: Vec::new(),
                 });
-                runs.files[at].insert(("unknown".into(), category.to_string(), kind), path.clone());
+                // A later named file of the same category takes the place of an earlier one.
+                if let Some(first) = runs.add(at, "unknown", category, kind, path, &mut key) {
+                    *first = path.to_path_buf();
+                }
             } else {
                 diags.push(Diagnostic::warning(
                     path,
@@ -402,18 +448,15 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
         }
         // The folder's run, found (and its tree recorded) for the folder's first file.
         let at = *run_of_folder.get_or_insert_with(|| runs.of_place(place));
-        match runs.files[at].entry((model.clone(), category.to_string(), kind)) {
-            std::collections::btree_map::Entry::Occupied(first) => diags.push(Diagnostic::warning(
+        if let Some(first) = runs.add(at, model, category, kind, path, &mut key) {
+            diags.push(Diagnostic::warning(
                 path,
                 format!(
                     "second {} file for model `{model}`, category `{category}` (first: {}); left out",
                     kind_word(kind),
-                    first.get().display()
+                    first.display()
                 ),
-            )),
-            std::collections::btree_map::Entry::Vacant(slot) => {
-                slot.insert(path.clone());
-            }
+            ));
         }
     }
     // Runs in natural order of their folders (by their keys where two share one).
@@ -423,23 +466,9 @@ pub fn group(files: &[(PathBuf, bool)], diags: &mut Vec<Diagnostic>) -> Vec<RunD
     runs.sort_by(|(_, ka, a), (_, kb, b)| {
         evaltally_core::id::natural_path_cmp(&a.root, &b.root).then_with(|| ka.cmp(kb))
     });
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(runs.len());
     for (at, _, mut run) in runs {
-        let mut pairs: BTreeMap<(String, String), FilePair> = BTreeMap::new();
-        for ((model, category, kind), path) in std::mem::take(&mut found[at]) {
-            let pair = pairs.entry((model.clone(), category.clone())).or_insert_with(|| FilePair {
-                run: run.name.clone(),
-                model,
-                category,
-                result: None,
-                score: None,
-            });
-            match kind {
-                FileKind::Result => pair.result = Some(path),
-                FileKind::Score => pair.score = Some(path),
-            }
-        }
-        run.pairs = pairs.into_values().collect();
+        run.pairs = std::mem::take(&mut found[at]).into_values().collect();
         out.push(run);
     }
     disambiguate(&mut out);
