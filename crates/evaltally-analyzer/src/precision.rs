@@ -72,9 +72,15 @@ pub struct SingleRun {
 /// ```
 pub fn precision(tests: &[(&str, Tally)], runs: &[Tally], cluster_by: ClusterBy) -> Precision {
     let tallies: Vec<Tally> = tests.iter().map(|(_, t)| *t).collect();
-    let results = Tally::sum(&tallies);
     let clusters = cluster_tallies(tests.iter().map(|(id, t)| (cluster_by.cluster_of(id), *t)));
-    let components = variance::components(&tallies);
+    of_clusters(&tallies, &clusters, runs, cluster_by)
+}
+
+/// [`precision`] of tests whose clusters are already summed: `clusters` holds each
+/// cluster's tally, in the order of the clusters' names.
+pub(crate) fn of_clusters(tallies: &[Tally], clusters: &[Tally], runs: &[Tally], cluster_by: ClusterBy) -> Precision {
+    let results = Tally::sum(tallies);
+    let components = variance::components(tallies);
     let mean = results.rate();
     let run_rates: Vec<f64> = runs.iter().filter_map(|r| r.rate()).collect();
     let single_run = match (components, mean) {
@@ -95,7 +101,7 @@ pub fn precision(tests: &[(&str, Tally)], runs: &[Tally], cluster_by: ClusterBy)
         results,
         mean,
         se_naive: se::naive(results),
-        se_clustered: se::clustered(&clusters),
+        se_clustered: se::clustered(clusters),
         cluster_by,
         clusters: clusters.iter().filter(|c| c.judged > 0).count(),
         run_share: components.and_then(|c| c.run_share(1.0)),
@@ -114,7 +120,7 @@ pub fn by_category(categories: &[Tally]) -> Option<f64> {
 /// Sums tallies by cluster name, in the names' order. Names are borrowed from the ids
 /// where they can be, sorted, and equal neighbours summed (thousands of tests at once:
 /// no allocation per name, no tree).
-fn cluster_tallies<'a>(items: impl Iterator<Item = (Cow<'a, str>, Tally)>) -> Vec<Tally> {
+pub(crate) fn cluster_tallies<'a>(items: impl Iterator<Item = (Cow<'a, str>, Tally)>) -> Vec<Tally> {
     let mut items: Vec<(Cow<'a, str>, Tally)> = items.collect();
     items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let mut out: Vec<Tally> = Vec::with_capacity(items.len());

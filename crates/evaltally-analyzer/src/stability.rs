@@ -353,20 +353,18 @@ fn overall_precision(
     runs: &[String],
     settings: Settings,
 ) -> (Precision, Option<f64>) {
-    let keys: Vec<(String, Tally)> = categories
-        .iter()
-        .flat_map(|c| {
-            c.tests.iter().map(move |t| {
-                let cluster = settings.cluster_by.cluster_of(&t.id);
-                let mut key = String::with_capacity(c.category.len() + 1 + cluster.len());
-                key.push_str(&c.category);
-                key.push('\u{0}');
-                key.push_str(&cluster);
-                (key, Tally::new(t.passed, t.runs))
-            })
-        })
-        .collect();
-    let tests: Vec<(&str, Tally)> = keys.iter().map(|(k, t)| (k.as_str(), *t)).collect();
+    // Every test of every category, and their clusters: a category's clusters never hold
+    // another's tests, and the categories are in the order of their names, so each
+    // category's clusters, in their names' order, follow the previous category's (the
+    // order of `category NUL cluster` names).
+    let tallies: Vec<Tally> =
+        categories.iter().flat_map(|c| c.tests.iter().map(|t| Tally::new(t.passed, t.runs))).collect();
+    let mut clusters: Vec<Tally> = Vec::with_capacity(tallies.len());
+    for c in categories {
+        clusters.extend(precision::cluster_tallies(
+            c.tests.iter().map(|t| (settings.cluster_by.cluster_of(&t.id), Tally::new(t.passed, t.runs))),
+        ));
+    }
     // Each category's runs are among the model's, mostly in the same order: each is looked
     // for at the place after the one before it, and by name only when it is not there.
     let mut run_tallies = vec![Tally::default(); runs.len()];
@@ -394,9 +392,7 @@ fn overall_precision(
         order.sort_unstable_by_key(|&i| &runs[i]);
         run_tallies = order.into_iter().map(|i| run_tallies[i]).collect();
     }
-    // The keys already carry the clusters: cluster them as tests.
-    let mut p = precision::precision(&tests, &run_tallies, ClusterBy::Test);
-    p.cluster_by = settings.cluster_by;
+    let p = precision::of_clusters(&tallies, &clusters, &run_tallies, settings.cluster_by);
     let by_category: Vec<Tally> = categories.iter().map(|c| c.precision.results).collect();
     (p, precision::by_category(&by_category))
 }
