@@ -333,20 +333,37 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
 /// follows `#` (`#epoch-2`, `#trial-3`), so the runs one file holds stay apart. Files with
 /// the same name are told apart by their folders (`a/log.eval`, `b/log.eval`).
 fn disambiguate(runs: &mut [CategoryRun], unit_of: &[usize], units: &[Box<dyn Unit>]) {
-    // Per (model, run, category): the first unit that has it, and whether another one does.
-    let mut owners: hashbrown::HashMap<(&str, &str, &str), (usize, bool)> =
-        hashbrown::HashMap::with_capacity(runs.len());
+    // Per (model, run): the first unit that has it, and whether another one does. A unit's
+    // runs come together and mostly share one name, so a run like the one before it from
+    // the same unit is not looked up again.
+    let mut shared: hashbrown::HashMap<(&str, &str), (usize, bool)> = hashbrown::HashMap::new();
+    let mut last: Option<(&str, &str, usize)> = None;
     for (r, &unit) in runs.iter().zip(unit_of) {
+        if last == Some((&r.model, &r.run, unit)) {
+            continue;
+        }
+        last = Some((&r.model, &r.run, unit));
+        let (first, more) = shared.entry((&r.model, &r.run)).or_insert((unit, false));
+        *more |= *first != unit;
+    }
+    if shared.values().all(|&(_, more)| !more) {
+        return;
+    }
+    // Per (model, run, category) of a run name several units have: the first unit that has
+    // it, and whether another one does.
+    let in_several = |r: &CategoryRun| shared.get(&(r.model.as_str(), r.run.as_str())).is_some_and(|s| s.1);
+    let mut owners: hashbrown::HashMap<(&str, &str, &str), (usize, bool)> = hashbrown::HashMap::new();
+    for (r, &unit) in runs.iter().zip(unit_of).filter(|(r, _)| in_several(r)) {
         let (first, clash) = owners.entry((&r.model, &r.run, &r.category)).or_insert((unit, false));
         *clash |= *first != unit;
     }
     let mut clashing: BTreeSet<usize> = BTreeSet::new();
-    for (r, &unit) in runs.iter().zip(unit_of) {
+    for (r, &unit) in runs.iter().zip(unit_of).filter(|(r, _)| in_several(r)) {
         if let Some(&(first, true)) = owners.get(&(r.model.as_str(), r.run.as_str(), r.category.as_str())) {
             clashing.extend([first, unit]);
         }
     }
-    drop(owners);
+    drop((owners, shared));
     if clashing.is_empty() {
         return;
     }
