@@ -4,6 +4,7 @@ pub mod bytes;
 pub mod check;
 pub mod damage;
 pub mod fields;
+mod file;
 mod format;
 pub mod identity;
 pub mod json;
@@ -15,6 +16,7 @@ mod unit;
 pub mod walk;
 mod write;
 
+pub use file::read_file;
 pub use format::{Claim, Format, Input, Options, Purpose, Resemblance, Scoring, has_extension, utf8};
 pub use keys::Keys;
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};

@@ -1,8 +1,6 @@
 //! The registry: the formats, asked in order, and the units they make of the walk.
 
 use std::fmt::{self, Write as _};
-use std::fs::File;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding};
@@ -233,8 +231,7 @@ impl SniffedFile {
     /// Reads the file into `scratch.buf` and finds its format, then calls `then`.
     fn with<T>(&self, scratch: &mut Scratch, options: &Options, then: impl FnOnce(Sniffed<'_>) -> T) -> T {
         let mut buf = std::mem::take(&mut scratch.buf);
-        buf.clear();
-        let out = if let Err(e) = File::open(&self.file.path).and_then(|mut f| f.read_to_end(&mut buf)) {
+        let out = if let Err(e) = crate::read_file(&self.file.path, self.file.size, &mut buf) {
             then(Sniffed::Unreadable(e))
         } else {
             {

@@ -4,8 +4,6 @@
 //! that no format claims, the sniffer takes a JSON list whose first entry has `instance_id`
 //! and `stats`.
 
-use std::fs::File;
-use std::io::Read as _;
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
@@ -133,9 +131,8 @@ impl RunFolder {
         unreadable: impl FnOnce(Diagnostic) -> T,
     ) -> T {
         let mut buf = std::mem::take(&mut scratch.buf);
-        buf.clear();
-        let out = match File::open(&self.file.path).and_then(|mut f| f.read_to_end(&mut buf)) {
-            Ok(_) => then(&Input::new(&self.file.path, &buf, self.file.named)),
+        let out = match evaltally_format::read_file(&self.file.path, self.file.size, &mut buf) {
+            Ok(()) => then(&Input::new(&self.file.path, &buf, self.file.named)),
             Err(e) => unreadable(Diagnostic::error(&self.file.path, format!("cannot read file: {e}"))),
         };
         scratch.buf = buf;

@@ -124,12 +124,10 @@ pub(crate) fn instance_reports(
     tests_status: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<InstanceReport> {
-    use std::io::Read as _;
     let mut parsed: Vec<InstanceReport> = Vec::with_capacity(reports.len());
     let mut first: std::collections::HashMap<String, &Path> = std::collections::HashMap::with_capacity(reports.len());
     for (id, path) in reports {
-        buf.clear();
-        if let Err(e) = std::fs::File::open(path).and_then(|mut f| f.read_to_end(buf)) {
+        if let Err(e) = evaltally_format::read_file(path, 0, buf) {
             diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
             continue;
         }

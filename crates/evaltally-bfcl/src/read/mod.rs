@@ -4,8 +4,6 @@ mod reporter;
 mod results;
 mod scores;
 
-use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
 use evaltally_core::{CategoryRun, Diagnostic, Outcome};
@@ -44,11 +42,10 @@ pub struct PairOutcome {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads a file into `buf` (cleared first), keeping its allocation.
+/// Reads a file into `buf` (cleared first, keeping its allocation, which a worker reuses
+/// from file to file).
 fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<()> {
-    buf.clear();
-    File::open(path)?.read_to_end(buf)?;
-    Ok(())
+    evaltally_format::read_file(path, 0, buf)
 }
 
 /// Reads the files of one (run, model, category) and judges each test.
