@@ -132,30 +132,51 @@ pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
 /// Writes `entries` as a new pack in `dir`; returns its path.
 pub(crate) fn write(dir: &Path, entries: &[Stored]) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
-    let mut out = Vec::with_capacity(entries.iter().map(|e| e.2.len() + INDEX_ROW).sum::<usize>() + 64);
-    out.extend_from_slice(MAGIC);
-    let mut index = Vec::with_capacity(entries.len() * INDEX_ROW);
+    // The index, then the entries written from where they lie (a pack is as large as
+    // everything stored at once: no copy of it is made).
+    let mut index = Vec::with_capacity(entries.len() * INDEX_ROW + FOOTER + MAGIC.len());
+    let mut offset = MAGIC.len() as u64;
     for (hash, used, bytes) in entries {
         index.extend_from_slice(&hash.to_le_bytes());
-        index.extend_from_slice(&(out.len() as u64).to_le_bytes());
+        index.extend_from_slice(&offset.to_le_bytes());
         index.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
         index.extend_from_slice(&used.to_le_bytes());
-        out.extend_from_slice(bytes);
+        offset += bytes.len() as u64;
     }
-    let index_at = out.len() as u64;
-    out.extend_from_slice(&index);
-    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-    out.extend_from_slice(&index_at.to_le_bytes());
-    out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&index).to_le_bytes());
-    out.extend_from_slice(MAGIC);
+    let sum = xxhash_rust::xxh3::xxh3_64(&index);
+    index.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    index.extend_from_slice(&offset.to_le_bytes());
+    index.extend_from_slice(&sum.to_le_bytes());
+    index.extend_from_slice(MAGIC);
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    tmp.write_all(&out)?;
+    let parts = std::iter::once(&MAGIC[..]).chain(entries.iter().map(|e| e.2.as_slice())).chain([index.as_slice()]);
+    write_all(tmp.as_file_mut(), parts)?;
     // The name sorts by time; the temporary file's random part keeps two at one instant apart.
     let unique = tmp.path().file_name().map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_string());
     let path = dir.join(format!("{nanos:024}-{}.pack", unique.unwrap_or_default()));
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(path)
+}
+
+/// Writes `parts` one after the other, many to a system call.
+fn write_all<'a>(file: &mut File, parts: impl Iterator<Item = &'a [u8]>) -> std::io::Result<()> {
+    // At most this many slices a call (the system's limit is 1,024).
+    const BATCH: usize = 512;
+    let parts: Vec<&[u8]> = parts.filter(|p| !p.is_empty()).collect();
+    for batch in parts.chunks(BATCH) {
+        let mut slices: Vec<std::io::IoSlice<'_>> = batch.iter().map(|p| std::io::IoSlice::new(p)).collect();
+        let mut rest = slices.as_mut_slice();
+        while !rest.is_empty() {
+            match file.write_vectored(rest) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(n) => std::io::IoSlice::advance_slices(&mut rest, n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Merges the packs in `dir` into one when there are more than [`MAX_PACKS`] or they hold
