@@ -269,7 +269,6 @@ pub fn companions(given: &Path) -> Vec<PathBuf> {
     vec![given.with_file_name(other)]
 }
 
-/// One run's files by (model, category, kind).
 /// A run's file pairs by `model NUL category` (which sorts as the pair would: neither a
 /// folder name nor a category holds a NUL), looked up without building a key.
 type RunFiles = BTreeMap<String, FilePair>;

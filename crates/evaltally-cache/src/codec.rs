@@ -97,13 +97,13 @@ fn path_bytes(p: &std::path::Path) -> std::borrow::Cow<'_, [u8]> {
 
 #[cfg(unix)]
 #[allow(clippy::unnecessary_wraps)] // `None` elsewhere, for bytes that are not UTF-8
-fn path_from(bytes: &[u8]) -> Option<PathBuf> {
+pub(crate) fn path_from(bytes: &[u8]) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
     Some(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
 }
 
 #[cfg(not(unix))]
-fn path_from(bytes: &[u8]) -> Option<PathBuf> {
+pub(crate) fn path_from(bytes: &[u8]) -> Option<PathBuf> {
     std::str::from_utf8(bytes).ok().map(PathBuf::from)
 }
 

@@ -260,7 +260,6 @@ impl Cache {
         };
         self.write(&entries);
         if let Some(root) = &self.root
-            && self.listings.has_taken()
             && self.listings.write(&entry_dir(root)).is_err()
         {
             self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
@@ -505,9 +504,6 @@ impl Drop for Cache {
     }
 }
 
-/// Whether a unit is many small files (a folder of SWE-bench per-instance reports, a few
-/// KiB each): stamping a file reads its head and tail, which for such files is all of them,
-/// so the cache would cost what reading costs, and more when storing.
 /// The `Debug` form of `options`, written once per thread for the options a load reads
 /// every unit with (thousands of identities per run).
 fn options_text(options: &Options) -> std::rc::Rc<str> {
@@ -524,6 +520,9 @@ fn options_text(options: &Options) -> std::rc::Rc<str> {
     })
 }
 
+/// Whether a unit is many small files (a folder of SWE-bench per-instance reports, a few
+/// KiB each): stamping a file reads its head and tail, which for such files is all of them,
+/// so the cache would cost what reading costs, and more when storing.
 fn many_small(size: u64, inputs: usize) -> bool {
     inputs >= 64 && size < inputs as u64 * 2 * stamp::EDGE as u64
 }

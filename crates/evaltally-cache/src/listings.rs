@@ -26,7 +26,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use evaltally_format::walk::{EntryKind, FolderStamp, Listing};
 
-use crate::codec::{Reader, Writer};
+use crate::codec::{Reader, Writer, path_from};
 
 const MAGIC: &[u8; 8] = b"evtlist1";
 
@@ -83,6 +83,11 @@ impl Stored {
         self.index.find(hash(path), |&i| &self.bytes[self.records[i].path.clone()] == path).copied()
     }
 
+    /// The path of folder `i`.
+    fn path(&self, i: usize) -> Option<PathBuf> {
+        path_from(&self.bytes[self.records[i].path.clone()])
+    }
+
     fn listing(&self, i: usize) -> Option<Listing> {
         decode_entries(&mut Reader::new(&self.bytes[self.records[i].entries.clone()]))
     }
@@ -118,13 +123,9 @@ impl Store {
         self.taken.lock().unwrap_or_else(PoisonError::into_inner).push((folder.to_path_buf(), *stamp, listing.clone()));
     }
 
-    /// Whether listings were taken since the last write.
-    pub(crate) fn has_taken(&self) -> bool {
-        !self.taken.lock().unwrap_or_else(PoisonError::into_inner).is_empty()
-    }
-
-    /// Writes the file again when listings were taken: those, then the stored ones used,
-    /// then the others, while the file stays under [`LIMIT`].
+    /// Writes the file again when listings were taken since the last write (else does
+    /// nothing): those, then the stored ones used, then the others, while the file stays
+    /// under [`LIMIT`].
     pub(crate) fn write(&self, dir: &Path) -> std::io::Result<()> {
         let taken = std::mem::take(&mut *self.taken.lock().unwrap_or_else(PoisonError::into_inner));
         if taken.is_empty() {
@@ -140,10 +141,7 @@ impl Store {
         old.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
         let old: Vec<(PathBuf, FolderStamp, Listing)> = old
             .into_iter()
-            .filter_map(|(_, _, i)| {
-                let path = Reader::new(&stored.bytes[stored.records[i].path.start - 4..]).path()?;
-                Some((path, stored.records[i].stamp, stored.listing(i)?))
-            })
+            .filter_map(|(_, _, i)| Some((stored.path(i)?, stored.records[i].stamp, stored.listing(i)?)))
             .collect();
         let bytes = encode(taken.iter().chain(&old).map(|(p, s, l)| (p, s, l)));
         std::fs::create_dir_all(dir)?;
@@ -257,12 +255,7 @@ fn decode_entries(r: &mut Reader<'_>) -> Option<Listing> {
 #[cfg(test)]
 fn decode(bytes: &[u8]) -> Option<std::collections::HashMap<PathBuf, (FolderStamp, Listing)>> {
     let stored = Stored { records: index(bytes)?, bytes: bytes.to_vec(), ..Stored::default() };
-    (0..stored.records.len())
-        .map(|i| {
-            let path = Reader::new(&stored.bytes[stored.records[i].path.start - 4..]).path()?;
-            Some((path, (stored.records[i].stamp, stored.listing(i)?)))
-        })
-        .collect()
+    (0..stored.records.len()).map(|i| Some((stored.path(i)?, (stored.records[i].stamp, stored.listing(i)?)))).collect()
 }
 
 #[cfg(test)]
