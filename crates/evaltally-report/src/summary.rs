@@ -2,6 +2,8 @@
 //! stored-against-computed differences, the resolved rule the flags follow) and SWE-bench
 //! run reports (counts and resolve rates over each denominator in use).
 
+pub mod stored;
+
 use std::fmt::Write as _;
 
 use evaltally_core::text::{Printable, markdown_code, printable};

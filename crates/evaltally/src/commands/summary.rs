@@ -1,25 +1,18 @@
 //! `evaltally summary`.
 
-use evaltally_report::summary::{SfbenchSummary, swebench_json, swebench_markdown, swebench_text};
+use evaltally_report::summary::{SfbenchSummary, stored, swebench_json, swebench_markdown, swebench_text};
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::report::Report;
 use evaltally_sfbench::{markdown, migrate};
 use evaltally_swebench::detect::Format as Harness;
 use evaltally_swebench::report::RunReport;
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-
-use evaltally_core::text::printable;
-use evaltally_core::{Outcome, RunRecord};
-use serde_json::json;
-
 use crate::cli::{Format, SummaryArgs};
 use crate::{Exit, UsageError, output};
 
 pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     if crate::store::selection_of(&args.file).is_some() {
-        return stored(args);
+        return from_store(args);
     }
     // Shown in messages and passed to the renderers, which escape it themselves.
     let path = args.file.to_string_lossy().into_owned();
@@ -68,213 +61,16 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The per-category table's columns after the category, in text and Markdown alike.
-const COLUMNS: [&str; 7] = ["tests", "passed", "failed", "errored", "unscored", "not run", "rate"];
-
-/// Counts of one run, or one of its categories.
-#[derive(Clone, Copy, Debug, Default)]
-struct Tally {
-    tests: usize,
-    passed: usize,
-    failed: usize,
-    errored: usize,
-    unscored: usize,
-    not_run: usize,
-}
-
-impl Tally {
-    fn add(&mut self, outcome: Option<Outcome>) {
-        self.tests += 1;
-        match outcome {
-            Some(Outcome::Pass) => self.passed += 1,
-            Some(Outcome::Fail) => self.failed += 1,
-            Some(Outcome::Errored) => self.errored += 1,
-            Some(Outcome::Unscored) => self.unscored += 1,
-            None => self.not_run += 1,
-        }
-    }
-
-    /// The pass rate over judged tests (passed or failed), in percent.
-    fn rate(self) -> Option<f64> {
-        let judged = self.passed + self.failed;
-        (judged > 0).then(|| 100.0 * self.passed as f64 / judged as f64)
-    }
-
-    /// The table cells after the category, in the order of [`COLUMNS`].
-    fn cells(self) -> [String; 7] {
-        let n = [self.tests, self.passed, self.failed, self.errored, self.unscored, self.not_run];
-        let [a, b, c, d, e, f] = n.map(|v| v.to_string());
-        [a, b, c, d, e, f, percent(self.rate())]
-    }
-
-    fn json(self) -> serde_json::Value {
-        json!({"tests": self.tests, "passed": self.passed, "failed": self.failed, "errored": self.errored,
-               "unscored": self.unscored, "not_run": self.not_run, "pass_rate": self.rate()})
-    }
-}
-
-/// What the store's rows say of one run: counts overall and per category, and totals over
-/// its tests beside the run's own.
-struct RunSummary<'a> {
-    run: &'a RunRecord,
-    all: Tally,
-    categories: BTreeMap<&'a str, Tally>,
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
-    duration_seconds: Option<f64>,
-    cost_usd: Option<f64>,
-}
-
-impl<'a> RunSummary<'a> {
-    fn of(run: &'a RunRecord) -> Self {
-        let mut s = Self {
-            run,
-            all: Tally::default(),
-            categories: BTreeMap::new(),
-            input_tokens: None,
-            output_tokens: None,
-            duration_seconds: None,
-            cost_usd: None,
-        };
-        let add_u = |sum: &mut Option<u64>, v: Option<u64>| {
-            if let Some(v) = v {
-                *sum = Some(sum.unwrap_or(0).saturating_add(v));
-            }
-        };
-        let add_f = |sum: &mut Option<f64>, v: Option<f64>| {
-            if let Some(v) = v {
-                *sum = Some(sum.unwrap_or(0.0) + v);
-            }
-        };
-        for t in &run.tests {
-            s.all.add(t.outcome);
-            s.categories.entry(t.category.as_str()).or_default().add(t.outcome);
-            add_u(&mut s.input_tokens, t.input_tokens);
-            add_u(&mut s.output_tokens, t.output_tokens);
-            add_f(&mut s.duration_seconds, t.duration_ms.map(|ms| ms / 1000.0));
-            add_f(&mut s.cost_usd, t.cost_usd);
-        }
-        s
-    }
-}
-
-fn percent(rate: Option<f64>) -> String {
-    rate.map_or_else(|| "-".into(), |r| format!("{r:.1}%"))
-}
-
 /// `summary store:…`: the runs a PostgreSQL store holds, recomputed from their stored rows
 /// (the report files themselves are not stored: their own summary fields, patches and logs
 /// are not there to check).
-fn stored(args: &SummaryArgs) -> anyhow::Result<Exit> {
+fn from_store(args: &SummaryArgs) -> anyhow::Result<Exit> {
     let records = crate::store::records(&[args.file.as_path()])?;
-    let summaries: Vec<RunSummary<'_>> = records.iter().map(RunSummary::of).collect();
     let text = match args.format {
-        Format::Text => stored_text(&summaries),
-        Format::Json => stored_json(&summaries),
-        Format::Markdown => stored_markdown(&summaries),
+        Format::Text => stored::text(&records),
+        Format::Json => stored::json(&records),
+        Format::Markdown => stored::markdown(&records),
     };
     output::print(&text)?;
     Ok(Exit::Ok)
-}
-
-fn counts_line(t: Tally) -> String {
-    format!(
-        "{} tests: {} passed, {} failed, {} errored, {} unscored, {} not run",
-        t.tests, t.passed, t.failed, t.errored, t.unscored, t.not_run
-    )
-}
-
-fn stored_text(summaries: &[RunSummary<'_>]) -> String {
-    let mut out = String::new();
-    for s in summaries {
-        let r = s.run;
-        let _ = writeln!(
-            out,
-            "store:{} ({}): model {}, pushed from {}",
-            printable(&r.run),
-            printable(&r.format),
-            printable(&r.model),
-            printable(&r.source.to_string_lossy())
-        );
-        let when: Vec<String> = [("at", &r.meta.timestamp), ("branch", &r.meta.git_branch), ("sha", &r.meta.git_sha)]
-            .iter()
-            .filter_map(|(k, v)| v.as_deref().map(|v| format!("{k} {}", printable(v))))
-            .collect();
-        if !when.is_empty() {
-            let _ = writeln!(out, "  ran        {}", when.join(", "));
-        }
-        let _ = writeln!(out, "  tests      {}", counts_line(s.all));
-        let _ = writeln!(out, "  pass rate  {} of {} judged", percent(s.all.rate()), s.all.passed + s.all.failed);
-        if let (Some(i), Some(o)) = (s.input_tokens, s.output_tokens) {
-            let _ = writeln!(out, "  tokens     {i} in, {o} out");
-        }
-        let mut total = |what: &str, tests: Option<f64>, run: Option<f64>, unit: &dyn Fn(f64) -> String| {
-            let line = match (tests, run) {
-                (None, None) => return,
-                (Some(t), None) => format!("{} over its tests", unit(t)),
-                (None, Some(r)) => format!("{} as the run records it (its tests record none)", unit(r)),
-                (Some(t), Some(r)) if (t - r).abs() <= 1e-9_f64.max(r.abs() * 1e-6) => {
-                    format!("{} over its tests, as the run records it", unit(t))
-                }
-                (Some(t), Some(r)) => format!("{} over its tests; the run records {}", unit(t), unit(r)),
-            };
-            let _ = writeln!(out, "  {what:<10} {line}");
-        };
-        total("duration", s.duration_seconds, r.meta.duration_seconds, &|v| format!("{v:.1} s"));
-        total("cost", s.cost_usd, r.meta.total_cost_usd, &|v| format!("${v:.4}"));
-        let row = |out: &mut String, c: &str, [a, b, d, e, f, g, h]: [&str; 7]| {
-            let _ = writeln!(out, "  {c:<24} {a:>6} {b:>7} {d:>7} {e:>8} {f:>9} {g:>8} {h:>7}");
-        };
-        out.push('\n');
-        row(&mut out, "category", COLUMNS);
-        for (c, t) in &s.categories {
-            row(&mut out, &printable(c), t.cells().each_ref().map(String::as_str));
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(
-        out,
-        "{} stored run{}; recomputed from the store's rows (a report's own summary fields, patches and logs are \
-         not stored: `summary FILE` on the pushed file checks those)",
-        summaries.len(),
-        if summaries.len() == 1 { "" } else { "s" }
-    );
-    out
-}
-
-fn stored_json(summaries: &[RunSummary<'_>]) -> String {
-    let runs: Vec<serde_json::Value> = summaries
-        .iter()
-        .map(|s| {
-            let r = s.run;
-            let categories: serde_json::Map<String, serde_json::Value> =
-                s.categories.iter().map(|(c, t)| ((*c).to_string(), t.json())).collect();
-            json!({
-                "run": r.run, "model": r.model, "format": r.format, "source": r.source.to_string_lossy(),
-                "timestamp": r.meta.timestamp, "git_branch": r.meta.git_branch, "git_sha": r.meta.git_sha,
-                "counts": s.all.json(), "categories": categories,
-                "input_tokens": s.input_tokens, "output_tokens": s.output_tokens,
-                "duration_seconds": {"tests": s.duration_seconds, "run": r.meta.duration_seconds},
-                "cost_usd": {"tests": s.cost_usd, "run": r.meta.total_cost_usd},
-            })
-        })
-        .collect();
-    format!("{}\n", serde_json::to_string_pretty(&json!({ "runs": runs })).unwrap_or_default())
-}
-
-fn stored_markdown(summaries: &[RunSummary<'_>]) -> String {
-    let cell = |s: &str| printable(s).replace('|', "\\|");
-    let mut out = String::new();
-    for s in summaries {
-        let r = s.run;
-        let _ = writeln!(out, "### {} ({}, {})\n", cell(&r.run), cell(&r.model), cell(&r.format));
-        let _ = writeln!(out, "{}; pass rate {}.\n", counts_line(s.all), percent(s.all.rate()));
-        let _ = writeln!(out, "| category | {} |", COLUMNS.join(" | "));
-        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
-        for (c, t) in &s.categories {
-            let _ = writeln!(out, "| {} | {} |", cell(c), t.cells().join(" | "));
-        }
-        out.push('\n');
-    }
-    out
 }
