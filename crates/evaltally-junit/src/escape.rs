@@ -56,8 +56,16 @@ fn space_ref(c: char) -> &'static str {
     }
 }
 
-/// `value` escaped for an attribute value in double quotes.
-pub(crate) fn attr(value: &str) -> String {
+/// `value` made [`xml_safe`] and escaped for an attribute value in double quotes, so that
+/// a conforming parser gives it back: markup characters and quotes as entities, tabs and
+/// line breaks as character references (which attribute-value normalisation keeps).
+///
+/// ```
+/// use evaltally_junit::escape_attr;
+/// assert_eq!(escape_attr("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+/// assert_eq!(escape_attr("two\nlines"), "two&#10;lines");
+/// ```
+pub fn escape_attr(value: &str) -> String {
     let safe = xml_safe(value);
     let escaped = quick_xml::escape::escape(safe.as_ref());
     if !escaped.contains(['\t', '\n', '\r']) {
@@ -73,10 +81,16 @@ pub(crate) fn attr(value: &str) -> String {
     out
 }
 
-/// `value` escaped for element content that `read` gives back unchanged: `<`, `&` and `>`
-/// (so `]]>` cannot appear), carriage returns, and leading and trailing whitespace become
-/// references.
-pub(crate) fn text(value: &str) -> String {
+/// `value` made [`xml_safe`] and escaped for element content that a reader gives back
+/// unchanged: `<`, `&` and `>` (so `]]>` cannot appear), carriage returns, and leading and
+/// trailing whitespace become references.
+///
+/// ```
+/// use evaltally_junit::escape_text;
+/// assert_eq!(escape_text("run-1: failed\nrun-2: a < b"), "run-1: failed\nrun-2: a &lt; b");
+/// assert_eq!(escape_text(" padded\r"), "&#32;padded&#13;");
+/// ```
+pub fn escape_text(value: &str) -> String {
     let safe = xml_safe(value);
     let body = safe.trim_matches(is_xml_space);
     let lead = &safe[..safe.len() - safe.trim_start_matches(is_xml_space).len()];
@@ -243,16 +257,16 @@ mod tests {
 
     #[test]
     fn attribute_escaping_keeps_whitespace_and_markup() {
-        assert_eq!(attr("a\"b'c<d>e&f"), "a&quot;b&apos;c&lt;d&gt;e&amp;f");
-        assert_eq!(attr("l1\nl2\r\n\tx"), "l1&#10;l2&#13;&#10;&#9;x");
-        assert_eq!(attr("nul\u{0}"), "nul␀");
+        assert_eq!(escape_attr("a\"b'c<d>e&f"), "a&quot;b&apos;c&lt;d&gt;e&amp;f");
+        assert_eq!(escape_attr("l1\nl2\r\n\tx"), "l1&#10;l2&#13;&#10;&#9;x");
+        assert_eq!(escape_attr("nul\u{0}"), "nul␀");
     }
 
     #[test]
     fn text_escaping_protects_the_ends() {
-        assert_eq!(text("  x ]]> y\r\n"), "&#32;&#32;x ]]&gt; y&#13;&#10;");
-        assert_eq!(text(" \n"), "&#32;&#10;");
-        assert_eq!(text("a\r\nb"), "a&#13;\nb");
+        assert_eq!(escape_text("  x ]]> y\r\n"), "&#32;&#32;x ]]&gt; y&#13;&#10;");
+        assert_eq!(escape_text(" \n"), "&#32;&#10;");
+        assert_eq!(escape_text("a\r\nb"), "a&#13;\nb");
     }
 
     #[test]

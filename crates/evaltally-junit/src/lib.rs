@@ -14,7 +14,7 @@ mod write;
 
 pub use convert::FORMAT;
 pub use error::JunitError;
-pub use escape::xml_safe;
+pub use escape::{escape_attr, escape_text, xml_safe};
 pub use format::{JUNIT, JUNIT_WRITER, Junit, JunitWriter, KNOWN};
 pub use model::{
     CaseStatus, Declared, JunitCase, JunitRun, JunitSuite, NOT_RUN_TYPE, Problem, ProblemKind, Property, UNSCORED_TYPE,

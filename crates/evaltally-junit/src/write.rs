@@ -112,7 +112,7 @@ impl Counts {
 
 /// Adds an attribute, escaped so that it reads back exactly.
 fn push(e: &mut BytesStart<'_>, name: &str, value: &str) {
-    let value = escape::attr(value);
+    let value = escape::escape_attr(value);
     e.push_attribute(Attribute { key: QName(name.as_bytes()), value: Cow::Owned(value.into_bytes()) });
 }
 
@@ -231,7 +231,7 @@ fn write_test(w: &mut Writer<Vec<u8>>, t: &TestRecord) -> io::Result<()> {
         match message {
             Some(m) => {
                 w.write_event(Event::Start(p))?;
-                w.write_event(Event::Text(BytesText::from_escaped(escape::text(m))))?;
+                w.write_event(Event::Text(BytesText::from_escaped(escape::escape_text(m))))?;
                 w.write_event(Event::End(BytesEnd::new(element)))?;
             }
             None => w.write_event(Event::Empty(p))?,

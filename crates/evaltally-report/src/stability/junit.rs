@@ -18,9 +18,13 @@
 //! * A test that errored in every run that listed it is `<error message="errored in every
 //!   run" type="errored"/>`.
 //!
-//! Every string is made XML-safe (characters XML 1.0 forbids become U+FFFD) and escaped.
+//! Every string is made XML-safe and escaped as `evaltally convert --to junit` writes it
+//! ([`evaltally_junit::escape_attr`], [`evaltally_junit::escape_text`]): control characters
+//! XML 1.0 forbids become their Unicode control pictures (U+001B → `␛`).
 
 use std::fmt::Write;
+
+use evaltally_junit::{escape_attr as attr, escape_text as text};
 
 use evaltally_analyzer::stability::{CategoryStability, Class, StabilityReport, TestStability};
 
@@ -151,49 +155,6 @@ fn write_test(out: &mut String, class: &str, category: &CategoryStability, test:
     }
 }
 
-/// `s` without the characters XML 1.0 forbids (they become U+FFFD).
-fn xml_safe(s: &str) -> impl Iterator<Item = char> + '_ {
-    s.chars().map(|c| match c {
-        '\t' | '\n' | '\r' => c,
-        c if c < ' ' || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
-        c => c,
-    })
-}
-
-/// An attribute value, escaped so that a parser gives `s` back (line breaks and tabs as
-/// character references, which attribute normalisation keeps).
-fn attr(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in xml_safe(s) {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Element text, escaped.
-fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in xml_safe(s) {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\r' => out.push_str("&#13;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use evaltally_analyzer::stability;
@@ -227,7 +188,7 @@ mod tests {
              <flakyError message=\"errored in run r2 (1 of 1 runs passed)\" type=\"flaky\"/>"
         ));
         assert!(xml.contains(
-            "name=\"a&quot;b\u{fffd}&#10;c\" time=\"0\">\n      \
+            "name=\"a&quot;b\u{2401}&#10;c\" time=\"0\">\n      \
              <flakyFailure message=\"failed in run r2 (1 of 2 runs passed)\" type=\"flaky\"/>"
         ));
     }
