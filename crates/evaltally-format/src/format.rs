@@ -306,3 +306,30 @@ pub fn has_extension(path: &Path, ext: &str) -> bool {
         && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
         && name[name.len() - ext.len() - 1] == b'.'
 }
+
+/// The names of the `N` folders above a file's place, nearest first: `skip` components
+/// are passed over from the end (1 for the file's own name, 2 to start above its folder);
+/// `None` when fewer than `N` remain or one of them is not a name (`..`, the root). For
+/// claims that go by where a file sits (`…/logs/run_evaluation/<run>/<model>/<id>/report.json`),
+/// in one pass over the path from its end: a claim is asked of every file a walk finds.
+///
+/// ```
+/// use std::path::Path;
+/// use evaltally_format::names_above;
+/// let report = Path::new("x/logs/run_evaluation/night-1/acme/django-1/report.json");
+/// let [model, run, rv, logs] = names_above::<4>(report, 2).unwrap();
+/// assert_eq!([&*model, &*run, &*rv, &*logs], ["acme", "night-1", "run_evaluation", "logs"]);
+/// assert!(names_above::<4>(Path::new("night-1/acme/django-1/report.json"), 2).is_none());
+/// assert!(names_above::<2>(Path::new("../django-1/report.json"), 1).is_none());
+/// ```
+pub fn names_above<const N: usize>(path: &Path, skip: usize) -> Option<[std::borrow::Cow<'_, str>; N]> {
+    let mut names = path.components().rev().skip(skip).map(|c| match c {
+        std::path::Component::Normal(name) => Some(name.to_string_lossy()),
+        _ => None,
+    });
+    let found: [Option<std::borrow::Cow<'_, str>>; N] = std::array::from_fn(|_| names.next().flatten());
+    if found.iter().any(Option::is_none) {
+        return None;
+    }
+    Some(found.map(Option::unwrap_or_default))
+}

@@ -29,13 +29,10 @@ fn is_harness_instance_place(path: &Path) -> bool {
     if path.file_name().is_none_or(|n| n != "report.json") {
         return false;
     }
-    let Some(inst_dir) = path.parent() else { return false };
-    let names: Option<Vec<String>> =
-        inst_dir.ancestors().skip(1).take(4).map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).collect();
-    match names.as_deref() {
-        Some([_model, _run, rv, logs, ..]) if rv == "run_evaluation" && logs == "logs" => true,
-        Some([logs, _run, ..]) => logs == "logs",
-        _ => false,
+    match evaltally_format::names_above::<4>(path, 2) {
+        Some([_model, _run, rv, logs]) if rv == "run_evaluation" && logs == "logs" => true,
+        Some([logs, ..]) => logs == "logs",
+        None => false,
     }
 }
 

@@ -1,5 +1,6 @@
 //! Finding SWE-bench reports on disk, and reading them as runs.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -59,16 +60,14 @@ pub(crate) use evaltally_format::json::{parse as parse_json, read as read_json, 
 /// (run, model) of a per-instance report at `…/logs/run_evaluation/<run_id>/<model>/<id>/report.json`
 /// or `…/<run>/logs/<id>/report.json`; `None` for other places.
 pub(crate) fn instance_group(report: &Path) -> Option<(String, String)> {
-    let inst_dir = report.parent()?;
-    let names: Vec<String> = inst_dir
-        .ancestors()
-        .skip(1)
-        .take(4)
-        .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect::<Option<_>>()?;
-    match names.as_slice() {
-        [model, run, rv, logs, ..] if rv == "run_evaluation" && logs == "logs" => Some((run.clone(), model.clone())),
-        [logs, run, ..] if logs == "logs" => Some((run.clone(), "unknown".to_string())),
+    instance_place(report).map(|(run, model)| (run.into_owned(), model.into_owned()))
+}
+
+/// [`instance_group`], borrowed from the path where its names are UTF-8.
+pub(crate) fn instance_place(report: &Path) -> Option<(Cow<'_, str>, Cow<'_, str>)> {
+    match evaltally_format::names_above::<4>(report, 2)? {
+        [model, run, rv, logs] if rv == "run_evaluation" && logs == "logs" => Some((run, model)),
+        [logs, run, ..] if logs == "logs" => Some((run, Cow::Borrowed("unknown"))),
         _ => None,
     }
 }
