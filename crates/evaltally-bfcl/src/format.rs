@@ -143,7 +143,7 @@ impl Unit for PairUnit {
         self.pair.result.iter().chain(&self.pair.score).cloned().collect()
     }
 
-    fn seen(&self, input: &Path) -> Option<&std::fs::Metadata> {
+    fn seen(&self, _index: usize, input: &Path) -> Option<&std::fs::Metadata> {
         [&self.pair.result, &self.pair.score]
             .iter()
             .zip(&self.meta)

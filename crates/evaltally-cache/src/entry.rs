@@ -55,7 +55,7 @@ pub(crate) fn reading<'a>(bytes: &'a [u8], identity: &str, stamps: &[Stamp]) -> 
     for s in stamps {
         expected.clear();
         s.encode(&mut expected);
-        // A stamp taken without the content hash (see `Stamp::take_lazy`) compares the rest.
+        // A stamp taken without the content hash (see `Stamp::coarse_times`) compares the rest.
         let compared = if s.edges_known { STAMP_LEN } else { STAMP_LEN - 8 };
         if r.take(STAMP_LEN)?[..compared] != expected[..compared] {
             return None;

@@ -39,7 +39,7 @@ pub(crate) struct Stamp {
     /// XXH3 of the head and tail bytes.
     pub(crate) edges: u64,
     /// Whether `edges` was computed (not stored): a lookup on a file whose times can tell
-    /// writes apart compares the metadata alone ([`Stamp::take_lazy`]).
+    /// writes apart compares the metadata alone ([`Stamp::coarse_times`]).
     pub(crate) edges_known: bool,
 }
 
@@ -58,25 +58,22 @@ impl Stamp {
         Self::take_hashing(path, buf, |_| true)
     }
 
-    /// Stamps `path` for a lookup: its metadata, and the hash of its head and tail only
-    /// where the metadata cannot prove the file unchanged. A stored reading was taken from
-    /// files last changed more than the settle window before ([`Stamp::settled`]), so any
-    /// later write moves their status-change time, which no program can set back; that
-    /// holds where times have sub-second precision. Where both times are whole seconds
-    /// (FAT, some network file systems, or no status-change time at all) two writes within
-    /// one second look alike, and the content hash decides.
+    /// Stamps `path` as a lookup does: its metadata, and the hash of its head and tail only
+    /// where [`Stamp::coarse_times`] says the metadata cannot prove the file unchanged.
+    #[cfg(test)]
     pub(crate) fn take_lazy(path: &Path, buf: &mut Vec<u8>) -> Self {
         Self::take_hashing(path, buf, Self::coarse_times)
     }
 
-    /// [`Stamp::take_lazy`] from metadata already taken (by the walk, just before):
-    /// the same stamp, without asking the system again.
-    pub(crate) fn lazy_from(meta: &Metadata, path: &Path, buf: &mut Vec<u8>) -> Self {
-        Self::hashing(meta, path, buf, Self::coarse_times)
+    /// [`Stamp::take_hashing`] from metadata already taken (by the walk, just before): the
+    /// same stamp, without asking the system again.
+    pub(crate) fn from_seen(meta: &Metadata, path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
+        Self::hashing(meta, path, buf, hash)
     }
 
-    /// The metadata of `path`, and the content hash when `hash` says so for it.
-    fn take_hashing(path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
+    /// The metadata of `path`, and the content hash when `hash` says so for it
+    /// ([`Stamp::coarse_times`] for a lookup).
+    pub(crate) fn take_hashing(path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
         match std::fs::metadata(path) {
             Ok(meta) => Self::hashing(&meta, path, buf, hash),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Self::of(Kind::Absent),
@@ -93,7 +90,14 @@ impl Stamp {
         stamp
     }
 
-    /// Whether the file's times are whole seconds, and so cannot tell two writes apart.
+    /// Whether the file's times are whole seconds, and so cannot tell two writes apart: a
+    /// lookup then hashes the file's head and tail, and compares only the metadata
+    /// otherwise. A stored reading was taken from files last changed more than the settle
+    /// window before ([`Stamp::settled`]), so any later write moves their status-change
+    /// time, which no program can set back; that holds where times have sub-second
+    /// precision. Where both times are whole seconds (FAT, some network file systems, or
+    /// no status-change time at all) two writes within one second look alike, and the
+    /// content hash decides.
     pub(crate) fn coarse_times(&self) -> bool {
         const SECOND: i128 = 1_000_000_000;
         self.mtime % SECOND == 0 && self.ctime % SECOND == 0
@@ -246,10 +250,10 @@ mod tests {
         std::fs::write(&path, vec![b'a'; 3 * EDGE]).unwrap();
         let mut buf = Vec::new();
         let seen = std::fs::metadata(&path).unwrap();
-        assert_eq!(Stamp::lazy_from(&seen, &path, &mut buf), Stamp::take_lazy(&path, &mut buf));
+        assert_eq!(Stamp::from_seen(&seen, &path, &mut buf, Stamp::coarse_times), Stamp::take_lazy(&path, &mut buf));
         std::thread::sleep(Duration::from_millis(20));
         std::fs::write(&path, vec![b'a'; 3 * EDGE]).unwrap();
-        assert_ne!(Stamp::lazy_from(&seen, &path, &mut buf), Stamp::take_lazy(&path, &mut buf));
+        assert_ne!(Stamp::from_seen(&seen, &path, &mut buf, Stamp::coarse_times), Stamp::take_lazy(&path, &mut buf));
     }
 
     #[test]

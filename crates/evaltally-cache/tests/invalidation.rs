@@ -333,6 +333,131 @@ fn a_unit_without_inputs_is_never_stored() {
     assert!(packs(store.path()).is_empty());
 }
 
+/// A unit of `files`, read by a closure-free test double: each file's text is a test id.
+/// How often it was read is not part of its `Debug` form, which is its identity in the
+/// cache; when `rewrite_while_read` is set, its first reading rewrites the first file
+/// halfway, as a harness still writing would.
+struct Small {
+    files: Vec<PathBuf>,
+    reads: std::sync::atomic::AtomicUsize,
+    rewrite_while_read: bool,
+}
+
+impl std::fmt::Debug for Small {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Small").field("files", &self.files).finish_non_exhaustive()
+    }
+}
+
+impl Small {
+    /// `n` files of a few bytes in `dir`, last modified a minute ago (at a time with
+    /// nanoseconds, as most file systems keep).
+    fn new(dir: &Path, n: usize) -> Self {
+        let old = SystemTime::now() - Duration::from_mins(1) + Duration::from_nanos(123_456_789);
+        let files = (0..n)
+            .map(|i| {
+                let f = dir.join(format!("instance-{i:03}.json"));
+                fs::write(&f, format!("instance-{i:03}")).unwrap();
+                fs::File::options().write(true).open(&f).unwrap().set_modified(old).unwrap();
+                f
+            })
+            .collect();
+        Self { files, reads: std::sync::atomic::AtomicUsize::new(0), rewrite_while_read: false }
+    }
+
+    fn reads(&self) -> usize {
+        self.reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn ids(read: &evaltally_format::Read) -> Vec<String> {
+        read.runs.iter().flat_map(|r| r.tests().map(|t| t.id.to_string())).collect()
+    }
+}
+
+impl evaltally_format::Unit for Small {
+    fn format(&self) -> &'static str {
+        "small"
+    }
+    fn size(&self) -> u64 {
+        self.files.iter().map(|f| fs::metadata(f).unwrap().len()).sum()
+    }
+    fn label(&self) -> String {
+        "small".into()
+    }
+    fn inputs(&self) -> Vec<PathBuf> {
+        self.files.clone()
+    }
+    fn read(&self, _: &mut Scratch, _: &Options) -> evaltally_format::Read {
+        let first = self.reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 0;
+        let mut run = evaltally_core::CategoryRun::new("r", "m", "c");
+        for (i, f) in self.files.iter().enumerate() {
+            run.push(&fs::read_to_string(f).unwrap(), Outcome::Pass, None);
+            if first && self.rewrite_while_read && i == self.files.len() / 2 {
+                // Let the write land in another tick of the file system's clock.
+                std::thread::sleep(Duration::from_millis(30));
+                fs::write(&self.files[0], "rewritten").unwrap();
+            }
+        }
+        evaltally_format::Read { runs: vec![run], diagnostics: Vec::new() }
+    }
+    fn records(&self, _: &mut Scratch, _: &Options) -> evaltally_format::Records {
+        evaltally_format::Records::default()
+    }
+    fn show(&self, _: &mut Scratch, _: &str, _: &Options) -> evaltally_format::Shown {
+        evaltally_format::Shown::default()
+    }
+    fn validate(&self, _: &mut Scratch, _: &Options) -> evaltally_format::Validated {
+        evaltally_format::Validated::default()
+    }
+}
+
+/// A unit of many small files (a run of SWE-bench per-instance reports) is cached where
+/// the files' times tell writes apart, as here: its stamps are the metadata alone, and a
+/// warm read opens none of its files. (Where times are whole seconds, stamping would read
+/// every file, and such a unit is read directly; no test can make a file's status-change
+/// time a whole second.)
+#[test]
+fn a_unit_of_many_small_files_with_fine_times_is_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    // 500 reports of 12 bytes: far under the 8 KiB a file that `many_small` counts.
+    let unit = Small::new(dir.path(), 500);
+    let store = tempfile::tempdir().unwrap();
+    let cache = cache_in(store.path());
+    let cold = cache.read(&unit, &mut Scratch::default(), &Options::default());
+    cache.flush();
+    let warm = cache.read(&unit, &mut Scratch::default(), &Options::default());
+    assert_eq!(unit.reads(), 1, "the warm read opened the files");
+    assert_eq!(Small::ids(&warm).len(), 500);
+    assert_eq!(Small::ids(&warm), Small::ids(&cold));
+    let stats = cache.stats();
+    assert_eq!((stats.hits, stats.misses, stats.stored), (1, 1, 1));
+    // A report rewritten is seen.
+    std::thread::sleep(Duration::from_millis(30));
+    fs::write(&unit.files[7], "rewritten").unwrap();
+    let after = cache.read(&unit, &mut Scratch::default(), &Options::default());
+    assert_eq!(unit.reads(), 2);
+    assert!(Small::ids(&after).contains(&"rewritten".to_string()));
+}
+
+/// A file rewritten while its unit was read: whatever was stored of that reading is never
+/// trusted afterwards, and the next reading gives what the files now say.
+#[test]
+fn a_file_rewritten_while_it_was_read_is_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let unit = Small { rewrite_while_read: true, ..Small::new(dir.path(), 8) };
+    // Settled before the reading (status-change times older than the settle window), so
+    // the reading is stored: under the stamps taken before the rewrite.
+    std::thread::sleep(evaltally_cache::DEFAULT_SETTLE + Duration::from_millis(50));
+    let store = tempfile::tempdir().unwrap();
+    let cache = Cache::new(store.path(), "test");
+    let during = cache.read(&unit, &mut Scratch::default(), &Options::default());
+    assert_eq!(Small::ids(&during)[0], "instance-000", "read before the rewrite");
+    assert_eq!(cache.stats().stored, 1);
+    let after = cache.read(&unit, &mut Scratch::default(), &Options::default());
+    assert_eq!(unit.reads(), 2, "the reading taken during the rewrite was trusted");
+    assert_eq!(Small::ids(&after)[0], "rewritten");
+}
+
 /// Lets a run's folders settle: a listing is stored only for a folder whose times are
 /// older than [`FOLDER_SETTLE`], as a finished run's are.
 fn let_folders_settle() {

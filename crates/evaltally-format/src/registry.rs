@@ -330,7 +330,7 @@ impl Unit for SniffedFile {
         inputs
     }
 
-    fn seen(&self, input: &std::path::Path) -> Option<&std::fs::Metadata> {
+    fn seen(&self, _index: usize, input: &std::path::Path) -> Option<&std::fs::Metadata> {
         (input == self.file.path).then_some(self.file.meta.as_ref()).flatten()
     }
 

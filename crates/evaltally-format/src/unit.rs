@@ -60,11 +60,13 @@ pub trait Unit: Send + Sync + Debug {
         self.source().map(std::path::Path::to_path_buf).into_iter().collect()
     }
 
-    /// What the walk saw of `input` (one of [`inputs`](Unit::inputs)), when the walk found
-    /// it ([`WalkedFile::meta`](crate::WalkedFile::meta)): the digest cache stamps the
-    /// input from it instead of asking the system again. `None` (the default) for a file
-    /// the walk did not see, such as one read beside the unit's own.
-    fn seen(&self, _input: &std::path::Path) -> Option<&std::fs::Metadata> {
+    /// What the walk saw of `input`, which is `inputs()[index]`
+    /// ([`inputs`](Unit::inputs)), when the walk found it
+    /// ([`WalkedFile::meta`](crate::WalkedFile::meta)): the digest cache stamps the input
+    /// from it instead of asking the system again. `None` (the default) for a file the walk
+    /// did not see, such as one read beside the unit's own. The index lets a unit of
+    /// hundreds of files answer without searching for the path.
+    fn seen(&self, _index: usize, _input: &std::path::Path) -> Option<&std::fs::Metadata> {
         None
     }
 

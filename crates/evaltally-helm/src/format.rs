@@ -154,7 +154,7 @@ impl Unit for RunFolder {
         vec![self.file.path.clone(), self.file.path.with_file_name(crate::RUN_SPEC_FILE)]
     }
 
-    fn seen(&self, input: &Path) -> Option<&std::fs::Metadata> {
+    fn seen(&self, _index: usize, input: &Path) -> Option<&std::fs::Metadata> {
         (input == self.file.path).then_some(self.file.meta.as_ref()).flatten()
     }
 

@@ -30,7 +30,7 @@ pub static SWEBENCH: SweBench = SweBench;
 use evaltally_format::json::is_json_path as is_json;
 
 fn is_instance_report(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "report.json") && sources::instance_group(path).is_some()
+    path.file_name().is_some_and(|n| n == "report.json") && sources::instance_place(path).is_some()
 }
 
 /// The runs of a document whose format is known, read from the buffer.
@@ -161,18 +161,19 @@ impl Format for SweBench {
             if entry.2.is_none() {
                 entry.2 = file.path.ancestors().nth(6).map(Path::to_path_buf);
             }
-            entry.0.push((id, file.path));
+            entry.0.push((id, file.path, file.meta));
             entry.1 += file.size;
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
-        for ((run, model), (mut reports, size, dir)) in groups {
+        for ((run, model), (mut found, size, dir)) in groups {
             if let Some(dir) = dir
                 && dir.join(format!("{model}.{run}.json")).is_file()
             {
                 continue;
             }
-            reports.sort();
-            units.push(Box::new(InstanceLogs { source: Source::InstanceLogs { run, model, reports }, size }));
+            found.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+            let (reports, seen) = found.into_iter().map(|(id, path, meta)| ((id, path), meta)).unzip();
+            units.push(Box::new(InstanceLogs { source: Source::InstanceLogs { run, model, reports }, size, seen }));
         }
         units
     }
@@ -202,15 +203,41 @@ impl Format for SweBench {
     }
 }
 
-/// One run's per-instance reports being gathered: (instance id, file) pairs, their total
-/// size, and the folder that may hold the run's run report.
-type Group = (Vec<(String, PathBuf)>, u64, Option<PathBuf>);
+/// One run's per-instance reports being gathered: (instance id, file, what the walk saw of
+/// it), their total size, and the folder that may hold the run's run report.
+type Group = (Vec<(String, PathBuf, Option<std::fs::Metadata>)>, u64, Option<PathBuf>);
 
 /// A folder of per-instance reports that together make one run.
-#[derive(Debug)]
 struct InstanceLogs {
     source: Source,
     size: u64,
+    /// What the walk saw of each report, in the order of `reports`.
+    seen: Vec<Option<std::fs::Metadata>>,
+}
+
+/// The digest cache's identity of the unit (see [`evaltally_format::identity`]): the run,
+/// the model and every report's path (the instance ids are their folders' names).
+impl std::fmt::Debug for InstanceLogs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use evaltally_format::identity::{number, path, text};
+        f.write_str("InstanceLogs")?;
+        match &self.source {
+            Source::InstanceLogs { run, model, reports } => {
+                text(f, "run", run)?;
+                text(f, "model", model)?;
+                for (_, report) in reports {
+                    path(f, "report", Some(report))?;
+                }
+            }
+            Source::Document { path: file, format, logs } => {
+                path(f, "document", Some(file))?;
+                text(f, "format", format.name())?;
+                path(f, "logs", logs.as_deref())?;
+            }
+        }
+        f.write_str(" size ")?;
+        number(f, self.size)
+    }
 }
 
 impl Unit for InstanceLogs {
@@ -227,6 +254,13 @@ impl Unit for InstanceLogs {
             Source::InstanceLogs { reports, .. } => reports.iter().map(|(_, path)| path.clone()).collect(),
             Source::Document { path, .. } => vec![path.clone()],
         }
+    }
+
+    /// Input `index` is report `index` (see [`inputs`](Unit::inputs)).
+    fn seen(&self, index: usize, input: &Path) -> Option<&std::fs::Metadata> {
+        let Source::InstanceLogs { reports, .. } = &self.source else { return None };
+        let (_, path) = reports.get(index)?;
+        if path == input { self.seen.get(index)?.as_ref() } else { None }
     }
 
     fn label(&self) -> String {
@@ -272,5 +306,51 @@ impl Unit for InstanceLogs {
             }
         }
         Validated { files, diagnostics: Vec::new() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use evaltally_format::{Format, WalkedFile};
+
+    use super::SWEBENCH;
+
+    /// A run's per-instance reports, as the walk hands them over (out of order), with
+    /// metadata for each.
+    fn walked(dir: &std::path::Path, ids: &[&str]) -> Vec<WalkedFile> {
+        let root: Arc<std::path::Path> = Arc::from(dir);
+        ids.iter()
+            .map(|id| {
+                let path = dir.join(format!("logs/run_evaluation/night-1/acme/{id}/report.json"));
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, format!("{{\"{id}\": {{\"resolved\": true}}}}")).unwrap();
+                let meta = std::fs::metadata(&path).unwrap();
+                WalkedFile { path, root: Arc::clone(&root), size: meta.len(), named: false, meta: Some(meta) }
+            })
+            .collect()
+    }
+
+    /// The cache stamps a run's reports from the walk's metadata (no second `statx` per
+    /// report), and keys the unit by its run, model and report paths.
+    #[test]
+    fn a_run_of_instance_reports_hands_the_walks_metadata_to_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let ids = ["psf__requests-2", "django__django-10", "astropy__astropy-1", "django__django-9"];
+        let units = SWEBENCH.group(walked(dir.path(), &ids), &mut Vec::new());
+        let [unit] = units.as_slice() else { panic!("one run, one unit: {units:?}") };
+        let inputs = unit.inputs();
+        assert_eq!(inputs.len(), ids.len());
+        for (i, input) in inputs.iter().enumerate() {
+            let seen = unit.seen(i, input).expect("the walk's metadata");
+            assert_eq!(seen.len(), std::fs::metadata(input).unwrap().len());
+        }
+        assert!(unit.seen(0, &PathBuf::from("elsewhere/report.json")).is_none());
+        assert!(unit.seen(ids.len(), &inputs[0]).is_none());
+        let identity = format!("{unit:?}");
+        assert!(identity.starts_with("InstanceLogs run 7:night-1 model 4:acme report "), "{identity}");
+        assert!(identity.contains("/astropy__astropy-1/report.json report "), "{identity}");
     }
 }
