@@ -113,6 +113,9 @@ pub struct Cache {
     /// The packs, opened on the first lookup and again after this process wrote one.
     packs: Mutex<Option<Arc<Packs>>>,
     pending: Mutex<Pending>,
+    /// Packs being written in threads of their own ([`Cache::write_behind`]): how many
+    /// entries each holds, and whether it was written.
+    writing: Mutex<Vec<std::thread::JoinHandle<(u64, bool)>>>,
     listings: listings::Store,
 }
 
@@ -173,6 +176,7 @@ impl Cache {
             counters: Counters::default(),
             packs: Mutex::new(None),
             pending: Mutex::new(Pending::default()),
+            writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
         }
     }
@@ -188,6 +192,7 @@ impl Cache {
             counters: Counters::default(),
             packs: Mutex::new(None),
             pending: Mutex::new(Pending::default()),
+            writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
         }
     }
@@ -253,11 +258,13 @@ impl Cache {
     /// [`prune`](Self::prune) and dropping the cache do it too; a process that keeps its
     /// cache in a `static` (never dropped) calls this before it exits.
     pub fn flush(&self) {
-        let entries = {
-            let mut pending = self.pending();
-            pending.bytes = 0;
-            std::mem::take(&mut pending.entries)
-        };
+        let writing = std::mem::take(&mut *self.writing.lock().unwrap_or_else(PoisonError::into_inner));
+        for handle in writing {
+            // A writer that panicked wrote nothing that counts.
+            let (n, written) = handle.join().unwrap_or((0, false));
+            self.written(n, written);
+        }
+        let entries = self.take_pending();
         self.write(&entries);
         if let Some(root) = &self.root
             && self.listings.write(&entry_dir(root)).is_err()
@@ -266,8 +273,40 @@ impl Cache {
         }
     }
 
+    /// Starts writing the readings waiting to be stored, as one pack, in a thread of its
+    /// own, and returns at once: a caller that has read everything it will read calls this
+    /// before its analysis, which then runs beside the write. [`flush`](Self::flush) (and
+    /// so [`stats`](Self::stats), [`prune`](Self::prune) and dropping the cache) waits for
+    /// it. Where no thread can be started, the pack is written before this returns.
+    pub fn write_behind(&self) {
+        let Some(root) = &self.root else { return };
+        let entries = self.take_pending();
+        if entries.is_empty() {
+            return;
+        }
+        let dir = entry_dir(root);
+        // Shared with the writer so that they are not lost if it cannot be started.
+        let shared = Arc::new(Mutex::new(entries));
+        let theirs = Arc::clone(&shared);
+        let started = std::thread::Builder::new().name("evaltally-cache-write".into()).spawn(move || {
+            let entries = std::mem::take(&mut *theirs.lock().unwrap_or_else(PoisonError::into_inner));
+            (entries.len() as u64, pack::write(&dir, &entries).is_ok())
+        });
+        match started {
+            Ok(handle) => self.writing.lock().unwrap_or_else(PoisonError::into_inner).push(handle),
+            Err(_) => self.write(&std::mem::take(&mut *shared.lock().unwrap_or_else(PoisonError::into_inner))),
+        }
+    }
+
     fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The readings waiting to be stored, taken out.
+    fn take_pending(&self) -> Vec<pack::Stored> {
+        let mut pending = self.pending();
+        pending.bytes = 0;
+        std::mem::take(&mut pending.entries)
     }
 
     fn write(&self, entries: &[pack::Stored]) {
@@ -275,14 +314,21 @@ impl Cache {
         if entries.is_empty() {
             return;
         }
-        let n = entries.len() as u64;
-        let counter = match pack::write(&entry_dir(root), entries) {
-            Ok(_) => {
-                // Let later lookups of this process see what it stored.
-                *self.packs.lock().unwrap_or_else(PoisonError::into_inner) = None;
-                &self.counters.stored
-            }
-            Err(_) => &self.counters.write_errors,
+        let written = pack::write(&entry_dir(root), entries).is_ok();
+        self.written(entries.len() as u64, written);
+    }
+
+    /// Counts a pack of `n` entries as stored or not, and lets later lookups of this process
+    /// see what it stored.
+    fn written(&self, n: u64, written: bool) {
+        if n == 0 {
+            return;
+        }
+        let counter = if written {
+            *self.packs.lock().unwrap_or_else(PoisonError::into_inner) = None;
+            &self.counters.stored
+        } else {
+            &self.counters.write_errors
         };
         counter.fetch_add(n, Ordering::Relaxed);
     }

@@ -125,6 +125,28 @@ fn an_unchanged_run_is_read_from_the_cache_with_the_same_result() {
     assert_eq!(packs(store.path()).len(), 1, "one pack for what one process stored");
 }
 
+/// Readings written behind (in a thread of their own, while the caller goes on) are
+/// counted once flushed, in one pack that a new process finds.
+#[test]
+fn readings_written_behind_are_stored_by_the_flush() {
+    let run = run();
+    let store = tempfile::tempdir().unwrap();
+    let cache = cache_in(store.path());
+    let found = evaltally_formats::registry().discover_with(&[run.root.clone()], &Options::default(), &cache).unwrap();
+    for unit in &found.units {
+        cache.read(unit.as_ref(), &mut Scratch::default(), &Options::default());
+    }
+    cache.write_behind();
+    let stats = cache.stats();
+    assert_eq!((stats.misses, stats.stored, stats.write_errors), (1, 1, 0));
+    assert_eq!(packs(store.path()).len(), 1);
+    cache.write_behind();
+    assert_eq!(cache.stats().stored, 1, "nothing left to write");
+    let (tests, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(stats.hits, 1);
+    assert_eq!(tests, fresh(&run.root));
+}
+
 #[test]
 fn touching_a_file_invalidates_its_entry() {
     changed_is_read_again(|run| {

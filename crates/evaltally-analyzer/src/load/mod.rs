@@ -151,6 +151,8 @@ pub fn load_cached(
     let found = discover(paths, filter, cache)?;
     let options = filter.options();
     let read = read_units(&found.units, progress, |unit, scratch| cache.read(unit, scratch, &options));
+    // What was read is stored while the runs are lined up and analysed.
+    cache.write_behind();
     finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)
 }
 
@@ -167,6 +169,7 @@ pub fn load_with_records(
     let found = discover(paths, filter, cache)?;
     let options = filter.options();
     let both = read_units(&found.units, progress, |unit, scratch| cache.read_both(unit, scratch, &options));
+    cache.write_behind();
     let (read, records): (Vec<(usize, evaltally_format::Read)>, Vec<evaltally_format::Records>) =
         both.into_iter().enumerate().map(|(i, (read, records))| ((i, read), records)).unzip();
     let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
@@ -500,6 +503,7 @@ pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Resu
         .par_iter()
         .map_init(Scratch::default, |scratch, u| cache.records(u.as_ref(), scratch, &options))
         .collect();
+    cache.write_behind();
     Ok(finish_records(found.diagnostics, read, filter))
 }
 
