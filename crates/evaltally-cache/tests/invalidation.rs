@@ -132,7 +132,9 @@ fn readings_written_behind_are_stored_by_the_flush() {
     let run = run();
     let store = tempfile::tempdir().unwrap();
     let cache = cache_in(store.path());
-    let found = evaltally_formats::registry().discover_with(&[run.root.clone()], &Options::default(), &cache).unwrap();
+    let found = evaltally_formats::registry()
+        .discover_with(std::slice::from_ref(&run.root), &Options::default(), &cache)
+        .unwrap();
     for unit in &found.units {
         cache.read(unit.as_ref(), &mut Scratch::default(), &Options::default());
     }
