@@ -8,17 +8,22 @@ fn main() -> std::process::ExitCode {
 
 /// Starts this program again with glibc's allocator told to back its heaps with
 /// transparent huge pages (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`, read only when a
-/// program starts), unless the variable already says something of that tunable (set
-/// `glibc.malloc.hugetlb=0` to keep 4 KiB pages) or the kernel has them off. Analysing a
-/// few hundred thousand results touches tens of megabytes of fresh memory; taken 4 KiB at
-/// a time, a fault per page cost a fifth of a warm run. The second start costs about a
-/// millisecond; warm runs took 10-20% less (`docs/performance.md`), peak memory a few
-/// MiB more. Same process, arguments and descriptors: `exec` returns only when it failed,
-/// and then this run goes on as it is.
+/// program starts), unless `EVALTALLY_HUGE_PAGES` is set (the restart sets it, so it
+/// happens once even where glibc drops the tunable; set it yourself to keep 4 KiB pages),
+/// `GLIBC_TUNABLES` already says something of that tunable, or the kernel has huge pages
+/// off. Analysing a few hundred thousand results touches tens of megabytes of fresh memory;
+/// taken 4 KiB at a time, a fault per page cost a fifth of a warm run. The second start
+/// costs about a millisecond; warm runs took 10-25% less (`docs/performance.md`), peak
+/// memory a few MiB more. Same process, arguments and descriptors: `exec` returns only when
+/// it failed, and then this run goes on as it is.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn with_huge_pages() {
     use std::os::unix::process::CommandExt;
     const TUNABLE: &str = "glibc.malloc.hugetlb";
+    const ONCE: &str = "EVALTALLY_HUGE_PAGES";
+    if std::env::var_os(ONCE).is_some() {
+        return;
+    }
     let tunables = std::env::var_os("GLIBC_TUNABLES").unwrap_or_default();
     if tunables.as_encoded_bytes().windows(TUNABLE.len()).any(|w| w == TUNABLE.as_bytes()) {
         return;
@@ -36,7 +41,7 @@ fn with_huge_pages() {
     }
     value.push(TUNABLE);
     value.push("=1");
-    let _ = std::process::Command::new(exe).arg0(arg0).args(args).env("GLIBC_TUNABLES", value).exec();
+    let _ = std::process::Command::new(exe).arg0(arg0).args(args).env("GLIBC_TUNABLES", value).env(ONCE, "1").exec();
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
