@@ -159,8 +159,10 @@ impl<'a> Reader<'a> {
         self.take(n)
     }
 
+    /// A string; the long ones (a run's test ids, one buffer) are checked with SIMD.
     fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
+        let bytes = self.bytes()?;
+        if bytes.len() >= 64 { evaltally_format::utf8(bytes) } else { std::str::from_utf8(bytes).ok() }
     }
 
     fn flag(&mut self) -> Option<bool> {
