@@ -107,6 +107,17 @@ pub(crate) fn path_from(bytes: &[u8]) -> Option<PathBuf> {
     std::str::from_utf8(bytes).ok().map(PathBuf::from)
 }
 
+/// Whether [`path_from`] takes `bytes`, without making the path.
+#[cfg(unix)]
+pub(crate) fn is_path(_bytes: &[u8]) -> bool {
+    true
+}
+
+#[cfg(not(unix))]
+pub(crate) fn is_path(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok()
+}
+
 /// A cursor over stored bytes; every read is checked.
 pub(crate) struct Reader<'a> {
     bytes: &'a [u8],

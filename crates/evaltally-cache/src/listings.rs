@@ -26,7 +26,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use evaltally_format::walk::{EntryKind, FolderStamp, Listing};
 
-use crate::codec::{Reader, Writer, path_from};
+use crate::codec::{Reader, Writer, is_path, path_from};
 
 const MAGIC: &[u8; 8] = b"evtlist1";
 
@@ -233,21 +233,31 @@ fn index(bytes: &[u8]) -> Option<Vec<Record>> {
             Some((i128::from(high as i64) << 64) | i128::from(low))
         };
         let (modified, changed) = (time()?, time()?);
+        // Checked here, decoded on a hit (most folders of a file are never looked up).
         let start = at(&r);
-        decode_entries(&mut r)?;
+        each_entry(&mut r, |_, name| is_path(name).then_some(()))?;
         out.push(Record { path, stamp: FolderStamp { device, inode, modified, changed }, entries: start..at(&r) });
     }
     r.is_empty().then_some(out)
 }
 
+/// Reads one folder's entries, giving each one's kind and name bytes to `each`; `None` when
+/// they are malformed or `each` refuses one.
+fn each_entry<'a>(r: &mut Reader<'a>, mut each: impl FnMut(EntryKind, &'a [u8]) -> Option<()>) -> Option<()> {
+    for _ in 0..r.count(1 + 4)? {
+        let kind = kind_from(r.u8()?)?;
+        each(kind, r.bytes()?)?;
+    }
+    Some(())
+}
+
 /// One folder's entries.
 fn decode_entries(r: &mut Reader<'_>) -> Option<Listing> {
-    let n = r.count(1 + 4)?;
-    let mut listing = Listing { entries: Vec::with_capacity(n) };
-    for _ in 0..n {
-        let kind = kind_from(r.u8()?)?;
-        listing.entries.push((r.path()?.into_os_string(), kind));
-    }
+    let mut listing = Listing::default();
+    each_entry(r, |kind, name| {
+        listing.entries.push((path_from(name)?.into_os_string(), kind));
+        Some(())
+    })?;
     Some(listing)
 }
 
