@@ -331,7 +331,7 @@ impl Unit for SniffedFile {
     }
 
     fn seen(&self, _index: usize, input: &std::path::Path) -> Option<&std::fs::Metadata> {
-        (input == self.file.path).then_some(self.file.meta.as_ref()).flatten()
+        self.file.meta_of(input)
     }
 
     fn read(&self, scratch: &mut Scratch, options: &Options) -> Read {

@@ -155,7 +155,7 @@ impl Unit for RunFolder {
     }
 
     fn seen(&self, _index: usize, input: &Path) -> Option<&std::fs::Metadata> {
-        (input == self.file.path).then_some(self.file.meta.as_ref()).flatten()
+        self.file.meta_of(input)
     }
 
     fn label(&self) -> String {

@@ -57,6 +57,15 @@ impl PartialEq for WalkedFile {
 
 impl Eq for WalkedFile {}
 
+impl WalkedFile {
+    /// What the walk saw of `input` when it is this file: the answer of
+    /// [`Unit::seen`](crate::Unit::seen) for a unit that reads this file (and perhaps
+    /// others beside it, which the walk did not see).
+    pub fn meta_of(&self, input: &Path) -> Option<&std::fs::Metadata> {
+        (input == self.path).then_some(self.meta.as_ref()).flatten()
+    }
+}
+
 /// What the walk found.
 #[derive(Debug, Default)]
 pub struct Walked {
