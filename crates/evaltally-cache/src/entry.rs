@@ -19,21 +19,32 @@ const MAGIC: &[u8; 8] = b"evtcache";
 /// Bumped whenever the layout of an entry, a pack or a stored reading changes.
 pub(crate) const VERSION: u32 = 2;
 
-/// The entry's bytes for `identity`, `stamps` and an encoded reading.
-pub(crate) fn encode(identity: &str, stamps: &[Stamp], reading: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + identity.len() + stamps.len() * STAMP_LEN + reading.len() + 8);
+/// Appends the entry for `identity`, `stamps` and the reading `reading` appends; when that
+/// says `false` (the reading cannot be stored), nothing is appended and the result is
+/// `false`.
+pub(crate) fn encode(
+    out: &mut Vec<u8>,
+    identity: &str,
+    stamps: &[Stamp],
+    reading: impl FnOnce(&mut Vec<u8>) -> bool,
+) -> bool {
+    let start = out.len();
+    out.reserve(16 + identity.len() + stamps.len() * STAMP_LEN + 8);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    let mut w = Writer::new(&mut out);
+    let mut w = Writer::new(out);
     w.bytes(identity.as_bytes());
     w.u32(stamps.len());
     for s in stamps {
-        s.encode(&mut out);
+        s.encode(out);
     }
-    out.extend_from_slice(reading);
-    let sum = xxhash_rust::xxh3::xxh3_64(&out);
+    if !reading(out) {
+        out.truncate(start);
+        return false;
+    }
+    let sum = xxhash_rust::xxh3::xxh3_64(&out[start..]);
     out.extend_from_slice(&sum.to_le_bytes());
-    out
+    true
 }
 
 /// The stored reading's bytes, when `bytes` is a whole entry for `identity` whose stamps

@@ -24,10 +24,6 @@ pub const DEFAULT_LIMIT: u64 = 1 << 30;
 /// How recently an input may have changed and its reading still be stored, by default.
 pub const DEFAULT_SETTLE: Duration = Duration::from_millis(100);
 
-/// Readings waiting to be stored are written as a pack once they hold this many bytes (and
-/// at [`Cache::flush`]), which bounds the memory they take.
-const PENDING_LIMIT: usize = 64 << 20;
-
 /// The environment variable that names the cache folder.
 pub const ENV_DIR: &str = "EVALTALLY_CACHE";
 
@@ -92,13 +88,15 @@ struct Packs {
     index: HashMap<u128, (usize, usize)>,
 }
 
-/// Readings to store, and the identities this process used (for least-recently-used
-/// pruning).
+/// The pack this process is writing: chunks of encoded readings that workers are filling,
+/// and the temporary file the full ones went to.
 #[derive(Debug, Default)]
-struct Pending {
-    entries: Vec<pack::Stored>,
-    bytes: usize,
-    used: HashSet<u128>,
+struct Storing {
+    /// Chunks not full yet, one taken by each worker that stores a reading.
+    chunks: Mutex<Vec<pack::Chunk>>,
+    /// Made when the first chunk is full; `None` again after a write failed (its entries
+    /// are counted as write errors) or once the pack is finished.
+    pack: Mutex<Option<pack::Writer>>,
 }
 
 /// A digest cache in one folder, or none ([`Cache::disabled`]): [`Cache::read`] then
@@ -112,8 +110,10 @@ pub struct Cache {
     counters: Counters,
     /// The packs, opened on the first lookup and again after this process wrote one.
     packs: Mutex<Option<Arc<Packs>>>,
-    pending: Mutex<Pending>,
-    /// Packs being written in threads of their own ([`Cache::write_behind`]): how many
+    storing: Storing,
+    /// The identities this process used (for least-recently-used pruning).
+    used: Mutex<HashSet<u128>>,
+    /// Packs being finished in threads of their own ([`Cache::write_behind`]): how many
     /// entries each holds, and whether it was written.
     writing: Mutex<Vec<std::thread::JoinHandle<(u64, bool)>>>,
     listings: listings::Store,
@@ -158,11 +158,10 @@ fn encode_records(records: &Records, out: &mut Vec<u8>) -> bool {
     }
 }
 
-/// Per-thread buffers for stamping and encoding, kept in the worker's [`Scratch`].
+/// A per-thread buffer for stamping, kept in the worker's [`Scratch`].
 #[derive(Default)]
 struct Buffers {
     edges: Vec<u8>,
-    reading: Vec<u8>,
 }
 
 impl Cache {
@@ -175,7 +174,8 @@ impl Cache {
             settle: DEFAULT_SETTLE,
             counters: Counters::default(),
             packs: Mutex::new(None),
-            pending: Mutex::new(Pending::default()),
+            storing: Storing::default(),
+            used: Mutex::new(HashSet::new()),
             writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
         }
@@ -191,7 +191,8 @@ impl Cache {
             settle: DEFAULT_SETTLE,
             counters: Counters::default(),
             packs: Mutex::new(None),
-            pending: Mutex::new(Pending::default()),
+            storing: Storing::default(),
+            used: Mutex::new(HashSet::new()),
             writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
         }
@@ -254,7 +255,7 @@ impl Cache {
         }
     }
 
-    /// Writes the readings waiting to be stored, as one pack. [`stats`](Self::stats),
+    /// Finishes the pack of the readings stored so far. [`stats`](Self::stats),
     /// [`prune`](Self::prune) and dropping the cache do it too; a process that keeps its
     /// cache in a `static` (never dropped) calls this before it exits.
     pub fn flush(&self) {
@@ -264,58 +265,42 @@ impl Cache {
             let (n, written) = handle.join().unwrap_or((0, false));
             self.written(n, written);
         }
-        let entries = self.take_pending();
-        self.write(&entries);
-        if let Some(root) = &self.root
-            && self.listings.write(&entry_dir(root)).is_err()
-        {
-            self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+        if let Some(root) = &self.root {
+            let (n, written) = self.storing.take().finish(&entry_dir(root));
+            self.written(n, written);
+            if self.listings.write(&entry_dir(root)).is_err() {
+                self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
 
-    /// Starts writing the readings waiting to be stored, as one pack, in a thread of its
-    /// own, and returns at once: a caller that has read everything it will read calls this
-    /// before its analysis, which then runs beside the write. [`flush`](Self::flush) (and
-    /// so [`stats`](Self::stats), [`prune`](Self::prune) and dropping the cache) waits for
-    /// it. Where no thread can be started, the pack is written before this returns.
+    /// Starts finishing the pack of the readings stored so far in a thread of its own, and
+    /// returns at once: a caller that has read everything it will read calls this before
+    /// its analysis, which then runs beside the last writes. [`flush`](Self::flush) (and so
+    /// [`stats`](Self::stats), [`prune`](Self::prune) and dropping the cache) waits for it.
+    /// Where no thread can be started, the pack is finished before this returns.
     pub fn write_behind(&self) {
         let Some(root) = &self.root else { return };
-        let entries = self.take_pending();
-        if entries.is_empty() {
+        let taken = self.storing.take();
+        if taken.is_empty() {
             return;
         }
         let dir = entry_dir(root);
-        // Shared with the writer so that they are not lost if it cannot be started.
-        let shared = Arc::new(Mutex::new(entries));
+        // Shared with the writer so that it is not lost if the thread cannot be started.
+        let shared = Arc::new(Mutex::new(Some(taken)));
         let theirs = Arc::clone(&shared);
         let started = std::thread::Builder::new().name("evaltally-cache-write".into()).spawn(move || {
-            let entries = std::mem::take(&mut *theirs.lock().unwrap_or_else(PoisonError::into_inner));
-            (entries.len() as u64, pack::write(&dir, &entries).is_ok())
+            theirs.lock().unwrap_or_else(PoisonError::into_inner).take().map_or((0, true), |t| t.finish(&dir))
         });
         match started {
             Ok(handle) => self.writing.lock().unwrap_or_else(PoisonError::into_inner).push(handle),
-            Err(_) => self.write(&std::mem::take(&mut *shared.lock().unwrap_or_else(PoisonError::into_inner))),
+            Err(_) => {
+                if let Some(taken) = shared.lock().unwrap_or_else(PoisonError::into_inner).take() {
+                    let (n, written) = taken.finish(&entry_dir(root));
+                    self.written(n, written);
+                }
+            }
         }
-    }
-
-    fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
-        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The readings waiting to be stored, taken out.
-    fn take_pending(&self) -> Vec<pack::Stored> {
-        let mut pending = self.pending();
-        pending.bytes = 0;
-        std::mem::take(&mut pending.entries)
-    }
-
-    fn write(&self, entries: &[pack::Stored]) {
-        let Some(root) = &self.root else { return };
-        if entries.is_empty() {
-            return;
-        }
-        let written = pack::write(&entry_dir(root), entries).is_ok();
-        self.written(entries.len() as u64, written);
     }
 
     /// Counts a pack of `n` entries as stored or not, and lets later lookups of this process
@@ -333,19 +318,27 @@ impl Cache {
         counter.fetch_add(n, Ordering::Relaxed);
     }
 
-    fn stage(&self, hash: u128, bytes: Vec<u8>) {
-        let full = {
-            let mut pending = self.pending();
-            pending.bytes += bytes.len();
-            pending.entries.push((hash, pack::now_secs(), bytes));
-            if pending.bytes >= PENDING_LIMIT {
-                pending.bytes = 0;
-                std::mem::take(&mut pending.entries)
-            } else {
-                Vec::new()
+    /// Adds an entry to the pack being written: into a chunk of this worker's, appended to
+    /// the pack's file once full.
+    fn stage(&self, hash: u128, encode: impl FnOnce(&mut Vec<u8>) -> bool) {
+        let Some(root) = &self.root else { return };
+        let mut chunk = self.storing.chunks().pop().unwrap_or_default();
+        chunk.push(hash, pack::now_secs(), encode);
+        if chunk.is_full() {
+            let mut pack = self.storing.pack();
+            let appended = match &mut *pack {
+                Some(writer) => writer.append(&chunk),
+                None => pack::Writer::create(&entry_dir(root))
+                    .and_then(|mut writer| writer.append(&chunk).map(|()| *pack = Some(writer))),
+            };
+            if appended.is_err() {
+                let lost = pack.take().map_or(0, |w| w.entries()) + chunk.entries();
+                self.counters.write_errors.fetch_add(lost, Ordering::Relaxed);
             }
-        };
-        self.write(&full);
+            drop(pack);
+            chunk.clear();
+        }
+        self.storing.chunks().push(chunk);
     }
 
     /// What reading `unit` with `options` gives ([`Unit::read`]): the stored reading when
@@ -448,7 +441,7 @@ impl Cache {
             self.root.as_deref().and_then(|root| self.lookup(root, hash, &identity, &visit.stamps, kind.decode));
         if found.is_some() {
             self.counters.hits.fetch_add(1, Ordering::Relaxed);
-            self.pending().used.insert(hash);
+            self.used.lock().unwrap_or_else(PoisonError::into_inner).insert(hash);
         } else {
             self.counters.misses.fetch_add(1, Ordering::Relaxed);
         }
@@ -482,12 +475,7 @@ impl Cache {
             self.counters.unsettled.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        let buffers = scratch.slot::<Buffers>();
-        buffers.reading.clear();
-        if (kind.encode)(value, &mut buffers.reading) {
-            let bytes = entry::encode(&key.identity, &visit.stamps, &buffers.reading);
-            self.stage(key.hash, bytes);
-        }
+        self.stage(key.hash, |out| entry::encode(out, &key.identity, &visit.stamps, |out| (kind.encode)(value, out)));
     }
 
     fn lookup<T>(
@@ -528,9 +516,58 @@ impl Cache {
         self.flush();
         let Some(root) = &self.root else { return Ok(Pruned::default()) };
         let dir = entry_dir(root);
-        let used = std::mem::take(&mut self.pending().used);
+        let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(PoisonError::into_inner));
         pack::compact(root, &dir, self.limit, force, &|hash| used.contains(&hash))
             .map_err(|source| CacheError::Io { path: dir.clone(), source })
+    }
+}
+
+/// What [`Storing::take`] took: the pack written so far and the chunks not appended yet.
+struct Taken {
+    pack: Option<pack::Writer>,
+    chunks: Vec<pack::Chunk>,
+}
+
+impl Storing {
+    fn chunks(&self) -> std::sync::MutexGuard<'_, Vec<pack::Chunk>> {
+        self.chunks.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn pack(&self) -> std::sync::MutexGuard<'_, Option<pack::Writer>> {
+        self.pack.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Everything stored so far, to finish as one pack; what is stored after starts another.
+    fn take(&self) -> Taken {
+        let chunks = std::mem::take(&mut *self.chunks());
+        Taken { pack: self.pack().take(), chunks }
+    }
+}
+
+impl Taken {
+    fn is_empty(&self) -> bool {
+        self.pack.is_none() && self.chunks.iter().all(|c| c.entries() == 0)
+    }
+
+    /// Appends the chunks and finishes the pack in `dir`: how many entries it holds, and
+    /// whether it was written.
+    fn finish(self, dir: &Path) -> (u64, bool) {
+        let n = self.pack.as_ref().map_or(0, pack::Writer::entries)
+            + self.chunks.iter().map(pack::Chunk::entries).sum::<u64>();
+        if n == 0 {
+            return (0, true);
+        }
+        let written = (|| {
+            let mut writer = match self.pack {
+                Some(writer) => writer,
+                None => pack::Writer::create(dir)?,
+            };
+            for chunk in self.chunks.iter().filter(|c| c.entries() > 0) {
+                writer.append(chunk)?;
+            }
+            writer.finish()
+        })();
+        (n, written.is_ok())
     }
 }
 

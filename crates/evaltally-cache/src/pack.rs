@@ -10,8 +10,9 @@
 //! b"evtpack1"
 //! ```
 //!
-//! A pack is written once, to a temporary file renamed into place, and never changed:
-//! packs are mapped while in use. Each process that stores readings adds one pack; when
+//! A pack is written once, to a temporary file that entries are appended to a chunk at a
+//! time ([`Writer`]), renamed into place whole and never changed after: packs are mapped
+//! while in use. Each process that stores readings adds one pack; when
 //! there are more than [`MAX_PACKS`], or more bytes than the limit, [`compact`] merges them
 //! into one, keeping the newest entry per identity and, over the limit, the most recently
 //! used entries.
@@ -35,10 +36,6 @@ pub(crate) const MAX_PACKS: usize = 8;
 /// How old a temporary file must be before it is taken for the leftover of an
 /// interrupted write rather than a write in progress.
 const STALE_TEMPORARY: Duration = Duration::from_hours(1);
-
-/// An entry to store: its identity hash, when it was last used (seconds since the epoch)
-/// and its bytes.
-pub(crate) type Stored = (u128, u64, Vec<u8>);
 
 /// One mapped pack and its index.
 pub(crate) struct Pack {
@@ -129,54 +126,106 @@ pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
     packs
 }
 
-/// Writes `entries` as a new pack in `dir`; returns its path.
-pub(crate) fn write(dir: &Path, entries: &[Stored]) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    // The index, then the entries written from where they lie (a pack is as large as
-    // everything stored at once: no copy of it is made).
-    let mut index = Vec::with_capacity(entries.len() * INDEX_ROW + FOOTER + MAGIC.len());
-    let mut offset = MAGIC.len() as u64;
-    for (hash, used, bytes) in entries {
-        index.extend_from_slice(&hash.to_le_bytes());
-        index.extend_from_slice(&offset.to_le_bytes());
-        index.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        index.extend_from_slice(&used.to_le_bytes());
-        offset += bytes.len() as u64;
-    }
-    let sum = xxhash_rust::xxh3::xxh3_64(&index);
-    index.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-    index.extend_from_slice(&offset.to_le_bytes());
-    index.extend_from_slice(&sum.to_le_bytes());
-    index.extend_from_slice(MAGIC);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    let parts = std::iter::once(&MAGIC[..]).chain(entries.iter().map(|e| e.2.as_slice())).chain([index.as_slice()]);
-    write_all(tmp.as_file_mut(), parts)?;
-    // The name sorts by time; the temporary file's random part keeps two at one instant apart.
-    let unique = tmp.path().file_name().map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_string());
-    let path = dir.join(format!("{nanos:024}-{}.pack", unique.unwrap_or_default()));
-    tmp.persist(&path).map_err(|e| e.error)?;
-    Ok(path)
+/// Entries encoded one after another, waiting to be appended to a pack being written
+/// ([`Writer`]). Each worker fills one and hands it on when it is full, so storing a
+/// reading copies it once, into a buffer that is used again, and allocates nothing per
+/// entry.
+#[derive(Debug, Default)]
+pub(crate) struct Chunk {
+    bytes: Vec<u8>,
+    /// (identity hash, offset in `bytes`, length, last use) per entry.
+    rows: Vec<(u128, usize, usize, u64)>,
 }
 
-/// Writes `parts` one after the other, many to a system call.
-fn write_all<'a>(file: &mut File, parts: impl Iterator<Item = &'a [u8]>) -> std::io::Result<()> {
-    // At most this many slices a call (the system's limit is 1,024).
-    const BATCH: usize = 512;
-    let parts: Vec<&[u8]> = parts.filter(|p| !p.is_empty()).collect();
-    for batch in parts.chunks(BATCH) {
-        let mut slices: Vec<std::io::IoSlice<'_>> = batch.iter().map(|p| std::io::IoSlice::new(p)).collect();
-        let mut rest = slices.as_mut_slice();
-        while !rest.is_empty() {
-            match file.write_vectored(rest) {
-                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
-                Ok(n) => std::io::IoSlice::advance_slices(&mut rest, n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
+impl Chunk {
+    /// A chunk this large is appended to its pack.
+    pub(crate) const FULL: usize = 512 << 10;
+
+    /// Appends the entry `encode` writes, unless it says `false` (nothing is kept then).
+    pub(crate) fn push(&mut self, hash: u128, used: u64, encode: impl FnOnce(&mut Vec<u8>) -> bool) {
+        let start = self.bytes.len();
+        if encode(&mut self.bytes) {
+            self.rows.push((hash, start, self.bytes.len() - start, used));
+        } else {
+            self.bytes.truncate(start);
         }
     }
-    Ok(())
+
+    /// Whether it holds [`FULL`](Self::FULL) bytes or more.
+    pub(crate) fn is_full(&self) -> bool {
+        self.bytes.len() >= Self::FULL
+    }
+
+    /// How many entries it holds.
+    pub(crate) fn entries(&self) -> u64 {
+        self.rows.len() as u64
+    }
+
+    /// Empties it, keeping its buffers.
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.rows.clear();
+    }
+}
+
+/// A pack being written: chunks are appended as they fill, and [`finish`](Self::finish)
+/// adds the index and renames the whole into place. Until then it is a temporary file
+/// that no lookup sees; dropped unfinished, it is removed.
+#[derive(Debug)]
+pub(crate) struct Writer {
+    file: tempfile::NamedTempFile,
+    dir: PathBuf,
+    /// Bytes written so far: where the next entry goes.
+    end: u64,
+    index: Vec<u8>,
+    entries: u64,
+}
+
+impl Writer {
+    /// Starts a pack in `dir` (created if need be).
+    pub(crate) fn create(dir: &Path) -> std::io::Result<Self> {
+        std::fs::create_dir_all(dir)?;
+        let mut file = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+        file.as_file_mut().write_all(MAGIC)?;
+        Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, index: Vec::new(), entries: 0 })
+    }
+
+    /// How many entries were appended.
+    pub(crate) fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// Appends the chunk's entries; on an error none of them is in the pack.
+    pub(crate) fn append(&mut self, chunk: &Chunk) -> std::io::Result<()> {
+        self.file.as_file_mut().write_all(&chunk.bytes)?;
+        for &(hash, start, len, used) in &chunk.rows {
+            self.index.extend_from_slice(&hash.to_le_bytes());
+            self.index.extend_from_slice(&(self.end + start as u64).to_le_bytes());
+            self.index.extend_from_slice(&(len as u64).to_le_bytes());
+            self.index.extend_from_slice(&used.to_le_bytes());
+        }
+        self.end += chunk.bytes.len() as u64;
+        self.entries += chunk.entries();
+        Ok(())
+    }
+
+    /// Writes the index and renames the pack into place; returns its path.
+    pub(crate) fn finish(mut self) -> std::io::Result<PathBuf> {
+        let sum = xxhash_rust::xxh3::xxh3_64(&self.index);
+        let mut tail = std::mem::take(&mut self.index);
+        tail.extend_from_slice(&self.entries.to_le_bytes());
+        tail.extend_from_slice(&self.end.to_le_bytes());
+        tail.extend_from_slice(&sum.to_le_bytes());
+        tail.extend_from_slice(MAGIC);
+        self.file.as_file_mut().write_all(&tail)?;
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        // The name sorts by time; the temporary file's random part keeps two at one instant
+        // apart.
+        let unique = self.file.path().file_name().map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_string());
+        let path = self.dir.join(format!("{nanos:024}-{}.pack", unique.unwrap_or_default()));
+        self.file.persist(&path).map_err(|e| e.error)?;
+        Ok(path)
+    }
 }
 
 /// Merges the packs in `dir` into one when there are more than [`MAX_PACKS`] or they hold
@@ -220,7 +269,7 @@ pub(crate) fn compact(
     keep.sort_by(|a, b| b.0.cmp(&a.0).then(b.4.cmp(&a.4)).then(a.1.cmp(&b.1)));
     let target = if bytes > limit { limit / 5 * 4 } else { u64::MAX };
     let mut total = 0u64;
-    let mut stored: Vec<Stored> = Vec::with_capacity(keep.len());
+    let mut stored: Vec<(u128, u64, &[u8])> = Vec::with_capacity(keep.len());
     for (_, hash, p, i, used) in keep {
         let Some(entry) = packs[p].entry(i) else { continue };
         let size = (entry.len() + INDEX_ROW) as u64;
@@ -230,12 +279,24 @@ pub(crate) fn compact(
             continue;
         }
         total += size;
-        stored.push((hash, used, entry.to_vec()));
+        stored.push((hash, used, entry));
     }
-    // Oldest use first, as `write` keeps them: the newest pack wins on a repeated hash.
-    stored.reverse();
     if !stored.is_empty() {
-        write(dir, &stored)?;
+        let mut writer = Writer::create(dir)?;
+        let mut chunk = Chunk::default();
+        // Oldest use first: a lookup takes the last row of a repeated hash.
+        for &(hash, used, entry) in stored.iter().rev() {
+            chunk.push(hash, used, |out| {
+                out.extend_from_slice(entry);
+                true
+            });
+            if chunk.is_full() {
+                writer.append(&chunk)?;
+                chunk.clear();
+            }
+        }
+        writer.append(&chunk)?;
+        writer.finish()?;
     }
     for pack in &packs {
         // Another process may have merged it already.

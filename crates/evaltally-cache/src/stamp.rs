@@ -323,7 +323,13 @@ mod tests {
         assert!(whole.coarse_times());
         assert!(!Stamp { ctime: 7_000_000_001, ..whole }.coarse_times());
 
-        let stored = crate::entry::encode("id", &[full], b"reading");
+        let mut stored = Vec::new();
+        assert!(crate::entry::encode(&mut stored, "id", &[full], |out| {
+            out.extend_from_slice(b"reading");
+            true
+        }));
+        assert!(!crate::entry::encode(&mut stored, "id", &[full], |_| false));
+        assert_eq!(crate::entry::reading(&stored, "id", &[full]), Some(&b"reading"[..]), "nothing appended");
         let unhashed = Stamp { edges: 0, edges_known: false, ..full };
         assert_eq!(crate::entry::reading(&stored, "id", &[unhashed]), Some(&b"reading"[..]));
         let other_edges = Stamp { edges: full.edges ^ 1, ..full };

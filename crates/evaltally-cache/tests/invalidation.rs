@@ -377,11 +377,16 @@ impl Small {
     /// `n` files of a few bytes in `dir`, last modified a minute ago (at a time with
     /// nanoseconds, as most file systems keep).
     fn new(dir: &Path, n: usize) -> Self {
+        Self::padded(dir, n, 0)
+    }
+
+    /// [`new`](Self::new), each file's id padded with `pad` dashes.
+    fn padded(dir: &Path, n: usize, pad: usize) -> Self {
         let old = SystemTime::now() - Duration::from_mins(1) + Duration::from_nanos(123_456_789);
         let files = (0..n)
             .map(|i| {
                 let f = dir.join(format!("instance-{i:03}.json"));
-                fs::write(&f, format!("instance-{i:03}")).unwrap();
+                fs::write(&f, format!("instance-{i:03}{}", "-".repeat(pad))).unwrap();
                 fs::File::options().write(true).open(&f).unwrap().set_modified(old).unwrap();
                 f
             })
@@ -461,6 +466,43 @@ fn a_unit_of_many_small_files_with_fine_times_is_cached() {
     let after = cache.read(&unit, &mut Scratch::default(), &Options::default());
     assert_eq!(unit.reads(), 2);
     assert!(Small::ids(&after).contains(&"rewritten".to_string()));
+}
+
+/// Readings are appended to the pack being written as they fill a chunk (so what waits to
+/// be stored takes a chunk of memory, not a pack): readings of several chunks end up in
+/// one pack, seen by no lookup before it is finished, and every one is found afterwards.
+#[test]
+fn readings_of_many_chunks_are_stored_in_one_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three units of 100 ids of 4 KiB: 400 KiB each, past the 512 KiB of a chunk twice.
+    let units: Vec<Small> = (0..3)
+        .map(|u| {
+            let folder = dir.path().join(format!("run-{u}"));
+            fs::create_dir(&folder).unwrap();
+            Small::padded(&folder, 100, 4096)
+        })
+        .collect();
+    let store = tempfile::tempdir().unwrap();
+    let cache = cache_in(store.path());
+    let cold: Vec<_> = units.iter().map(|u| cache.read(u, &mut Scratch::default(), &Options::default())).collect();
+    assert!(packs(store.path()).is_empty(), "a pack seen before it was finished");
+    let temporary = fs::read_dir(store.path().join("v2"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-") && e.metadata().unwrap().len() > 512 << 10)
+        .count();
+    assert_eq!(temporary, 1, "full chunks are written as they fill, not held until the flush");
+    let stats = cache.stats();
+    assert_eq!((stats.misses, stats.stored, stats.write_errors), (3, 3, 0));
+    assert_eq!(packs(store.path()).len(), 1);
+    let again = cache_in(store.path());
+    for (unit, cold) in units.iter().zip(&cold) {
+        let warm = again.read(unit, &mut Scratch::default(), &Options::default());
+        assert_eq!(Small::ids(&warm), Small::ids(cold));
+        assert_eq!(Small::ids(&warm).len(), 100);
+        assert_eq!(unit.reads(), 1, "read again: its entry was not found");
+    }
+    assert_eq!(again.stats().hits, 3);
 }
 
 /// A file rewritten while its unit was read: whatever was stored of that reading is never
