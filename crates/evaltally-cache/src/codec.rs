@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use evaltally_core::{
-    CategoryRun, Diagnostic, ErrorType, IdList, ModelCost, Outcome, RunMeta, RunRecord, Severity, TestRecord,
+    CategoryRun, Diagnostic, ErrorType, IdList, IdPool, ModelCost, Outcome, RunMeta, RunRecord, Severity, TestRecord,
 };
 use evaltally_format::{Read, Records};
 
@@ -428,14 +428,15 @@ fn encode_run(run: &CategoryRun, w: &mut Writer<'_>) {
     }
 }
 
-/// A reading from its bytes, or `None` when they are not one.
-pub(crate) fn decode_read(bytes: &[u8]) -> Option<Read> {
+/// A reading from its bytes, or `None` when they are not one. A run that lists the ids
+/// `pool` last saw for its (model, category) shares them.
+pub(crate) fn decode_read(bytes: &[u8], pool: &mut IdPool) -> Option<Read> {
     let mut r = Reader::new(bytes);
     let n_runs = r.count(1)?;
     let mut runs = Vec::with_capacity(n_runs);
     let mut shared = None;
     for _ in 0..n_runs {
-        runs.push(decode_run(&mut r, &mut shared)?);
+        runs.push(decode_run(&mut r, &mut shared, pool)?);
     }
     let diagnostics = decode_diagnostics(&mut r)?;
     r.is_empty().then_some(Read { runs, diagnostics })
@@ -445,7 +446,18 @@ pub(crate) fn decode_read(bytes: &[u8]) -> Option<Read> {
 /// as they did when read.
 type SharedMeta<'a> = Option<(&'a [u8], Arc<RunMeta>)>;
 
-fn decode_run<'a>(r: &mut Reader<'a>, shared: &mut SharedMeta<'a>) -> Option<CategoryRun> {
+/// Whether stored ids (their buffer and 32-bit ends) are those of `known`.
+fn same_ids(known: &IdList, buf: &[u8], ends: &[u8]) -> bool {
+    let (known_buf, known_ends) = known.as_parts();
+    known_buf.as_bytes() == buf
+        && known_ends.len() * 4 == ends.len()
+        && known_ends
+            .iter()
+            .zip(ends.chunks_exact(4))
+            .all(|(&e, b)| e == u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+}
+
+fn decode_run<'a>(r: &mut Reader<'a>, shared: &mut SharedMeta<'a>, pool: &mut IdPool) -> Option<CategoryRun> {
     let (name, model, category) = (r.str()?, r.str()?, r.str()?);
     let mut run = CategoryRun::new(name, model, category);
     let n_sources = r.count(4)?;
@@ -470,11 +482,19 @@ fn decode_run<'a>(r: &mut Reader<'a>, shared: &mut SharedMeta<'a>) -> Option<Cat
         });
     }
     let n = r.count(4 + 1 + 2)?;
-    let buf = r.str()?.to_string();
+    let buf = r.bytes()?;
     let ends_bytes = r.take(n.checked_mul(4)?)?;
-    let ends: Vec<usize> =
-        ends_bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize).collect();
-    let ids = IdList::from_parts(buf, ends)?;
+    let ids = match pool.find(model, category) {
+        // The ids of the run decoded before it in its category, shared: no copy, no check.
+        Some(known) if same_ids(known, buf, ends_bytes) => known.clone(),
+        _ => {
+            let buf = if buf.len() >= 64 { evaltally_format::utf8(buf) } else { std::str::from_utf8(buf).ok() }?;
+            let ends = ends_bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+            let mut ids = IdList::from_parts(buf.to_string(), ends.collect())?;
+            pool.set(model, category, ids.share());
+            ids
+        }
+    };
     let outcomes: Vec<Outcome> = r.take(n)?.iter().map(|&b| outcome_from(b)).collect::<Option<_>>()?;
     let n_labels = r.count(4)?;
     let mut labels = Vec::with_capacity(n_labels);
@@ -525,7 +545,7 @@ mod tests {
         let read = sample();
         let mut bytes = Vec::new();
         encode_read(&read, &mut bytes);
-        let back = decode_read(&bytes).unwrap();
+        let back = decode_read(&bytes, &mut IdPool::default()).unwrap();
         assert_eq!(back.runs, read.runs);
         assert_eq!(back.diagnostics, read.diagnostics);
     }
@@ -578,17 +598,51 @@ mod tests {
         let mut bytes = Vec::new();
         encode_read(&sample(), &mut bytes);
         for cut in 0..bytes.len() {
-            assert!(decode_read(&bytes[..cut]).is_none(), "cut at {cut}");
+            assert!(decode_read(&bytes[..cut], &mut IdPool::default()).is_none(), "cut at {cut}");
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(decode_read(&longer).is_none());
+        assert!(decode_read(&longer, &mut IdPool::default()).is_none());
         // Any single flipped byte decodes to something or nothing, never a panic.
         for at in 0..bytes.len() {
             let mut flipped = bytes.clone();
             flipped[at] ^= 0xFF;
-            let _ = decode_read(&flipped);
+            let _ = decode_read(&flipped, &mut IdPool::default());
         }
+    }
+
+    /// Runs restored through one pool share the ids of the run restored before them in
+    /// their (model, category) when the ids are the same, in the same order; other ids,
+    /// another order or another category get their own.
+    #[test]
+    fn restored_runs_share_ids_with_the_last_of_their_category() {
+        let run = |name: &str, category: &str, ids: &[&str]| {
+            let mut r = CategoryRun::new(name, "m", category);
+            for id in ids {
+                r.push(id, Outcome::Pass, None);
+            }
+            r
+        };
+        let first = Read { runs: vec![run("r1", "c", &["a", "b"]), run("r1", "d", &["a", "b"])], diagnostics: vec![] };
+        let second = Read {
+            runs: vec![run("r2", "c", &["a", "b"]), run("r2", "d", &["b", "a"]), run("r2", "e", &["a", "b"])],
+            diagnostics: vec![],
+        };
+        let mut pool = IdPool::default();
+        let mut decoded = Vec::new();
+        for read in [&first, &second] {
+            let mut bytes = Vec::new();
+            encode_read(read, &mut bytes);
+            let back = decode_read(&bytes, &mut pool).unwrap();
+            assert_eq!(back.runs, read.runs, "restored as stored, shared or not");
+            decoded.extend(back.runs);
+        }
+        let [c1, d1, c2, d2, e2] = &decoded[..] else { panic!("five runs") };
+        assert!(c2.ids().shares_with(c1.ids()), "same category, same ids");
+        assert!(!d2.ids().shares_with(d1.ids()), "same category, another order");
+        assert!(!e2.ids().shares_with(c1.ids()) && !c1.ids().shares_with(d1.ids()), "other categories");
+        assert_eq!(pool.find("m", "d"), Some(d2.ids()), "the last of a category is the one compared");
+        assert!(pool.find("m", "d").unwrap().shares_with(d2.ids()));
     }
 
     /// Category runs of one run share their metadata when restored, as when read; runs
@@ -610,7 +664,7 @@ mod tests {
         assert!(storable(&read));
         let mut bytes = Vec::new();
         encode_read(&read, &mut bytes);
-        let back = decode_read(&bytes).unwrap();
+        let back = decode_read(&bytes, &mut IdPool::default()).unwrap();
         let metas: Vec<&Arc<RunMeta>> = back.runs.iter().map(|r| r.meta.as_ref().unwrap()).collect();
         assert!(Arc::ptr_eq(metas[0], metas[1]));
         assert!(!Arc::ptr_eq(metas[1], metas[2]));

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
+use evaltally_core::IdPool;
 use evaltally_format::walk::{FolderStamp, Listing};
 use evaltally_format::{Options, Read, Records, Scratch, Unit};
 
@@ -133,7 +134,7 @@ struct Key {
 }
 
 const READ: Kind<Read> = Kind { name: "read", encode: encode_read, decode: codec::decode_read };
-const RECORDS: Kind<Records> = Kind { name: "records", encode: encode_records, decode: codec::decode_records };
+const RECORDS: Kind<Records> = Kind { name: "records", encode: encode_records, decode: decode_records };
 
 /// What is stored for a unit: a name that keeps its entries apart, and how to write and
 /// restore it.
@@ -141,7 +142,8 @@ struct Kind<T> {
     name: &'static str,
     /// Appends the value's bytes; `false` when it cannot be stored.
     encode: fn(&T, &mut Vec<u8>) -> bool,
-    decode: fn(&[u8]) -> Option<T>,
+    /// Restores the value; runs share ids with those the worker's pool saw last.
+    decode: fn(&[u8], &mut IdPool) -> Option<T>,
 }
 
 fn encode_read(read: &Read, out: &mut Vec<u8>) -> bool {
@@ -149,6 +151,10 @@ fn encode_read(read: &Read, out: &mut Vec<u8>) -> bool {
         codec::encode_read(read, out);
         true
     }
+}
+
+fn decode_records(bytes: &[u8], _: &mut IdPool) -> Option<Records> {
+    codec::decode_records(bytes)
 }
 
 fn encode_records(records: &Records, out: &mut Vec<u8>) -> bool {
@@ -360,8 +366,8 @@ impl Cache {
     /// stored the unit's files are read once for both.
     pub fn read_both(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
         let Some(mut visit) = self.visit(unit, scratch) else { return unit.read_both(scratch, options) };
-        let (read_key, stored_read) = self.find(&READ, &visit, unit, options);
-        let (records_key, stored_records) = self.find(&RECORDS, &visit, unit, options);
+        let (read_key, stored_read) = self.find(&READ, &visit, unit, options, scratch);
+        let (records_key, stored_records) = self.find(&RECORDS, &visit, unit, options, scratch);
         let (read_missed, records_missed) = (stored_read.is_none(), stored_records.is_none());
         if let (Some(read), Some(records)) = (stored_read, stored_records) {
             return (read, records);
@@ -388,7 +394,7 @@ impl Cache {
         compute: impl FnOnce(&mut Scratch) -> T,
     ) -> T {
         let Some(mut visit) = self.visit(unit, scratch) else { return compute(scratch) };
-        let (key, found) = self.find(kind, &visit, unit, options);
+        let (key, found) = self.find(kind, &visit, unit, options, scratch);
         found.unwrap_or_else(|| {
             let value = compute(scratch);
             self.keep(kind, &mut visit, &key, &value, scratch);
@@ -429,7 +435,14 @@ impl Cache {
 
     /// The entry's key, and the stored reading when there is one that still holds
     /// (counted as a hit, or as a miss).
-    fn find<T>(&self, kind: &Kind<T>, visit: &Visit, unit: &dyn Unit, options: &Options) -> (Key, Option<T>) {
+    fn find<T>(
+        &self,
+        kind: &Kind<T>,
+        visit: &Visit,
+        unit: &dyn Unit,
+        options: &Options,
+        scratch: &mut Scratch,
+    ) -> (Key, Option<T>) {
         let mut identity = String::with_capacity(512);
         for part in [self.generation.as_str(), kind.name, &options_text(options)] {
             identity.push_str(part);
@@ -437,8 +450,9 @@ impl Cache {
         }
         let _ = write!(identity, "{unit:?}");
         let hash = xxhash_rust::xxh3::xxh3_128(identity.as_bytes());
-        let found =
-            self.root.as_deref().and_then(|root| self.lookup(root, hash, &identity, &visit.stamps, kind.decode));
+        let found = self.root.as_deref().and_then(|root| {
+            self.lookup(root, hash, &identity, &visit.stamps, |bytes| (kind.decode)(bytes, scratch.slot::<IdPool>()))
+        });
         if found.is_some() {
             self.counters.hits.fetch_add(1, Ordering::Relaxed);
             self.used.lock().unwrap_or_else(PoisonError::into_inner).insert(hash);
@@ -484,7 +498,7 @@ impl Cache {
         hash: u128,
         identity: &str,
         stamps: &[Stamp],
-        decode: fn(&[u8]) -> Option<T>,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
     ) -> Option<T> {
         let packs = Arc::clone(
             self.packs

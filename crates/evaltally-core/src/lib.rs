@@ -18,4 +18,4 @@ pub use finding::Finding;
 pub use meta::RunMeta;
 pub use outcome::Outcome;
 pub use record::{ModelCost, RunRecord, TestRecord, seconds_to_ms};
-pub use run::{CategoryRun, IdList, TestRef};
+pub use run::{CategoryRun, IdList, IdPool, TestRef};

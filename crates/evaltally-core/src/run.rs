@@ -1,4 +1,5 @@
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::{ErrorType, Outcome};
 
@@ -6,6 +7,9 @@ use crate::{ErrorType, Outcome};
 ///
 /// Reading a result file pushes thousands of short ids; keeping them in one buffer costs
 /// two growing allocations per file instead of one per id, and the buffer can be reused.
+/// The runs of one category mostly list the same ids: [`IdList::share`] lets such lists
+/// share one buffer (a clone is then a reference count), and comparing two lists that
+/// share one is a pointer comparison.
 ///
 /// ```
 /// use evaltally_core::IdList;
@@ -16,24 +20,44 @@ use crate::{ErrorType, Outcome};
 /// assert_eq!(ids.get(1), "simple_python_1");
 /// assert_eq!(ids.iter().collect::<Vec<_>>(), ["simple_python_0", "simple_python_1"]);
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct IdList {
     buf: String,
     ends: Vec<usize>,
+    /// The buffers this list shares ([`IdList::share`]); `buf` and `ends` are then empty.
+    shared: Option<Arc<(String, Vec<usize>)>>,
 }
 
 impl IdList {
     /// Makes room for `ids` more ids of `bytes` bytes in all, so that pushing them does not
     /// grow the buffers again.
     pub fn reserve(&mut self, ids: usize, bytes: usize) {
+        self.own();
         self.buf.reserve(bytes);
         self.ends.reserve(ids);
     }
 
     /// Appends an id.
     pub fn push(&mut self, id: &str) {
+        if self.shared.is_some() {
+            self.own();
+        }
         self.buf.push_str(id);
         self.ends.push(self.buf.len());
+    }
+
+    /// A shared list's buffers copied into this one, before it changes.
+    fn own(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            (self.buf, self.ends) = Arc::unwrap_or_clone(shared);
+        }
+    }
+
+    fn parts(&self) -> (&str, &[usize]) {
+        match &self.shared {
+            Some(shared) => (&shared.0, &shared.1),
+            None => (&self.buf, &self.ends),
+        }
     }
 
     /// The id at `index`.
@@ -41,18 +65,19 @@ impl IdList {
     /// # Panics
     /// When `index >= self.len()`.
     pub fn get(&self, index: usize) -> &str {
-        let start = if index == 0 { 0 } else { self.ends[index - 1] };
-        &self.buf[start..self.ends[index]]
+        let (buf, ends) = self.parts();
+        let start = if index == 0 { 0 } else { ends[index - 1] };
+        &buf[start..ends[index]]
     }
 
     /// Number of ids.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.parts().1.len()
     }
 
     /// Whether the list is empty.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     /// The ids in insertion order.
@@ -60,8 +85,9 @@ impl IdList {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// Removes every id, keeping the allocations.
+    /// Removes every id, keeping the allocations (of a list that shares none).
     pub fn clear(&mut self) {
+        self.shared = None;
         self.buf.clear();
         self.ends.clear();
     }
@@ -69,7 +95,7 @@ impl IdList {
     /// The list as its one string buffer and the end offset of each id, for storing it
     /// (the digest cache) and restoring it with [`IdList::from_parts`].
     pub fn as_parts(&self) -> (&str, &[usize]) {
-        (&self.buf, &self.ends)
+        self.parts()
     }
 
     /// A list from a buffer and end offsets as [`IdList::as_parts`] gives them; `None`
@@ -90,7 +116,112 @@ impl IdList {
             }
             start = end;
         }
-        (start == buf.len()).then_some(Self { buf, ends })
+        (start == buf.len()).then_some(Self { buf, ends, shared: None })
+    }
+
+    /// This list, its buffers moved where other lists can share them: the list returned
+    /// shares them too, and so do its clones, for the memory of one list. A list that
+    /// shares buffers copies them before it changes ([`push`](Self::push),
+    /// [`reserve`](Self::reserve)).
+    ///
+    /// ```
+    /// use evaltally_core::IdList;
+    /// let mut ids = IdList::from_parts("ab".into(), vec![1, 2]).unwrap();
+    /// let same = ids.share();
+    /// assert!(same.shares_with(&ids) && same == ids);
+    /// let mut other = same.clone();
+    /// other.push("c");
+    /// assert!(!other.shares_with(&ids));
+    /// assert_eq!(ids.iter().collect::<Vec<_>>(), ["a", "b"]);
+    /// assert_eq!(other.iter().collect::<Vec<_>>(), ["a", "b", "c"]);
+    /// ```
+    #[must_use = "the list returned is what other lists share"]
+    pub fn share(&mut self) -> IdList {
+        if self.shared.is_none() {
+            self.shared = Some(Arc::new((std::mem::take(&mut self.buf), std::mem::take(&mut self.ends))));
+        }
+        Self { buf: String::new(), ends: Vec::new(), shared: self.shared.clone() }
+    }
+
+    /// Whether the two lists share their buffers ([`share`](Self::share)), and so are
+    /// equal without comparing them.
+    pub fn shares_with(&self, other: &IdList) -> bool {
+        matches!((&self.shared, &other.shared), (Some(a), Some(b)) if Arc::ptr_eq(a, b))
+    }
+}
+
+impl PartialEq for IdList {
+    fn eq(&self, other: &Self) -> bool {
+        self.shares_with(other) || self.parts() == other.parts()
+    }
+}
+
+impl Eq for IdList {}
+
+impl std::fmt::Debug for IdList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (buf, ends) = self.parts();
+        f.debug_struct("IdList").field("buf", &buf).field("ends", &ends).finish()
+    }
+}
+
+/// The id lists of the runs seen last, one per (model, category), for the runs read after
+/// them to share ([`IdPool::share`]): the runs of a category mostly list the same tests, so
+/// 200 runs keep one copy of each category's ids instead of 200. A reader keeps one per
+/// thread; it holds at most [`IdPool::CAPACITY`] lists, dropping the oldest.
+///
+/// ```
+/// use evaltally_core::{CategoryRun, IdPool, Outcome};
+/// let mut pool = IdPool::default();
+/// let runs: Vec<CategoryRun> = (0..3)
+///     .map(|r| {
+///         let mut run = CategoryRun::new(format!("run-{r}"), "m", "c");
+///         run.push("t1", Outcome::Pass, None);
+///         pool.share(&mut run);
+///         run
+///     })
+///     .collect();
+/// assert!(runs[2].ids().shares_with(runs[0].ids()));
+/// assert_eq!(pool.find("m", "c"), Some(runs[0].ids()));
+/// ```
+#[derive(Debug, Default)]
+pub struct IdPool {
+    lists: Vec<(String, String, IdList)>,
+}
+
+impl IdPool {
+    /// The most lists kept.
+    pub const CAPACITY: usize = 64;
+
+    /// The list last seen for (`model`, `category`).
+    pub fn find(&self, model: &str, category: &str) -> Option<&IdList> {
+        self.lists.iter().find(|(m, c, _)| m == model && c == category).map(|(_, _, ids)| ids)
+    }
+
+    /// Makes `run` share the ids of the last run seen of its (model, category) when it
+    /// lists the same ones; otherwise its ids become those the next runs are compared with.
+    pub fn share(&mut self, run: &mut CategoryRun) {
+        if let Some((_, _, ids)) = self.lists.iter_mut().find(|(m, c, _)| *m == run.model && *c == run.category) {
+            if !run.reuse_ids(ids) {
+                *ids = run.share_ids();
+            }
+        } else {
+            let ids = run.share_ids();
+            self.set(&run.model, &run.category, ids);
+        }
+    }
+
+    /// Keeps `ids` (from [`IdList::share`]) as the list last seen for (`model`,
+    /// `category`).
+    pub fn set(&mut self, model: &str, category: &str, ids: IdList) {
+        if let Some(entry) = self.lists.iter_mut().find(|(m, c, _)| m == model && c == category) {
+            entry.2 = ids;
+            return;
+        }
+        if self.lists.len() == Self::CAPACITY {
+            self.lists.remove(0);
+        }
+        self.lists.push((model.to_string(), category.to_string(), ids));
     }
 }
 
@@ -191,6 +322,36 @@ impl CategoryRun {
     /// The ids, in the order the run listed them.
     pub fn ids(&self) -> &IdList {
         &self.ids
+    }
+
+    /// Its ids, made shareable ([`IdList::share`]): a list that other runs of its
+    /// category can [`reuse_ids`](Self::reuse_ids).
+    pub fn share_ids(&mut self) -> IdList {
+        self.ids.share()
+    }
+
+    /// Takes `ids` (from [`share_ids`](Self::share_ids)) in place of its own when they are
+    /// the same ids in the same order, so that the two share one buffer; `false` (nothing
+    /// changed) when they differ.
+    ///
+    /// ```
+    /// use evaltally_core::{CategoryRun, Outcome};
+    /// let mut a = CategoryRun::new("run-1", "m", "c");
+    /// let mut b = CategoryRun::new("run-2", "m", "c");
+    /// for run in [&mut a, &mut b] {
+    ///     run.push("t1", Outcome::Pass, None);
+    /// }
+    /// let shared = a.share_ids();
+    /// assert!(b.reuse_ids(&shared) && b.ids().shares_with(a.ids()));
+    /// b.push("t2", Outcome::Fail, None);
+    /// assert!(!b.reuse_ids(&shared) && b.len() == 2 && a.len() == 1);
+    /// ```
+    pub fn reuse_ids(&mut self, ids: &IdList) -> bool {
+        let same = self.ids == *ids;
+        if same {
+            self.ids = ids.clone();
+        }
+        same
     }
 
     /// The outcome of the test at `index`.

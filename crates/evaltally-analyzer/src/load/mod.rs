@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use evaltally_cache::Cache;
-use evaltally_core::{CategoryRun, Diagnostic, RunRecord, Status, TestDetail, id};
+use evaltally_core::{CategoryRun, Diagnostic, IdPool, RunRecord, Status, TestDetail, id};
 use evaltally_format::{DiscoverError, Options, Registry, Scratch, Unit};
 use rayon::prelude::*;
 
@@ -150,7 +150,11 @@ pub fn load_cached(
 ) -> Result<Loaded, LoadError> {
     let found = discover(paths, filter, cache)?;
     let options = filter.options();
-    let read = read_units(&found.units, progress, |unit, scratch| cache.read(unit, scratch, &options));
+    let read = read_units(&found.units, progress, |unit, scratch| {
+        let mut read = cache.read(unit, scratch, &options);
+        share_ids(&mut read.runs, scratch);
+        read
+    });
     // What was read is stored while the runs are lined up and analysed.
     cache.write_behind();
     finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)
@@ -168,12 +172,26 @@ pub fn load_with_records(
 ) -> Result<(Loaded, Records), LoadError> {
     let found = discover(paths, filter, cache)?;
     let options = filter.options();
-    let both = read_units(&found.units, progress, |unit, scratch| cache.read_both(unit, scratch, &options));
+    let both = read_units(&found.units, progress, |unit, scratch| {
+        let (mut read, records) = cache.read_both(unit, scratch, &options);
+        share_ids(&mut read.runs, scratch);
+        (read, records)
+    });
     cache.write_behind();
     let (read, records): (Vec<(usize, evaltally_format::Read)>, Vec<evaltally_format::Records>) =
         both.into_iter().enumerate().map(|(i, (read, records))| ((i, read), records)).unzip();
     let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
     Ok((loaded, finish_records(Vec::new(), records, filter)))
+}
+
+/// Lets each run share the ids of the run its worker read last in its category, when they
+/// are the same (`IdPool`): what every run is held with until the analysis shrinks to one
+/// copy of each category's ids per worker, and lining runs up compares pointers.
+fn share_ids(runs: &mut [CategoryRun], scratch: &mut Scratch) {
+    let pool = scratch.slot::<IdPool>();
+    for run in runs {
+        pool.share(run);
+    }
 }
 
 /// Reads every unit with `read`, in parallel, largest first so a few big units do not leave
