@@ -92,13 +92,19 @@ impl Formatter for Pretty {
 /// the unlikely case it cannot be serialized).
 pub(crate) fn pretty_json(doc: &impl serde::Serialize) -> String {
     let mut out = Vec::with_capacity(64 << 10);
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Pretty::default());
-    if let Err(e) = doc.serialize(&mut serializer) {
+    if let Err(e) = write_pretty(doc, &mut out) {
         return format!("{{\"error\": \"{e}\"}}\n");
     }
-    out.push(b'\n');
     // serde_json writes only valid UTF-8 (strings come from `str`, escapes are ASCII).
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Writes [`pretty_json`]'s text to `out` as it is made (a caller that prints a large
+/// document saves holding all of it).
+pub(crate) fn write_pretty(doc: &impl serde::Serialize, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, Pretty::default());
+    doc.serialize(&mut serializer)?;
+    out.write_all(b"\n")
 }
 
 #[cfg(test)]

@@ -59,6 +59,16 @@ pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Prints what `write` writes, through a buffer, as it is written.
+pub(crate) fn stream(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'_>>) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    write(&mut out)?;
+    out.flush()?;
+    Ok(())
+}
+
 /// Whether an error is a closed pipe on stdout (`evaltally … | head`), which is not a failure.
 pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()

@@ -80,6 +80,28 @@ pub fn json(report: &StabilityReport, diagnostics: &[Diagnostic], options: Optio
     crate::pretty_json(&document(report, diagnostics, options))
 }
 
+/// [`json`]'s text, written to `out` as it is made instead of held (give a buffered
+/// writer: the text is written a few bytes at a time).
+///
+/// ```
+/// use evaltally_report::stability::{Options, json, write_json};
+/// let report = evaltally_analyzer::stability::analyze(&[]);
+/// let mut out = Vec::new();
+/// write_json(&report, &[], Options::default(), &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), json(&report, &[], Options::default()));
+/// ```
+///
+/// # Errors
+/// What writing to `out` gave.
+pub fn write_json(
+    report: &StabilityReport,
+    diagnostics: &[Diagnostic],
+    options: Options,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    crate::json::write_pretty(&document(report, diagnostics, options), out)
+}
+
 /// The per-class id files for one model: (file name, JSON text) for
 /// `stable_tests.json`, `flaky_tests.json` and `failing_tests.json`, each
 /// `{category: [ids in natural order]}` with empty lists kept.

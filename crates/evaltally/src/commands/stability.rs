@@ -32,16 +32,16 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
 
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let options = render::Options { style, top_flaky: args.top_flaky };
-    let text = match args.format {
-        StabilityFormat::Text => render::text(&report, options),
-        StabilityFormat::Json => render::json(&report, &loaded.diagnostics, options),
-        StabilityFormat::Markdown => render::markdown(&report, &loaded.diagnostics, options),
-        StabilityFormat::Junit => render::junit(&report),
-    };
     if let Some(dir) = &args.out {
         write_id_files(dir, &report, &args.paths)?;
     }
-    output::print(&text)?;
+    match args.format {
+        StabilityFormat::Text => output::print(&render::text(&report, options))?,
+        // Megabytes at thousands of runs: written as it is made.
+        StabilityFormat::Json => output::stream(|out| render::write_json(&report, &loaded.diagnostics, options, out))?,
+        StabilityFormat::Markdown => output::print(&render::markdown(&report, &loaded.diagnostics, options))?,
+        StabilityFormat::Junit => output::print(&render::junit(&report))?,
+    }
     output::report_diagnostics(&loaded.diagnostics);
 
     let tripped = args.fail_under_test_rate.is_some_and(|rate| !under_rate(&report, rate, &quarantine));
