@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use evaltally_cache::Cache;
 use evaltally_core::{CategoryRun, Diagnostic, IdPool, RunRecord, Status, TestDetail, id};
@@ -205,17 +206,25 @@ fn read_units<T: Send>(
     let mut order: Vec<usize> = (0..units.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
     progress.start(units.len() as u64, sizes.iter().sum());
-    // Pieces of at most a few units: a worker that runs out of work takes some from
-    // another's remaining units instead of waiting for it to finish a long stretch alone.
-    let mut out: Vec<(usize, T)> = order
-        .par_iter()
-        .with_max_len(4)
-        .map_init(Scratch::default, |scratch, &i| {
-            let value = read(units[i].as_ref(), scratch);
-            progress.advance(sizes[i]);
-            (i, value)
+    // One worker per thread, each taking the next unit in that order until none is left
+    // (none waits while another has a long stretch left), with one `Scratch` for all the
+    // units it reads: its buffers keep the size the largest file gave them, and its
+    // `IdPool` sees every run the worker read before.
+    let next = AtomicUsize::new(0);
+    let workers = rayon::current_num_threads().clamp(1, order.len().max(1));
+    let done: Vec<Vec<(usize, T)>> = (0..workers)
+        .into_par_iter()
+        .map(|_| {
+            let mut scratch = Scratch::default();
+            let mut out = Vec::new();
+            while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                out.push((i, read(units[i].as_ref(), &mut scratch)));
+                progress.advance(sizes[i]);
+            }
+            out
         })
         .collect();
+    let mut out: Vec<(usize, T)> = done.into_iter().flatten().collect();
     progress.finish();
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, value)| value).collect()
