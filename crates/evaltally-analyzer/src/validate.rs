@@ -6,8 +6,7 @@
 use std::path::PathBuf;
 
 use evaltally_core::Diagnostic;
-use evaltally_format::{Options, Purpose, Scratch};
-use rayon::prelude::*;
+use evaltally_format::{Options, Purpose};
 
 pub use evaltally_format::FileValidation;
 
@@ -35,8 +34,8 @@ pub fn validate(paths: &[PathBuf], strict: bool) -> Result<Validated, LoadError>
 pub fn validate_as(paths: &[PathBuf], strict: bool, forced: Option<&'static str>) -> Result<Validated, LoadError> {
     let options = Options { purpose: Purpose::Validate, strict, forced, ..Options::default() };
     let found = crate::load::registry().discover(paths, &options)?;
-    let results: Vec<evaltally_format::Validated> =
-        found.units.par_iter().map_init(Scratch::default, |scratch, u| u.validate(scratch, &options)).collect();
+    let results =
+        crate::load::read_units(&found.units, &crate::load::NoProgress, |u, scratch| u.validate(scratch, &options));
     let mut diagnostics = found.diagnostics;
     let mut files = Vec::new();
     for r in results {

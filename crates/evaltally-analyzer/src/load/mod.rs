@@ -197,7 +197,7 @@ fn share_ids(runs: &mut [CategoryRun], scratch: &mut Scratch) {
 
 /// Reads every unit with `read`, in parallel, largest first so a few big units do not leave
 /// a core idle at the end; the results come back in the units' order.
-fn read_units<T: Send>(
+pub(crate) fn read_units<T: Send>(
     units: &[Box<dyn Unit>],
     progress: &dyn Progress,
     read: impl Fn(&dyn Unit, &mut Scratch) -> T + Sync,
@@ -525,11 +525,7 @@ pub fn records(paths: &[PathBuf], filter: &Filter) -> Result<Records, LoadError>
 pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Records, LoadError> {
     let found = discover(paths, filter, cache)?;
     let options = filter.options();
-    let read: Vec<evaltally_format::Records> = found
-        .units
-        .par_iter()
-        .map_init(Scratch::default, |scratch, u| cache.records(u.as_ref(), scratch, &options))
-        .collect();
+    let read = read_units(&found.units, &NoProgress, |u, scratch| cache.records(u, scratch, &options));
     cache.write_behind();
     Ok(finish_records(found.diagnostics, read, filter))
 }
