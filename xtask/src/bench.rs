@@ -7,7 +7,8 @@
 //! 1. Build evaltally in release mode.
 //! 2. Generate the workloads once into `<target dir>/bench/<name>`, two per
 //!    format, the second with twice the runs (seed 7): BFCL `w40` and `w80`
-//!    with `../shared/bench/gen_bfcl_runs.py`; `gstack2000` / `gstack4000`,
+//!    with `../shared/bench/gen_bfcl_runs.py` (and `w200`, for peak memory at
+//!    200 runs, without the Python baseline); `gstack2000` / `gstack4000`,
 //!    `junit1000` / `junit2000`, `swebench20x500` / `swebench40x500` and
 //!    `sfbench200` / `sfbench400` with `xtask/bench/gen_<format>.py`. A marker
 //!    file `<name>.done` next to each holds the generator command line; a
@@ -324,9 +325,11 @@ pub(crate) fn run(options: &Options) -> Result<()> {
             })?;
         }
         drop(fs::remove_dir_all(&caches));
-        bench(w.format.reference(), true, python_runs, &|| {
-            vec![command(&python, [reference.as_os_str(), dir.as_os_str()])]
-        })?;
+        if w.baseline {
+            bench(w.format.reference(), true, python_runs, &|| {
+                vec![command(&python, [reference.as_os_str(), dir.as_os_str()])]
+            })?;
+        }
         bench(label::CAT, true, options.runs, &|| cat_commands(&w.files))?;
         if w.name == "w40" {
             bench(label::COMPARE, false, options.runs, &|| {

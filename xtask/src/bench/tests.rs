@@ -32,13 +32,14 @@ fn options_parse() {
 }
 
 #[test]
-fn two_workloads_per_format_the_second_with_twice_the_runs() {
+fn two_workloads_per_format_the_second_with_twice_the_runs_and_w200() {
     let names: Vec<String> = Format::ALL.iter().flat_map(|&f| workload::specs(f)).map(|s| s.name).collect::<Vec<_>>();
     assert_eq!(
         names,
         [
             "w40",
             "w80",
+            "w200",
             "gstack2000",
             "gstack4000",
             "junit1000",
@@ -50,7 +51,8 @@ fn two_workloads_per_format_the_second_with_twice_the_runs() {
         ]
     );
     for format in Format::ALL {
-        let [small, big] = workload::specs(format);
+        let specs = workload::specs(format);
+        let [small, big, ..] = &specs[..] else { panic!("{format:?}: fewer than two workloads") };
         assert_eq!((big.runs, big.size_args), (2 * small.runs, small.size_args));
         let scripts = workspace_root().join(format.scripts_dir());
         if format != Format::Bfcl {
@@ -152,6 +154,30 @@ fn cache_ratios_compare_cold_and_warm_with_cat_and_a_new_run_with_one_run() {
     assert!(warm.contains("0.10") && warm.ends_with("| met"), "{table}");
     let added = line("w40: (stability, 39 cached + 1 new run");
     assert!(added.contains("1.00") && added.ends_with("| met"), "{table}");
+    for cache in ["cold", "warm"] {
+        let rss = line(&format!("w40: stability, cache {cache} peak RSS"));
+        assert!(rss.contains("20.0 MiB") && rss.contains("≤ 128 MiB") && rss.ends_with("| met"), "{table}");
+    }
+}
+
+/// A third BFCL workload, too large to scale against, still gets its checks, and the
+/// scaling row stays that of the first two.
+#[test]
+fn a_third_workload_is_checked_but_not_scaled() {
+    let rows = [
+        row("w40", label::STABILITY, 0.2),
+        row("w80", label::STABILITY, 0.38),
+        row("w200", label::STABILITY, 1.0),
+        row("w200", label::CAT, 1.2),
+        row("w200", label::CACHE_COLD, 1.1),
+        row("w200", label::CACHE_WARM, 0.1),
+    ];
+    let table = report::ratios_table(&rows);
+    let line = |what: &str| table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned();
+    assert!(line("scaling, w80 / w40").contains("1.90"), "{table}");
+    assert!(!table.contains("w200 / "), "{table}");
+    assert!(line("w200: speed-up").ends_with("n/a"), "no Python baseline timed: {table}");
+    assert!(line("w200: stability, cache warm peak RSS").ends_with("| met"), "{table}");
 }
 
 /// Runs `python3 SCRIPT ARGS`, fails unless it succeeds, returns its stdout.
