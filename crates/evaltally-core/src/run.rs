@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -168,7 +169,8 @@ impl std::fmt::Debug for IdList {
 /// The id lists of the runs seen last, one per (model, category), for the runs read after
 /// them to share ([`IdPool::share`]): the runs of a category mostly list the same tests, so
 /// 200 runs keep one copy of each category's ids instead of 200. A reader keeps one per
-/// thread; it holds at most [`IdPool::CAPACITY`] lists, dropping the oldest.
+/// thread. It holds one list per (model, category) it has seen, each shared with the runs
+/// that hold it: no more memory than one run of each.
 ///
 /// ```
 /// use evaltally_core::{CategoryRun, IdPool, Outcome};
@@ -186,22 +188,20 @@ impl std::fmt::Debug for IdList {
 /// ```
 #[derive(Debug, Default)]
 pub struct IdPool {
-    lists: Vec<(String, String, IdList)>,
+    /// Model → category → list.
+    lists: HashMap<String, HashMap<String, IdList>>,
 }
 
 impl IdPool {
-    /// The most lists kept.
-    pub const CAPACITY: usize = 64;
-
     /// The list last seen for (`model`, `category`).
     pub fn find(&self, model: &str, category: &str) -> Option<&IdList> {
-        self.lists.iter().find(|(m, c, _)| m == model && c == category).map(|(_, _, ids)| ids)
+        self.lists.get(model)?.get(category)
     }
 
     /// Makes `run` share the ids of the last run seen of its (model, category) when it
     /// lists the same ones; otherwise its ids become those the next runs are compared with.
     pub fn share(&mut self, run: &mut CategoryRun) {
-        if let Some((_, _, ids)) = self.lists.iter_mut().find(|(m, c, _)| *m == run.model && *c == run.category) {
+        if let Some(ids) = self.lists.get_mut(&run.model).and_then(|c| c.get_mut(&run.category)) {
             if !run.reuse_ids(ids) {
                 *ids = run.share_ids();
             }
@@ -214,14 +214,16 @@ impl IdPool {
     /// Keeps `ids` (from [`IdList::share`]) as the list last seen for (`model`,
     /// `category`).
     pub fn set(&mut self, model: &str, category: &str, ids: IdList) {
-        if let Some(entry) = self.lists.iter_mut().find(|(m, c, _)| m == model && c == category) {
-            entry.2 = ids;
-            return;
+        let categories = match self.lists.get_mut(model) {
+            Some(categories) => categories,
+            None => self.lists.entry(model.to_string()).or_default(),
+        };
+        match categories.get_mut(category) {
+            Some(slot) => *slot = ids,
+            None => {
+                categories.insert(category.to_string(), ids);
+            }
         }
-        if self.lists.len() == Self::CAPACITY {
-            self.lists.remove(0);
-        }
-        self.lists.push((model.to_string(), category.to_string(), ids));
     }
 }
 
@@ -438,5 +440,61 @@ impl CategoryRun {
         for o in &mut self.outcomes {
             *o = o.errors_as_failures();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CategoryRun, IdPool};
+    use crate::Outcome;
+
+    fn run(name: &str, model: &str, category: &str, ids: &[&str]) -> CategoryRun {
+        let mut run = CategoryRun::new(name, model, category);
+        for id in ids {
+            run.push(id, Outcome::Pass, None);
+        }
+        run
+    }
+
+    /// However many categories and models a reader meets, each run shares the ids of the
+    /// last run of its own (model, category) when they are the same, and only those.
+    #[test]
+    fn runs_share_ids_within_their_model_and_category_however_many_there_are() {
+        let mut pool = IdPool::default();
+        let keys: Vec<(String, String)> =
+            (0..3).flat_map(|m| (0..100).map(move |c| (format!("m{m}"), format!("c{c}")))).collect();
+        let mut first: Vec<CategoryRun> = keys.iter().map(|(m, c)| run("r1", m, c, &["a", "b"])).collect();
+        for r in &mut first {
+            pool.share(r);
+        }
+        for (r, (m, c)) in first.iter().zip(&keys) {
+            let mut second = run("r2", m, c, &["a", "b"]);
+            pool.share(&mut second);
+            assert!(second.ids().shares_with(r.ids()), "{m}/{c}");
+            let mut other = run("r3", m, c, &["b", "a"]);
+            pool.share(&mut other);
+            assert!(!other.ids().shares_with(r.ids()), "another order: {m}/{c}");
+            assert!(pool.find(m, c).unwrap().shares_with(other.ids()), "the last run is the one compared");
+        }
+        assert!(!first[0].ids().shares_with(first[1].ids()), "equal ids of two categories stay apart");
+    }
+
+    /// A run that shares its ids and then changes them copies them first: the others keep
+    /// theirs.
+    #[test]
+    fn a_shared_list_is_copied_before_it_changes() {
+        let mut pool = IdPool::default();
+        let mut a = run("r1", "m", "c", &["x"]);
+        let mut b = run("r2", "m", "c", &["x"]);
+        pool.share(&mut a);
+        pool.share(&mut b);
+        assert!(b.ids().shares_with(a.ids()));
+        b.push("y", Outcome::Fail, Some("wrong"));
+        assert_eq!(a.ids().iter().collect::<Vec<_>>(), ["x"]);
+        assert_eq!(b.ids().iter().collect::<Vec<_>>(), ["x", "y"]);
+        assert_eq!(pool.find("m", "c").unwrap().iter().collect::<Vec<_>>(), ["x"]);
+        let mut cleared = a.ids().clone();
+        cleared.clear();
+        assert!(cleared.is_empty() && a.len() == 1);
     }
 }
