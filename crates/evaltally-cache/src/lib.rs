@@ -332,14 +332,9 @@ impl Cache {
         chunk.push(hash, pack::now_secs(), encode);
         if chunk.is_full() {
             let mut pack = self.storing.pack();
-            let appended = match &mut *pack {
-                Some(writer) => writer.append(&chunk),
-                None => pack::Writer::create(&entry_dir(root))
-                    .and_then(|mut writer| writer.append(&chunk).map(|()| *pack = Some(writer))),
-            };
-            if appended.is_err() {
-                let lost = pack.take().map_or(0, |w| w.entries()) + chunk.entries();
-                self.counters.write_errors.fetch_add(lost, Ordering::Relaxed);
+            let before = pack.as_ref().map_or(0, pack::Writer::entries);
+            if pack::Writer::append_to(&mut pack, &entry_dir(root), &chunk).is_err() {
+                self.counters.write_errors.fetch_add(before + chunk.entries(), Ordering::Relaxed);
             }
             drop(pack);
             chunk.clear();
@@ -571,17 +566,11 @@ impl Taken {
         if n == 0 {
             return (0, true);
         }
-        let written = (|| {
-            let mut writer = match self.pack {
-                Some(writer) => writer,
-                None => pack::Writer::create(dir)?,
-            };
-            for chunk in self.chunks.iter().filter(|c| c.entries() > 0) {
-                writer.append(chunk)?;
-            }
-            writer.finish()
-        })();
-        (n, written.is_ok())
+        let mut pack = self.pack;
+        let appended =
+            self.chunks.iter().filter(|c| c.entries() > 0).try_for_each(|c| pack::Writer::append_to(&mut pack, dir, c));
+        let written = appended.is_ok() && pack.is_some_and(|writer| writer.finish().is_ok());
+        (n, written)
     }
 }
 

@@ -195,8 +195,23 @@ impl Writer {
         self.entries
     }
 
-    /// Appends the chunk's entries; on an error none of them is in the pack.
-    pub(crate) fn append(&mut self, chunk: &Chunk) -> std::io::Result<()> {
+    /// Appends `chunk` to the pack in `slot`, starting one in `dir` when there is none.
+    /// On an error `slot` is emptied: a pack that took part of a chunk is never finished
+    /// (dropped, its temporary file is removed).
+    pub(crate) fn append_to(slot: &mut Option<Self>, dir: &Path, chunk: &Chunk) -> std::io::Result<()> {
+        let appended = match slot {
+            Some(writer) => writer.append(chunk),
+            None => Self::create(dir).and_then(|mut writer| writer.append(chunk).map(|()| *slot = Some(writer))),
+        };
+        if appended.is_err() {
+            *slot = None;
+        }
+        appended
+    }
+
+    /// Appends the chunk's entries; on an error the file may hold part of them, and the
+    /// pack must be dropped unfinished ([`append_to`](Self::append_to) does).
+    fn append(&mut self, chunk: &Chunk) -> std::io::Result<()> {
         self.file.as_file_mut().write_all(&chunk.bytes)?;
         for &(hash, start, len, used) in &chunk.rows {
             self.index.extend_from_slice(&hash.to_le_bytes());

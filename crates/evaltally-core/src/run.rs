@@ -349,6 +349,10 @@ impl CategoryRun {
     /// assert!(!b.reuse_ids(&shared) && b.len() == 2 && a.len() == 1);
     /// ```
     pub fn reuse_ids(&mut self, ids: &IdList) -> bool {
+        if self.ids.shares_with(ids) {
+            // Restored from the cache already sharing them: nothing to swap.
+            return true;
+        }
         let same = self.ids == *ids;
         if same {
             self.ids = ids.clone();
