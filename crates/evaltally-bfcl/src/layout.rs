@@ -109,14 +109,21 @@ fn strip_version_prefix(body: &str) -> Option<&str> {
 /// assert!(!is_bfcl_file(Path::new("r/report.json")));
 /// ```
 pub fn is_bfcl_file(path: &Path) -> bool {
-    let Some(name) = path.file_name() else { return false };
+    let Some(name) = evaltally_format::file_name(path) else { return false };
     let Some(name) = name.to_str() else { return name.to_string_lossy().starts_with("BFCL_") };
     classify(name).is_some()
         || name.ends_with("_prereq_result.json")
         // Only a file below a `memory_snapshot` folder can be in a snapshot: every other JSON
         // file the walk finds is told apart without taking its path apart.
-        || memchr::memmem::find(path.as_os_str().as_encoded_bytes(), b"memory_snapshot").is_some()
+        || snapshot_finder().find(path.as_os_str().as_encoded_bytes()).is_some()
             && locate(path).is_some_and(|p| p.in_snapshot)
+}
+
+/// The searcher for `memory_snapshot`, built once: [`is_bfcl_file`] looks for it in the path
+/// of every file a walk finds.
+fn snapshot_finder() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(b"memory_snapshot"))
 }
 
 /// Where a file sits in a BFCL layout, from its path alone.

@@ -1,5 +1,6 @@
 //! The [`Format`] trait and what it is given.
 
+use std::borrow::Cow;
 use std::fmt::Debug;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -322,14 +323,129 @@ pub fn has_extension(path: &Path, ext: &str) -> bool {
 /// assert!(names_above::<4>(Path::new("night-1/acme/django-1/report.json"), 2).is_none());
 /// assert!(names_above::<2>(Path::new("../django-1/report.json"), 1).is_none());
 /// ```
-pub fn names_above<const N: usize>(path: &Path, skip: usize) -> Option<[std::borrow::Cow<'_, str>; N]> {
-    let mut names = path.components().rev().skip(skip).map(|c| match c {
+pub fn names_above<const N: usize>(path: &Path, skip: usize) -> Option<[Cow<'_, str>; N]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        // From the path's bytes when every piece up to the last one asked for is a
+        // component of its own: not empty (`a//b`, `a/`, the root) and not `.`.
+        let mut rest = path.as_os_str().as_bytes();
+        let mut names: [&[u8]; N] = [&[]; N];
+        let mut plain = true;
+        for at in 0..skip + N {
+            let (piece, more) = match memchr::memrchr(b'/', rest) {
+                Some(i) => (&rest[i + 1..], Some(&rest[..i])),
+                None => (rest, None),
+            };
+            if matches!(piece, b"" | b".") {
+                plain = false;
+                break;
+            }
+            if at >= skip {
+                if piece == b".." {
+                    return None;
+                }
+                names[at - skip] = piece;
+            }
+            match more {
+                Some(more) => rest = more,
+                None if at + 1 < skip + N => return None,
+                None => {}
+            }
+        }
+        if plain {
+            // Checking plain UTF-8 first is quicker for the usual ASCII names.
+            return Some(
+                names.map(|n| std::str::from_utf8(n).map_or_else(|_| String::from_utf8_lossy(n), Cow::Borrowed)),
+            );
+        }
+    }
+    first_names(path.components().rev().skip(skip).map(|c| match c {
         std::path::Component::Normal(name) => Some(name.to_string_lossy()),
         _ => None,
-    });
-    let found: [Option<std::borrow::Cow<'_, str>>; N] = std::array::from_fn(|_| names.next().flatten());
+    }))
+}
+
+/// The first `N` names, when there are that many and each is a name.
+fn first_names<'a, const N: usize>(mut names: impl Iterator<Item = Option<Cow<'a, str>>>) -> Option<[Cow<'a, str>; N]> {
+    let found: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| names.next().flatten());
     if found.iter().any(Option::is_none) {
         return None;
     }
     Some(found.map(Option::unwrap_or_default))
+}
+
+/// [`Path::file_name`], from the path's bytes when its last piece is a name: a claim asks
+/// it of every file a walk finds, and taking a path apart into components costs more than
+/// the comparison that follows.
+///
+/// ```
+/// use std::path::Path;
+/// use evaltally_format::file_name;
+/// for p in ["runs/a/report.json", "report.json", "runs/a/", "runs/a/.", "runs/..", "/", ""] {
+///     assert_eq!(file_name(Path::new(p)), Path::new(p).file_name(), "{p}");
+/// }
+/// ```
+pub fn file_name(path: &Path) -> Option<&std::ffi::OsStr> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        let name = bytes.rsplit(|&b| b == b'/').next().unwrap_or(bytes);
+        if !matches!(name, b"" | b"." | b"..") {
+            return Some(std::ffi::OsStr::from_bytes(name));
+        }
+    }
+    path.file_name()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::path::{Component, Path};
+
+    /// What [`super::names_above`] says, worked out from the path's components.
+    fn by_components<const N: usize>(path: &Path, skip: usize) -> Option<[Cow<'_, str>; N]> {
+        let names: Vec<Option<Cow<'_, str>>> = path
+            .components()
+            .rev()
+            .skip(skip)
+            .take(N)
+            .map(|c| match c {
+                Component::Normal(name) => Some(name.to_string_lossy()),
+                _ => None,
+            })
+            .collect();
+        let names: Option<Vec<Cow<'_, str>>> = names.into_iter().collect();
+        names?.try_into().ok()
+    }
+
+    #[test]
+    fn names_above_and_file_name_agree_with_the_components() {
+        let paths = [
+            "x/logs/run_evaluation/night-1/acme/django-1/report.json",
+            "/abs/logs/run_evaluation/night-1/acme/django-1/report.json",
+            "logs/run_evaluation/night-1/acme/django-1/report.json",
+            "run_evaluation/night-1/acme/django-1/report.json",
+            "./logs/run_evaluation/night-1/acme/django-1/report.json",
+            "x/logs//run_evaluation/./night-1/acme/django-1/report.json",
+            "x/logs/run_evaluation/night-1/acme/django-1/",
+            "x/logs/../night-1/acme/django-1/report.json",
+            "x/logs/run_evaluation/night-1/acme/../report.json",
+            "x/logs/run_evaluation/night-1/acme/django-1/.",
+            "/logs/a/b/c/d",
+            "a/b",
+            "/",
+            "",
+            ".",
+            "..",
+        ];
+        for p in paths.map(Path::new) {
+            for skip in 0..4 {
+                assert_eq!(super::names_above::<4>(p, skip), by_components::<4>(p, skip), "{p:?} {skip}");
+                assert_eq!(super::names_above::<1>(p, skip), by_components::<1>(p, skip), "{p:?} {skip}");
+            }
+            assert_eq!(super::file_name(p), p.file_name(), "{p:?}");
+        }
+    }
 }

@@ -17,7 +17,9 @@ pub mod walk;
 mod write;
 
 pub use file::read_file;
-pub use format::{Claim, Format, Input, Options, Purpose, Resemblance, Scoring, has_extension, names_above, utf8};
+pub use format::{
+    Claim, Format, Input, Options, Purpose, Resemblance, Scoring, file_name, has_extension, names_above, utf8,
+};
 pub use keys::Keys;
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};
 pub use registry::{DiscoverError, Discovered, Registry};

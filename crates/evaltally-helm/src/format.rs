@@ -59,7 +59,7 @@ impl Format for Helm {
     }
 
     fn claim(&self, path: &Path) -> Claim {
-        if path.file_name().is_some_and(|n| n == STATS_FILE) { Claim::Group } else { Claim::No }
+        if evaltally_format::file_name(path).is_some_and(|n| n == STATS_FILE) { Claim::Group } else { Claim::No }
     }
 
     /// One unit per stats file: a HELM run folder holds one.

@@ -23,7 +23,7 @@ pub const FORMAT: &str = "lmeval";
 /// assert_eq!(evaltally_lmeval::task_and_date(std::path::Path::new("results.jsonl")), None);
 /// ```
 pub fn task_and_date(path: &Path) -> Option<(String, String)> {
-    let name = path.file_name()?.to_str()?;
+    let name = evaltally_format::file_name(path)?.to_str()?;
     let rest = name.strip_prefix("samples_")?.strip_suffix(".jsonl")?;
     let (task, date) = rest.rsplit_once('_')?;
     (!task.is_empty() && !date.is_empty()).then(|| (task.to_string(), date.to_string()))

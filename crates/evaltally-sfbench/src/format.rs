@@ -26,7 +26,7 @@ use evaltally_format::json::is_json_path as is_json;
 /// `…/<run>/logs/<id>/report.json`), which SWE-bench's format claims by it: never an
 /// SF-Bench report's.
 fn is_harness_instance_place(path: &Path) -> bool {
-    if path.file_name().is_none_or(|n| n != "report.json") {
+    if evaltally_format::file_name(path).is_none_or(|n| n != "report.json") {
         return false;
     }
     match evaltally_format::names_above::<4>(path, 2) {

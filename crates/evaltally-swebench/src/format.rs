@@ -30,7 +30,7 @@ pub static SWEBENCH: SweBench = SweBench;
 use evaltally_format::json::is_json_path as is_json;
 
 fn is_instance_report(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "report.json") && sources::instance_place(path).is_some()
+    evaltally_format::file_name(path).is_some_and(|n| n == "report.json") && sources::instance_place(path).is_some()
 }
 
 /// The runs of a document whose format is known, read from the buffer.
@@ -149,12 +149,8 @@ impl Format for SweBench {
         let mut groups: BTreeMap<(String, String), Group> = BTreeMap::new();
         for file in files {
             let Some(key) = sources::instance_group(&file.path) else { continue };
-            let id = file
-                .path
-                .parent()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            // The instance's folder (`instance_group` found the names above it).
+            let id = evaltally_format::names_above::<1>(&file.path, 1).map(|[id]| id.into_owned()).unwrap_or_default();
             let entry = groups.entry(key).or_default();
             // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`: `<dir>` may hold
             // the run report `<model>.<run>.json`, which already says what each instance did.
