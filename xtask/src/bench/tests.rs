@@ -125,7 +125,7 @@ fn ratios_scale_each_format_and_report_other_speed_ups_without_target() {
         row("junit1000", label::STABILITY, 0.5),
     ];
     let table = report::ratios_table(&rows);
-    let line = |what: &str| table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned();
+    let line = |what: &str| table_line(&table, what);
     assert!(line("gstack2000: speed-up").ends_with("3.00× | -        | -"), "{table}");
     assert!(line("gstack2000: evaltally stability / cat").ends_with("| met"), "{table}");
     assert!(line("gstack4000: evaltally stability / cat").ends_with("not met"), "{table}");
@@ -147,7 +147,7 @@ fn cache_ratios_compare_cold_and_warm_with_cat_and_a_new_run_with_one_run() {
         row("w40", label::ONE_RUN, 0.02),
     ];
     let table = report::ratios_table(&rows);
-    let line = |what: &str| table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned();
+    let line = |what: &str| table_line(&table, what);
     let cold = line("w40: stability, cache cold / cat");
     assert!(cold.contains("1.50") && cold.ends_with("not met"), "{table}");
     let warm = line("w40: stability, cache warm / cat");
@@ -173,7 +173,7 @@ fn a_third_workload_is_checked_but_not_scaled() {
         row("w200", label::CACHE_WARM, 0.1),
     ];
     let table = report::ratios_table(&rows);
-    let line = |what: &str| table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned();
+    let line = |what: &str| table_line(&table, what);
     assert!(line("scaling, w80 / w40").contains("1.90"), "{table}");
     assert!(!table.contains("w200 / "), "{table}");
     assert!(line("w200: speed-up").ends_with("n/a"), "no Python baseline timed: {table}");
@@ -264,4 +264,10 @@ fn check_generator(format: Format, size: [&str; 2], tmp: &Path) {
     let out = Command::new("python3").arg(&checker).args([&expected_file, &reference_file]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{name}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("stable_fail"), "{name}");
+}
+
+/// The first line of `table` that contains `what`, without the table's trailing padding
+/// and bar.
+fn table_line(table: &str, what: &str) -> String {
+    table.lines().find(|l| l.contains(what)).unwrap().trim_end_matches([' ', '|']).to_owned()
 }
