@@ -40,14 +40,13 @@ impl IdList {
 
     /// Appends an id.
     pub fn push(&mut self, id: &str) {
-        if self.shared.is_some() {
-            self.own();
-        }
+        self.own();
         self.buf.push_str(id);
         self.ends.push(self.buf.len());
     }
 
     /// A shared list's buffers copied into this one, before it changes.
+    #[inline]
     fn own(&mut self) {
         if let Some(shared) = self.shared.take() {
             (self.buf, self.ends) = Arc::unwrap_or_clone(shared);
