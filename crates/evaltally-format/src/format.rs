@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::outputs::{FileValidation, Read, Records, Shown};
-use crate::scan::{Member, object_members, string_value};
+use crate::scan::{Before, Member, members_before, object_members, string_value};
 use crate::unit::Unit;
 use crate::walk::WalkedFile;
 use evaltally_core::Diagnostic;
@@ -138,6 +138,47 @@ impl<'a> Input<'a> {
     /// complete object (not JSON, an array, cut short). Found without building any value.
     pub fn json_members(&self) -> Option<&[Member]> {
         self.members.get_or_init(|| object_members(self.text_bytes()).ok()).as_deref()
+    }
+
+    /// Whether the top-level JSON object has member `key` with one of `any` among the
+    /// members before it, found by scanning the document only as far as `key`: a sniffer
+    /// that knows a format by its header does not pay for skipping the big member after it.
+    /// Unlike [`json_members`](Self::json_members), nothing after `key` is checked, so the
+    /// reader must still read the rest strictly. A scan that meets the end of the object
+    /// instead has found every member (or the error), which `json_members` then returns
+    /// without scanning again.
+    ///
+    /// ```
+    /// use evaltally_format::Input;
+    /// let path = std::path::Path::new("report.json");
+    /// let doc = br#"{"schema_version": "2.0", "instances": [{"id": 1}], "summary": {}}"#;
+    /// let file = Input::new(path, doc, false);
+    /// assert!(file.has_before("instances", &["run_id", "schema_version"]));
+    /// assert!(!file.has_before("schema_version", &["instances"]));
+    /// assert!(!file.has_before("results", &["schema_version"]));
+    /// // A document cut short after the header still has it.
+    /// assert!(Input::new(path, &doc[..40], false).has_before("instances", &["schema_version"]));
+    /// ```
+    pub fn has_before(&self, key: &str, any: &[&str]) -> bool {
+        let text = self.text_bytes();
+        let named = |m: &Member, k: &str| &text[m.key.clone()] == k.as_bytes();
+        let any_in = |members: &[Member]| members.iter().any(|m| any.iter().any(|k| named(m, k)));
+        if let Some(members) = self.members.get() {
+            let members = members.as_deref().unwrap_or_default();
+            return members.iter().position(|m| named(m, key)).is_some_and(|at| any_in(&members[..at]));
+        }
+        match members_before(text, key.as_bytes()) {
+            Ok(Before::Met(members)) => any_in(&members),
+            Ok(Before::All(members)) => {
+                let _ = self.members.set(Some(members));
+                false
+            }
+            // The scan up to the error is the one `json_members` makes.
+            Err(_) => {
+                let _ = self.members.set(None);
+                false
+            }
+        }
     }
 
     /// Whether the top-level JSON object has member `key`.

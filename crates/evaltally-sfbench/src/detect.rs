@@ -102,6 +102,22 @@ pub fn detect(v: &impl Keys) -> Option<Format> {
     None
 }
 
+/// Whether a report's header says it is SF-Bench v2, `instances` with `schema_version` or
+/// `run_id` before it, found without skipping the instances: what [`detect`] says of such a
+/// document once it is known to be complete (the reader checks that as it reads).
+///
+/// ```
+/// use evaltally_format::Input;
+/// use evaltally_sfbench::detect::v2_header;
+/// let doc = br#"{"schema_version": "2.0", "run_id": "r", "instances": []}"#;
+/// assert!(v2_header(&Input::new("report.json".as_ref(), doc, false)));
+/// let later = br#"{"instances": [], "schema_version": "2.0"}"#;
+/// assert!(!v2_header(&Input::new("report.json".as_ref(), later, false)));
+/// ```
+pub fn v2_header(file: &evaltally_format::Input<'_>) -> bool {
+    file.has_before("instances", &["schema_version", "run_id"])
+}
+
 /// Whether a document is a SWE-bench harness report, run or per-instance
 /// (SWE-bench's crate reads it): never an SF-Bench document, nor a part of one.
 ///

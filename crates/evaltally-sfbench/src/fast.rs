@@ -9,11 +9,13 @@
 //! tolerant reader ([`crate::sources::read_document`]), which says what is wrong. Both give
 //! the same runs.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use evaltally_core::{CategoryRun, Outcome};
 use evaltally_format::Input;
-use evaltally_format::fields::{Fallback, boolean, fields, member, only_objects, string};
+use evaltally_format::fields::{Fallback, boolean, fields, member, string};
+use evaltally_format::scan::{array_at, object_members_walking, value_end};
 
 use crate::report::{TaskStatus, sfbench_category};
 
@@ -22,11 +24,37 @@ pub(crate) fn category_runs(file: &Input<'_>) -> Option<Vec<CategoryRun>> {
     runs(file).ok()
 }
 
+/// What one instance gave: its id, outcome and error label (`None` for a pass).
+type Found<'a> = (Cow<'a, str>, Outcome, Option<Cow<'a, str>>);
+
+/// One pass over the report: the top level, and the instances in place (a report is mostly
+/// its instances, so they are walked once, not skipped and then walked).
 fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     let t = file.text().ok_or(Fallback)?;
     let b = t.as_bytes();
-    let members = file.json_members().ok_or(Fallback)?;
-    let top = |key: &str| member(b, members, key);
+    let mut found: Vec<Found<'_>> = Vec::new();
+    let mut seen = hashbrown::HashSet::new();
+    // Set by an instance the tolerant reader must read; the rest is only skipped.
+    let mut failed = false;
+    let members = object_members_walking(b, b"instances", |start| {
+        array_at(b, start, |i| {
+            if failed || b[i] != b'{' {
+                failed = true;
+                return value_end(b, i);
+            }
+            if let Ok(end) = instance(t, i, &mut seen, &mut found) {
+                Ok(end)
+            } else {
+                failed = true;
+                value_end(b, i)
+            }
+        })
+    })
+    .map_err(|_| Fallback)?;
+    let top = |key: &str| member(b, &members, key);
+    if failed || top("instances")?.is_none() {
+        return Err(Fallback);
+    }
     let run = match string(t, top("run_id")?)? {
         Some(id) => id.into_owned(),
         None => file.stem(),
@@ -41,51 +69,69 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         None => string(t, top("created_at")?)?,
     };
     let meta = crate::report::run_meta(started.as_deref());
-    let instances = top("instances")?.ok_or(Fallback)?;
     // Category runs, and where each is, by name (returned in name order).
     let mut categories: Vec<CategoryRun> = Vec::new();
-    let mut by_category: BTreeMap<String, usize> = BTreeMap::new();
-    let mut last: Option<(String, usize)> = None;
-    let mut seen = hashbrown::HashSet::new();
-    only_objects(b, instances, |i| {
-        let ([id, status, resolved, error_type], end) =
-            fields(b, i, ["instance_id", "status", "resolved", "error_type"])?;
-        let id = string(t, id.as_ref())?.unwrap_or_default();
-        let status = string(t, status.as_ref())?.map_or(TaskStatus::Error, |s| TaskStatus::parse(&s));
-        // A `resolved` that is not a boolean, or a repeated instance, is the tolerant reader's
-        // to report.
-        if resolved.as_ref().is_some_and(|r| boolean(b, Some(r)).is_none()) {
-            return Err(Fallback);
-        }
-        if status == TaskStatus::Skipped {
-            return Ok(end);
-        }
-        if !seen.insert(id.clone()) {
-            return Err(Fallback);
-        }
-        let category = sfbench_category(&id);
+    let mut by_category: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut last: Option<(&str, usize)> = None;
+    for (id, outcome, label) in &found {
+        let category = sfbench_category(id);
         // Instances of a category mostly come together: the last category is tried first.
-        let entry = match last.as_ref() {
-            Some((name, at)) if name == category => &mut categories[*at],
+        let at = match last {
+            Some((name, at)) if name == category => at,
             _ => {
-                let at = *by_category.entry(category.to_string()).or_insert_with(|| {
+                let at = *by_category.entry(category).or_insert_with(|| {
                     let mut c = CategoryRun::new(&run, model, category);
                     c.meta.clone_from(&meta);
                     categories.push(c);
                     categories.len() - 1
                 });
-                last = Some((category.to_string(), at));
-                &mut categories[at]
+                last = Some((category, at));
+                at
             }
         };
-        if boolean(b, resolved.as_ref()).unwrap_or(false) {
-            entry.push(&id, Outcome::Pass, None);
-        } else {
-            let label = string(t, error_type.as_ref())?;
-            entry.push(&id, status.unresolved_outcome(), Some(label.as_deref().unwrap_or(status.as_str())));
-        }
-        Ok(end)
-    })?;
+        categories[at].push(id, *outcome, label.as_deref());
+    }
     let mut categories: Vec<Option<CategoryRun>> = categories.into_iter().map(Some).collect();
     Ok(by_category.into_values().filter_map(|at| categories[at].take()).collect())
+}
+
+/// The instance object at `b[i]`: its outcome goes to `found` (nothing for a skipped
+/// test); returns the offset just past it.
+fn instance<'a>(
+    t: &'a str,
+    i: usize,
+    seen: &mut hashbrown::HashSet<Cow<'a, str>>,
+    found: &mut Vec<Found<'a>>,
+) -> Result<usize, Fallback> {
+    let b = t.as_bytes();
+    let ([id, status, resolved, error_type], end) = fields(b, i, ["instance_id", "status", "resolved", "error_type"])?;
+    let id = string(t, id.as_ref())?.unwrap_or_default();
+    let status = string(t, status.as_ref())?.map_or(TaskStatus::Error, |s| TaskStatus::parse(&s));
+    // A `resolved` that is not a boolean, or a repeated instance, is the tolerant reader's
+    // to report.
+    if resolved.as_ref().is_some_and(|r| boolean(b, Some(r)).is_none()) {
+        return Err(Fallback);
+    }
+    if status == TaskStatus::Skipped {
+        return Ok(end);
+    }
+    if !seen.insert(id.clone()) {
+        return Err(Fallback);
+    }
+    if boolean(b, resolved.as_ref()).unwrap_or(false) {
+        found.push((id, Outcome::Pass, None));
+    } else {
+        let outcome = status.unresolved_outcome();
+        let label = match string(t, error_type.as_ref())? {
+            Some(label) => label,
+            None => match status {
+                TaskStatus::Other(s) => Cow::Owned(s),
+                TaskStatus::Fail => Cow::Borrowed("fail"),
+                TaskStatus::Error => Cow::Borrowed("error"),
+                known => Cow::Owned(known.as_str().to_owned()),
+            },
+        };
+        found.push((id, outcome, Some(label)));
+    }
+    Ok(end)
 }

@@ -9,7 +9,7 @@ use evaltally_format::{
     Claim, FileValidation, Format, Input, Keys, Options, Purpose, Read, Records, Resemblance, Shown,
 };
 
-use crate::detect::{Format as Detected, detect, is_harness_report};
+use crate::detect::{Format as Detected, detect, is_harness_report, v2_header};
 use crate::sources;
 
 /// SF-Bench reports: schema v2, and the v1 shapes (read for `validate` and `convert`).
@@ -101,7 +101,9 @@ impl Format for SfBench {
     }
 
     fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {
-        if detect(file).is_some() {
+        // A v2 report is known by its header, without a pass over its instances: `read`
+        // walks them once, strictly, and hands anything malformed to the tolerant reader.
+        if options.purpose == Purpose::Read && v2_header(file) || detect(file).is_some() {
             return true;
         }
         options.purpose == Purpose::Validate
@@ -131,7 +133,7 @@ impl Format for SfBench {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        if detect(file) == Some(Detected::SfbenchV2)
+        if (v2_header(file) || detect(file) == Some(Detected::SfbenchV2))
             && let Some(runs) = crate::fast::category_runs(file)
         {
             return Read { runs, diagnostics: Vec::new() };

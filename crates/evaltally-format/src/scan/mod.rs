@@ -160,7 +160,37 @@ fn for_each_member(b: &[u8], each: impl FnMut(Range<usize>, Range<usize>)) -> Re
 /// let end = object_at(doc, 1, |k, _| keys.push(doc[k].to_vec())).unwrap();
 /// assert_eq!((keys, &doc[end..]), (vec![b"a".to_vec(), b"b".to_vec()], &b", 3]"[..]));
 /// ```
+#[inline]
 pub fn object_at(b: &[u8], start: usize, mut each: impl FnMut(Range<usize>, Range<usize>)) -> Result<usize, ScanError> {
+    object_at_with(b, start, |key, i| {
+        let end = skip_value(b, i)?;
+        each(key, i..end);
+        Ok(end)
+    })
+}
+
+/// Like [`object_at`], but `each(key, start)` takes each member's value itself: it gets the
+/// offset of the value's first byte (the end of `b` when the object is cut short there) and
+/// returns the offset just past the value (walk it with [`array_at`] or [`object_at`], or
+/// skip it with [`value_end`]). A reader that needs the inside of one member reads it in
+/// the same pass as the others.
+///
+/// ```
+/// use evaltally_format::scan::{array_at, object_at_with, value_end};
+/// let doc = br#"{"n": 2, "xs": [1, 2]}"#;
+/// let mut elements = 0;
+/// let end = object_at_with(doc, 0, |key, i| match &doc[key] {
+///     b"xs" => array_at(doc, i, |j| { elements += 1; value_end(doc, j) }),
+///     _ => value_end(doc, i),
+/// }).unwrap();
+/// assert_eq!((elements, end), (2, doc.len()));
+/// ```
+#[inline]
+pub fn object_at_with(
+    b: &[u8],
+    start: usize,
+    mut each: impl FnMut(Range<usize>, usize) -> Result<usize, ScanError>,
+) -> Result<usize, ScanError> {
     let mut i = start;
     if b.get(i) != Some(&b'{') {
         return Err(ScanError::at(i, "`{` starting a JSON object"));
@@ -180,8 +210,7 @@ pub fn object_at(b: &[u8], start: usize, mut each: impl FnMut(Range<usize>, Rang
             return Err(ScanError::at(i, "`:` after a member name"));
         }
         i = skip_ws(b, i + 1);
-        let end = skip_value(b, i)?;
-        each(key, i..end);
+        let end = each(key, i)?;
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
@@ -189,6 +218,81 @@ pub fn object_at(b: &[u8], start: usize, mut each: impl FnMut(Range<usize>, Rang
             Some(_) => return Err(ScanError::at(i, "`,` or `}` after a member")),
             None => return Err(ScanError::at(i, "`,` or `}` (the object is cut short)")),
         }
+    }
+}
+
+/// Every member of the object spanning all of `b`, as [`object_members`] finds them, with
+/// the value of each member named `key` walked by `walk` (given the offset of its first
+/// byte, returning the offset just past it) instead of skipped: one pass gives a reader the
+/// top level and the inside of its one big member.
+///
+/// ```
+/// use evaltally_format::scan::{array_at, object_members_walking, value_end};
+/// let doc = br#"{"run": "r1", "items": [1, 2, 3], "done": true}"#;
+/// let mut items = 0;
+/// let members = object_members_walking(doc, b"items", |i| array_at(doc, i, |j| { items += 1; value_end(doc, j) }))
+///     .unwrap();
+/// assert_eq!((members.len(), items), (3, 3));
+/// assert_eq!(&doc[members[1].value.clone()], b"[1, 2, 3]");
+/// ```
+pub fn object_members_walking(
+    b: &[u8],
+    key: &[u8],
+    mut walk: impl FnMut(usize) -> Result<usize, ScanError>,
+) -> Result<Vec<Member>, ScanError> {
+    let mut out = Vec::new();
+    let i = skip_ws(b, 0);
+    let end = object_at_with(b, i, |k, v| {
+        let end = if &b[k.clone()] == key { walk(v)? } else { skip_value(b, v)? };
+        out.push(Member { key: k, value: v..end });
+        Ok(end)
+    })?;
+    finish(b, end)?;
+    Ok(out)
+}
+
+/// How far [`members_before`] went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Before {
+    /// The object has a member with the key; these are the members before it (its value
+    /// was not looked at).
+    Met(Vec<Member>),
+    /// The object has no member with the key: these are all its members, the whole object
+    /// checked as [`object_members`] checks it.
+    All(Vec<Member>),
+}
+
+/// The members of the object spanning all of `b` before the first member named `key`,
+/// scanned only that far: a sniffer asking about the keys that come before a big member
+/// does not pay for skipping it.
+///
+/// ```
+/// use evaltally_format::scan::{Before, members_before};
+/// let doc = br#"{"schema_version": "2.0", "instances": [{"id": 1}], "summary": {}}"#;
+/// let Ok(Before::Met(members)) = members_before(doc, b"instances") else { panic!() };
+/// assert_eq!(&doc[members[0].key.clone()], b"schema_version");
+/// assert!(matches!(members_before(doc, b"other"), Ok(Before::All(all)) if all.len() == 3));
+/// // Nothing after the key is looked at, so a document cut short there still meets it.
+/// assert!(matches!(members_before(&doc[..45], b"instances"), Ok(Before::Met(_))));
+/// assert!(members_before(&doc[..45], b"other").is_err());
+/// ```
+pub fn members_before(b: &[u8], key: &[u8]) -> Result<Before, ScanError> {
+    /// Stops the walk: not an error of the document.
+    const MET: &str = "";
+    let mut out = Vec::new();
+    let i = skip_ws(b, 0);
+    let walked = object_at_with(b, i, |k, v| {
+        if &b[k.clone()] == key {
+            return Err(ScanError::at(v, MET));
+        }
+        let end = skip_value(b, v)?;
+        out.push(Member { key: k, value: v..end });
+        Ok(end)
+    });
+    match walked {
+        Err(e) if e.message == MET => Ok(Before::Met(out)),
+        Err(e) => Err(e),
+        Ok(end) => finish(b, end).map(|()| Before::All(out)),
     }
 }
 
@@ -344,6 +448,48 @@ mod tests {
                 assert_eq!(skip_ws(doc.as_bytes(), 0), doc.len() - 1, "{len} {mixed:?}");
                 let line = format!("{{{}\"id\"{mixed}:{}1{}}}", " ".repeat(len), " ".repeat(len), " ".repeat(len));
                 assert_eq!(scan(&line, &["id"]).unwrap(), [Some("1".into())], "{line:?}");
+            }
+        }
+    }
+
+    /// `members_before` is `object_members` stopped at a key, and `object_members_walking`
+    /// is `object_members` with one value walked: on complete documents, cut ones and broken
+    /// ones they find the same members (or fail at the same byte).
+    #[test]
+    fn partial_and_walking_scans_agree_with_object_members() {
+        let docs = [
+            r#"{"a": 1, "big": [{"x": "]"}, 2], "c": {"d": []}}"#,
+            r#"  {"big": [], "a": "s", "big": [3]}  "#,
+            r#"{"a": 1, "c": 2}"#,
+            "{}",
+            r#"{"a": 1, "big": [1, 2"#,
+            r#"{"a": 1 "big": []}"#,
+            r#"{"a": [1, "big": []}"#,
+            r#"{"a": 1, "big": [1]} x"#,
+        ];
+        for doc in docs {
+            let b = doc.as_bytes();
+            let all = object_members(b);
+            let first = all.as_ref().ok().and_then(|m| m.iter().position(|m| &b[m.key.clone()] == b"big"));
+            match (members_before(b, b"big"), &all) {
+                (Ok(Before::Met(before)), Ok(all)) => {
+                    assert_eq!(Some(before.as_slice()), first.map(|k| &all[..k]), "{doc}");
+                }
+                (Ok(Before::Met(before)), Err(_)) => {
+                    assert!(before.iter().all(|m| &b[m.key.clone()] != b"big"), "{doc}");
+                }
+                (Ok(Before::All(found)), Ok(all)) => assert_eq!((&found, first), (all, None), "{doc}"),
+                (Err(e), Err(expected)) => assert_eq!(&e, expected, "{doc}"),
+                (got, _) => panic!("{doc}: {got:?} against {all:?}"),
+            }
+            let mut walked = 0;
+            let walking = object_members_walking(b, b"big", |i| {
+                walked += 1;
+                value_end(b, i)
+            });
+            assert_eq!(walking, all, "{doc}");
+            if let Ok(all) = &all {
+                assert_eq!(walked, all.iter().filter(|m| &b[m.key.clone()] == b"big").count(), "{doc}");
             }
         }
     }
