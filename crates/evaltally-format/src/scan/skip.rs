@@ -420,6 +420,24 @@ mod tests {
                 assert_eq!(skip_string(&doc, 0).ok(), by_bytes(&doc), "{len} {tail:?}");
             }
         }
+        // Escapes every few bytes, then plain stretches long enough for `memchr2`, with the
+        // end anywhere: a patch's `\n`s and a log's long lines.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..3000 {
+            let mut doc = vec![b'"'];
+            while doc.len() < 200 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let plain = usize::try_from(state % 50).unwrap_or(0);
+                doc.extend(std::iter::repeat_n(b'p', plain));
+                doc.extend_from_slice([&b"\\n"[..], b"\\\\", b"\\\""][usize::try_from(state >> 60).unwrap_or(0) % 3]);
+            }
+            let cut = 1 + usize::try_from(state >> 40).unwrap_or(0) % (doc.len() - 1);
+            doc.truncate(cut);
+            doc.extend_from_slice(b"\"tail");
+            assert_eq!(skip_string(&doc, 0).ok(), by_bytes(&doc), "round {round}: {}", String::from_utf8_lossy(&doc));
+        }
     }
 
     /// The carry-less multiplication gives the same parities as the shifts.
