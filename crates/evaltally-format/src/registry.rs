@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use evaltally_core::{Diagnostic, Finding};
 
@@ -158,6 +159,7 @@ impl Registry {
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
         let mut claims: Vec<Claim> = Vec::with_capacity(formats.len());
+        let mut candidate_names = CandidateNames::default();
         'files: for file in walked.files {
             // The first format that groups the file takes it; else those that would sniff
             // it are its candidates.
@@ -176,7 +178,8 @@ impl Registry {
                 candidates.clone_from(&formats);
             }
             if !candidates.is_empty() {
-                sniffed.push(Box::new(SniffedFile { file, candidates }));
+                let named = candidate_names.named(&candidates);
+                sniffed.push(Box::new(SniffedFile { file, candidates, named }));
             }
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
@@ -198,22 +201,49 @@ impl Registry {
 struct SniffedFile {
     file: WalkedFile,
     candidates: Vec<&'static dyn Format>,
+    /// The candidates' part of the identity, written once per set of candidates.
+    named: Arc<str>,
+}
+
+/// The identity text of each set of candidates a walk meets (a handful: files of one kind
+/// have the same), so that a unit's identity, made on every run, copies it whole.
+#[derive(Default)]
+struct CandidateNames(Vec<(Vec<&'static dyn Format>, Arc<str>)>);
+
+/// ` candidate <length>:<name>` for each format.
+struct Names<'a>(&'a [&'static dyn Format]);
+
+impl fmt::Display for Names<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|c| crate::identity::text(f, "candidate", c.name()))
+    }
+}
+
+impl CandidateNames {
+    fn named(&mut self, candidates: &[&'static dyn Format]) -> Arc<str> {
+        let same = |known: &[&'static dyn Format]| {
+            known.len() == candidates.len() && known.iter().zip(candidates).all(|(a, b)| std::ptr::addr_eq(*a, *b))
+        };
+        if let Some((_, text)) = self.0.iter().find(|(known, _)| same(known)) {
+            return Arc::clone(text);
+        }
+        let text: Arc<str> = Names(candidates).to_string().into();
+        self.0.push((candidates.to_vec(), Arc::clone(&text)));
+        text
+    }
 }
 
 /// The digest cache's identity of the unit (see [`crate::identity`]).
 impl fmt::Debug for SniffedFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use crate::identity::{path, text};
+        use crate::identity::path;
         f.write_str("SniffedFile")?;
         path(f, "path", Some(&self.file.path))?;
         path(f, "root", Some(&self.file.root))?;
         f.write_str(" size ")?;
         crate::identity::number(f, self.file.size)?;
         f.write_str(if self.file.named { " named true" } else { " named false" })?;
-        for c in &self.candidates {
-            text(f, "candidate", c.name())?;
-        }
-        Ok(())
+        f.write_str(&self.named)
     }
 }
 
@@ -406,5 +436,67 @@ impl Unit for SniffedFile {
                 diagnostics: Vec::new(),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Takes any file it is asked about (`any`), or only `*.y` files (`wy`).
+    #[derive(Debug)]
+    struct Named(&'static str, Option<&'static str>);
+
+    impl Format for Named {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn describe(&self) -> &'static str {
+            "  test files"
+        }
+        fn noun(&self) -> &'static str {
+            "test files"
+        }
+        fn claim(&self, path: &Path) -> Claim {
+            let taken = self.1.is_none_or(|ext| path.extension().is_some_and(|e| e == ext));
+            if taken { Claim::Sniff } else { Claim::No }
+        }
+        fn sniff(&self, _file: &Input<'_>, _options: &Options) -> bool {
+            true
+        }
+        fn read(&self, _file: &Input<'_>, _options: &Options) -> Read {
+            Read::default()
+        }
+    }
+
+    static ANY: Named = Named("any", None);
+    static WY: Named = Named("wy", Some("y"));
+
+    /// A sniffed file's identity names its candidates, written once per set of them and
+    /// the same text as each written in turn.
+    #[test]
+    fn sniffed_files_name_their_candidates_in_their_identity() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["1.y", "2.z", "3.y"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let registry = Registry::new(vec![&ANY, &WY]);
+        let found = registry.discover(&[dir.path().to_path_buf()], &Options::default()).unwrap();
+        let identities: Vec<String> = found.units.iter().map(|u| format!("{u:?}")).collect();
+        assert_eq!(identities.len(), 3);
+        let both = " candidate 3:any candidate 2:wy";
+        for (identity, (name, candidates)) in
+            identities.iter().zip([("1.y", both), ("2.z", " candidate 3:any"), ("3.y", both)])
+        {
+            let path = dir.path().join(name);
+            let expected = format!(
+                "SniffedFile path {}:{} root {}:{} size 1 named false{candidates}",
+                path.as_os_str().len(),
+                path.display(),
+                dir.path().as_os_str().len(),
+                dir.path().display()
+            );
+            assert_eq!(identity, &expected);
+        }
     }
 }
