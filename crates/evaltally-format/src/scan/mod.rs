@@ -277,20 +277,21 @@ pub enum Before {
 /// assert!(members_before(&doc[..45], b"other").is_err());
 /// ```
 pub fn members_before(b: &[u8], key: &[u8]) -> Result<Before, ScanError> {
-    /// Stops the walk: not an error of the document.
-    const MET: &str = "";
     let mut out = Vec::new();
+    let mut met = false;
     let i = skip_ws(b, 0);
     let walked = object_at_with(b, i, |k, v| {
         if &b[k.clone()] == key {
-            return Err(ScanError::at(v, MET));
+            // Stops the walk here; the error is not the document's.
+            met = true;
+            return Err(ScanError::at(v, "the member to stop at"));
         }
         let end = skip_value(b, v)?;
         out.push(Member { key: k, value: v..end });
         Ok(end)
     });
     match walked {
-        Err(e) if e.message == MET => Ok(Before::Met(out)),
+        _ if met => Ok(Before::Met(out)),
         Err(e) => Err(e),
         Ok(end) => finish(b, end).map(|()| Before::All(out)),
     }
