@@ -159,7 +159,8 @@ impl Registry {
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
         let mut claims: Vec<Claim> = Vec::with_capacity(formats.len());
-        let mut candidate_names = CandidateNames::default();
+        let mut candidate_sets = CandidateSets::default();
+        let mut candidates: Vec<&'static dyn Format> = Vec::with_capacity(formats.len());
         'files: for file in walked.files {
             // The first format that groups the file takes it; else those that would sniff
             // it are its candidates.
@@ -172,14 +173,14 @@ impl Registry {
                 }
                 claims.push(claim);
             }
-            let mut candidates: Vec<&'static dyn Format> =
-                formats.iter().zip(&claims).filter(|(_, c)| **c == Claim::Sniff).map(|(f, _)| *f).collect();
+            candidates.clear();
+            candidates.extend(formats.iter().zip(&claims).filter(|(_, c)| **c == Claim::Sniff).map(|(f, _)| *f));
             if candidates.is_empty() && file.named {
                 candidates.clone_from(&formats);
             }
             if !candidates.is_empty() {
-                let named = candidate_names.named(&candidates);
-                sniffed.push(Box::new(SniffedFile { file, candidates, named }));
+                let candidates = candidate_sets.shared(&candidates);
+                sniffed.push(Box::new(SniffedFile { file, candidates }));
             }
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
@@ -200,15 +201,25 @@ impl Registry {
 /// the candidate formats, read by the first that says yes.
 struct SniffedFile {
     file: WalkedFile,
-    candidates: Vec<&'static dyn Format>,
-    /// The candidates' part of the identity, written once per set of candidates.
-    named: Arc<str>,
+    candidates: Arc<Candidates>,
 }
 
-/// The identity text of each set of candidates a walk meets (a handful: files of one kind
-/// have the same), so that a unit's identity, made on every run, copies it whole.
-#[derive(Default)]
-struct CandidateNames(Vec<(Vec<&'static dyn Format>, Arc<str>)>);
+/// The formats that may take a file, shared by the files that have the same (a walk meets
+/// a handful of sets: files of one kind have the same).
+struct Candidates {
+    formats: Vec<&'static dyn Format>,
+    /// ` candidate <length>:<name>` for each, the part of a unit's identity, made on every
+    /// run, that they give: written once.
+    identity: String,
+}
+
+impl std::ops::Deref for Candidates {
+    type Target = [&'static dyn Format];
+
+    fn deref(&self) -> &Self::Target {
+        &self.formats
+    }
+}
 
 /// ` candidate <length>:<name>` for each format.
 struct Names<'a>(&'a [&'static dyn Format]);
@@ -219,17 +230,22 @@ impl fmt::Display for Names<'_> {
     }
 }
 
-impl CandidateNames {
-    fn named(&mut self, candidates: &[&'static dyn Format]) -> Arc<str> {
-        let same = |known: &[&'static dyn Format]| {
-            known.len() == candidates.len() && known.iter().zip(candidates).all(|(a, b)| std::ptr::addr_eq(*a, *b))
+/// The sets of candidates a walk has met.
+#[derive(Default)]
+struct CandidateSets(Vec<Arc<Candidates>>);
+
+impl CandidateSets {
+    /// The shared set of these formats.
+    fn shared(&mut self, formats: &[&'static dyn Format]) -> Arc<Candidates> {
+        let same = |known: &Candidates| {
+            known.len() == formats.len() && known.iter().zip(formats).all(|(a, b)| std::ptr::addr_eq(*a, *b))
         };
-        if let Some((_, text)) = self.0.iter().find(|(known, _)| same(known)) {
-            return Arc::clone(text);
+        if let Some(known) = self.0.iter().find(|known| same(known)) {
+            return Arc::clone(known);
         }
-        let text: Arc<str> = Names(candidates).to_string().into();
-        self.0.push((candidates.to_vec(), Arc::clone(&text)));
-        text
+        let set = Arc::new(Candidates { formats: formats.to_vec(), identity: Names(formats).to_string() });
+        self.0.push(Arc::clone(&set));
+        set
     }
 }
 
@@ -243,7 +259,7 @@ impl fmt::Debug for SniffedFile {
         f.write_str(" size ")?;
         crate::identity::number(f, self.file.size)?;
         f.write_str(if self.file.named { " named true" } else { " named false" })?;
-        f.write_str(&self.named)
+        f.write_str(&self.candidates.identity)
     }
 }
 
@@ -350,7 +366,7 @@ impl Unit for SniffedFile {
 
     fn inputs(&self) -> Vec<std::path::PathBuf> {
         let mut inputs = vec![self.file.path.clone()];
-        for format in &self.candidates {
+        for format in self.candidates.iter() {
             for path in format.beside(&self.file.path) {
                 if !inputs.contains(&path) {
                     inputs.push(path);
