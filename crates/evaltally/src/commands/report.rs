@@ -6,7 +6,7 @@ use evaltally_analyzer::{compare, stability};
 use evaltally_core::Diagnostic;
 use evaltally_report::html;
 
-use super::stability::{exit_code, load_runs};
+use super::stability::{exit_code, load_runs, load_runs_and_records};
 use crate::cli::{ReportArgs, ReportFormat};
 use crate::{Exit, output};
 
@@ -19,11 +19,11 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     let inputs: Vec<PathBuf> = args.paths.iter().chain(&args.base).chain(&args.new).cloned().collect();
     output::refuse_overwriting_input(&args.output, &inputs)?;
 
-    let loaded = load_runs(&paths, &filter, "report on")?;
+    // Messages, tokens and latencies are in the records, taken from the same reading of
+    // each file as the outcomes.
+    let (loaded, records) = load_runs_and_records(&paths, &filter, "report on")?;
+    let records = records.runs;
     let report = stability::analyze(&loaded.runs);
-    // Messages, tokens and latencies are in the records; what reading them says was said by
-    // the first read.
-    let records = crate::cache::records(&paths, &filter).map(|r| r.runs).unwrap_or_default();
     let mut diagnostics: Vec<Diagnostic> = loaded.diagnostics.clone();
     let comparison = if two_sides {
         let base = load_runs(&args.base, &filter, "compare")?;
