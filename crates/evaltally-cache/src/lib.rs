@@ -2,6 +2,7 @@
 
 mod codec;
 mod entry;
+mod folder;
 mod listings;
 mod pack;
 mod stamp;
@@ -17,6 +18,7 @@ use evaltally_core::IdPool;
 use evaltally_format::walk::{FolderStamp, Listing};
 use evaltally_format::{Options, Read, Records, Scratch, Unit};
 
+pub use folder::{Cleared, ENV_SIZE, SizeError, Usage, parse_size};
 use stamp::Stamp;
 
 /// The size the cache folder is kept under by default: 1 GiB.

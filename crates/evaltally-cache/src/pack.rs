@@ -126,6 +126,14 @@ pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
     packs
 }
 
+/// How many packs `dir` holds, and how many entries they keep (the newest of each identity
+/// counted once); what is not a whole pack is not counted.
+pub(crate) fn count(dir: &Path) -> (u64, u64) {
+    let packs: Vec<Pack> = list(dir).iter().filter_map(|p| open(p)).collect();
+    let entries: std::collections::HashSet<u128> = packs.iter().flat_map(Pack::hashes).collect();
+    (packs.len() as u64, entries.len() as u64)
+}
+
 /// Entries encoded one after another, waiting to be appended to a pack being written
 /// ([`Writer`]). Each worker fills one and hands it on when it is full, so storing a
 /// reading copies it once, into a buffer that is used again, and allocates nothing per

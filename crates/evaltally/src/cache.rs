@@ -5,19 +5,36 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use evaltally_analyzer::{Filter, Records, load};
-use evaltally_cache::Cache;
+use evaltally_cache::{Cache, DEFAULT_LIMIT, ENV_SIZE, parse_size};
+
+use crate::UsageError;
 
 static CACHE: OnceLock<Cache> = OnceLock::new();
 
 /// Sets up the cache for this process: off with `--no-cache`; else in `$EVALTALLY_CACHE`
-/// or the user's cache folder. `exe` is the file that identifies this build (default: the
-/// running executable).
-pub(crate) fn init(no_cache: bool, exe: Option<PathBuf>) {
+/// or the user's cache folder, kept under [`limit`]. `exe` is the file that identifies this
+/// build (default: the running executable).
+pub(crate) fn init(no_cache: bool, exe: Option<PathBuf>) -> anyhow::Result<()> {
     let cache = match Cache::default_root() {
-        Some(root) if !no_cache => Cache::new(root, generation(exe)),
+        Some(root) if !no_cache => Cache::new(root, generation(exe)).with_limit(limit()?),
         _ => Cache::disabled(),
     };
     let _ = CACHE.set(cache);
+    Ok(())
+}
+
+/// The size the cache folder is kept under: `$EVALTALLY_CACHE_SIZE` (unset or empty: 1 GiB);
+/// a value that is not a size is a usage error.
+pub(crate) fn limit() -> anyhow::Result<u64> {
+    let Some(value) = std::env::var_os(ENV_SIZE).filter(|v| !v.is_empty()) else { return Ok(DEFAULT_LIMIT) };
+    let text = value.to_string_lossy();
+    parse_size(&text).map_err(|e| {
+        UsageError(format!(
+            "{ENV_SIZE}={}: {e}; write a size such as 4GiB or 500M, or unset it for 1GiB",
+            evaltally_core::text::printable(&text)
+        ))
+        .into()
+    })
 }
 
 /// The process's cache (disabled when [`init`] was not called).

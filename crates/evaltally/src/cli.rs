@@ -175,6 +175,50 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0.
     Completions(CompletionsArgs),
+    /// Look after the digest cache: where it is, what it holds, emptying and pruning it.
+    ///
+    /// The cache is in $EVALTALLY_CACHE, else the user's cache folder, and is kept under
+    /// $EVALTALLY_CACHE_SIZE (default 1GiB; K, M, G, T are powers of 1000, Ki, Mi, Gi, Ti
+    /// of 1024) by leaving out what was used least recently. Deleting it is always safe.
+    ///
+    /// Exit status: 0; 1 when the folder could not be emptied; 2 when there is no cache
+    /// folder (no $EVALTALLY_CACHE and no home folder) or $EVALTALLY_CACHE_SIZE is not a
+    /// size.
+    Cache(CacheArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CacheArgs {
+    #[command(subcommand)]
+    pub(crate) action: CacheAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum CacheAction {
+    /// Print the cache folder's path.
+    Dir,
+    /// What the cache holds: its folder, the stored readings, the packs they are in, its
+    /// size and its size limit.
+    Info {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = InfoFormat::Text)]
+        format: InfoFormat,
+    },
+    /// Remove everything evaltally keeps in the cache folder (the folder and anything
+    /// else in it stay). The next analysis reads every file again.
+    Clean,
+    /// Merge the packs into one and keep the cache under its size limit now, leaving out
+    /// the readings used least recently (analyses do this when there are more than eight
+    /// packs or the limit is passed).
+    Prune,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InfoFormat {
+    /// One line per fact, for people.
+    Text,
+    /// {"folder", "entries", "packs", "bytes", "stale_bytes", "limit"}.
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -702,7 +746,7 @@ impl Cli {
                 Ok(())
             }
             Command::Export(a) => fix(&mut a.paths),
-            Command::Push(_) | Command::Runs(_) | Command::Completions(_) => Ok(()),
+            Command::Push(_) | Command::Runs(_) | Command::Completions(_) | Command::Cache(_) => Ok(()),
         }
     }
 }

@@ -82,7 +82,9 @@ where
     if let Err(err) = cli.resolve_store_paths() {
         return fail(&err);
     }
-    cache::init(cli.no_cache, exe);
+    if let Err(err) = cache::init(cli.no_cache, exe) {
+        return fail(&err);
+    }
     let result = match cli.command {
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
@@ -98,6 +100,7 @@ where
         cli::Command::Push(args) => commands::push::run(&args, cli.store.as_deref()),
         cli::Command::Runs(args) => commands::push::list(&args, cli.store.as_deref()),
         cli::Command::Completions(args) => commands::completions::run(&args),
+        cli::Command::Cache(args) => commands::cache::run(&args),
     };
     cache::settle();
     match result {

@@ -17,7 +17,11 @@ fn files_below(dir: &Path) -> usize {
 }
 
 fn run_with(cache: &Path, args: &[&str]) -> common::Run {
-    evaltally_in(&workspace_root(), args, &[("EVALTALLY_CACHE", cache.to_str().unwrap())])
+    run_with_env(cache, args, &[])
+}
+
+fn run_with_env(cache: &Path, args: &[&str], env: &[(&str, &str)]) -> common::Run {
+    evaltally_in(&workspace_root(), args, &[&[("EVALTALLY_CACHE", cache.to_str().unwrap())], env].concat())
 }
 
 #[test]
@@ -173,4 +177,122 @@ fn an_unwritable_cache_folder_is_a_note_not_a_failure() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains("note: the cache folder"), "{}", run.stderr);
     assert_eq!(run.stdout, run_with(&blocked, &["--no-cache", "stability", "testdata/bfcl/v4"]).stdout);
+}
+
+fn json_of(cache: &Path, env: &[(&str, &str)]) -> serde_json::Value {
+    let run = run_with_env(cache, &["cache", "info", "--format", "json"], env);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+fn bytes_below(dir: &Path) -> u64 {
+    fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .flatten()
+            .map(|e| if e.file_type().unwrap().is_dir() { bytes_below(&e.path()) } else { e.metadata().unwrap().len() })
+            .sum()
+    })
+}
+
+#[test]
+fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
+    let cache = tempfile::tempdir().unwrap();
+    let gstack = testdata("gstack");
+    let gstack = gstack.to_str().unwrap();
+    // What an analysis stores is what `cache info` counts, in the bytes the folder holds.
+    let empty = json_of(cache.path(), &[]);
+    assert_eq!((empty["entries"].as_u64(), empty["bytes"].as_u64()), (Some(0), Some(0)));
+    let stored = run_with_env(cache.path(), &["stability", gstack], &[("EVALTALLY_CACHE_STATS", "1")]);
+    let stored: u64 =
+        stored.stderr.lines().last().unwrap().split(", ").nth(2).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(stored > 0);
+    let info = json_of(cache.path(), &[]);
+    assert_eq!(info["entries"].as_u64(), Some(stored));
+    assert_eq!(info["bytes"].as_u64(), Some(bytes_below(&cache.path().join("v2"))));
+    assert_eq!(info["folder"].as_str(), cache.path().to_str());
+    assert_eq!(info["limit"].as_u64(), Some(1 << 30));
+    assert_eq!(json_of(cache.path(), &[("EVALTALLY_CACHE_SIZE", "250MiB")])["limit"].as_u64(), Some(250 << 20));
+    // An older layout's folder: counted apart, removed by a prune.
+    fs::create_dir_all(cache.path().join("v1")).unwrap();
+    fs::write(cache.path().join("v1/entry"), [0u8; 3000]).unwrap();
+    fs::write(cache.path().join("mine.txt"), b"not the cache's").unwrap();
+
+    let folder = cache.path().to_str().unwrap();
+    let session = common::session_with(
+        &[("EVALTALLY_CACHE", folder)],
+        &[
+            &["cache", "dir"],
+            &["cache", "info"],
+            &["cache", "prune"],
+            &["cache", "info"],
+            &["cache", "clean"],
+            &["cache", "clean"],
+        ],
+    )
+    .replace(folder, "[CACHE]");
+    // Sizes depend on this build's identity (stored with each entry): checked above, not here.
+    insta::with_settings!({filters => vec![(r"\d+(\.\d)? (B|KiB)\b", "[SIZE]")]}, {
+        insta::assert_snapshot!(session);
+    });
+    assert!(!cache.path().join("v2").exists() && !cache.path().join("v1").exists());
+    assert!(cache.path().join("mine.txt").exists(), "what is not evaltally's stays");
+    // Cleaned, the next analysis reads every file again and stores them again.
+    let again = run_with_env(cache.path(), &["stability", gstack], &[("EVALTALLY_CACHE_STATS", "1")]);
+    assert!(again.stderr.lines().last().unwrap().starts_with("cache: 0 hits"), "{}", again.stderr);
+    assert_eq!(json_of(cache.path(), &[])["entries"].as_u64(), Some(stored));
+}
+
+#[test]
+fn an_analysis_keeps_the_cache_under_the_size_in_evaltally_cache_size() {
+    let cache = tempfile::tempdir().unwrap();
+    let folders: Vec<String> = ["bfcl/v4", "gstack", "junit", "sfbench-runs", "swebench"]
+        .iter()
+        .map(|f| testdata(f).to_str().unwrap().to_string())
+        .collect();
+    for f in &folders {
+        assert!(run_with(cache.path(), &["stability", f]).code <= 1);
+    }
+    let all = json_of(cache.path(), &[]);
+    let (entries, bytes) = (all["entries"].as_u64().unwrap(), all["bytes"].as_u64().unwrap());
+    let packs = |dir: &Path| -> u64 {
+        fs::read_dir(dir.join("v2"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "pack"))
+            .map(|e| e.metadata().unwrap().len())
+            .sum()
+    };
+    // Half the size: the next analysis that stores anything prunes down to it.
+    let limit = (packs(cache.path()) / 2).to_string();
+    fs::remove_dir_all(cache.path().join("v2")).unwrap();
+    for f in &folders {
+        assert!(run_with_env(cache.path(), &["stability", f], &[("EVALTALLY_CACHE_SIZE", &limit)]).code <= 1);
+    }
+    let pruned = json_of(cache.path(), &[("EVALTALLY_CACHE_SIZE", &limit)]);
+    assert!(packs(cache.path()) <= limit.parse().unwrap(), "{pruned}");
+    assert!(pruned["entries"].as_u64().unwrap() < entries, "{pruned} against {entries} entries, {bytes} bytes");
+    assert!(pruned["entries"].as_u64().unwrap() > 0, "{pruned}");
+}
+
+#[test]
+fn a_cache_size_that_is_not_a_size_is_a_usage_error_unless_the_cache_is_off() {
+    let cache = tempfile::tempdir().unwrap();
+    let gstack = testdata("gstack/standard");
+    let gstack = gstack.to_str().unwrap();
+    for (value, says) in [
+        ("12 parsecs", "`parsecs` is not a unit of size"),
+        ("0", "the size is zero"),
+        ("lots", "`lots` does not begin with a number"),
+        ("1\u{1b}[2JG", "`\\u{1b}[2JG` is not a unit of size"),
+    ] {
+        for args in [&["stability", gstack][..], &["cache", "info"]] {
+            let run = run_with_env(cache.path(), args, &[("EVALTALLY_CACHE_SIZE", value)]);
+            assert_eq!(run.code, 2, "{value}: {}", run.stderr);
+            assert!(run.stderr.starts_with("error: EVALTALLY_CACHE_SIZE="), "{}", run.stderr);
+            assert!(run.stderr.contains(says), "{value}: {}", run.stderr);
+            assert!(!run.stderr.contains('\u{1b}'), "escaped: {}", run.stderr);
+        }
+        let off = run_with_env(cache.path(), &["--no-cache", "stability", gstack], &[("EVALTALLY_CACHE_SIZE", value)]);
+        assert_eq!(off.code, 0, "--no-cache does not look at the size: {}", off.stderr);
+    }
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod cache;
 pub(crate) mod compare;
 pub(crate) mod completions;
 pub(crate) mod convert;

@@ -52,9 +52,14 @@ pub fn evaltally_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
 /// Runs each of `commands` in the workspace root, each expected to exit 0, and returns
 /// them as one text for a snapshot: `$ evaltally ARGS`, the run's transcript, a blank line.
 pub fn session(commands: &[&[&str]]) -> String {
+    session_with(&[], commands)
+}
+
+/// [`session`], each command run with the extra environment variables `env`.
+pub fn session_with(env: &[(&str, &str)], commands: &[&[&str]]) -> String {
     let mut out = String::new();
     for args in commands {
-        let run = evaltally(args);
+        let run = evaltally_in(&workspace_root(), args, env);
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
         out.push_str("$ evaltally ");
         out.push_str(&args.join(" "));
