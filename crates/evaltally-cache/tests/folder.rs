@@ -2,14 +2,15 @@
 //! all of evaltally's files and nothing else, and a cleared cache fills again.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use evaltally_cache::{Cache, Usage};
 use evaltally_format::{Options, Scratch};
+use evaltally_testkit::{files_and_bytes_below, testdata};
 
 fn runs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/gstack/standard")
+    testdata("gstack/standard")
 }
 
 /// Reads every unit below the gstack fixtures through `cache` and writes what it stored;
@@ -24,15 +25,6 @@ fn read_all(cache: &Cache) -> u64 {
     found.units.len() as u64
 }
 
-fn bytes_below(dir: &Path) -> u64 {
-    fs::read_dir(dir).map_or(0, |entries| {
-        entries
-            .flatten()
-            .map(|e| if e.file_type().unwrap().is_dir() { bytes_below(&e.path()) } else { e.metadata().unwrap().len() })
-            .sum()
-    })
-}
-
 #[test]
 fn usage_counts_what_was_stored_and_clear_removes_only_evaltallys_files() {
     let root = tempfile::tempdir().unwrap();
@@ -43,7 +35,7 @@ fn usage_counts_what_was_stored_and_clear_removes_only_evaltallys_files() {
     assert!(units >= 2);
     let usage = cache().usage().unwrap();
     assert_eq!((usage.entries, usage.packs), (units, 1), "{usage:?}");
-    assert_eq!(usage.bytes, bytes_below(&root.path().join("v2")), "packs and listings");
+    assert_eq!(usage.bytes, files_and_bytes_below(&root.path().join("v2")).1, "packs and listings");
     assert_eq!(usage.stale_bytes, 0);
 
     // A second process reading the same runs stores nothing new; a layout of an older

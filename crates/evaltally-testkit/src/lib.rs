@@ -103,3 +103,23 @@ pub fn json_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// How many files `dir` holds at any depth, and their bytes (nothing when `dir` does not
+/// exist; symbolic links are counted as files, not followed).
+pub fn files_and_bytes_below(dir: &Path) -> (usize, u64) {
+    let mut total = (0, 0);
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let Ok(meta) = e.path().symlink_metadata() else { continue };
+            if meta.is_dir() {
+                todo.push(e.path());
+            } else {
+                total.0 += 1;
+                total.1 += meta.len();
+            }
+        }
+    }
+    total
+}

@@ -9,12 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::evaltally_in;
-use evaltally_testkit::{testdata, workspace_root};
-
-fn files_below(dir: &Path) -> usize {
-    let Ok(entries) = fs::read_dir(dir) else { return 0 };
-    entries.flatten().map(|e| if e.file_type().is_ok_and(|t| t.is_dir()) { files_below(&e.path()) } else { 1 }).sum()
-}
+use evaltally_testkit::{files_and_bytes_below, testdata, workspace_root};
 
 fn run_with(cache: &Path, args: &[&str]) -> common::Run {
     run_with_env(cache, args, &[])
@@ -59,7 +54,7 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
             assert_eq!(warm.transcript(), uncached.transcript(), "{args:?}");
         }
     }
-    assert!(files_below(cache.path()) > 0, "the runs were stored");
+    assert!(files_and_bytes_below(cache.path()).0 > 0, "the runs were stored");
     // And the warm runs did come from the cache.
     for folder in folders {
         let path = testdata(folder);
@@ -133,10 +128,10 @@ fn no_cache_neither_reads_nor_writes_the_cache() {
     let cache = tempfile::tempdir().unwrap();
     let run = run_with(cache.path(), &["stability", "testdata/bfcl/v4", "--no-cache"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(files_below(cache.path()), 0);
+    assert_eq!(files_and_bytes_below(cache.path()).0, 0);
     let run = run_with(cache.path(), &["--no-cache", "compare", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(files_below(cache.path()), 0);
+    assert_eq!(files_and_bytes_below(cache.path()).0, 0);
 }
 
 #[test]
@@ -156,7 +151,7 @@ fn a_run_changed_after_it_was_cached_is_read_again() {
     let path = runs.path().to_str().unwrap();
     let args = ["stability", path, "--format", "json"];
     let first = run_with(cache.path(), &args);
-    assert!(files_below(cache.path()) > 0, "the run was stored");
+    assert!(files_and_bytes_below(cache.path()).0 > 0, "the run was stored");
     assert!(first.stdout.contains("\"stable_pass\": 2"), "{}", first.stdout);
     fs::write(&report, xml("<failure type=\"Boom\"/>")).unwrap();
     let second = run_with(cache.path(), &args);
@@ -185,15 +180,6 @@ fn json_of(cache: &Path, env: &[(&str, &str)]) -> serde_json::Value {
     serde_json::from_str(&run.stdout).unwrap()
 }
 
-fn bytes_below(dir: &Path) -> u64 {
-    fs::read_dir(dir).map_or(0, |entries| {
-        entries
-            .flatten()
-            .map(|e| if e.file_type().unwrap().is_dir() { bytes_below(&e.path()) } else { e.metadata().unwrap().len() })
-            .sum()
-    })
-}
-
 #[test]
 fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
     let cache = tempfile::tempdir().unwrap();
@@ -208,7 +194,7 @@ fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
     assert!(stored > 0);
     let info = json_of(cache.path(), &[]);
     assert_eq!(info["entries"].as_u64(), Some(stored));
-    assert_eq!(info["bytes"].as_u64(), Some(bytes_below(&cache.path().join("v2"))));
+    assert_eq!(info["bytes"].as_u64(), Some(files_and_bytes_below(&cache.path().join("v2")).1));
     assert_eq!(info["folder"].as_str(), cache.path().to_str());
     assert_eq!(info["limit"].as_u64(), Some(1 << 30));
     assert_eq!(json_of(cache.path(), &[("EVALTALLY_CACHE_SIZE", "250MiB")])["limit"].as_u64(), Some(250 << 20));
