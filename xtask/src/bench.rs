@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{Context, Result, bail, ensure};
 
 use crate::{cargo, relative, run_cmd, target_dir, workspace_root};
-use measure::{Stats, measure};
+use measure::{Stats, measure, measure_against};
 use workload::Workload;
 
 /// Measured runs per command unless `--runs` says otherwise.
@@ -189,6 +189,9 @@ struct Measured {
     /// The workload's size when the command reads all of it, for MB/s.
     bytes_read: Option<u64>,
     stats: Stats,
+    /// The median ratio of its wall time to that of `cat` of the workload run just before
+    /// it, for the commands held to a ratio to `cat`.
+    to_cat: Option<f64>,
 }
 
 /// The measured-command labels, shared with the ratio checks in [`report`]
@@ -264,9 +267,22 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     for w in &workloads {
         let dir = w.dir.as_path();
         let reference = root.join(w.format.scripts_dir()).join(w.format.reference());
+        let cat = || cat_commands(&w.files);
+        // The commands held to a ratio to `cat` run each measured time right after `cat` of
+        // the workload, and are compared with that run.
         let mut bench = |label: &'static str, reads_all: bool, runs: usize, make: &dyn Fn() -> Vec<Command>| {
-            eprintln!("xtask: {} {label}: 1 warm-up + {runs} measured", w.name);
-            let stats = measure(make, runs).with_context(|| format!("{} {label}", w.name))?;
+            let against_cat = [label::STABILITY, label::CACHE_COLD, label::CACHE_WARM].contains(&label);
+            eprintln!(
+                "xtask: {} {label}: 1 warm-up + {runs} measured{}",
+                w.name,
+                if against_cat { ", each after a run of cat" } else { "" }
+            );
+            let (stats, to_cat) = if against_cat {
+                measure_against(make, &cat, runs).map(|(stats, ratio)| (stats, Some(ratio)))
+            } else {
+                measure(make, runs).map(|stats| (stats, None))
+            }
+            .with_context(|| format!("{} {label}", w.name))?;
             eprintln!("xtask: {} {label}: median {:.3} s", w.name, stats.median);
             rows.push(Measured {
                 workload: w.name.clone(),
@@ -274,6 +290,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
                 label,
                 bytes_read: reads_all.then_some(w.bytes),
                 stats,
+                to_cat,
             });
             anyhow::Ok(())
         };
@@ -330,7 +347,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
                 vec![command(&python, [reference.as_os_str(), dir.as_os_str()])]
             })?;
         }
-        bench(label::CAT, true, options.runs, &|| cat_commands(&w.files))?;
+        bench(label::CAT, true, options.runs, &cat)?;
         if w.name == "w40" {
             bench(label::COMPARE, false, options.runs, &|| {
                 let (base, new) = (dir.join("run-000"), dir.join("run-001"));

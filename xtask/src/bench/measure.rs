@@ -28,18 +28,53 @@ pub(crate) struct Stats {
 /// measured. The commands of one run go one after the other and their wall
 /// times add up; each must exit successfully.
 pub(crate) fn measure(make: &dyn Fn() -> Vec<Command>, runs: usize) -> Result<Stats> {
+    measure_with(make, None, runs).map(|(stats, _)| stats)
+}
+
+/// [`measure`], with the commands `baseline` returns run just before each run of `make`
+/// (the warm-up too); also returns the median over the runs of `make`'s wall time divided
+/// by its baseline's just before. On a machine whose speed drifts (a shared VM), that ratio
+/// holds where the ratio of two medians measured apart does not.
+pub(crate) fn measure_against(
+    make: &dyn Fn() -> Vec<Command>,
+    baseline: &dyn Fn() -> Vec<Command>,
+    runs: usize,
+) -> Result<(Stats, f64)> {
+    measure_with(make, Some(baseline), runs).map(|(stats, ratio)| (stats, ratio.unwrap_or(f64::NAN)))
+}
+
+fn measure_with(
+    make: &dyn Fn() -> Vec<Command>,
+    baseline: Option<&dyn Fn() -> Vec<Command>>,
+    runs: usize,
+) -> Result<(Stats, Option<f64>)> {
+    if let Some(baseline) = baseline {
+        run_all(baseline())?;
+    }
     run_all(make())?;
     let mut times = Vec::with_capacity(runs);
+    let mut ratios = Vec::with_capacity(runs);
     let mut peak_rss_kib = None;
     for _ in 0..runs {
+        let before = baseline.map(|b| run_all(b())).transpose()?;
         let (secs, rss) = run_all(make())?;
+        if let Some((base, _)) = before {
+            ratios.push(secs / base);
+        }
         times.push(secs);
         peak_rss_kib = peak_rss_kib.max(rss);
     }
-    times.sort_by(f64::total_cmp);
-    let mid = times.len() / 2;
-    let median = if times.len() % 2 == 1 { times[mid] } else { f64::midpoint(times[mid - 1], times[mid]) };
-    Ok(Stats { median, min: times[0], max: times[times.len() - 1], peak_rss_kib })
+    let (min, max) =
+        (times.iter().copied().fold(f64::INFINITY, f64::min), times.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+    let stats = Stats { median: median(&mut times), min, max, peak_rss_kib };
+    Ok((stats, (!ratios.is_empty()).then(|| median(&mut ratios))))
+}
+
+/// The median of `values` (the mean of the middle two for an even count), sorting them.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 { values[mid] } else { f64::midpoint(values[mid - 1], values[mid]) }
 }
 
 /// Runs `commands` in order; returns their total wall time and largest RSS.

@@ -165,6 +165,11 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
     let stats =
         |workload: &str, label: &str| rows.iter().find(|r| r.workload == workload && r.label == label).map(|r| r.stats);
     let median = |workload: &str, label: &str| stats(workload, label).map(|s| s.median);
+    // The ratio to `cat`: of runs paired with one of `cat` each, else of the two medians.
+    let to_cat = |workload: &str, label: &str| {
+        let paired = rows.iter().find(|r| r.workload == workload && r.label == label).and_then(|r| r.to_cat);
+        paired.or_else(|| median(workload, label).zip(median(workload, label::CAT)).map(|(s, c)| s / c))
+    };
 
     let mut checks = Vec::new();
     for format in Format::ALL {
@@ -182,8 +187,8 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                 target: (format == Format::Bfcl).then_some((Target::AtLeast(40.0), "≥ 40×")),
             });
             checks.push(Check {
-                what: format!("{w}: {} / {} median", label::STABILITY, label::CAT),
-                value: stability.zip(median(w, label::CAT)).map(|(s, c)| s / c),
+                what: format!("{w}: {} / {}", label::STABILITY, label::CAT),
+                value: to_cat(w, label::STABILITY),
                 unit: "",
                 target: Some((Target::AtMost(1.5), "≤ 1.5")),
             });
@@ -200,8 +205,8 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                     (label::CACHE_WARM, (Target::AtMost(0.1), "≤ 0.1")),
                 ] {
                     checks.push(Check {
-                        what: format!("{w}: {cache} / {} median", label::CAT),
-                        value: median(w, cache).zip(median(w, label::CAT)).map(|(s, c)| s / c),
+                        what: format!("{w}: {cache} / {}", label::CAT),
+                        value: to_cat(w, cache),
                         unit: "",
                         target: Some(target),
                     });
@@ -296,7 +301,11 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
          Each command runs once to warm up (so the files are in the page cache), then {} times measured ({} for the \
          Python baseline), with stdout sent to `/dev/null`. The tables give the median, min and max wall time from \
          spawn to exit{}, throughput as workload bytes / median wall time (MB = 10^6 bytes) \
-         and the largest peak RSS over the measured runs (GNU time `%M`, MiB = 2^20 bytes).{}{}\n\n",
+         and the largest peak RSS over the measured runs (GNU time `%M`, MiB = 2^20 bytes). \
+         Each measured run of `evaltally stability` (uncached, cache cold, cache warm) follows a run of `cat` of \
+         the same files, and its ratio to `cat` is the median of its runs' ratios to the `cat` just before them: \
+         on a machine whose speed drifts from one minute to the next, a ratio of two medians measured apart \
+         moves with the drift.{}{}\n\n",
         options.runs,
         python_runs,
         if super::measure::gnu_time_available() { " (under `/usr/bin/time`)" } else { "" },

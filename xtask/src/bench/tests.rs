@@ -2,7 +2,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::measure::{Stats, measure};
+use super::measure::{Stats, measure, measure_against};
 use super::{Format, Measured, Options, cat_commands, command, label, report, workload};
 use crate::workspace_root;
 
@@ -85,10 +85,44 @@ fn measure_times_and_fails_with_stderr() {
     assert!(err.contains("boom") && err.contains("exit status: 3"), "{err}");
 }
 
+#[test]
+fn measuring_against_a_baseline_runs_it_before_each_run_and_gives_the_median_ratio() {
+    let log = temp_dir("paired").join("log");
+    let append = |word: &str| vec![command(Path::new("sh"), ["-c", &format!("echo {word} >> {}", log.display())])];
+    let (stats, ratio) = measure_against(&|| append("run"), &|| append("base"), 3).unwrap();
+    assert_eq!(fs::read_to_string(&log).unwrap(), "base\nrun\n".repeat(4), "warm-up, then three pairs");
+    assert!(stats.min <= stats.median && stats.median <= stats.max);
+    assert!(ratio.is_finite() && ratio > 0.0, "{ratio}");
+    fs::remove_dir_all(log.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn ratios_to_cat_are_the_paired_ones_when_measured_so() {
+    let rows = [
+        // Medians measured apart say 0.9 and 0.09; the runs paired with cat say otherwise.
+        paired("gstack2000", label::STABILITY, 0.9, 1.2),
+        paired("gstack2000", label::CACHE_COLD, 0.9, 0.95),
+        paired("gstack2000", label::CACHE_WARM, 0.09, 0.12),
+        row("gstack2000", label::CAT, 1.0),
+    ];
+    let table = report::ratios_table(&rows);
+    let line = |what: &str| table_line(&table, what);
+    assert!(line("gstack2000: evaltally stability / cat").contains("1.20"), "{table}");
+    let cold = line("gstack2000: stability, cache cold / cat");
+    assert!(cold.contains("0.95") && cold.ends_with("| met"), "{table}");
+    let warm = line("gstack2000: stability, cache warm / cat");
+    assert!(warm.contains("0.12") && warm.ends_with("not met"), "{table}");
+}
+
 fn row(workload: &str, label: &'static str, median: f64) -> Measured {
     let format = Format::ALL.into_iter().rev().find(|f| workload.starts_with(f.name())).unwrap_or(Format::Bfcl);
     let stats = Stats { median, min: median, max: median, peak_rss_kib: Some(20 * 1024) };
-    Measured { workload: workload.to_owned(), format, label, bytes_read: Some(1_000_000), stats }
+    Measured { workload: workload.to_owned(), format, label, bytes_read: Some(1_000_000), stats, to_cat: None }
+}
+
+/// A row measured in runs paired with `cat`, whose ratio to it was `to_cat`.
+fn paired(workload: &str, label: &'static str, median: f64, to_cat: f64) -> Measured {
+    Measured { to_cat: Some(to_cat), ..row(workload, label, median) }
 }
 
 #[test]
