@@ -1,9 +1,11 @@
 //! The store library against a real server (`EVALTALLY_TEST_PG_URL`): migrations, atomic
-//! and idempotent pushes, reading runs back. Skips with a notice without a server, fails
-//! under `CI=true`.
+//! and idempotent pushes, reading runs back, TLS (and a proxy in front of the server that
+//! refuses or breaks it). Skips with a notice without a server, fails under `CI=true`.
 
 use evaltally_core::{CategoryRun, Outcome, RunMeta, RunRecord, TestRecord};
 use evaltally_store::testing::fresh_database;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use evaltally_store::{LATEST_VERSION, PushSource, Selection, Store, StoreError};
 
 fn sample() -> (Vec<CategoryRun>, Vec<RunRecord>) {
@@ -263,4 +265,99 @@ fn rows_moved_by_an_update_and_many_runs_read_back_in_push_order() {
     assert_eq!(store.records(&selected).unwrap(), records_before);
     let first = after.iter().find(|c| c.run == "run-0" && c.category == "simple").unwrap();
     assert_eq!(first.ids().iter().collect::<Vec<_>>(), ["simple_0", "simple_1"]);
+}
+
+/// What the proxy in front of the server does when a client asks for TLS.
+#[derive(Clone, Copy, PartialEq)]
+enum AskedForTls {
+    /// Answers `N`, as a server without TLS does; the client goes on in plain text.
+    Refuse,
+    /// Answers `S`, then sends bytes that are no TLS handshake and hangs up.
+    Break,
+}
+
+/// A proxy on a port of its own in front of the server at `upstream`: a client's request
+/// for TLS gets what `asked` says; any other connection is passed through to the server.
+/// Returns the port and a count of the requests for TLS it saw.
+fn tls_proxy(upstream: std::net::SocketAddr, asked: AskedForTls) -> (u16, std::sync::Arc<AtomicUsize>) {
+    use std::io::{Read, Write};
+    // The SSLRequest message: length 8, code 80877103.
+    const TLS_REQUEST: [u8; 8] = [0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f];
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let asked_for_tls = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = std::sync::Arc::clone(&asked_for_tls);
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let count = std::sync::Arc::clone(&count);
+            std::thread::spawn(move || -> std::io::Result<()> {
+                let mut client = client;
+                let mut first = [0u8; 8];
+                client.read_exact(&mut first)?;
+                let mut server = std::net::TcpStream::connect(upstream)?;
+                if first == TLS_REQUEST {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    if asked == AskedForTls::Break {
+                        client.write_all(b"Snot a TLS server hello at all\r\n")?;
+                        return Ok(());
+                    }
+                    client.write_all(b"N")?;
+                } else {
+                    server.write_all(&first)?;
+                }
+                let (mut from_client, mut to_server) = (client.try_clone()?, server.try_clone()?);
+                let up = std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut from_client, &mut to_server);
+                    let _ = to_server.shutdown(std::net::Shutdown::Write);
+                });
+                let _ = std::io::copy(&mut server, &mut client);
+                let _ = client.shutdown(std::net::Shutdown::Write);
+                let _ = up.join();
+                Ok(())
+            });
+        }
+    });
+    (port, asked_for_tls)
+}
+
+/// `sslmode=prefer` (the default) connects without TLS to a server that has none, and falls
+/// back to a plain connection when the TLS handshake fails, as libpq does, for the
+/// connection that writes and for those that read runs in parts; `require` refuses both.
+#[test]
+fn sslmode_prefer_goes_on_without_tls_where_the_server_has_none_or_its_handshake_fails() {
+    let Some(url) = fresh_database("prefer_fallback") else { return };
+    let before_port = url.rsplit_once('@').unwrap().1.split_once('/').unwrap().0;
+    let upstream: std::net::SocketAddr = before_port.parse().unwrap();
+    let via = |port: u16, params: &str| {
+        let proxied = url.replacen(&format!("@{before_port}/"), &format!("@127.0.0.1:{port}/"), 1);
+        assert_ne!(proxied, url);
+        tls(&proxied, None, params)
+    };
+    let (runs, records) = sample();
+    let mut pushed = false;
+    for asked in [AskedForTls::Refuse, AskedForTls::Break] {
+        let (port, tls_requests) = tls_proxy(upstream, asked);
+        for params in ["", "sslmode=prefer"] {
+            let before = tls_requests.load(Ordering::SeqCst);
+            let mut store = Store::connect(&via(port, params)).unwrap_or_else(|e| panic!("{params}: {e}"));
+            assert!(!evaltally_store::testing::uses_tls(&mut store).unwrap(), "plain text after the fallback");
+            if !pushed {
+                assert_eq!(store.push(&source(), &runs, &records).unwrap().added.len(), 1);
+                pushed = true;
+            }
+            // Reading runs opens connections of its own (the async client): they fall back too.
+            let selected = store.select(&Selection::default()).unwrap();
+            assert_eq!(store.category_runs(&selected).unwrap().len(), 2);
+            assert_eq!(store.records(&selected).unwrap()[0].tests, records[0].tests);
+            assert!(tls_requests.load(Ordering::SeqCst) >= before + 3, "TLS was asked for on every connection");
+        }
+        let err = Store::connect(&via(port, "sslmode=require")).unwrap_err();
+        assert!(matches!(err, StoreError::Tls { .. }), "{err:?}");
+        let text = err.to_string();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(!text.contains("evaltally-ci-secret"), "{text}");
+        if asked == AskedForTls::Refuse {
+            assert!(text.contains("sslmode=prefer or disable connects without TLS"), "{text}");
+        }
+    }
 }
