@@ -71,6 +71,9 @@ pub struct Stats {
     pub write_errors: u64,
     /// Folders whose stored listing the walk used instead of reading them.
     pub folders_reused: u64,
+    /// Units whose files were read, with the cache or without it (a unit read once for
+    /// both its readings, [`Cache::read_both`], counts once).
+    pub units_read: u64,
 }
 
 #[derive(Debug, Default)]
@@ -81,6 +84,7 @@ struct Counters {
     unsettled: AtomicU64,
     write_errors: AtomicU64,
     folders_reused: AtomicU64,
+    units_read: AtomicU64,
 }
 
 /// The packs as this process found them, opened on the first lookup.
@@ -260,6 +264,7 @@ impl Cache {
             unsettled: get(&c.unsettled),
             write_errors: get(&c.write_errors),
             folders_reused: get(&c.folders_reused),
+            units_read: get(&c.units_read),
         }
     }
 
@@ -362,7 +367,9 @@ impl Cache {
     /// ([`Unit::read_both`]): its inputs are stamped once, and when either reading is not
     /// stored the unit's files are read once for both.
     pub fn read_both(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> (Read, Records) {
-        let Some(mut visit) = self.visit(unit, scratch) else { return unit.read_both(scratch, options) };
+        let Some(mut visit) = self.visit(unit, scratch) else {
+            return self.read_files(|| unit.read_both(scratch, options));
+        };
         let (read_key, stored_read) = self.find(&READ, &visit, unit, options, scratch);
         let (records_key, stored_records) = self.find(&RECORDS, &visit, unit, options, scratch);
         let (read_missed, records_missed) = (stored_read.is_none(), stored_records.is_none());
@@ -370,7 +377,7 @@ impl Cache {
             return (read, records);
         }
         // Reading the files gives both; only what was not stored is stored.
-        let (read, records) = unit.read_both(scratch, options);
+        let (read, records) = self.read_files(|| unit.read_both(scratch, options));
         if read_missed {
             self.keep(&READ, &mut visit, &read_key, &read, scratch);
         }
@@ -390,13 +397,19 @@ impl Cache {
         options: &Options,
         compute: impl FnOnce(&mut Scratch) -> T,
     ) -> T {
-        let Some(mut visit) = self.visit(unit, scratch) else { return compute(scratch) };
+        let Some(mut visit) = self.visit(unit, scratch) else { return self.read_files(|| compute(scratch)) };
         let (key, found) = self.find(kind, &visit, unit, options, scratch);
         found.unwrap_or_else(|| {
-            let value = compute(scratch);
+            let value = self.read_files(|| compute(scratch));
             self.keep(kind, &mut visit, &key, &value, scratch);
             value
         })
+    }
+
+    /// Reads a unit's files with `read`, counted in [`Stats::units_read`].
+    fn read_files<T>(&self, read: impl FnOnce() -> T) -> T {
+        self.counters.units_read.fetch_add(1, Ordering::Relaxed);
+        read()
     }
 
     /// The unit's inputs, stamped, when the cache is on and the unit may be stored.

@@ -66,7 +66,12 @@ fn read(cache: &Cache, root: &Path) -> (Vec<(String, Outcome)>, Stats) {
         unsettled: after.unsettled - before.unsettled,
         write_errors: after.write_errors - before.write_errors,
         folders_reused: after.folders_reused - before.folders_reused,
+        units_read: after.units_read - before.units_read,
     };
+    // Through the cache, a unit's files are read exactly when its reading was missing.
+    if cache.root().is_some() {
+        assert_eq!(delta.units_read, delta.misses, "{delta:?}");
+    }
     (tests, delta)
 }
 

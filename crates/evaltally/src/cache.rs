@@ -77,8 +77,14 @@ pub(crate) fn settle() {
         #[allow(clippy::print_stderr)]
         {
             eprintln!(
-                "cache: {} hits, {} misses, {} stored, {} not settled, {} not written, {} folders reused",
-                stats.hits, stats.misses, stats.stored, stats.unsettled, stats.write_errors, stats.folders_reused
+                "cache: {} hits, {} misses, {} stored, {} not settled, {} not written, {} folders reused, {} units read",
+                stats.hits,
+                stats.misses,
+                stats.stored,
+                stats.unsettled,
+                stats.write_errors,
+                stats.folders_reused,
+                stats.units_read
             );
         }
     }

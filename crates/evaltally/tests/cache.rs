@@ -282,3 +282,32 @@ fn a_cache_size_that_is_not_a_size_is_a_usage_error_unless_the_cache_is_off() {
         assert_eq!(off.code, 0, "--no-cache does not look at the size: {}", off.stderr);
     }
 }
+
+/// The last number of the `EVALTALLY_CACHE_STATS` line: units whose files were read.
+fn units_read(run: &common::Run) -> usize {
+    let line = run.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_else(|| panic!("{}", run.stderr));
+    line.strip_suffix(" units read").and_then(|l| l.rsplit(", ").next()).unwrap().parse().unwrap()
+}
+
+/// `compare` and `report` need outcomes and records of the same runs: each unit's files are
+/// read once for both, with the cache cold and without it.
+#[test]
+fn compare_and_report_read_each_unit_once() {
+    let out = tempfile::tempdir().unwrap();
+    let page = out.path().join("report.html");
+    let (base, new) = (testdata("gstack/standard"), testdata("gstack/evals"));
+    let (base, new, page) = (base.to_str().unwrap(), new.to_str().unwrap(), page.to_str().unwrap());
+    let stats = [("EVALTALLY_CACHE_STATS", "1")];
+    let cache = tempfile::tempdir().unwrap();
+    let units = units_read(&run_with_env(cache.path(), &["--no-cache", "stability", base, new], &stats));
+    assert!(units >= 3, "{units}");
+    for args in [&["report", base, new, "-o", page][..], &["compare", "--base", base, "--new", new]] {
+        for no_cache in [true, false] {
+            let cache = tempfile::tempdir().unwrap();
+            let args = if no_cache { [&["--no-cache"], args].concat() } else { args.to_vec() };
+            let run = run_with_env(cache.path(), &args, &stats);
+            assert!(run.code <= 1, "{args:?}: {}", run.stderr);
+            assert_eq!(units_read(&run), units, "{args:?}: {}", run.stderr);
+        }
+    }
+}
