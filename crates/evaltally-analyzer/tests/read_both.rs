@@ -1,5 +1,7 @@
 //! `load_with_records` reads runs and records together (one reading of each file) and gives
-//! exactly what `load` and `records` give apart, on every format's fixtures.
+//! exactly what `load` and `records` give apart, on every format's fixtures; and
+//! `load_groups_with_records` gives, from one reading, what loading each group and all of
+//! them together gives.
 
 use evaltally_analyzer::Filter;
 use evaltally_analyzer::load::{self, NoProgress};
@@ -54,4 +56,35 @@ fn runs_listing_the_same_ids_share_them() {
         assert!(shared <= equal, "{pass}: only runs of one category with the same ids share");
     }
     assert!(cache.stats().hits > 0, "the warm pass was read from the cache");
+}
+
+/// Groups loaded together (the sides of `report --base --new`) are what each gives loaded
+/// alone, and what all of them give loaded together, records included, groups that overlap
+/// too.
+#[test]
+fn groups_loaded_together_equal_each_loaded_alone_and_all_together() {
+    let filter = Filter::default();
+    let cases: Vec<Vec<Vec<std::path::PathBuf>>> = vec![
+        vec![vec![testdata("bfcl/v4/run-1")], vec![testdata("bfcl/v4/run-2"), testdata("bfcl/v4/run-10")]],
+        vec![vec![testdata("gstack/standard")], vec![testdata("gstack/evals"), testdata("gstack/quirks")]],
+        vec![vec![testdata("junit")], vec![testdata("sfbench-runs")], vec![testdata("junit")]],
+        // A folder of runs, and one of its runs again.
+        vec![vec![testdata("bfcl/v4")], vec![testdata("bfcl/v4/run-1")]],
+    ];
+    for groups in &cases {
+        let refs: Vec<&[std::path::PathBuf]> = groups.iter().map(Vec::as_slice).collect();
+        let loaded = load::load_groups_with_records(&refs, &filter, &NoProgress, &Cache::disabled()).unwrap();
+        let all: Vec<std::path::PathBuf> = groups.iter().flatten().cloned().collect();
+        let (together, records) = load::load_with_records(&all, &filter, &NoProgress, &Cache::disabled()).unwrap();
+        assert_eq!(loaded.all.runs, together.runs, "{groups:?}");
+        assert_eq!(format!("{:?}", loaded.all.diagnostics), format!("{:?}", together.diagnostics), "{groups:?}");
+        assert_eq!(format!("{:?}", loaded.records), format!("{records:?}"), "{groups:?}");
+        assert_eq!(loaded.groups.len(), groups.len());
+        for (group, own) in groups.iter().zip(&loaded.groups) {
+            let alone = load::load(group, &filter, &NoProgress).unwrap();
+            assert!(!own.runs.is_empty(), "{group:?}");
+            assert_eq!(own.runs, alone.runs, "{group:?}");
+            assert_eq!(format!("{:?}", own.diagnostics), format!("{:?}", alone.diagnostics), "{group:?}");
+        }
+    }
 }

@@ -289,8 +289,9 @@ fn units_read(run: &common::Run) -> usize {
     line.strip_suffix(" units read").and_then(|l| l.rsplit(", ").next()).unwrap().parse().unwrap()
 }
 
-/// `compare` and `report` need outcomes and records of the same runs: each unit's files are
-/// read once for both, with the cache cold and without it.
+/// `compare` and `report` need outcomes and records of the same runs (and `report --base
+/// --new` the runs of both sides together and each side's): each unit's files are read
+/// once for all, with the cache cold and without it.
 #[test]
 fn compare_and_report_read_each_unit_once() {
     let out = tempfile::tempdir().unwrap();
@@ -301,7 +302,11 @@ fn compare_and_report_read_each_unit_once() {
     let cache = tempfile::tempdir().unwrap();
     let units = units_read(&run_with_env(cache.path(), &["--no-cache", "stability", base, new], &stats));
     assert!(units >= 3, "{units}");
-    for args in [&["report", base, new, "-o", page][..], &["compare", "--base", base, "--new", new]] {
+    for args in [
+        &["report", base, new, "-o", page][..],
+        &["report", "--base", base, "--new", new, "-o", page],
+        &["compare", "--base", base, "--new", new],
+    ] {
         for no_cache in [true, false] {
             let cache = tempfile::tempdir().unwrap();
             let args = if no_cache { [&["--no-cache"], args].concat() } else { args.to_vec() };

@@ -14,6 +14,10 @@ use evaltally_core::{CategoryRun, Diagnostic, IdPool, RunRecord, Status, TestDet
 use evaltally_format::{DiscoverError, Options, Registry, Scratch, Unit};
 use rayon::prelude::*;
 
+mod groups;
+
+pub use groups::{Groups, load_groups_with_records};
+
 /// Which models and categories to read (empty lists mean all), and whether to read every
 /// model as one.
 #[derive(Clone, Debug, Default)]

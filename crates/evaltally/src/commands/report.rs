@@ -2,11 +2,12 @@
 
 use std::path::PathBuf;
 
-use evaltally_analyzer::{compare, stability};
+use evaltally_analyzer::{Filter, Loaded, compare, load, stability};
 use evaltally_core::Diagnostic;
+use evaltally_core::RunRecord;
 use evaltally_report::html;
 
-use super::stability::{exit_code, load_runs, load_runs_and_records};
+use super::stability::{exit_code, explain, load_runs, load_runs_and_records, something_to};
 use crate::cli::{ReportArgs, ReportFormat};
 use crate::{Exit, output};
 
@@ -20,14 +21,23 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     output::refuse_overwriting_input(&args.output, &inputs)?;
 
     // Messages, tokens and latencies are in the records, taken from the same reading of
-    // each file as the outcomes.
-    let (loaded, records) = load_runs_and_records(&paths, &filter, "report on")?;
-    let records = records.runs;
+    // each file as the outcomes; the two sides of a comparison shown on their own are
+    // read once with them.
+    let sides_only = two_sides && args.paths.is_empty();
+    let (loaded, records, sides) = if sides_only && crate::store::split(&paths).0.is_empty() {
+        let (all, records, base, new) = load_sides(args, &filter)?;
+        (all, records, Some((base, new)))
+    } else {
+        let (loaded, records) = load_runs_and_records(&paths, &filter, "report on")?;
+        (loaded, records.runs, None)
+    };
     let report = stability::analyze(&loaded.runs);
     let mut diagnostics: Vec<Diagnostic> = loaded.diagnostics.clone();
     let comparison = if two_sides {
-        let base = load_runs(&args.base, &filter, "compare")?;
-        let new = load_runs(&args.new, &filter, "compare")?;
+        let (base, new) = match sides {
+            Some(sides) => sides,
+            None => (load_runs(&args.base, &filter, "compare")?, load_runs(&args.new, &filter, "compare")?),
+        };
         if !args.paths.is_empty() {
             for d in base.diagnostics.iter().chain(&new.diagnostics) {
                 if !diagnostics.contains(d) {
@@ -86,6 +96,19 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     }
     output::report_diagnostics(&diagnostics);
     Ok(exit_code(&diagnostics, args.strict, false))
+}
+
+/// The runs of both sides together (for the heatmap) with their records, and each side's
+/// own (for the comparison), from one reading of each file; a side with nothing to compare
+/// is a usage error, as it is for `compare`.
+fn load_sides(args: &ReportArgs, filter: &Filter) -> anyhow::Result<(Loaded, Vec<RunRecord>, Loaded, Loaded)> {
+    let sides: [&[PathBuf]; 2] = [&args.base, &args.new];
+    let loaded = load::load_groups_with_records(&sides, filter, &crate::progress::Bar::new(), crate::cache::get())
+        .map_err(|e| explain(&e))?;
+    let all_paths: Vec<PathBuf> = args.base.iter().chain(&args.new).cloned().collect();
+    let all = something_to(loaded.all, &all_paths, "report on")?;
+    let [base, new]: [Loaded; 2] = loaded.groups.try_into().map_err(|_| anyhow::anyhow!("two sides were loaded"))?;
+    Ok((all, loaded.records.runs, something_to(base, &args.base, "compare")?, something_to(new, &args.new, "compare")?))
 }
 
 /// A file size for people: bytes, KB or MB (decimal).

@@ -147,7 +147,7 @@ pub(crate) fn load_runs_and_records(
 }
 
 /// `loaded`, unless it holds no run: then a usage error after the diagnostics.
-fn something_to(loaded: Loaded, paths: &[PathBuf], verb: &str) -> anyhow::Result<Loaded> {
+pub(crate) fn something_to(loaded: Loaded, paths: &[PathBuf], verb: &str) -> anyhow::Result<Loaded> {
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
         return Err(UsageError(format!(
