@@ -7,9 +7,7 @@ use std::path::PathBuf;
 use evaltally_cache::Cache;
 use evaltally_format::{Read, Scratch};
 
-use super::{
-    Filter, LoadError, Loaded, Progress, Records, discover, finish_loaded, finish_records, read_units, share_ids,
-};
+use super::{Filter, LoadError, Loaded, Progress, Records, discover, finish_loaded, finish_records, read_both, split};
 
 /// What [`load_groups_with_records`] gives.
 #[derive(Debug, Default)]
@@ -47,13 +45,8 @@ pub fn load_groups_with_records(
 ) -> Result<Groups, LoadError> {
     let paths: Vec<PathBuf> = groups.iter().flat_map(|g| g.iter().cloned()).collect();
     let found = discover(&paths, filter, cache)?;
+    let both = read_both(&found.units, filter, progress, cache);
     let options = filter.options();
-    let both = read_units(&found.units, progress, |unit, scratch| {
-        let (mut read, records) = cache.read_both(unit, scratch, &options);
-        share_ids(&mut read.runs, scratch);
-        (read, records)
-    });
-    cache.write_behind();
     // A unit is the same unit wherever it was found when its identity (what the cache keys
     // it by: its files, layout and the path it was found below) is the same.
     let at: HashMap<String, usize> = found.units.iter().enumerate().map(|(i, u)| (format!("{u:?}"), i)).collect();
@@ -77,8 +70,7 @@ pub fn load_groups_with_records(
             .collect();
         loaded.push(finish_loaded(own.diagnostics, &own.units, read, filter)?);
     }
-    let (read, records): (Vec<(usize, Read)>, Vec<evaltally_format::Records>) =
-        both.into_iter().enumerate().map(|(i, (read, records))| ((i, read), records)).unzip();
+    let (read, records) = split(both);
     let all = finish_loaded(found.diagnostics, &found.units, read, filter)?;
     Ok(Groups { all, records: finish_records(Vec::new(), records, filter), groups: loaded })
 }

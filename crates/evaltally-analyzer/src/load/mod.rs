@@ -176,17 +176,34 @@ pub fn load_with_records(
     cache: &Cache,
 ) -> Result<(Loaded, Records), LoadError> {
     let found = discover(paths, filter, cache)?;
+    let (read, records) = split(read_both(&found.units, filter, progress, cache));
+    let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    Ok((loaded, finish_records(Vec::new(), records, filter)))
+}
+
+/// Both readings of every unit ([`Cache::read_both`]), runs sharing ids; what was read is
+/// stored while the caller lines the runs up.
+fn read_both(
+    units: &[Box<dyn Unit>],
+    filter: &Filter,
+    progress: &dyn Progress,
+    cache: &Cache,
+) -> Vec<(evaltally_format::Read, evaltally_format::Records)> {
     let options = filter.options();
-    let both = read_units(&found.units, progress, |unit, scratch| {
+    let both = read_units(units, progress, |unit, scratch| {
         let (mut read, records) = cache.read_both(unit, scratch, &options);
         share_ids(&mut read.runs, scratch);
         (read, records)
     });
     cache.write_behind();
-    let (read, records): (Vec<(usize, evaltally_format::Read)>, Vec<evaltally_format::Records>) =
-        both.into_iter().enumerate().map(|(i, (read, records))| ((i, read), records)).unzip();
-    let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
-    Ok((loaded, finish_records(Vec::new(), records, filter)))
+    both
+}
+
+/// Readings as [`finish_loaded`] (each with its unit's index) and [`finish_records`] take them.
+fn split(
+    both: Vec<(evaltally_format::Read, evaltally_format::Records)>,
+) -> (Vec<(usize, evaltally_format::Read)>, Vec<evaltally_format::Records>) {
+    both.into_iter().enumerate().map(|(i, (read, records))| ((i, read), records)).unzip()
 }
 
 /// Lets each run share the ids of the run its worker read last in its category, when they

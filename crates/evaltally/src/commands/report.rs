@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use evaltally_analyzer::{Filter, Loaded, compare, load, stability};
-use evaltally_core::Diagnostic;
-use evaltally_core::RunRecord;
+use evaltally_core::{Diagnostic, RunRecord};
 use evaltally_report::html;
 
 use super::stability::{exit_code, explain, load_runs, load_runs_and_records, something_to};
