@@ -22,7 +22,8 @@ pub(crate) struct Cli {
     pub(crate) store: Option<PathBuf>,
     /// Read every file, neither using nor filling the digest cache. The cache (in
     /// $EVALTALLY_CACHE, else the user's cache folder) keeps what reading each unchanged
-    /// run gave, so analyses read only new or changed files.
+    /// run gave, so analyses read only new or changed files; `evaltally cache` shows and
+    /// empties it.
     #[arg(long, global = true)]
     pub(crate) no_cache: bool,
     #[command(subcommand)]
