@@ -9,6 +9,30 @@ use crate::{Cache, CacheError, entry_dir, pack};
 /// ([`parse_size`] reads its value).
 pub const ENV_SIZE: &str = "EVALTALLY_CACHE_SIZE";
 
+/// The tag that marks a folder as a cache, so that backup tools leave it out
+/// (<https://bford.info/cachedir/>: `tar --exclude-caches`, restic's and borg's
+/// `--exclude-caches`).
+const CACHEDIR_TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
+# This file is a cache directory tag created by evaltally: the folder holds its digest cache.\n\
+# For information about cache directory tags, see https://bford.info/cachedir/\n";
+
+/// Makes the layout folder `dir` (and the cache folder above it) if need be, tagged as a
+/// cache. Only evaltally's own layout folder is tagged: the cache folder may be one the
+/// user named, holding other things.
+pub(crate) fn make_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let tag = dir.join("CACHEDIR.TAG");
+    if !tag.exists() {
+        // Two processes may both get here: the first to create the file writes it.
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tag) {
+            Ok(mut file) => std::io::Write::write_all(&mut file, CACHEDIR_TAG.as_bytes())?,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// What the cache folder holds ([`Cache::usage`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Usage {

@@ -144,7 +144,7 @@ impl Store {
             .filter_map(|(_, _, i)| Some((stored.path(i)?, stored.records[i].stamp, stored.listing(i)?)))
             .collect();
         let bytes = encode(taken.iter().chain(&old).map(|(p, s, l)| (p, s, l)));
-        std::fs::create_dir_all(dir)?;
+        crate::folder::make_dir(dir)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         tmp.write_all(&bytes)?;
         tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;

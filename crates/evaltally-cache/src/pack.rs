@@ -192,7 +192,7 @@ pub(crate) struct Writer {
 impl Writer {
     /// Starts a pack in `dir` (created if need be).
     pub(crate) fn create(dir: &Path) -> std::io::Result<Self> {
-        std::fs::create_dir_all(dir)?;
+        crate::folder::make_dir(dir)?;
         let mut file = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         file.as_file_mut().write_all(MAGIC)?;
         Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, index: Vec::new(), entries: 0 })
