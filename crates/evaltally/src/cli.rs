@@ -183,8 +183,8 @@ pub(crate) enum Command {
     /// of 1024) by leaving out what was used least recently. Deleting it is always safe.
     ///
     /// Exit status: 0; 1 when the folder could not be emptied; 2 when there is no cache
-    /// folder (no $EVALTALLY_CACHE and no home folder) or $EVALTALLY_CACHE_SIZE is not a
-    /// size.
+    /// folder (no $EVALTALLY_CACHE and no home folder), it is a file, or
+    /// $EVALTALLY_CACHE_SIZE is not a size.
     Cache(CacheArgs),
 }
 

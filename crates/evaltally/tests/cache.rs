@@ -229,6 +229,20 @@ fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
 }
 
 #[test]
+fn the_cache_command_refuses_a_cache_folder_that_is_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    fs::write(&file, b"mine").unwrap();
+    for action in ["info", "clean", "prune"] {
+        let run = run_with(&file, &["cache", action]);
+        assert_eq!(run.code, 2, "{action}: {}", run.stderr);
+        assert!(run.stderr.contains("is not a folder"), "{action}: {}", run.stderr);
+    }
+    assert_eq!(fs::read(&file).unwrap(), b"mine", "left as it was");
+    assert_eq!(run_with(&file, &["cache", "dir"]).stdout, format!("{}\n", file.display()));
+}
+
+#[test]
 fn an_analysis_keeps_the_cache_under_the_size_in_evaltally_cache_size() {
     let cache = tempfile::tempdir().unwrap();
     let folders: Vec<String> = ["bfcl/v4", "gstack", "junit", "sfbench-runs", "swebench"]

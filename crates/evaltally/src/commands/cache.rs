@@ -17,6 +17,13 @@ pub(crate) fn run(args: &CacheArgs) -> anyhow::Result<Exit> {
     })?;
     let cache = Cache::new(&root, "").with_limit(crate::cache::limit()?);
     let folder = output::shown(&root);
+    if !matches!(args.action, CacheAction::Dir) && root.exists() && !root.is_dir() {
+        return Err(UsageError(format!(
+            "the cache folder {folder} is not a folder: set {} to a folder (or remove the file)",
+            evaltally_cache::ENV_DIR
+        ))
+        .into());
+    }
     let usage = || cache.usage().unwrap_or_default();
     let text = match args.action {
         CacheAction::Dir => format!("{folder}\n"),
