@@ -21,16 +21,12 @@ const CACHEDIR_TAG: &str = "Signature: 8a477f597d28d172789f06886806bc55\n\
 /// user named, holding other things.
 pub(crate) fn make_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let tag = dir.join("CACHEDIR.TAG");
-    if !tag.exists() {
-        // Two processes may both get here: the first to create the file writes it.
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tag) {
-            Ok(mut file) => std::io::Write::write_all(&mut file, CACHEDIR_TAG.as_bytes())?,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
-        }
+    // Whoever creates the file first writes it; for everyone after, it is there already.
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(dir.join("CACHEDIR.TAG")) {
+        Ok(mut file) => std::io::Write::write_all(&mut file, CACHEDIR_TAG.as_bytes()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
     }
-    Ok(())
 }
 
 /// What the cache folder holds ([`Cache::usage`]).
@@ -196,7 +192,7 @@ impl Cache {
 
 /// The folders of `root` that evaltally made: one per layout (`v1`, `v2`, …), each with
 /// whether it is the current one (`dir`).
-fn own_folders(root: &Path, dir: &Path) -> Vec<(std::path::PathBuf, bool)> {
+pub(crate) fn own_folders(root: &Path, dir: &Path) -> Vec<(std::path::PathBuf, bool)> {
     let Ok(top) = std::fs::read_dir(root) else { return Vec::new() };
     let mut folders: Vec<_> = top
         .flatten()

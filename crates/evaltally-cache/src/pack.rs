@@ -329,15 +329,10 @@ pub(crate) fn compact(
 }
 
 fn remove_leftovers(root: &Path, dir: &Path, pruned: &mut Pruned) {
-    if let Ok(top) = std::fs::read_dir(root) {
-        for entry in top.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let layout = name.strip_prefix('v').is_some_and(|n| n.parse::<u32>().is_ok());
-            if layout && entry.path() != dir && entry.file_type().is_ok_and(|t| t.is_dir()) {
-                let _ = std::fs::remove_dir_all(entry.path());
-                pruned.removed += 1;
-            }
+    for (older, current) in crate::folder::own_folders(root, dir) {
+        if !current {
+            let _ = std::fs::remove_dir_all(older);
+            pruned.removed += 1;
         }
     }
     let Ok(files) = std::fs::read_dir(dir) else { return };
