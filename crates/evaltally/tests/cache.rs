@@ -19,6 +19,18 @@ fn run_with_env(cache: &Path, args: &[&str], env: &[(&str, &str)]) -> common::Ru
     evaltally_in(&workspace_root(), args, &[&[("EVALTALLY_CACHE", cache.to_str().unwrap())], env].concat())
 }
 
+/// The line `EVALTALLY_CACHE_STATS=1` printed on the run's stderr (empty when there is none).
+fn stats_line(run: &common::Run) -> String {
+    run.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_default().to_string()
+}
+
+/// The count before `what` (`stored`, `units read`) on the run's stats line.
+fn stat(run: &common::Run, what: &str) -> u64 {
+    let line = stats_line(run);
+    let count = line.split(", ").find_map(|part| part.trim_start_matches("cache: ").strip_suffix(what));
+    count.and_then(|n| n.trim().parse().ok()).unwrap_or_else(|| panic!("no `{what}` in {line:?}: {}", run.stderr))
+}
+
 #[test]
 fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
     let cache = tempfile::tempdir().unwrap();
@@ -63,7 +75,7 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
             &["stability", path.to_str().unwrap()],
             &[("EVALTALLY_CACHE", cache.path().to_str().unwrap()), ("EVALTALLY_CACHE_STATS", "1")],
         );
-        let line = run.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_default().to_string();
+        let line = stats_line(&run);
         assert!(line.contains(" 0 misses") && !line.starts_with("cache: 0 hits"), "{folder}: {line}");
     }
 }
@@ -92,7 +104,7 @@ fn compare_prints_the_same_cold_warm_and_uncached() {
         assert!(uncached.stdout.contains("\"efficiency\""), "{args:?}: {}", uncached.stdout);
         assert_eq!(cold.stdout, uncached.stdout, "{args:?}");
         assert_eq!(warm.stdout, uncached.stdout, "{args:?}");
-        let line = warm.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_default().to_string();
+        let line = stats_line(&warm);
         assert!(line.contains(" 0 misses") && !line.starts_with("cache: 0 hits"), "{args:?}: {line}");
     }
 }
@@ -108,7 +120,7 @@ fn compare_after_stability_stores_only_the_records() {
             args,
             &[("EVALTALLY_CACHE", cache.path().to_str().unwrap()), ("EVALTALLY_CACHE_STATS", "1")],
         );
-        out.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_default().to_string()
+        stats_line(&out)
     };
     let (base, new) = (testdata("bfcl/v4/run-1"), testdata("bfcl/v4/run-2"));
     let (base, new) = (base.to_str().unwrap(), new.to_str().unwrap());
@@ -188,9 +200,7 @@ fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
     // What an analysis stores is what `cache info` counts, in the bytes the folder holds.
     let empty = json_of(cache.path(), &[]);
     assert_eq!((empty["entries"].as_u64(), empty["bytes"].as_u64()), (Some(0), Some(0)));
-    let stored = run_with_env(cache.path(), &["stability", gstack], &[("EVALTALLY_CACHE_STATS", "1")]);
-    let stored: u64 =
-        stored.stderr.lines().last().unwrap().split(", ").nth(2).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let stored = stat(&run_with_env(cache.path(), &["stability", gstack], &[("EVALTALLY_CACHE_STATS", "1")]), "stored");
     assert!(stored > 0);
     let info = json_of(cache.path(), &[]);
     assert_eq!(info["entries"].as_u64(), Some(stored));
@@ -224,7 +234,7 @@ fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
     assert!(cache.path().join("mine.txt").exists(), "what is not evaltally's stays");
     // Cleaned, the next analysis reads every file again and stores them again.
     let again = run_with_env(cache.path(), &["stability", gstack], &[("EVALTALLY_CACHE_STATS", "1")]);
-    assert!(again.stderr.lines().last().unwrap().starts_with("cache: 0 hits"), "{}", again.stderr);
+    assert!(stats_line(&again).starts_with("cache: 0 hits"), "{}", again.stderr);
     assert_eq!(json_of(cache.path(), &[])["entries"].as_u64(), Some(stored));
 }
 
@@ -297,12 +307,6 @@ fn a_cache_size_that_is_not_a_size_is_a_usage_error_unless_the_cache_is_off() {
     }
 }
 
-/// The last number of the `EVALTALLY_CACHE_STATS` line: units whose files were read.
-fn units_read(run: &common::Run) -> usize {
-    let line = run.stderr.lines().find(|l| l.starts_with("cache: ")).unwrap_or_else(|| panic!("{}", run.stderr));
-    line.strip_suffix(" units read").and_then(|l| l.rsplit(", ").next()).unwrap().parse().unwrap()
-}
-
 /// `compare` and `report` need outcomes and records of the same runs (and `report --base
 /// --new` the runs of both sides together and each side's): each unit's files are read
 /// once for all, with the cache cold and without it.
@@ -314,7 +318,7 @@ fn compare_and_report_read_each_unit_once() {
     let (base, new, page) = (base.to_str().unwrap(), new.to_str().unwrap(), page.to_str().unwrap());
     let stats = [("EVALTALLY_CACHE_STATS", "1")];
     let cache = tempfile::tempdir().unwrap();
-    let units = units_read(&run_with_env(cache.path(), &["--no-cache", "stability", base, new], &stats));
+    let units = stat(&run_with_env(cache.path(), &["--no-cache", "stability", base, new], &stats), "units read");
     assert!(units >= 3, "{units}");
     for args in [
         &["report", base, new, "-o", page][..],
@@ -326,7 +330,7 @@ fn compare_and_report_read_each_unit_once() {
             let args = if no_cache { [&["--no-cache"], args].concat() } else { args.to_vec() };
             let run = run_with_env(cache.path(), &args, &stats);
             assert!(run.code <= 1, "{args:?}: {}", run.stderr);
-            assert_eq!(units_read(&run), units, "{args:?}: {}", run.stderr);
+            assert_eq!(stat(&run, "units read"), units, "{args:?}: {}", run.stderr);
         }
     }
 }
