@@ -137,11 +137,6 @@ impl<'a> Reader<'a> {
         self.bytes
     }
 
-    /// How many bytes are not read yet.
-    pub(crate) fn rest_len(&self) -> usize {
-        self.bytes.len()
-    }
-
     pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         if n > self.bytes.len() {
             return None;

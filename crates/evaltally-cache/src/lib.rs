@@ -7,7 +7,7 @@ mod listings;
 mod pack;
 mod stamp;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,7 +33,8 @@ pub const ENV_DIR: &str = "EVALTALLY_CACHE";
 /// What a prune found and removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pruned {
-    /// Entries in the cache before pruning (the newest of each identity).
+    /// Entries in the cache before pruning (the newest of each identity), counted when the
+    /// packs were merged; 0 when there was nothing to merge (the index is not read then).
     pub entries: u64,
     /// The packs' total size in bytes.
     pub bytes: u64,
@@ -87,12 +88,10 @@ struct Counters {
     units_read: AtomicU64,
 }
 
-/// The packs as this process found them, opened on the first lookup.
+/// The packs as this process found them (oldest first), opened on the first lookup.
 #[derive(Debug, Default)]
 struct Packs {
     packs: Vec<pack::Pack>,
-    /// Identity hash → (pack, index row); the newest pack wins.
-    index: HashMap<u128, (usize, usize)>,
 }
 
 /// The pack this process is writing: chunks of encoded readings that workers are filling,
@@ -516,8 +515,8 @@ impl Cache {
                 .unwrap_or_else(PoisonError::into_inner)
                 .get_or_insert_with(|| Arc::new(Packs::open(&entry_dir(root)))),
         );
-        let &(p, i) = packs.index.get(&hash)?;
-        let bytes = packs.packs.get(p)?.entry(i)?;
+        // The newest pack that holds the identity has its newest entry.
+        let bytes = packs.packs.iter().rev().find_map(|pack| pack.find(hash))?;
         entry::reading(bytes, identity, stamps).and_then(decode)
     }
 
@@ -650,16 +649,7 @@ fn entry_dir(root: &Path) -> PathBuf {
 
 impl Packs {
     fn open(dir: &Path) -> Self {
-        let mut packs = Self::default();
-        for path in pack::list(dir) {
-            let Some(pack) = pack::open(&path) else { continue };
-            let at = packs.packs.len();
-            for (i, hash) in pack.hashes().enumerate() {
-                packs.index.insert(hash, (at, i));
-            }
-            packs.packs.push(pack);
-        }
-        packs
+        Self { packs: pack::list(dir).iter().filter_map(|path| pack::open(path)).collect() }
     }
 }
 

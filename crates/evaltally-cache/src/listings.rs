@@ -2,24 +2,34 @@
 //! device, inode and times are those its listing was stored with is not read again (the
 //! files in it are still looked at one by one, so a file changed in place is seen).
 //!
-//! One file, `listings` beside the packs, read whole on the first lookup:
+//! One file, `listings` beside the packs, mapped on the first lookup and searched in place:
 //!
 //! ```text
-//! b"evtlist1"
-//! u32 folders; per folder:
+//! b"evtlist2"
+//! per folder, back to back:
 //!   u32 length, path bytes; u64 device, u64 inode,
 //!   u64 low + u64 high of the modification and status-change times (i128 nanoseconds),
 //!   u32 entries; per entry: u8 kind, u32 length, name bytes
-//! u64 XXH3 of everything before
+//!   u64 XXH3 of the folder's bytes before
+//! index: per folder u64 XXH3 of the path bytes, u64 offset, u64 length (with the checksum),
+//!        sorted by hash
+//! u64 folders, u64 index offset, u64 XXH3 of the index
+//! b"evtlist2"
 //! ```
 //!
-//! A process that read folders writes the file again (a temporary file renamed into place):
-//! the listings it took first, then those it used, then the others, up to [`LIMIT`] bytes.
-//! A damaged or foreign file counts as empty and is replaced on the next write.
+//! A lookup is a binary search of the index and the check of one folder's checksum, so it
+//! costs the same whether the file holds ten folders or a hundred thousand: a walk of a few
+//! folders does not read what the cache keeps for all the others.
+//!
+//! A process that read folders writes the file again (a temporary file renamed into place,
+//! so a mapping never sees it change): the listings it took first, then those it used,
+//! then the others, up to [`LIMIT`] bytes; stored folders are copied as they are, their
+//! checksums checked. A damaged or foreign file counts as empty and is replaced on the next
+//! write; a damaged folder is not found, and is left out of the next write.
 
 use std::collections::HashSet;
 use std::io::Write as _;
-use std::ops::Range;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -28,38 +38,47 @@ use evaltally_format::walk::{EntryKind, FolderStamp, Listing};
 
 use crate::codec::{Reader, Writer, is_path, path_from};
 
-const MAGIC: &[u8; 8] = b"evtlist1";
+const MAGIC: &[u8; 8] = b"evtlist2";
 
-/// The listings file is kept under this size: 16 MiB holds about a hundred thousand
-/// folders of a few result files each.
-pub(crate) const LIMIT: usize = 16 << 20;
+/// One index row: path hash, offset, length.
+const ROW: usize = 8 * 3;
+
+/// The three u64 before the closing magic.
+const FOOTER: usize = 8 * 3;
+
+/// The listings file is kept under this size: 24 MiB holds about a hundred thousand
+/// folders of a few result files each (a SWE-bench instance's folder, with its checksum
+/// and index row, takes about 210 bytes). Only a write reads it whole.
+pub(crate) const LIMIT: usize = 24 << 20;
 
 /// The file's name in the cache's layout folder.
 const FILE: &str = "listings";
 
-/// One stored folder: where its path and its entries lie in the file, and its stamp.
-struct Record {
-    path: Range<usize>,
+/// One stored folder, read in place: its path's bytes, its stamp, and its entries' bytes
+/// (decoded on a hit only).
+struct Record<'a> {
+    path: &'a [u8],
     stamp: FolderStamp,
-    entries: Range<usize>,
+    entries: &'a [u8],
 }
 
-/// The file as read: its bytes, its folders indexed by the hash of their paths' bytes (a
-/// `Path` hashes component by component), and which of them this process used.
-#[derive(Default)]
+/// The file as mapped, and which of its folders this process used (by index row).
 struct Stored {
-    bytes: Vec<u8>,
-    records: Vec<Record>,
-    index: hashbrown::HashTable<usize>,
+    bytes: Box<dyn Deref<Target = [u8]> + Send + Sync>,
+    index_at: usize,
+    count: usize,
     used: Vec<AtomicBool>,
+}
+
+impl Default for Stored {
+    fn default() -> Self {
+        Self { bytes: Box::new(Vec::new()), index_at: 0, count: 0, used: Vec::new() }
+    }
 }
 
 impl std::fmt::Debug for Stored {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Stored")
-            .field("bytes", &self.bytes.len())
-            .field("folders", &self.records.len())
-            .finish_non_exhaustive()
+        f.debug_struct("Stored").field("bytes", &self.bytes.len()).field("folders", &self.count).finish_non_exhaustive()
     }
 }
 
@@ -67,30 +86,93 @@ fn hash(path: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(path)
 }
 
+fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
+}
+
 impl Stored {
     fn read(path: &Path) -> Self {
-        let Ok(bytes) = std::fs::read(path) else { return Self::default() };
-        let Some(records) = index(&bytes) else { return Self::default() };
-        let mut table = hashbrown::HashTable::with_capacity(records.len());
-        for (i, r) in records.iter().enumerate() {
-            table.insert_unique(hash(&bytes[r.path.clone()]), i, |&j| hash(&bytes[records[j].path.clone()]));
+        let Ok(file) = std::fs::File::open(path) else { return Self::default() };
+        #[allow(unsafe_code)]
+        // SAFETY: the listings file is evaltally's own, written whole and renamed into
+        // place, never truncated or written in place by evaltally; another process doing so
+        // would be tampering with the cache folder. A rename leaves this mapping intact.
+        let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return Self::default() };
+        Self::parse(Box::new(map)).unwrap_or_default()
+    }
+
+    /// The file in `bytes`; `None` for anything but a whole listings file (its ends and
+    /// index in place; each folder is checked when it is looked at).
+    fn parse(bytes: Box<dyn Deref<Target = [u8]> + Send + Sync>) -> Option<Self> {
+        let b: &[u8] = &bytes;
+        let end = b.len();
+        if end < MAGIC.len() * 2 + FOOTER || &b[..MAGIC.len()] != MAGIC || &b[end - MAGIC.len()..] != MAGIC {
+            return None;
         }
-        let used = records.iter().map(|_| AtomicBool::new(false)).collect();
-        Self { bytes, records, index: table, used }
+        let footer = end - MAGIC.len() - FOOTER;
+        let count = usize::try_from(u64_at(b, footer)?).ok()?;
+        let index_at = usize::try_from(u64_at(b, footer + 8)?).ok()?;
+        if index_at < MAGIC.len() || footer.checked_sub(index_at)? != count.checked_mul(ROW)? {
+            return None;
+        }
+        let used = (0..count).map(|_| AtomicBool::new(false)).collect();
+        Some(Self { bytes, index_at, count, used })
     }
 
-    fn get(&self, path: &[u8]) -> Option<usize> {
-        self.index.find(hash(path), |&i| &self.bytes[self.records[i].path.clone()] == path).copied()
+    fn hash_at(&self, i: usize) -> u64 {
+        u64_at(&self.bytes, self.index_at + i * ROW).unwrap_or(0)
     }
 
-    /// The path of folder `i`.
-    fn path(&self, i: usize) -> Option<PathBuf> {
-        path_from(&self.bytes[self.records[i].path.clone()])
+    /// The bytes of folder `i` (by index row) with their checksum, when they are whole.
+    fn raw(&self, i: usize) -> Option<&[u8]> {
+        let row = self.index_at + i * ROW;
+        let offset = usize::try_from(u64_at(&self.bytes, row + 8)?).ok()?;
+        let len = usize::try_from(u64_at(&self.bytes, row + 16)?).ok()?;
+        if offset < MAGIC.len() || offset.checked_add(len)? > self.index_at {
+            return None;
+        }
+        let raw = self.bytes.get(offset..offset + len)?;
+        let (body, sum) = raw.split_at(len.checked_sub(8)?);
+        (u64::from_le_bytes(sum.try_into().ok()?) == xxhash_rust::xxh3::xxh3_64(body)).then_some(raw)
     }
 
-    fn listing(&self, i: usize) -> Option<Listing> {
-        decode_entries(&mut Reader::new(&self.bytes[self.records[i].entries.clone()]))
+    /// Folder `i` (by index row), when its bytes are whole.
+    fn record(&self, i: usize) -> Option<Record<'_>> {
+        let raw = self.raw(i)?;
+        parse_record(&raw[..raw.len() - 8])
     }
+
+    /// The stored folder at `path`, and its index row.
+    fn find(&self, path: &[u8]) -> Option<(usize, Record<'_>)> {
+        let h = hash(path);
+        // The first row whose hash is not below `h`; rows of one hash are next to each other.
+        let (mut lo, mut hi) = (0, self.count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.hash_at(mid) < h {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo..self.count)
+            .take_while(|&i| self.hash_at(i) == h)
+            .find_map(|i| self.record(i).filter(|r| r.path == path).map(|r| (i, r)))
+    }
+}
+
+/// A folder's bytes (without the checksum) read in place; `None` when they are malformed.
+fn parse_record(body: &[u8]) -> Option<Record<'_>> {
+    let mut r = Reader::new(body);
+    let path = r.bytes()?;
+    let (device, inode) = (r.u64()?, r.u64()?);
+    let mut time = || -> Option<i128> {
+        let (low, high) = (r.u64()?, r.u64()?);
+        #[allow(clippy::cast_possible_wrap)] // the two halves
+        Some((i128::from(high as i64) << 64) | i128::from(low))
+    };
+    let (modified, changed) = (time()?, time()?);
+    Some(Record { path, stamp: FolderStamp { device, inode, modified, changed }, entries: r.rest() })
 }
 
 /// The listings as stored, and what this process took.
@@ -101,7 +183,7 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    /// The stored listings, read from the layout folder `dir()` the first time.
+    /// The stored listings, mapped from the layout folder `dir()` the first time.
     fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &Stored {
         self.stored.get_or_init(|| Stored::read(&dir().join(FILE)))
     }
@@ -109,11 +191,11 @@ impl Store {
     /// The listing stored for `folder` with `stamp`, if any (`dir`: the layout folder).
     pub(crate) fn find(&self, dir: impl FnOnce() -> PathBuf, folder: &Path, stamp: &FolderStamp) -> Option<Listing> {
         let stored = self.stored(dir);
-        let i = stored.get(folder.as_os_str().as_encoded_bytes())?;
-        if stored.records[i].stamp != *stamp {
+        let (i, record) = stored.find(folder.as_os_str().as_encoded_bytes())?;
+        if record.stamp != *stamp {
             return None;
         }
-        let listing = stored.listing(i)?;
+        let listing = decode_entries(record.entries)?;
         stored.used[i].store(true, Ordering::Relaxed);
         Some(listing)
     }
@@ -124,31 +206,114 @@ impl Store {
     }
 
     /// Writes the file again when listings were taken since the last write (else does
-    /// nothing): those, then the stored ones used, then the others, while the file stays
-    /// under [`LIMIT`].
+    /// nothing): those (by path), then the stored ones used, then the others (each in index
+    /// order), while the file stays under [`LIMIT`].
     pub(crate) fn write(&self, dir: &Path) -> std::io::Result<()> {
-        let taken = std::mem::take(&mut *self.taken.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut taken = std::mem::take(&mut *self.taken.lock().unwrap_or_else(PoisonError::into_inner));
         if taken.is_empty() {
             return Ok(());
         }
+        taken.sort_by(|a, b| a.0.as_os_str().as_encoded_bytes().cmp(b.0.as_os_str().as_encoded_bytes()));
+        taken.dedup_by(|a, b| a.0 == b.0);
         let stored = self.stored(|| dir.to_path_buf());
         let fresh: HashSet<&[u8]> = taken.iter().map(|(p, _, _)| p.as_os_str().as_encoded_bytes()).collect();
-        let mut old: Vec<(bool, &[u8], usize)> = (0..stored.records.len())
-            .map(|i| (stored.used[i].load(Ordering::Relaxed), &stored.bytes[stored.records[i].path.clone()], i))
-            .filter(|(_, path, _)| !fresh.contains(path))
-            .collect();
-        // Used ones first; then by path, so the file does not depend on the order read.
-        old.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-        let old: Vec<(PathBuf, FolderStamp, Listing)> = old
-            .into_iter()
-            .filter_map(|(_, _, i)| Some((stored.path(i)?, stored.records[i].stamp, stored.listing(i)?)))
-            .collect();
-        let bytes = encode(taken.iter().chain(&old).map(|(p, s, l)| (p, s, l)));
+        let mut file = FileWriter::default();
+        let mut full = false;
+        for (path, stamp, listing) in &taken {
+            full = full || !file.push_new(path, stamp, listing);
+        }
+        let used = |i: usize| stored.used[i].load(Ordering::Relaxed);
+        let old = (0..stored.count).filter(|&i| used(i)).chain((0..stored.count).filter(|&i| !used(i)));
+        for i in old {
+            if full {
+                break;
+            }
+            let Some(raw) = stored.raw(i) else { continue };
+            let Some(record) = parse_record(&raw[..raw.len() - 8]) else { continue };
+            if !fresh.contains(record.path) {
+                full = !file.push_raw(hash(record.path), raw);
+            }
+        }
+        let bytes = file.finish();
         crate::folder::make_dir(dir)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         tmp.write_all(&bytes)?;
         tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
         Ok(())
+    }
+}
+
+/// A listings file being made: folders appended while they fit under [`LIMIT`], then the
+/// sorted index.
+struct FileWriter {
+    body: Vec<u8>,
+    /// (path hash, offset, length) per folder.
+    rows: Vec<(u64, u64, u64)>,
+    one: Vec<u8>,
+}
+
+impl Default for FileWriter {
+    fn default() -> Self {
+        Self { body: MAGIC.to_vec(), rows: Vec::new(), one: Vec::new() }
+    }
+}
+
+impl FileWriter {
+    /// Appends a folder's bytes (with their checksum) unless the file would pass
+    /// [`LIMIT`]; says whether it did.
+    fn push_raw(&mut self, path_hash: u64, raw: &[u8]) -> bool {
+        if self.body.len() + raw.len() + (self.rows.len() + 1) * ROW + FOOTER + MAGIC.len() > LIMIT {
+            return false;
+        }
+        self.rows.push((path_hash, self.body.len() as u64, raw.len() as u64));
+        self.body.extend_from_slice(raw);
+        true
+    }
+
+    /// Appends a folder just listed, as [`push_raw`](Self::push_raw) does.
+    fn push_new(&mut self, path: &Path, stamp: &FolderStamp, listing: &Listing) -> bool {
+        let mut one = std::mem::take(&mut self.one);
+        one.clear();
+        let mut w = Writer::new(&mut one);
+        w.path(path);
+        w.u64(stamp.device);
+        w.u64(stamp.inode);
+        for t in [stamp.modified, stamp.changed] {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // the two halves
+            {
+                w.u64(t as u64);
+                w.u64((t >> 64) as u64);
+            }
+        }
+        w.u32(listing.entries.len());
+        for (name, kind) in &listing.entries {
+            w.u8(kind_byte(*kind));
+            w.path(Path::new(name));
+        }
+        let sum = xxhash_rust::xxh3::xxh3_64(&one);
+        one.extend_from_slice(&sum.to_le_bytes());
+        let pushed = self.push_raw(hash(path.as_os_str().as_encoded_bytes()), &one);
+        self.one = one;
+        pushed
+    }
+
+    /// The whole file.
+    fn finish(mut self) -> Vec<u8> {
+        self.rows.sort_unstable();
+        let index_at = self.body.len() as u64;
+        let mut index = Vec::with_capacity(self.rows.len() * ROW);
+        for (h, offset, len) in &self.rows {
+            for v in [h, offset, len] {
+                index.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let sum = xxhash_rust::xxh3::xxh3_64(&index);
+        self.body.extend_from_slice(&index);
+        for v in [self.rows.len() as u64, index_at, sum] {
+            self.body.extend_from_slice(&v.to_le_bytes());
+        }
+        self.body.extend_from_slice(MAGIC);
+        self.body
     }
 }
 
@@ -172,73 +337,15 @@ fn kind_from(byte: u8) -> Option<EntryKind> {
 }
 
 /// The file's bytes for `folders`, in order, as many as fit under [`LIMIT`].
+#[cfg(test)]
 fn encode<'a>(folders: impl Iterator<Item = (&'a PathBuf, &'a FolderStamp, &'a Listing)>) -> Vec<u8> {
-    let mut body = Vec::new();
-    let mut count = 0;
-    let mut one = Vec::new();
+    let mut file = FileWriter::default();
     for (path, stamp, listing) in folders {
-        one.clear();
-        let mut w = Writer::new(&mut one);
-        w.path(path);
-        w.u64(stamp.device);
-        w.u64(stamp.inode);
-        for t in [stamp.modified, stamp.changed] {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // the two halves
-            {
-                w.u64(t as u64);
-                w.u64((t >> 64) as u64);
-            }
-        }
-        w.u32(listing.entries.len());
-        for (name, kind) in &listing.entries {
-            w.u8(kind_byte(*kind));
-            w.path(Path::new(name));
-        }
-        if MAGIC.len() + 4 + body.len() + one.len() + 8 > LIMIT {
+        if !file.push_new(path, stamp, listing) {
             break;
         }
-        body.extend_from_slice(&one);
-        count += 1;
     }
-    let mut out = Vec::with_capacity(MAGIC.len() + 4 + body.len() + 8);
-    out.extend_from_slice(MAGIC);
-    Writer::new(&mut out).u32(count);
-    out.extend_from_slice(&body);
-    let sum = xxhash_rust::xxh3::xxh3_64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
-}
-
-/// Where each folder of a file lies; `None` for anything but a whole listings file.
-fn index(bytes: &[u8]) -> Option<Vec<Record>> {
-    let (body, sum) = bytes.split_at(bytes.len().checked_sub(8)?);
-    if u64::from_le_bytes(sum.try_into().ok()?) != xxhash_rust::xxh3::xxh3_64(body) {
-        return None;
-    }
-    let mut r = Reader::new(body);
-    if r.take(MAGIC.len())? != MAGIC {
-        return None;
-    }
-    let n = r.count(4 + 8 * 6 + 4)?;
-    let at = |r: &Reader<'_>| body.len() - r.rest_len();
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        let path_len = r.u32()?;
-        let path = at(&r)..at(&r) + path_len;
-        r.take(path_len)?;
-        let (device, inode) = (r.u64()?, r.u64()?);
-        let mut time = || -> Option<i128> {
-            let (low, high) = (r.u64()?, r.u64()?);
-            #[allow(clippy::cast_possible_wrap)] // the two halves
-            Some((i128::from(high as i64) << 64) | i128::from(low))
-        };
-        let (modified, changed) = (time()?, time()?);
-        // Checked here, decoded on a hit (most folders of a file are never looked up).
-        let start = at(&r);
-        each_entry(&mut r, |_, name| is_path(name).then_some(()))?;
-        out.push(Record { path, stamp: FolderStamp { device, inode, modified, changed }, entries: start..at(&r) });
-    }
-    r.is_empty().then_some(out)
+    file.finish()
 }
 
 /// Reads one folder's entries, giving each one's kind and name bytes to `each`; `None` when
@@ -251,21 +358,30 @@ fn each_entry<'a>(r: &mut Reader<'a>, mut each: impl FnMut(EntryKind, &'a [u8]) 
     Some(())
 }
 
-/// One folder's entries.
-fn decode_entries(r: &mut Reader<'_>) -> Option<Listing> {
+/// One folder's entries, from all of `bytes`.
+fn decode_entries(bytes: &[u8]) -> Option<Listing> {
+    let mut r = Reader::new(bytes);
     let mut listing = Listing::default();
-    each_entry(r, |kind, name| {
+    each_entry(&mut r, |kind, name| {
+        is_path(name).then_some(())?;
         listing.entries.push((path_from(name)?.into_os_string(), kind));
         Some(())
     })?;
-    Some(listing)
+    r.is_empty().then_some(listing)
 }
 
-/// The folders a file holds; `None` for anything but a whole listings file.
+/// The whole folders a file holds; `None` for anything but a listings file.
 #[cfg(test)]
 fn decode(bytes: &[u8]) -> Option<std::collections::HashMap<PathBuf, (FolderStamp, Listing)>> {
-    let stored = Stored { records: index(bytes)?, bytes: bytes.to_vec(), ..Stored::default() };
-    (0..stored.records.len()).map(|i| Some((stored.path(i)?, (stored.records[i].stamp, stored.listing(i)?)))).collect()
+    let stored = Stored::parse(Box::new(bytes.to_vec()))?;
+    Some(
+        (0..stored.count)
+            .filter_map(|i| {
+                let record = stored.record(i)?;
+                Some((path_from(record.path)?, (record.stamp, decode_entries(record.entries)?)))
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -304,7 +420,65 @@ mod tests {
         }
         let mut flipped = bytes.clone();
         flipped[12] ^= 1;
-        assert!(decode(&flipped).is_none());
+        assert_eq!(decode(&flipped).map(|found| found.len()), Some(0), "a damaged folder is not found");
         assert!(decode(b"evtpack1 not a listing").is_none());
+    }
+
+    #[test]
+    fn each_of_many_folders_is_found_in_place_and_a_damaged_one_alone_is_lost() {
+        let folders: Vec<(PathBuf, FolderStamp, Listing)> = (0..500)
+            .map(|i| (PathBuf::from(format!("runs/run-{i}")), stamp(i), listing(&[("r.json", EntryKind::File)])))
+            .collect();
+        let mut bytes = encode(folders.iter().map(|(p, s, l)| (p, s, l)));
+        let stored = Stored::parse(Box::new(bytes.clone())).unwrap();
+        let hashes: Vec<u64> = (0..stored.count).map(|i| stored.hash_at(i)).collect();
+        assert!(hashes.is_sorted(), "the index is sorted by hash");
+        for (path, stamp, listing) in &folders {
+            let (_, record) = stored.find(path.as_os_str().as_encoded_bytes()).unwrap();
+            assert_eq!((record.stamp, decode_entries(record.entries).unwrap()), (*stamp, listing.clone()));
+        }
+        assert!(stored.find(b"runs/run-500").is_none());
+        // Damage the bytes of run-7's folder: only that one is lost.
+        let (i, _) = stored.find(b"runs/run-7").unwrap();
+        let offset = usize::try_from(u64_at(&bytes, stored.index_at + i * ROW + 8).unwrap()).unwrap();
+        bytes[offset + 6] ^= 0x20;
+        let damaged = Stored::parse(Box::new(bytes)).unwrap();
+        assert!(damaged.find(b"runs/run-7").is_none());
+        assert_eq!(
+            folders.iter().filter(|(p, _, _)| damaged.find(p.as_os_str().as_encoded_bytes()).is_some()).count(),
+            499
+        );
+    }
+
+    #[test]
+    fn a_write_puts_the_folders_taken_first_then_the_used_ones_and_copies_them_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let old: Vec<(PathBuf, FolderStamp, Listing)> =
+            (0..3).map(|i| (PathBuf::from(format!("old-{i}")), stamp(i), listing(&[("a", EntryKind::File)]))).collect();
+        std::fs::write(dir.path().join(FILE), encode(old.iter().map(|(p, s, l)| (p, s, l)))).unwrap();
+        let store = Store::default();
+        // `old-1` is used, `old-2` listed again with new times.
+        assert!(store.find(|| dir.path().to_path_buf(), Path::new("old-1"), &stamp(1)).is_some());
+        store.keep(Path::new("old-2"), &stamp(9), &listing(&[("b", EntryKind::Folder)]));
+        store.keep(Path::new("new"), &stamp(8), &Listing::default());
+        store.write(dir.path()).unwrap();
+        let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.len(), 4);
+        assert_eq!(back[Path::new("old-2")], (stamp(9), listing(&[("b", EntryKind::Folder)])));
+        assert_eq!(back[Path::new("old-0")], (stamp(0), listing(&[("a", EntryKind::File)])));
+        // In the file: the two taken (by path), then the used `old-1`, then `old-0`.
+        let stored = Stored::parse(Box::new(bytes)).unwrap();
+        let mut by_offset: Vec<(u64, PathBuf)> = (0..stored.count)
+            .map(|i| {
+                (
+                    u64_at(&stored.bytes, stored.index_at + i * ROW + 8).unwrap(),
+                    path_from(stored.record(i).unwrap().path).unwrap(),
+                )
+            })
+            .collect();
+        by_offset.sort();
+        let order: Vec<PathBuf> = by_offset.into_iter().map(|(_, p)| p).collect();
+        assert_eq!(order, ["new", "old-2", "old-1", "old-0"].map(PathBuf::from));
     }
 }

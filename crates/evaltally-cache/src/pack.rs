@@ -5,7 +5,8 @@
 //! ```text
 //! b"evtpack1"
 //! entries, back to back                    (entry.rs: each with its own checksum)
-//! index: per entry u128 identity hash, u64 offset, u64 length, u64 last use (seconds)
+//! index: per entry u128 identity hash, u64 offset, u64 length, u64 last use (seconds),
+//!        sorted by hash (entries of one hash in the order written)
 //! u64 entries, u64 index offset, u64 XXH3 of the index
 //! b"evtpack1"
 //! ```
@@ -16,6 +17,15 @@
 //! there are more than [`MAX_PACKS`], or more bytes than the limit, [`compact`] merges them
 //! into one, keeping the newest entry per identity and, over the limit, the most recently
 //! used entries.
+//!
+//! A lookup searches the mapped index in place ([`Pack::find`], a binary search), so
+//! opening a pack costs the same whether it holds ten entries or a million: an analysis
+//! of a few runs does not pay for everything else the cache holds. The index's checksum is
+//! checked where the whole index is read (merging, counting); a lookup needs no more than
+//! the entry's own checksum and identity, which a damaged row cannot match. (Packs of
+//! evaltally 0.1 before this order hold rows unsorted; the search may miss them, which
+//! costs nothing: their entries are another build's, whose identities never match, and
+//! merging writes them sorted.)
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -37,11 +47,22 @@ pub(crate) const MAX_PACKS: usize = 8;
 /// interrupted write rather than a write in progress.
 const STALE_TEMPORARY: Duration = Duration::from_hours(1);
 
-/// One mapped pack and its index.
+/// One row of a pack's index: an entry's identity hash, where it is, and when it was last
+/// used (seconds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Row {
+    pub(crate) hash: u128,
+    offset: usize,
+    len: usize,
+    pub(crate) used: u64,
+}
+
+/// One mapped pack; its index is read in place.
 pub(crate) struct Pack {
     map: memmap2::Mmap,
-    /// (identity hash, offset, length, last use) per entry.
-    index: Vec<(u128, usize, usize, u64)>,
+    /// Where the index starts in the map, and how many rows it has.
+    index_at: usize,
+    count: usize,
     path: PathBuf,
     size: u64,
 }
@@ -51,21 +72,65 @@ impl std::fmt::Debug for Pack {
         f.debug_struct("Pack")
             .field("path", &self.path)
             .field("size", &self.size)
-            .field("entries", &self.index.len())
+            .field("entries", &self.count)
             .finish_non_exhaustive()
     }
 }
 
 impl Pack {
-    /// The identity hashes of its entries, in index order.
-    pub(crate) fn hashes(&self) -> impl Iterator<Item = u128> + '_ {
-        self.index.iter().map(|e| e.0)
+    /// The hash of row `i` (in bounds: `i < count`).
+    fn hash_at(&self, i: usize) -> u128 {
+        let at = self.index_at + i * INDEX_ROW;
+        self.map.get(at..at + 16).and_then(|b| b.try_into().ok()).map_or(0, u128::from_le_bytes)
     }
 
-    /// The bytes of entry `i` of the index.
-    pub(crate) fn entry(&self, i: usize) -> Option<&[u8]> {
-        let &(_, offset, len, _) = self.index.get(i)?;
-        self.map.get(offset..offset.checked_add(len)?)
+    /// Row `i` of the index; `None` past the end or for a row pointing outside the entries.
+    fn row(&self, i: usize) -> Option<Row> {
+        if i >= self.count {
+            return None;
+        }
+        let at = self.index_at + i * INDEX_ROW;
+        let row = self.map.get(at..at + INDEX_ROW)?;
+        let offset = usize::try_from(u64_at(row, 16)?).ok()?;
+        let len = usize::try_from(u64_at(row, 24)?).ok()?;
+        if offset < MAGIC.len() || offset.checked_add(len)? > self.index_at {
+            return None;
+        }
+        Some(Row { hash: self.hash_at(i), offset, len, used: u64_at(row, 32)? })
+    }
+
+    /// The rows of its index, in order (rows pointing outside the entries left out).
+    pub(crate) fn rows(&self) -> impl Iterator<Item = Row> + '_ {
+        (0..self.count).filter_map(|i| self.row(i))
+    }
+
+    /// The bytes of an entry.
+    pub(crate) fn entry(&self, row: &Row) -> Option<&[u8]> {
+        self.map.get(row.offset..row.offset.checked_add(row.len)?)
+    }
+
+    /// The bytes of the entry for `hash`, the last written of that hash: a binary search
+    /// of the sorted index.
+    pub(crate) fn find(&self, hash: u128) -> Option<&[u8]> {
+        // The first row whose hash is greater; the one before it is the last of `hash`.
+        let (mut lo, mut hi) = (0, self.count);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.hash_at(mid) <= hash {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let row = self.row(lo.checked_sub(1)?)?;
+        if row.hash == hash { self.entry(&row) } else { None }
+    }
+
+    /// Whether the index's checksum holds (checked where the whole index is read).
+    fn index_intact(&self) -> bool {
+        let footer = self.map.len() - MAGIC.len() - FOOTER;
+        let sum = u64_at(&self.map, footer + 16);
+        self.map.get(self.index_at..footer).is_some_and(|index| Some(xxhash_rust::xxh3::xxh3_64(index)) == sum)
     }
 }
 
@@ -77,8 +142,9 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
 }
 
-/// Maps the pack at `path` and reads its index; `None` for anything that is not a whole
-/// pack (another process's write in progress is never visible: packs are renamed whole).
+/// Maps the pack at `path`; `None` for anything that is not a whole pack (another
+/// process's write in progress is never visible: packs are renamed whole). Only the ends
+/// are read: the index is searched in place.
 pub(crate) fn open(path: &Path) -> Option<Pack> {
     let file = File::open(path).ok()?;
     let size = file.metadata().ok()?.len();
@@ -98,23 +164,15 @@ pub(crate) fn open(path: &Path) -> Option<Pack> {
     let footer = end - 8 - FOOTER;
     let count = usize::try_from(u64_at(bytes, footer)?).ok()?;
     let index_at = usize::try_from(u64_at(bytes, footer + 8)?).ok()?;
-    let sum = u64_at(bytes, footer + 16)?;
-    let index_bytes = bytes.get(index_at..footer)?;
-    if index_bytes.len() != count.checked_mul(INDEX_ROW)? || xxhash_rust::xxh3::xxh3_64(index_bytes) != sum {
+    if index_at < MAGIC.len() || footer.checked_sub(index_at)? != count.checked_mul(INDEX_ROW)? {
         return None;
     }
-    let mut index = Vec::with_capacity(count);
-    for row in index_bytes.chunks_exact(INDEX_ROW) {
-        let hash = u128::from_le_bytes(row[..16].try_into().ok()?);
-        let offset = usize::try_from(u64_at(row, 16)?).ok()?;
-        let len = usize::try_from(u64_at(row, 24)?).ok()?;
-        let used = u64_at(row, 32)?;
-        if offset < 8 || offset.checked_add(len)? > index_at {
-            return None;
-        }
-        index.push((hash, offset, len, used));
-    }
-    Some(Pack { map, index, path: path.to_path_buf(), size })
+    Some(Pack { map, index_at, count, path: path.to_path_buf(), size })
+}
+
+/// [`open`], with the index's checksum checked: for reading the whole index.
+fn open_checked(path: &Path) -> Option<Pack> {
+    open(path).filter(Pack::index_intact)
 }
 
 /// The packs in `dir`, oldest first (their names begin with the time they were written).
@@ -129,8 +187,8 @@ pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
 /// How many packs `dir` holds, and how many entries they keep (the newest of each identity
 /// counted once); what is not a whole pack is not counted.
 pub(crate) fn count(dir: &Path) -> (u64, u64) {
-    let packs: Vec<Pack> = list(dir).iter().filter_map(|p| open(p)).collect();
-    let entries: std::collections::HashSet<u128> = packs.iter().flat_map(Pack::hashes).collect();
+    let packs: Vec<Pack> = list(dir).iter().filter_map(|p| open_checked(p)).collect();
+    let entries: std::collections::HashSet<u128> = packs.iter().flat_map(|p| p.rows().map(|r| r.hash)).collect();
     (packs.len() as u64, entries.len() as u64)
 }
 
@@ -185,7 +243,8 @@ pub(crate) struct Writer {
     dir: PathBuf,
     /// Bytes written so far: where the next entry goes.
     end: u64,
-    index: Vec<u8>,
+    /// (identity hash, offset, length, last use) per entry appended, in the order appended.
+    rows: Vec<(u128, u64, u64, u64)>,
     entries: u64,
 }
 
@@ -195,7 +254,7 @@ impl Writer {
         crate::folder::make_dir(dir)?;
         let mut file = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         file.as_file_mut().write_all(MAGIC)?;
-        Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, index: Vec::new(), entries: 0 })
+        Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, rows: Vec::new(), entries: 0 })
     }
 
     /// How many entries were appended.
@@ -221,21 +280,26 @@ impl Writer {
     /// pack must be dropped unfinished ([`append_to`](Self::append_to) does).
     fn append(&mut self, chunk: &Chunk) -> std::io::Result<()> {
         self.file.as_file_mut().write_all(&chunk.bytes)?;
-        for &(hash, start, len, used) in &chunk.rows {
-            self.index.extend_from_slice(&hash.to_le_bytes());
-            self.index.extend_from_slice(&(self.end + start as u64).to_le_bytes());
-            self.index.extend_from_slice(&(len as u64).to_le_bytes());
-            self.index.extend_from_slice(&used.to_le_bytes());
-        }
+        self.rows.extend(
+            chunk.rows.iter().map(|&(hash, start, len, used)| (hash, self.end + start as u64, len as u64, used)),
+        );
         self.end += chunk.bytes.len() as u64;
         self.entries += chunk.entries();
         Ok(())
     }
 
-    /// Writes the index and renames the pack into place; returns its path.
+    /// Writes the index, sorted by hash (a stable sort: the last row of a hash is the one
+    /// appended last), and renames the pack into place; returns its path.
     pub(crate) fn finish(mut self) -> std::io::Result<PathBuf> {
-        let sum = xxhash_rust::xxh3::xxh3_64(&self.index);
-        let mut tail = std::mem::take(&mut self.index);
+        self.rows.sort_by_key(|row| row.0);
+        let mut tail = Vec::with_capacity(self.rows.len() * INDEX_ROW + FOOTER + MAGIC.len());
+        for &(hash, offset, len, used) in &self.rows {
+            tail.extend_from_slice(&hash.to_le_bytes());
+            tail.extend_from_slice(&offset.to_le_bytes());
+            tail.extend_from_slice(&len.to_le_bytes());
+            tail.extend_from_slice(&used.to_le_bytes());
+        }
+        let sum = xxhash_rust::xxh3::xxh3_64(&tail);
         tail.extend_from_slice(&self.entries.to_le_bytes());
         tail.extend_from_slice(&self.end.to_le_bytes());
         tail.extend_from_slice(&sum.to_le_bytes());
@@ -268,23 +332,26 @@ pub(crate) fn compact(
     let paths = list(dir);
     let packs: Vec<Pack> = paths.iter().filter_map(|p| open(p)).collect();
     let bytes: u64 = packs.iter().map(|p| p.size).sum();
-    let mut newest: HashMap<u128, (usize, usize, u64)> = HashMap::new();
-    for (p, pack) in packs.iter().enumerate() {
-        for (i, &(hash, _, _, used)) in pack.index.iter().enumerate() {
-            newest.insert(hash, (p, i, used));
-        }
-    }
-    pruned.entries = newest.len() as u64;
     pruned.bytes = bytes;
+    // Only the ends of the packs were read so far: a run that stored a few readings in a
+    // large cache does not read the whole index to learn there is nothing to merge.
     if !force && paths.len() <= MAX_PACKS && bytes <= limit {
         return Ok(pruned);
     }
+    // A pack whose index is damaged is not merged (it is removed with the others).
+    let mut newest: HashMap<u128, (usize, Row)> = HashMap::new();
+    for (p, pack) in packs.iter().enumerate().filter(|(_, pack)| pack.index_intact()) {
+        for row in pack.rows() {
+            newest.insert(row.hash, (p, row));
+        }
+    }
+    pruned.entries = newest.len() as u64;
     let now = now_secs();
-    let mut keep: Vec<(bool, u128, usize, usize, u64)> = newest
+    let mut keep: Vec<(bool, u128, usize, Row, u64)> = newest
         .into_iter()
-        .map(|(hash, (p, i, used))| {
+        .map(|(hash, (p, row))| {
             let now_used = used_now(hash);
-            (now_used, hash, p, i, if now_used { now } else { used })
+            (now_used, hash, p, row, if now_used { now } else { row.used })
         })
         .collect();
     // What this process used first, then the most recently used; ties by hash, so the
@@ -293,8 +360,8 @@ pub(crate) fn compact(
     let target = if bytes > limit { limit / 5 * 4 } else { u64::MAX };
     let mut total = 0u64;
     let mut stored: Vec<(u128, u64, &[u8])> = Vec::with_capacity(keep.len());
-    for (_, hash, p, i, used) in keep {
-        let Some(entry) = packs[p].entry(i) else { continue };
+    for (_, hash, p, row, used) in keep {
+        let Some(entry) = packs[p].entry(&row) else { continue };
         let size = (entry.len() + INDEX_ROW) as u64;
         if total + size > target {
             pruned.removed += 1;
@@ -348,5 +415,77 @@ fn remove_leftovers(root: &Path, dir: &Path, pruned: &mut Pruned) {
             let _ = std::fs::remove_file(file.path());
             pruned.removed += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, entries: &[(u128, &[u8])]) -> PathBuf {
+        let mut writer = Writer::create(dir).unwrap();
+        let mut chunk = Chunk::default();
+        for &(hash, bytes) in entries {
+            chunk.push(hash, 7, |out| {
+                out.extend_from_slice(bytes);
+                true
+            });
+        }
+        writer.append(&chunk).unwrap();
+        writer.finish().unwrap()
+    }
+
+    #[test]
+    fn every_entry_is_found_in_the_sorted_index_and_a_repeated_hash_gives_the_last_written() {
+        let dir = tempfile::tempdir().unwrap();
+        // Hashes in no order, and one written twice.
+        let hashes: Vec<u128> =
+            (0..1000u128).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835)).collect();
+        let texts: Vec<String> = (0..1000).map(|i| format!("entry {i}")).collect();
+        let mut entries: Vec<(u128, &[u8])> = hashes.iter().zip(&texts).map(|(&h, t)| (h, t.as_bytes())).collect();
+        entries.push((hashes[10], b"entry 10, again"));
+        let path = write(dir.path(), &entries);
+        let pack = open(&path).unwrap();
+        let rows: Vec<u128> = pack.rows().map(|r| r.hash).collect();
+        assert_eq!(rows.len(), 1001);
+        assert!(rows.is_sorted(), "the index is sorted by hash");
+        for (i, &hash) in hashes.iter().enumerate() {
+            let want: &[u8] = if i == 10 { b"entry 10, again" } else { texts[i].as_bytes() };
+            assert_eq!(pack.find(hash), Some(want), "entry {i}");
+        }
+        assert_eq!(pack.find(12345), None);
+        assert!(open_checked(&path).is_some());
+    }
+
+    #[test]
+    fn a_damaged_index_fails_its_checksum_but_lookups_still_check_each_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), &[(1, b"one"), (2, b"two"), (3, b"three")]);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let footer = bytes.len() - MAGIC.len() - FOOTER;
+        let index_at = usize::try_from(u64_at(&bytes, footer + 8).unwrap()).unwrap();
+        // Row 2's offset now points past the entries.
+        bytes[index_at + INDEX_ROW + 16 + 7] = 0x7F;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(open_checked(&path).is_none(), "merging and counting leave it out");
+        let pack = open(&path).unwrap();
+        assert_eq!((pack.find(1), pack.find(2), pack.find(3)), (Some(&b"one"[..]), None, Some(&b"three"[..])));
+    }
+
+    #[test]
+    fn compacting_under_the_limit_leaves_the_packs_as_they_are() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("v2");
+        let a = write(&dir, &[(1, b"one")]);
+        let b = write(&dir, &[(2, b"two")]);
+        let pruned = compact(root.path(), &dir, u64::MAX, false, &|_| false).unwrap();
+        assert_eq!((pruned.entries, pruned.removed), (0, 0), "the index is not read: {pruned:?}");
+        assert!(a.exists() && b.exists());
+        let forced = compact(root.path(), &dir, u64::MAX, true, &|_| false).unwrap();
+        assert_eq!(forced.entries, 2);
+        let merged = list(&dir);
+        assert_eq!(merged.len(), 1);
+        let pack = open(&merged[0]).unwrap();
+        assert_eq!((pack.find(1), pack.find(2)), (Some(&b"one"[..]), Some(&b"two"[..])));
     }
 }

@@ -246,8 +246,10 @@ fn damaged_foreign_and_misplaced_packs_are_ignored_and_rewritten() {
         fs::read(p).unwrap()
     };
     let bad = [
-        flip(good.len() / 3),  // inside the entry: its checksum
-        flip(good.len() - 40), // inside the index: the index's checksum
+        flip(good.len() / 3), // inside the entry: its checksum
+        // Inside the index, the offset of the (one) row: what it points to is no entry. (A
+        // lookup reads the index in place, unchecked; the entry's own checks refuse.)
+        flip(good.len() - 8 - 24 - 40 + 16),
         good[..good.len() / 2].to_vec(),
         b"not a pack at all".to_vec(),
         Vec::new(),
@@ -551,6 +553,27 @@ fn an_unchanged_folder_is_not_listed_again() {
     let (again, stats) = read(&cache_in(store.path()), &run.root);
     assert_eq!(again, first);
     assert_eq!((stats.folders_reused, stats.hits), (5, 1));
+}
+
+/// A damaged byte in the stored listings costs the folder it falls in, and only that one:
+/// it is listed again (its listing is never trusted), the others are still taken, and the
+/// next write leaves the damage out.
+#[test]
+fn a_damaged_listing_is_listed_again_and_the_others_still_serve() {
+    let run = run();
+    let store = tempfile::tempdir().unwrap();
+    let_folders_settle();
+    let (first, _) = read(&cache_in(store.path()), &run.root);
+    let file = store.path().join("v2/listings");
+    let mut bytes = fs::read(&file).unwrap();
+    // Just past the magic: the first folder's path length.
+    bytes[8] ^= 0x01;
+    fs::write(&file, &bytes).unwrap();
+    let (again, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(again, first);
+    assert_eq!(stats.folders_reused, 4, "one folder listed again, four taken");
+    let (_, stats) = read(&cache_in(store.path()), &run.root);
+    assert_eq!(stats.folders_reused, 5, "the listings were written whole again");
 }
 
 /// After a change made by `change` to a folder whose listing is stored, a new process sees
