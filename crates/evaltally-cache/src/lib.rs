@@ -521,9 +521,12 @@ impl Cache {
     }
 
     /// Keeps the cache folder small: when it holds more than 8 packs (one is added by each
-    /// process that stores readings) or more bytes than the limit, merges them into one,
-    /// keeping the newest entry of each unit and, over the limit, the most recently used
-    /// entries until 80% of it is left; removes leftovers (temporary files of interrupted
+    /// process that stores readings), merges the newest ones, from the oldest no larger
+    /// than all the packs after it (large old packs stay, so adding a few runs does not
+    /// rewrite the cache), copying in the entries this process used from the packs left;
+    /// when they hold more bytes than the limit, merges them all, keeping the newest entry
+    /// of each unit and the most recently used entries until 80% of it is left; removes
+    /// files that are not whole packs and leftovers (temporary files of interrupted
     /// writes older than an hour, folders of other layouts). Readings waiting to be stored
     /// are written first. Nothing to do for a disabled cache or a folder not made yet.
     pub fn prune(&self) -> Result<Pruned, CacheError> {
@@ -540,7 +543,7 @@ impl Cache {
         let Some(root) = &self.root else { return Ok(Pruned::default()) };
         let dir = entry_dir(root);
         let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(PoisonError::into_inner));
-        pack::compact(root, &dir, self.limit, force, &|hash| used.contains(&hash))
+        pack::compact(root, &dir, self.limit, force, &used)
             .map_err(|source| CacheError::Io { path: dir.clone(), source })
     }
 }

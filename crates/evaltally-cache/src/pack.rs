@@ -13,10 +13,11 @@
 //!
 //! A pack is written once, to a temporary file that entries are appended to a chunk at a
 //! time ([`Writer`]), renamed into place whole and never changed after: packs are mapped
-//! while in use. Each process that stores readings adds one pack; when
-//! there are more than [`MAX_PACKS`], or more bytes than the limit, [`compact`] merges them
-//! into one, keeping the newest entry per identity and, over the limit, the most recently
-//! used entries.
+//! while in use. Each process that stores readings adds one pack; when there are more than
+//! [`MAX_PACKS`], [`compact`] merges the newest ones (the large old ones stay as they are,
+//! so adding a few runs never rewrites the whole cache), and when they hold more bytes
+//! than the limit it merges them all, keeping the newest entry per identity and the most
+//! recently used entries.
 //!
 //! A lookup searches the mapped index in place ([`Pack::find`], a binary search), so
 //! opening a pack costs the same whether it holds ten entries or a million: an analysis
@@ -109,9 +110,9 @@ impl Pack {
         self.map.get(row.offset..row.offset.checked_add(row.len)?)
     }
 
-    /// The bytes of the entry for `hash`, the last written of that hash: a binary search
-    /// of the sorted index.
-    pub(crate) fn find(&self, hash: u128) -> Option<&[u8]> {
+    /// The row of the entry for `hash`, the last written of that hash: a binary search of
+    /// the sorted index.
+    fn find_row(&self, hash: u128) -> Option<Row> {
         // The first row whose hash is greater; the one before it is the last of `hash`.
         let (mut lo, mut hi) = (0, self.count);
         while lo < hi {
@@ -122,8 +123,12 @@ impl Pack {
                 hi = mid;
             }
         }
-        let row = self.row(lo.checked_sub(1)?)?;
-        if row.hash == hash { self.entry(&row) } else { None }
+        self.row(lo.checked_sub(1)?).filter(|row| row.hash == hash)
+    }
+
+    /// The bytes of the entry for `hash`, the last written of that hash.
+    pub(crate) fn find(&self, hash: u128) -> Option<&[u8]> {
+        self.entry(&self.find_row(hash)?)
     }
 
     /// Whether the index's checksum holds (checked where the whole index is read).
@@ -315,43 +320,81 @@ impl Writer {
     }
 }
 
-/// Merges the packs in `dir` into one when there are more than [`MAX_PACKS`] or they hold
-/// more than `limit` bytes (or always, with `force`): the newest entry of each identity, its
-/// last use moved to now when `used_now` says this process used it; over the limit, the
-/// least recently used entries are left out until 80% of it is left. Then removes the
+/// The packs to merge when there are too many (sizes oldest first, more than one): the
+/// newest ones from the oldest that holds no more than all the packs after it together.
+/// Large old packs stay as they are, and the merged one joins them once it has grown as
+/// large, so sizes fall off by about half from the oldest to the newest and an entry is
+/// copied a few times over its life, not once per merge: a cache of a gigabyte is not
+/// rewritten because a few runs were added.
+fn newest_to_merge(sizes: &[u64]) -> usize {
+    // At least the two newest.
+    let last = sizes.len().saturating_sub(2);
+    let (mut from, mut after) = (last, 0u64);
+    for (i, &size) in sizes.iter().enumerate().rev() {
+        if i <= last && size <= after {
+            from = i;
+        }
+        after += size;
+    }
+    from
+}
+
+/// Keeps the packs in `dir` within bounds: when there are more than [`MAX_PACKS`], merges
+/// the newest ones ([`newest_to_merge`]); when they hold more than `limit` bytes (or always,
+/// with `force`), merges them all, leaving out the least recently used entries until 80%
+/// of the limit is left. A merge keeps the newest entry of each identity, its last use
+/// moved to now when `used` holds it; the entries in `used` that stay in older packs are
+/// copied into the merged one too, so that their use is not forgotten. Then removes the
 /// merged packs, temporary files older than an hour, and folders of other layouts.
 pub(crate) fn compact(
     root: &Path,
     dir: &Path,
     limit: u64,
     force: bool,
-    used_now: &dyn Fn(u128) -> bool,
+    used: &std::collections::HashSet<u128>,
 ) -> std::io::Result<Pruned> {
     let mut pruned = Pruned::default();
     remove_leftovers(root, dir, &mut pruned);
-    let paths = list(dir);
-    let packs: Vec<Pack> = paths.iter().filter_map(|p| open(p)).collect();
+    let mut packs: Vec<Pack> = Vec::new();
+    for path in list(dir) {
+        match open(&path) {
+            Some(pack) => packs.push(pack),
+            // Packs are renamed into place whole: this one was damaged since (or another
+            // process merged it a moment ago).
+            None => pruned.removed += u64::from(std::fs::remove_file(&path).is_ok()),
+        }
+    }
     let bytes: u64 = packs.iter().map(|p| p.size).sum();
     pruned.bytes = bytes;
     // Only the ends of the packs were read so far: a run that stored a few readings in a
     // large cache does not read the whole index to learn there is nothing to merge.
-    if !force && paths.len() <= MAX_PACKS && bytes <= limit {
+    if !force && packs.len() <= MAX_PACKS && bytes <= limit {
         return Ok(pruned);
     }
+    let all = force || bytes > limit;
+    let from = if all { 0 } else { newest_to_merge(&packs.iter().map(|p| p.size).collect::<Vec<_>>()) };
+    let (older, merged) = packs.split_at(from);
     // A pack whose index is damaged is not merged (it is removed with the others).
-    let mut newest: HashMap<u128, (usize, Row)> = HashMap::new();
-    for (p, pack) in packs.iter().enumerate().filter(|(_, pack)| pack.index_intact()) {
+    let mut newest: HashMap<u128, (&Pack, Row)> = HashMap::new();
+    for pack in merged.iter().filter(|pack| pack.index_intact()) {
         for row in pack.rows() {
-            newest.insert(row.hash, (p, row));
+            newest.insert(row.hash, (pack, row));
+        }
+    }
+    for &hash in used {
+        if !newest.contains_key(&hash)
+            && let Some((pack, row)) = older.iter().rev().find_map(|pack| Some((pack, pack.find_row(hash)?)))
+        {
+            newest.insert(hash, (pack, row));
         }
     }
     pruned.entries = newest.len() as u64;
     let now = now_secs();
-    let mut keep: Vec<(bool, u128, usize, Row, u64)> = newest
+    let mut keep: Vec<(bool, u128, &Pack, Row, u64)> = newest
         .into_iter()
-        .map(|(hash, (p, row))| {
-            let now_used = used_now(hash);
-            (now_used, hash, p, row, if now_used { now } else { row.used })
+        .map(|(hash, (pack, row))| {
+            let now_used = used.contains(&hash);
+            (now_used, hash, pack, row, if now_used { now } else { row.used })
         })
         .collect();
     // What this process used first, then the most recently used; ties by hash, so the
@@ -360,8 +403,8 @@ pub(crate) fn compact(
     let target = if bytes > limit { limit / 5 * 4 } else { u64::MAX };
     let mut total = 0u64;
     let mut stored: Vec<(u128, u64, &[u8])> = Vec::with_capacity(keep.len());
-    for (_, hash, p, row, used) in keep {
-        let Some(entry) = packs[p].entry(&row) else { continue };
+    for (_, hash, pack, row, used) in keep {
+        let Some(entry) = pack.entry(&row) else { continue };
         let size = (entry.len() + INDEX_ROW) as u64;
         if total + size > target {
             pruned.removed += 1;
@@ -374,7 +417,6 @@ pub(crate) fn compact(
     if !stored.is_empty() {
         let mut writer = Writer::create(dir)?;
         let mut chunk = Chunk::default();
-        // Oldest use first: a lookup takes the last row of a repeated hash.
         for &(hash, used, entry) in stored.iter().rev() {
             chunk.push(hash, used, |out| {
                 out.extend_from_slice(entry);
@@ -388,7 +430,7 @@ pub(crate) fn compact(
         writer.append(&chunk)?;
         writer.finish()?;
     }
-    for pack in &packs {
+    for pack in merged {
         // Another process may have merged it already.
         let _ = std::fs::remove_file(&pack.path);
     }
@@ -478,14 +520,66 @@ mod tests {
         let dir = root.path().join("v2");
         let a = write(&dir, &[(1, b"one")]);
         let b = write(&dir, &[(2, b"two")]);
-        let pruned = compact(root.path(), &dir, u64::MAX, false, &|_| false).unwrap();
+        let none = std::collections::HashSet::new();
+        let pruned = compact(root.path(), &dir, u64::MAX, false, &none).unwrap();
         assert_eq!((pruned.entries, pruned.removed), (0, 0), "the index is not read: {pruned:?}");
         assert!(a.exists() && b.exists());
-        let forced = compact(root.path(), &dir, u64::MAX, true, &|_| false).unwrap();
+        let forced = compact(root.path(), &dir, u64::MAX, true, &none).unwrap();
         assert_eq!(forced.entries, 2);
         let merged = list(&dir);
         assert_eq!(merged.len(), 1);
         let pack = open(&merged[0]).unwrap();
         assert_eq!((pack.find(1), pack.find(2)), (Some(&b"one"[..]), Some(&b"two"[..])));
+    }
+
+    #[test]
+    fn the_newest_packs_are_merged_from_the_oldest_no_larger_than_all_after_it() {
+        assert_eq!(newest_to_merge(&[1000, 10, 1, 1, 1, 1, 1, 1, 1]), 2);
+        assert_eq!(newest_to_merge(&[1000, 10, 7, 1, 1, 1, 1, 1, 1]), 1);
+        assert_eq!(newest_to_merge(&[5, 1, 1, 1, 1, 1, 1, 1, 1]), 0);
+        // Each pack larger than all after it: the two newest.
+        assert_eq!(newest_to_merge(&[256, 128, 64, 32, 16, 8, 4, 2, 1]), 7);
+        assert_eq!(newest_to_merge(&[3, 1]), 0);
+    }
+
+    #[test]
+    fn too_many_packs_merge_the_small_new_ones_and_keep_what_was_used_in_the_old_one() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("v2");
+        let big_texts: Vec<String> = (0..100).map(|i| format!("an old entry, number {i:>40}")).collect();
+        let big_entries: Vec<(u128, &[u8])> =
+            big_texts.iter().enumerate().map(|(i, t)| (1000 + i as u128, t.as_bytes())).collect();
+        let big = write(&dir, &big_entries);
+        let small: Vec<PathBuf> = (0..8u128).map(|i| write(&dir, &[(i, b"new")])).collect();
+        // This process used entry 1003 of the old pack, and entry 2 of a new one.
+        let used: std::collections::HashSet<u128> = [1003, 2].into();
+        let pruned = compact(root.path(), &dir, u64::MAX, false, &used).unwrap();
+        assert_eq!((pruned.entries, pruned.removed), (9, 0), "{pruned:?}");
+        assert!(big.exists(), "the old pack is left as it is");
+        assert!(small.iter().all(|p| !p.exists()));
+        let packs = list(&dir);
+        assert_eq!(packs.len(), 2);
+        let merged = open(&packs[1]).unwrap();
+        let rows: Vec<Row> = merged.rows().collect();
+        assert_eq!(rows.iter().map(|r| r.hash).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5, 6, 7, 1003]);
+        let now = now_secs();
+        for row in &rows {
+            assert_eq!(row.used.abs_diff(now) <= 5, row.hash == 2 || row.hash == 1003, "{row:?}");
+        }
+        assert_eq!(merged.find(1003), Some(big_texts[3].as_bytes()));
+    }
+
+    #[test]
+    fn a_file_that_is_no_whole_pack_is_removed_when_packs_are_merged() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("v2");
+        let good = write(&dir, &[(1, b"one")]);
+        let cut = dir.join("000000000000000000000001-cut.pack");
+        std::fs::write(&cut, b"evtpack1 cut short").unwrap();
+        let pruned = compact(root.path(), &dir, u64::MAX, true, &std::collections::HashSet::new()).unwrap();
+        assert_eq!(pruned.removed, 1);
+        assert!(!cut.exists() && !good.exists());
+        let [merged] = list(&dir).try_into().unwrap();
+        assert_eq!(open(&merged).unwrap().find(1), Some(&b"one"[..]));
     }
 }
