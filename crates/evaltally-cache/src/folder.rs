@@ -225,6 +225,30 @@ fn files_below(dir: &Path) -> (u64, u64) {
     total
 }
 
+/// The files of `dir` named by [`persist_by_time`] with `extension`, oldest first.
+pub(crate) fn by_time(dir: &Path, extension: &str) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<std::path::PathBuf> =
+        entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == extension)).collect();
+    files.sort();
+    files
+}
+
+/// Renames a finished temporary file in `dir` into place under a name that sorts by the
+/// time it was finished (`<nanoseconds>-<random>.<extension>`; the temporary file's random
+/// part keeps two finished at one instant apart); returns its path.
+pub(crate) fn persist_by_time(
+    file: tempfile::NamedTempFile,
+    dir: &Path,
+    extension: &str,
+) -> std::io::Result<std::path::PathBuf> {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let unique = file.path().file_name().map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_string());
+    let path = dir.join(format!("{nanos:024}-{}.{extension}", unique.unwrap_or_default()));
+    file.persist(&path).map_err(|e| e.error)?;
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{SizeError, parse_size};

@@ -2,7 +2,8 @@
 //! device, inode and times are those its listing was stored with is not read again (the
 //! files in it are still looked at one by one, so a file changed in place is seen).
 //!
-//! One file, `listings` beside the packs, mapped on the first lookup and searched in place:
+//! Files beside the packs, `<time>-<random>.listings`, each mapped on the first lookup and
+//! searched in place:
 //!
 //! ```text
 //! b"evtlist2"
@@ -17,15 +18,19 @@
 //! b"evtlist2"
 //! ```
 //!
-//! A lookup is a binary search of the index and the check of one folder's checksum, so it
-//! costs the same whether the file holds ten folders or a hundred thousand: a walk of a few
-//! folders does not read what the cache keeps for all the others.
+//! A lookup is a binary search of each file's index, newest file first (the newest that
+//! holds a folder decides), and the check of one folder's checksum, so it costs the same
+//! whether the files hold ten folders or a hundred thousand: a walk of a few folders does
+//! not read what the cache keeps for all the others.
 //!
-//! A process that read folders writes the file again (a temporary file renamed into place,
-//! so a mapping never sees it change): the listings it took first, then those it used,
-//! then the others, up to [`LIMIT`] bytes; stored folders are copied as they are, their
-//! checksums checked. A damaged or foreign file counts as empty and is replaced on the next
-//! write; a damaged folder is not found, and is left out of the next write.
+//! A process that listed folders writes what it listed as a new file (a temporary file
+//! renamed into place, so a mapping never sees a file change), at the cost of those
+//! folders alone. Past [`MAX_FILES`] files it merges the newest ones instead, as packs are
+//! merged (`pack::newest_to_merge`: large old files stay as they are), and past [`LIMIT`]
+//! bytes all of them: the listings it took first, then those it used, then the others,
+//! newest first, while they fit. Stored folders are copied as they are, their checksums
+//! checked. A damaged or foreign file counts as empty and is removed when it is merged; a
+//! damaged folder is not found, and is left out of the next merge.
 
 use std::collections::HashSet;
 use std::io::Write as _;
@@ -46,13 +51,16 @@ const ROW: usize = 8 * 3;
 /// The three u64 before the closing magic.
 const FOOTER: usize = 8 * 3;
 
-/// The listings file is kept under this size: 24 MiB holds about a hundred thousand
-/// folders of a few result files each (a SWE-bench instance's folder, with its checksum
-/// and index row, takes about 210 bytes). Only a write reads it whole.
+/// The listings files are kept under this size together: 24 MiB hold about a hundred
+/// thousand folders of a few result files each (a SWE-bench instance's folder, with its
+/// checksum and index row, takes about 210 bytes). Only a merge reads them whole.
 pub(crate) const LIMIT: usize = 24 << 20;
 
-/// The file's name in the cache's layout folder.
-const FILE: &str = "listings";
+/// More listings files than this are merged.
+pub(crate) const MAX_FILES: usize = 8;
+
+/// The extension of listings files in the cache's layout folder.
+const EXTENSION: &str = "listings";
 
 /// One stored folder, read in place: its path's bytes, its stamp, and its entries' bytes
 /// (decoded on a hit only).
@@ -62,17 +70,21 @@ struct Record<'a> {
     entries: &'a [u8],
 }
 
-/// The file as mapped, and which of its folders this process used (by index row).
+/// One file as mapped, and which of its folders this process used (by index row).
 struct Stored {
     bytes: Box<dyn Deref<Target = [u8]> + Send + Sync>,
     index_at: usize,
     count: usize,
     used: Vec<AtomicBool>,
+    /// Where it is, and its size (a damaged file holds nothing but is still counted, and
+    /// removed when merged).
+    path: PathBuf,
+    size: u64,
 }
 
 impl Default for Stored {
     fn default() -> Self {
-        Self { bytes: Box::new(Vec::new()), index_at: 0, count: 0, used: Vec::new() }
+        Self { bytes: Box::new(Vec::new()), index_at: 0, count: 0, used: Vec::new(), path: PathBuf::new(), size: 0 }
     }
 }
 
@@ -92,13 +104,18 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 
 impl Stored {
     fn read(path: &Path) -> Self {
-        let Ok(file) = std::fs::File::open(path) else { return Self::default() };
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        let empty = || Self { path: path.to_path_buf(), size, ..Self::default() };
+        let Ok(file) = std::fs::File::open(path) else { return empty() };
         #[allow(unsafe_code)]
-        // SAFETY: the listings file is evaltally's own, written whole and renamed into
-        // place, never truncated or written in place by evaltally; another process doing so
-        // would be tampering with the cache folder. A rename leaves this mapping intact.
-        let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return Self::default() };
-        Self::parse(Box::new(map)).unwrap_or_default()
+        // SAFETY: listings files are evaltally's own, written whole and renamed into place,
+        // never truncated or written in place by evaltally; another process doing so would
+        // be tampering with the cache folder. A rename or delete leaves this mapping intact.
+        let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return empty() };
+        match Self::parse(Box::new(map)) {
+            Some(stored) => Self { path: path.to_path_buf(), size, ..stored },
+            None => empty(),
+        }
     }
 
     /// The file in `bytes`; `None` for anything but a whole listings file (its ends and
@@ -116,7 +133,7 @@ impl Stored {
             return None;
         }
         let used = (0..count).map(|_| AtomicBool::new(false)).collect();
-        Some(Self { bytes, index_at, count, used })
+        Some(Self { bytes, index_at, count, used, ..Self::default() })
     }
 
     fn hash_at(&self, i: usize) -> u64 {
@@ -178,25 +195,28 @@ fn parse_record(body: &[u8]) -> Option<Record<'_>> {
 /// The listings as stored, and what this process took.
 #[derive(Debug, Default)]
 pub(crate) struct Store {
-    stored: OnceLock<Stored>,
+    /// The files, oldest first.
+    stored: OnceLock<Vec<Stored>>,
     taken: Mutex<Vec<(PathBuf, FolderStamp, Listing)>>,
 }
 
 impl Store {
     /// The stored listings, mapped from the layout folder `dir()` the first time.
-    fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &Stored {
-        self.stored.get_or_init(|| Stored::read(&dir().join(FILE)))
+    fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &[Stored] {
+        self.stored.get_or_init(|| crate::folder::by_time(&dir(), EXTENSION).iter().map(|p| Stored::read(p)).collect())
     }
 
-    /// The listing stored for `folder` with `stamp`, if any (`dir`: the layout folder).
+    /// The listing stored for `folder` with `stamp`, if any (`dir`: the layout folder). The
+    /// newest file that holds the folder decides.
     pub(crate) fn find(&self, dir: impl FnOnce() -> PathBuf, folder: &Path, stamp: &FolderStamp) -> Option<Listing> {
-        let stored = self.stored(dir);
-        let (i, record) = stored.find(folder.as_os_str().as_encoded_bytes())?;
+        let path = folder.as_os_str().as_encoded_bytes();
+        let (file, i, record) =
+            self.stored(dir).iter().rev().find_map(|file| file.find(path).map(|(i, record)| (file, i, record)))?;
         if record.stamp != *stamp {
             return None;
         }
         let listing = decode_entries(record.entries)?;
-        stored.used[i].store(true, Ordering::Relaxed);
+        file.used[i].store(true, Ordering::Relaxed);
         Some(listing)
     }
 
@@ -205,9 +225,10 @@ impl Store {
         self.taken.lock().unwrap_or_else(PoisonError::into_inner).push((folder.to_path_buf(), *stamp, listing.clone()));
     }
 
-    /// Writes the file again when listings were taken since the last write (else does
-    /// nothing): those (by path), then the stored ones used, then the others (each in index
-    /// order), while the file stays under [`LIMIT`].
+    /// Writes the listings taken since the last write (if any) as a new file, or, past
+    /// [`MAX_FILES`] files or [`LIMIT`] bytes, merges them with the newest files (all of
+    /// them, past the limit): the taken ones (by path), then the stored ones used, then the
+    /// others (newest file first, each in index order), while they fit under [`LIMIT`].
     pub(crate) fn write(&self, dir: &Path) -> std::io::Result<()> {
         let mut taken = std::mem::take(&mut *self.taken.lock().unwrap_or_else(PoisonError::into_inner));
         if taken.is_empty() {
@@ -216,29 +237,46 @@ impl Store {
         taken.sort_by(|a, b| a.0.as_os_str().as_encoded_bytes().cmp(b.0.as_os_str().as_encoded_bytes()));
         taken.dedup_by(|a, b| a.0 == b.0);
         let stored = self.stored(|| dir.to_path_buf());
-        let fresh: HashSet<&[u8]> = taken.iter().map(|(p, _, _)| p.as_os_str().as_encoded_bytes()).collect();
         let mut file = FileWriter::default();
         let mut full = false;
         for (path, stamp, listing) in &taken {
             full = full || !file.push_new(path, stamp, listing);
         }
-        let used = |i: usize| stored.used[i].load(Ordering::Relaxed);
-        let old = (0..stored.count).filter(|&i| used(i)).chain((0..stored.count).filter(|&i| !used(i)));
-        for i in old {
-            if full {
-                break;
-            }
-            let Some(raw) = stored.raw(i) else { continue };
-            let Some(record) = parse_record(&raw[..raw.len() - 8]) else { continue };
-            if !fresh.contains(record.path) {
-                full = !file.push_raw(hash(record.path), raw);
+        let mut sizes: Vec<u64> = stored.iter().map(|f| f.size).collect();
+        sizes.push(file.body.len() as u64);
+        let total: u64 = sizes.iter().sum();
+        let from = if total > LIMIT as u64 {
+            0
+        } else if sizes.len() > MAX_FILES {
+            crate::pack::newest_to_merge(&sizes)
+        } else {
+            stored.len()
+        };
+        let merged = &stored[from.min(stored.len())..];
+        let mut seen: HashSet<&[u8]> = taken.iter().map(|(p, _, _)| p.as_os_str().as_encoded_bytes()).collect();
+        for pass_used in [true, false] {
+            for stored_file in merged.iter().rev() {
+                for i in (0..stored_file.count).filter(|&i| stored_file.used[i].load(Ordering::Relaxed) == pass_used) {
+                    if full {
+                        break;
+                    }
+                    let Some(raw) = stored_file.raw(i) else { continue };
+                    let Some(record) = parse_record(&raw[..raw.len() - 8]) else { continue };
+                    if seen.insert(record.path) {
+                        full = !file.push_raw(hash(record.path), raw);
+                    }
+                }
             }
         }
         let bytes = file.finish();
         crate::folder::make_dir(dir)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         tmp.write_all(&bytes)?;
-        tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
+        crate::folder::persist_by_time(tmp, dir, EXTENSION)?;
+        for old in merged {
+            // Another process may have merged it already.
+            let _ = std::fs::remove_file(&old.path);
+        }
         Ok(())
     }
 }
@@ -450,35 +488,64 @@ mod tests {
         );
     }
 
+    /// The listings files in `dir`, decoded, oldest first.
+    fn files(dir: &Path) -> Vec<std::collections::HashMap<PathBuf, (FolderStamp, Listing)>> {
+        crate::folder::by_time(dir, EXTENSION).iter().map(|p| decode(&std::fs::read(p).unwrap()).unwrap()).collect()
+    }
+
+    fn write_one(dir: &Path, folders: &[(PathBuf, FolderStamp, Listing)]) {
+        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).unwrap();
+        tmp.write_all(&encode(folders.iter().map(|(p, s, l)| (p, s, l)))).unwrap();
+        crate::folder::persist_by_time(tmp, dir, EXTENSION).unwrap();
+    }
+
     #[test]
-    fn a_write_puts_the_folders_taken_first_then_the_used_ones_and_copies_them_whole() {
+    fn a_write_adds_a_file_of_what_was_listed_and_the_newest_file_decides() {
         let dir = tempfile::tempdir().unwrap();
         let old: Vec<(PathBuf, FolderStamp, Listing)> =
             (0..3).map(|i| (PathBuf::from(format!("old-{i}")), stamp(i), listing(&[("a", EntryKind::File)]))).collect();
-        std::fs::write(dir.path().join(FILE), encode(old.iter().map(|(p, s, l)| (p, s, l)))).unwrap();
+        write_one(dir.path(), &old);
         let store = Store::default();
-        // `old-1` is used, `old-2` listed again with new times.
         assert!(store.find(|| dir.path().to_path_buf(), Path::new("old-1"), &stamp(1)).is_some());
+        // `old-2` listed again with new times, and a new folder.
         store.keep(Path::new("old-2"), &stamp(9), &listing(&[("b", EntryKind::Folder)]));
         store.keep(Path::new("new"), &stamp(8), &Listing::default());
         store.write(dir.path()).unwrap();
-        let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
-        let back = decode(&bytes).unwrap();
-        assert_eq!(back.len(), 4);
-        assert_eq!(back[Path::new("old-2")], (stamp(9), listing(&[("b", EntryKind::Folder)])));
-        assert_eq!(back[Path::new("old-0")], (stamp(0), listing(&[("a", EntryKind::File)])));
-        // In the file: the two taken (by path), then the used `old-1`, then `old-0`.
-        let stored = Stored::parse(Box::new(bytes)).unwrap();
-        let mut by_offset: Vec<(u64, PathBuf)> = (0..stored.count)
-            .map(|i| {
-                (
-                    u64_at(&stored.bytes, stored.index_at + i * ROW + 8).unwrap(),
-                    path_from(stored.record(i).unwrap().path).unwrap(),
-                )
-            })
+        let files = files(dir.path());
+        assert_eq!(files.len(), 2, "the old file stays as it is");
+        assert_eq!(files[0].len(), 3);
+        let mut names: Vec<&PathBuf> = files[1].keys().collect();
+        names.sort();
+        assert_eq!(names, [Path::new("new"), Path::new("old-2")], "only what was listed");
+        let later = Store::default();
+        let find = |path: &str, s: i128| later.find(|| dir.path().to_path_buf(), Path::new(path), &stamp(s));
+        assert_eq!(find("old-2", 9), Some(listing(&[("b", EntryKind::Folder)])));
+        assert_eq!(find("old-2", 2), None, "the newest file decides");
+        assert_eq!(find("old-0", 0), Some(listing(&[("a", EntryKind::File)])));
+        assert_eq!(find("new", 8), Some(Listing::default()));
+    }
+
+    #[test]
+    fn past_eight_files_the_newest_are_merged_and_the_newest_of_each_folder_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        // A large old file, then seven small ones; `f-3` is in two of them.
+        let big: Vec<(PathBuf, FolderStamp, Listing)> = (0..200)
+            .map(|i| (PathBuf::from(format!("big-{i}")), stamp(i), listing(&[("x", EntryKind::File)])))
             .collect();
-        by_offset.sort();
-        let order: Vec<PathBuf> = by_offset.into_iter().map(|(_, p)| p).collect();
-        assert_eq!(order, ["new", "old-2", "old-1", "old-0"].map(PathBuf::from));
+        write_one(dir.path(), &big);
+        for i in 0..7 {
+            write_one(dir.path(), &[(PathBuf::from(format!("f-{i}")), stamp(i), Listing::default())]);
+        }
+        write_one(dir.path(), &[(PathBuf::from("f-3"), stamp(33), Listing::default())]);
+        let store = Store::default();
+        assert!(store.find(|| dir.path().to_path_buf(), Path::new("big-7"), &stamp(7)).is_some());
+        store.keep(Path::new("taken"), &stamp(5), &Listing::default());
+        store.write(dir.path()).unwrap();
+        let files = files(dir.path());
+        assert_eq!(files.len(), 2, "the small files and what was taken, merged into one");
+        assert_eq!(files[0].len(), 200, "the large old file stays as it is");
+        assert_eq!(files[1].len(), 8);
+        assert_eq!(files[1][Path::new("f-3")].0, stamp(33), "the newest of a folder is kept");
+        assert!(files[1].contains_key(Path::new("taken")));
     }
 }

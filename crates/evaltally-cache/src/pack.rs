@@ -180,13 +180,9 @@ fn open_checked(path: &Path) -> Option<Pack> {
     open(path).filter(Pack::index_intact)
 }
 
-/// The packs in `dir`, oldest first (their names begin with the time they were written).
+/// The packs in `dir`, oldest first.
 pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut packs: Vec<PathBuf> =
-        entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pack")).collect();
-    packs.sort();
-    packs
+    crate::folder::by_time(dir, "pack")
 }
 
 /// How many packs `dir` holds, and how many entries they keep (the newest of each identity
@@ -310,13 +306,7 @@ impl Writer {
         tail.extend_from_slice(&sum.to_le_bytes());
         tail.extend_from_slice(MAGIC);
         self.file.as_file_mut().write_all(&tail)?;
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        // The name sorts by time; the temporary file's random part keeps two at one instant
-        // apart.
-        let unique = self.file.path().file_name().map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_string());
-        let path = self.dir.join(format!("{nanos:024}-{}.pack", unique.unwrap_or_default()));
-        self.file.persist(&path).map_err(|e| e.error)?;
-        Ok(path)
+        crate::folder::persist_by_time(self.file, &self.dir, "pack")
     }
 }
 
@@ -326,7 +316,7 @@ impl Writer {
 /// large, so sizes fall off by about half from the oldest to the newest and an entry is
 /// copied a few times over its life, not once per merge: a cache of a gigabyte is not
 /// rewritten because a few runs were added.
-fn newest_to_merge(sizes: &[u64]) -> usize {
+pub(crate) fn newest_to_merge(sizes: &[u64]) -> usize {
     // At least the two newest.
     let last = sizes.len().saturating_sub(2);
     let (mut from, mut after) = (last, 0u64);
@@ -444,6 +434,8 @@ fn remove_leftovers(root: &Path, dir: &Path, pruned: &mut Pruned) {
             pruned.removed += 1;
         }
     }
+    // The one listings file of evaltally before listings were kept in several.
+    pruned.removed += u64::from(std::fs::remove_file(dir.join("listings")).is_ok());
     let Ok(files) = std::fs::read_dir(dir) else { return };
     for file in files.flatten() {
         let stale = file.file_name().to_string_lossy().starts_with(".tmp-")
