@@ -204,6 +204,7 @@ mod label {
     pub(super) const CACHE_COLD: &str = "stability, cache cold";
     pub(super) const CACHE_WARM: &str = "stability, cache warm";
     pub(super) const NEW_RUN: &str = "stability, 39 cached + 1 new run";
+    pub(super) const FULL_WARM: &str = "stability, cache warm among 24 copies";
     pub(super) const ONE_RUN: &str = "stability, 1 run (no cache)";
 }
 
@@ -271,7 +272,8 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         // The commands held to a ratio to `cat` run each measured time right after `cat` of
         // the workload, and are compared with that run.
         let mut bench = |label: &'static str, reads_all: bool, runs: usize, make: &dyn Fn() -> Vec<Command>| {
-            let against_cat = [label::STABILITY, label::CACHE_COLD, label::CACHE_WARM].contains(&label);
+            let against_cat =
+                [label::STABILITY, label::CACHE_COLD, label::CACHE_WARM, label::FULL_WARM].contains(&label);
             eprintln!(
                 "xtask: {} {label}: 1 warm-up + {runs} measured{}",
                 w.name,
@@ -336,6 +338,15 @@ pub(crate) fn run(options: &Options) -> Result<()> {
                 }
                 vec![stability_with_cache(&cache, &[dir])]
             })?;
+            // The same warm analysis in a cache that holds much else, as a user's does: the
+            // readings and listings of 24 copies of the workload (hard links, so no more
+            // disk), stored first.
+            let full = caches.join("full");
+            fill_with_copies(&bench_dir.join("w40-copies"), &w.files, dir, FULL_COPIES, |copy| {
+                run_quiet(stability_with_cache(&full, &[copy]))
+            })?;
+            bench(label::FULL_WARM, true, options.runs, &|| vec![stability_with_cache(&full, &[dir])])?;
+            drop(fs::remove_dir_all(bench_dir.join("w40-copies")));
             bench(label::ONE_RUN, false, options.runs, &|| {
                 let one = dir.join("run-000");
                 vec![command(&evaltally, [os("--no-cache"), os("stability"), one.into(), os("--format"), os("json")])]
@@ -379,6 +390,37 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     let path = root.join("docs/benchmarks.md");
     write_atomically(&path, &doc)?;
     eprintln!("xtask: wrote {}", relative(&path).display());
+    Ok(())
+}
+
+/// How many copies of w40 the cache holds for [`label::FULL_WARM`].
+const FULL_COPIES: usize = 24;
+
+/// Makes `copies` copies of the workload in `dir` (its `files`) below `under`, each file a
+/// hard link, and calls `store` with each copy in turn (untimed); the copies stay for the
+/// caller to remove.
+fn fill_with_copies(
+    under: &Path,
+    files: &[PathBuf],
+    dir: &Path,
+    copies: usize,
+    store: impl Fn(&Path) -> Result<()>,
+) -> Result<()> {
+    drop(fs::remove_dir_all(under));
+    eprintln!("xtask: storing {copies} copies of {} in the cache (untimed)", dir.display());
+    for i in 0..copies {
+        let copy = under.join(format!("copy-{i:02}"));
+        for file in files {
+            let to = copy.join(
+                file.strip_prefix(dir).with_context(|| format!("{} is outside {}", file.display(), dir.display()))?,
+            );
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::hard_link(file, &to).with_context(|| format!("cannot link {} to {}", file.display(), to.display()))?;
+        }
+        store(&copy)?;
+    }
     Ok(())
 }
 

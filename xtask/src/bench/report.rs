@@ -240,6 +240,12 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                 unit: "",
                 target: Some((Target::AtMost(1.5), "≤ 1.5 (about one run's read)")),
             });
+            checks.push(Check {
+                what: format!("w40: {} / {}", label::FULL_WARM, label::CAT),
+                value: to_cat("w40", label::FULL_WARM),
+                unit: "",
+                target: Some((Target::AtMost(0.1), "≤ 0.1")),
+            });
             for command in [label::COMPARE, label::SHOW] {
                 checks.push(Check {
                     what: format!("w40: {command} median"),
@@ -325,6 +331,7 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
     doc += "- stability, cache cold: `EVALTALLY_CACHE=C evaltally stability W --format json`, each measured run with a new, empty folder C (it reads every file and stores what it read)\n";
     doc += "- stability, cache warm: the same with one folder C, filled by the warm-up run (no file changed since)\n";
     doc += "- stability, 39 cached + 1 new run (w40 only): the same, each measured run with a new C that an untimed run filled while `run-039` was hidden (renamed `.run-039`)\n";
+    doc += "- stability, cache warm among 24 copies (w40 only): the warm run, in a folder C that also holds the readings and folder listings of 24 copies of W (hard links, each analysed once with C beforehand): a user's cache holds much more than one analysis reads\n";
     doc += "- stability, 1 run (no cache) (w40 only): `evaltally --no-cache stability W/run-000 --format json`, what reading one run costs\n";
     doc += "- ref_stability.py (BFCL): `python3 ../shared/bench/ref_stability.py W`\n";
     doc += "- ref_gstack.py, ref_junit.py, ref_swebench.py, ref_sfbench.py: `python3 xtask/bench/ref_<format>.py W`\n";
