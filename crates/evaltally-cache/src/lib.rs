@@ -3,6 +3,7 @@
 mod codec;
 mod entry;
 mod folder;
+mod frame;
 mod listings;
 mod pack;
 mod stamp;

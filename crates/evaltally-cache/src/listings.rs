@@ -42,14 +42,12 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use evaltally_format::walk::{EntryKind, FolderStamp, Listing};
 
 use crate::codec::{Reader, Writer, is_path, path_from};
+use crate::frame::{self, u64_at};
 
 const MAGIC: &[u8; 8] = b"evtlist2";
 
 /// One index row: path hash, offset, length.
 const ROW: usize = 8 * 3;
-
-/// The three u64 before the closing magic.
-const FOOTER: usize = 8 * 3;
 
 /// The listings files are kept under this size together: 24 MiB hold about a hundred
 /// thousand folders of a few result files each (a SWE-bench instance's folder, with its
@@ -98,10 +96,6 @@ fn hash(path: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(path)
 }
 
-fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
-}
-
 impl Stored {
     fn read(path: &Path) -> Self {
         let size = std::fs::metadata(path).map_or(0, |m| m.len());
@@ -121,17 +115,7 @@ impl Stored {
     /// The file in `bytes`; `None` for anything but a whole listings file (its ends and
     /// index in place; each folder is checked when it is looked at).
     fn parse(bytes: Box<dyn Deref<Target = [u8]> + Send + Sync>) -> Option<Self> {
-        let b: &[u8] = &bytes;
-        let end = b.len();
-        if end < MAGIC.len() * 2 + FOOTER || &b[..MAGIC.len()] != MAGIC || &b[end - MAGIC.len()..] != MAGIC {
-            return None;
-        }
-        let footer = end - MAGIC.len() - FOOTER;
-        let count = usize::try_from(u64_at(b, footer)?).ok()?;
-        let index_at = usize::try_from(u64_at(b, footer + 8)?).ok()?;
-        if index_at < MAGIC.len() || footer.checked_sub(index_at)? != count.checked_mul(ROW)? {
-            return None;
-        }
+        let (index_at, count) = frame::index(&bytes, MAGIC, ROW)?;
         let used = (0..count).map(|_| AtomicBool::new(false)).collect();
         Some(Self { bytes, index_at, count, used, ..Self::default() })
     }
@@ -300,7 +284,8 @@ impl FileWriter {
     /// Appends a folder's bytes (with their checksum) unless the file would pass
     /// [`LIMIT`]; says whether it did.
     fn push_raw(&mut self, path_hash: u64, raw: &[u8]) -> bool {
-        if self.body.len() + raw.len() + (self.rows.len() + 1) * ROW + FOOTER + MAGIC.len() > LIMIT {
+        // The index and the footer (three u64) and the closing magic follow.
+        if self.body.len() + raw.len() + (self.rows.len() + 1) * ROW + 8 * 3 + MAGIC.len() > LIMIT {
             return false;
         }
         self.rows.push((path_hash, self.body.len() as u64, raw.len() as u64));
@@ -338,19 +323,13 @@ impl FileWriter {
     /// The whole file.
     fn finish(mut self) -> Vec<u8> {
         self.rows.sort_unstable();
-        let index_at = self.body.len() as u64;
-        let mut index = Vec::with_capacity(self.rows.len() * ROW);
+        let index_at = self.body.len();
         for (h, offset, len) in &self.rows {
             for v in [h, offset, len] {
-                index.extend_from_slice(&v.to_le_bytes());
+                self.body.extend_from_slice(&v.to_le_bytes());
             }
         }
-        let sum = xxhash_rust::xxh3::xxh3_64(&index);
-        self.body.extend_from_slice(&index);
-        for v in [self.rows.len() as u64, index_at, sum] {
-            self.body.extend_from_slice(&v.to_le_bytes());
-        }
-        self.body.extend_from_slice(MAGIC);
+        frame::close(&mut self.body, MAGIC, index_at, index_at as u64, self.rows.len() as u64);
         self.body
     }
 }

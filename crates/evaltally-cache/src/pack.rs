@@ -11,6 +11,8 @@
 //! b"evtpack1"
 //! ```
 //!
+//! (the frame of `frame.rs`, which listings files share)
+//!
 //! A pack is written once, to a temporary file that entries are appended to a chunk at a
 //! time ([`Writer`]), renamed into place whole and never changed after: packs are mapped
 //! while in use. Each process that stores readings adds one pack; when there are more than
@@ -35,11 +37,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::Pruned;
+use crate::frame::{self, u64_at};
 
 const MAGIC: &[u8; 8] = b"evtpack1";
 const INDEX_ROW: usize = 16 + 8 + 8 + 8;
-/// The three u64 before the closing magic.
-const FOOTER: usize = 8 * 3;
 
 /// More packs than this are merged into one.
 pub(crate) const MAX_PACKS: usize = 8;
@@ -133,18 +134,12 @@ impl Pack {
 
     /// Whether the index's checksum holds (checked where the whole index is read).
     fn index_intact(&self) -> bool {
-        let footer = self.map.len() - MAGIC.len() - FOOTER;
-        let sum = u64_at(&self.map, footer + 16);
-        self.map.get(self.index_at..footer).is_some_and(|index| Some(xxhash_rust::xxh3::xxh3_64(index)) == sum)
+        frame::index_intact(&self.map, MAGIC, self.index_at)
     }
 }
 
 pub(crate) fn now_secs() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
-}
-
-fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
 }
 
 /// Maps the pack at `path`; `None` for anything that is not a whole pack (another
@@ -153,25 +148,12 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 pub(crate) fn open(path: &Path) -> Option<Pack> {
     let file = File::open(path).ok()?;
     let size = file.metadata().ok()?.len();
-    if size < (MAGIC.len() * 2 + FOOTER) as u64 {
-        return None;
-    }
     #[allow(unsafe_code)]
     // SAFETY: packs are evaltally's own files, written whole and renamed into place, never
     // truncated or written in place by evaltally; another process doing so would be
     // tampering with the cache folder. A rename or delete leaves this mapping intact.
     let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
-    let bytes: &[u8] = &map;
-    let end = bytes.len();
-    if &bytes[..8] != MAGIC || &bytes[end - 8..] != MAGIC {
-        return None;
-    }
-    let footer = end - 8 - FOOTER;
-    let count = usize::try_from(u64_at(bytes, footer)?).ok()?;
-    let index_at = usize::try_from(u64_at(bytes, footer + 8)?).ok()?;
-    if index_at < MAGIC.len() || footer.checked_sub(index_at)? != count.checked_mul(INDEX_ROW)? {
-        return None;
-    }
+    let (index_at, count) = frame::index(&map, MAGIC, INDEX_ROW)?;
     Some(Pack { map, index_at, count, path: path.to_path_buf(), size })
 }
 
@@ -293,18 +275,14 @@ impl Writer {
     /// appended last), and renames the pack into place; returns its path.
     pub(crate) fn finish(mut self) -> std::io::Result<PathBuf> {
         self.rows.sort_by_key(|row| row.0);
-        let mut tail = Vec::with_capacity(self.rows.len() * INDEX_ROW + FOOTER + MAGIC.len());
+        let mut tail = Vec::with_capacity(self.rows.len() * INDEX_ROW + 64);
         for &(hash, offset, len, used) in &self.rows {
             tail.extend_from_slice(&hash.to_le_bytes());
             tail.extend_from_slice(&offset.to_le_bytes());
             tail.extend_from_slice(&len.to_le_bytes());
             tail.extend_from_slice(&used.to_le_bytes());
         }
-        let sum = xxhash_rust::xxh3::xxh3_64(&tail);
-        tail.extend_from_slice(&self.entries.to_le_bytes());
-        tail.extend_from_slice(&self.end.to_le_bytes());
-        tail.extend_from_slice(&sum.to_le_bytes());
-        tail.extend_from_slice(MAGIC);
+        frame::close(&mut tail, MAGIC, 0, self.end, self.entries);
         self.file.as_file_mut().write_all(&tail)?;
         crate::folder::persist_by_time(self.file, &self.dir, "pack")
     }
@@ -496,8 +474,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = write(dir.path(), &[(1, b"one"), (2, b"two"), (3, b"three")]);
         let mut bytes = std::fs::read(&path).unwrap();
-        let footer = bytes.len() - MAGIC.len() - FOOTER;
-        let index_at = usize::try_from(u64_at(&bytes, footer + 8).unwrap()).unwrap();
+        let (index_at, _) = frame::index(&bytes, MAGIC, INDEX_ROW).unwrap();
         // Row 2's offset now points past the entries.
         bytes[index_at + INDEX_ROW + 16 + 7] = 0x7F;
         std::fs::write(&path, &bytes).unwrap();
