@@ -527,4 +527,41 @@ mod tests {
         assert_eq!(files[1][Path::new("f-3")].0, stamp(33), "the newest of a folder is kept");
         assert!(files[1].contains_key(Path::new("taken")));
     }
+
+    /// Whatever byte is damaged or wherever the file is cut, a lookup gives the folder's
+    /// listing as stored or nothing, never another listing or a panic.
+    #[test]
+    fn any_damaged_byte_gives_the_listing_as_stored_or_none() {
+        let folders: Vec<(PathBuf, FolderStamp, Listing)> = (0..6usize)
+            .map(|i| {
+                let names = [("r.json", EntryKind::File), ("sub", EntryKind::Folder), ("l", EntryKind::Link)];
+                let at = stamp(i128::try_from(i).unwrap());
+                (PathBuf::from(format!("runs/run-{i}")), at, listing(&names[..=i % 3]))
+            })
+            .collect();
+        let good = encode(folders.iter().map(|(p, s, l)| (p, s, l)));
+        let check = |bytes: Vec<u8>, what: &str| {
+            let Some(stored) = Stored::parse(Box::new(bytes)) else { return };
+            for (path, stamp, listing) in &folders {
+                if let Some((_, record)) = stored.find(path.as_os_str().as_encoded_bytes()) {
+                    let found = decode_entries(record.entries);
+                    assert!(
+                        found.is_none() || (record.stamp == *stamp && found.as_ref() == Some(listing)),
+                        "{what}: {} came back as {found:?}",
+                        path.display()
+                    );
+                }
+            }
+        };
+        for at in 0..good.len() {
+            for flip in [0x01, 0x80, 0xFF] {
+                let mut bytes = good.clone();
+                bytes[at] ^= flip;
+                check(bytes, &format!("byte {at} ^ {flip:#x}"));
+            }
+        }
+        for cut in 0..good.len() {
+            check(good[..cut].to_vec(), &format!("cut at {cut}"));
+        }
+    }
 }
