@@ -97,19 +97,25 @@ fn hash(path: &[u8]) -> u64 {
 }
 
 impl Stored {
-    fn read(path: &Path) -> Self {
-        let size = std::fs::metadata(path).map_or(0, |m| m.len());
-        let empty = || Self { path: path.to_path_buf(), size, ..Self::default() };
-        let Ok(file) = std::fs::File::open(path) else { return empty() };
+    /// The file at `path`: `None` when it cannot be opened or mapped (gone, or out of
+    /// descriptors or memory: it is left alone), empty when it is no listings file (it is
+    /// removed when merged).
+    fn read(path: &Path) -> Option<Self> {
+        let file = std::fs::File::open(path).ok()?;
+        let size = file.metadata().ok()?.len();
+        let empty = Self { path: path.to_path_buf(), size, ..Self::default() };
+        if size == 0 {
+            return Some(empty);
+        }
         #[allow(unsafe_code)]
         // SAFETY: listings files are evaltally's own, written whole and renamed into place,
         // never truncated or written in place by evaltally; another process doing so would
         // be tampering with the cache folder. A rename or delete leaves this mapping intact.
-        let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return empty() };
-        match Self::parse(Box::new(map)) {
+        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+        Some(match Self::parse(Box::new(map)) {
             Some(stored) => Self { path: path.to_path_buf(), size, ..stored },
-            None => empty(),
-        }
+            None => empty,
+        })
     }
 
     /// The file in `bytes`; `None` for anything but a whole listings file (its ends and
@@ -187,7 +193,8 @@ pub(crate) struct Store {
 impl Store {
     /// The stored listings, mapped from the layout folder `dir()` the first time.
     fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &[Stored] {
-        self.stored.get_or_init(|| crate::folder::by_time(&dir(), EXTENSION).iter().map(|p| Stored::read(p)).collect())
+        self.stored
+            .get_or_init(|| crate::folder::by_time(&dir(), EXTENSION).iter().filter_map(|p| Stored::read(p)).collect())
     }
 
     /// The listing stored for `folder` with `stamp`, if any (`dir`: the layout folder). The

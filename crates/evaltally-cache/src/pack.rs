@@ -142,19 +142,41 @@ pub(crate) fn now_secs() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
-/// Maps the pack at `path`; `None` for anything that is not a whole pack (another
-/// process's write in progress is never visible: packs are renamed whole). Only the ends
-/// are read: the index is searched in place.
-pub(crate) fn open(path: &Path) -> Option<Pack> {
-    let file = File::open(path).ok()?;
-    let size = file.metadata().ok()?.len();
+/// What is at a pack's path.
+enum Opened {
+    Pack(Pack),
+    /// The file was read and is not a whole pack: damaged since it was written (packs are
+    /// renamed into place whole, so a write in progress is never seen).
+    NotAPack,
+    /// The file could not be opened or mapped (gone, or out of descriptors or memory):
+    /// nothing is known of it.
+    Unreadable,
+}
+
+/// Maps the pack at `path`. Only the ends are read: the index is searched in place.
+fn open_at(path: &Path) -> Opened {
+    let Ok(file) = File::open(path) else { return Opened::Unreadable };
+    let Ok(size) = file.metadata().map(|m| m.len()) else { return Opened::Unreadable };
+    if size == 0 {
+        return Opened::NotAPack;
+    }
     #[allow(unsafe_code)]
     // SAFETY: packs are evaltally's own files, written whole and renamed into place, never
     // truncated or written in place by evaltally; another process doing so would be
     // tampering with the cache folder. A rename or delete leaves this mapping intact.
-    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
-    let (index_at, count) = frame::index(&map, MAGIC, INDEX_ROW)?;
-    Some(Pack { map, index_at, count, path: path.to_path_buf(), size })
+    let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return Opened::Unreadable };
+    match frame::index(&map, MAGIC, INDEX_ROW) {
+        Some((index_at, count)) => Opened::Pack(Pack { map, index_at, count, path: path.to_path_buf(), size }),
+        None => Opened::NotAPack,
+    }
+}
+
+/// Maps the pack at `path`; `None` for anything that is not a whole pack or cannot be read.
+pub(crate) fn open(path: &Path) -> Option<Pack> {
+    match open_at(path) {
+        Opened::Pack(pack) => Some(pack),
+        Opened::NotAPack | Opened::Unreadable => None,
+    }
 }
 
 /// [`open`], with the index's checksum checked: for reading the whole index.
@@ -325,11 +347,11 @@ pub(crate) fn compact(
     remove_leftovers(root, dir, &mut pruned);
     let mut packs: Vec<Pack> = Vec::new();
     for path in list(dir) {
-        match open(&path) {
-            Some(pack) => packs.push(pack),
-            // Packs are renamed into place whole: this one was damaged since (or another
-            // process merged it a moment ago).
-            None => pruned.removed += u64::from(std::fs::remove_file(&path).is_ok()),
+        match open_at(&path) {
+            Opened::Pack(pack) => packs.push(pack),
+            Opened::NotAPack => pruned.removed += u64::from(std::fs::remove_file(&path).is_ok()),
+            // Left as it is: it may be whole (a later merge sees it again).
+            Opened::Unreadable => {}
         }
     }
     let bytes: u64 = packs.iter().map(|p| p.size).sum();
@@ -545,10 +567,16 @@ mod tests {
         let good = write(&dir, &[(1, b"one")]);
         let cut = dir.join("000000000000000000000001-cut.pack");
         std::fs::write(&cut, b"evtpack1 cut short").unwrap();
+        let empty = dir.join("000000000000000000000002-empty.pack");
+        std::fs::write(&empty, b"").unwrap();
+        // Not a file that can be mapped: nothing is known of it, and it is left alone.
+        let folder = dir.join("000000000000000000000003-folder.pack");
+        std::fs::create_dir(&folder).unwrap();
         let pruned = compact(root.path(), &dir, u64::MAX, true, &std::collections::HashSet::new()).unwrap();
-        assert_eq!(pruned.removed, 1);
-        assert!(!cut.exists() && !good.exists());
-        let [merged] = list(&dir).try_into().unwrap();
+        assert_eq!(pruned.removed, 2);
+        assert!(!cut.exists() && !empty.exists() && !good.exists() && folder.is_dir());
+        let merged: Vec<PathBuf> = list(&dir).into_iter().filter(|p| p.is_file()).collect();
+        let [merged] = merged.try_into().unwrap();
         assert_eq!(open(&merged).unwrap().find(1), Some(&b"one"[..]));
     }
 
