@@ -1,5 +1,5 @@
-//! The frame packs and listings files share: records back to back, then an index of
-//! fixed-size rows sorted by hash, searched in place, and a footer.
+//! The frame packs and listings files share, and how they are mapped: records back to
+//! back, then an index of fixed-size rows sorted by hash, searched in place, and a footer.
 //!
 //! ```text
 //! magic (8 bytes)
@@ -8,6 +8,8 @@
 //! u64 count, u64 index offset, u64 XXH3 of the index
 //! magic
 //! ```
+
+use std::path::Path;
 
 /// The three u64 before the closing magic.
 const FOOTER: usize = 8 * 3;
@@ -49,4 +51,49 @@ pub(crate) fn close(out: &mut Vec<u8>, magic: &[u8], index_from: usize, index_at
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(magic);
+}
+
+/// The first of `count` index rows for which `is_at_or_past` holds, `count` when none does
+/// (a binary search: it must hold for every row after one it holds for, as it does for a
+/// bound on the hashes of an index sorted by hash).
+pub(crate) fn first_row(count: usize, is_at_or_past: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, count);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if is_at_or_past(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+/// A framed file as mapped.
+pub(crate) enum Mapped {
+    /// Its bytes, and its size.
+    Bytes(memmap2::Mmap, u64),
+    /// It is empty: no frame.
+    Empty,
+    /// It could not be opened or mapped (gone, or out of descriptors or memory): nothing is
+    /// known of it.
+    Unreadable,
+}
+
+/// Maps the file at `path`, one of evaltally's framed files (a pack or a listings file).
+pub(crate) fn map(path: &Path) -> Mapped {
+    let Ok(file) = std::fs::File::open(path) else { return Mapped::Unreadable };
+    let Ok(size) = file.metadata().map(|m| m.len()) else { return Mapped::Unreadable };
+    if size == 0 {
+        return Mapped::Empty;
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: packs and listings files are evaltally's own, written whole and renamed into
+    // place, never truncated or written in place by evaltally; another process doing so
+    // would be tampering with the cache folder. A rename or delete leaves this mapping
+    // intact.
+    match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(map) => Mapped::Bytes(map, size),
+        Err(_) => Mapped::Unreadable,
+    }
 }

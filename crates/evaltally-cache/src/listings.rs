@@ -101,21 +101,15 @@ impl Stored {
     /// descriptors or memory: it is left alone), empty when it is no listings file (it is
     /// removed when merged).
     fn read(path: &Path) -> Option<Self> {
-        let file = std::fs::File::open(path).ok()?;
-        let size = file.metadata().ok()?.len();
-        let empty = Self { path: path.to_path_buf(), size, ..Self::default() };
-        if size == 0 {
-            return Some(empty);
+        let empty = |size| Self { path: path.to_path_buf(), size, ..Self::default() };
+        match frame::map(path) {
+            frame::Mapped::Bytes(map, size) => Some(match Self::parse(Box::new(map)) {
+                Some(stored) => Self { path: path.to_path_buf(), size, ..stored },
+                None => empty(size),
+            }),
+            frame::Mapped::Empty => Some(empty(0)),
+            frame::Mapped::Unreadable => None,
         }
-        #[allow(unsafe_code)]
-        // SAFETY: listings files are evaltally's own, written whole and renamed into place,
-        // never truncated or written in place by evaltally; another process doing so would
-        // be tampering with the cache folder. A rename or delete leaves this mapping intact.
-        let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
-        Some(match Self::parse(Box::new(map)) {
-            Some(stored) => Self { path: path.to_path_buf(), size, ..stored },
-            None => empty,
-        })
     }
 
     /// The file in `bytes`; `None` for anything but a whole listings file (its ends and
@@ -153,16 +147,8 @@ impl Stored {
     fn find(&self, path: &[u8]) -> Option<(usize, Record<'_>)> {
         let h = hash(path);
         // The first row whose hash is not below `h`; rows of one hash are next to each other.
-        let (mut lo, mut hi) = (0, self.count);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.hash_at(mid) < h {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        (lo..self.count)
+        let first = frame::first_row(self.count, |i| self.hash_at(i) >= h);
+        (first..self.count)
             .take_while(|&i| self.hash_at(i) == h)
             .find_map(|i| self.record(i).filter(|r| r.path == path).map(|r| (i, r)))
     }
@@ -245,11 +231,11 @@ impl Store {
         };
         let merged = &stored[from.min(stored.len())..];
         let mut seen: HashSet<&[u8]> = taken.iter().map(|(p, _, _)| p.as_os_str().as_encoded_bytes()).collect();
-        for pass_used in [true, false] {
+        'copy: for pass_used in [true, false] {
             for stored_file in merged.iter().rev() {
                 for i in (0..stored_file.count).filter(|&i| stored_file.used[i].load(Ordering::Relaxed) == pass_used) {
                     if full {
-                        break;
+                        break 'copy;
                     }
                     let Some(raw) = stored_file.raw(i) else { continue };
                     let Some(record) = parse_record(&raw[..raw.len() - 8]) else { continue };

@@ -31,7 +31,6 @@
 //! merging writes them sorted.)
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -115,16 +114,8 @@ impl Pack {
     /// the sorted index.
     fn find_row(&self, hash: u128) -> Option<Row> {
         // The first row whose hash is greater; the one before it is the last of `hash`.
-        let (mut lo, mut hi) = (0, self.count);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.hash_at(mid) <= hash {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        self.row(lo.checked_sub(1)?).filter(|row| row.hash == hash)
+        let after = frame::first_row(self.count, |i| self.hash_at(i) > hash);
+        self.row(after.checked_sub(1)?).filter(|row| row.hash == hash)
     }
 
     /// The bytes of the entry for `hash`, the last written of that hash.
@@ -155,19 +146,13 @@ enum Opened {
 
 /// Maps the pack at `path`. Only the ends are read: the index is searched in place.
 fn open_at(path: &Path) -> Opened {
-    let Ok(file) = File::open(path) else { return Opened::Unreadable };
-    let Ok(size) = file.metadata().map(|m| m.len()) else { return Opened::Unreadable };
-    if size == 0 {
-        return Opened::NotAPack;
-    }
-    #[allow(unsafe_code)]
-    // SAFETY: packs are evaltally's own files, written whole and renamed into place, never
-    // truncated or written in place by evaltally; another process doing so would be
-    // tampering with the cache folder. A rename or delete leaves this mapping intact.
-    let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return Opened::Unreadable };
-    match frame::index(&map, MAGIC, INDEX_ROW) {
-        Some((index_at, count)) => Opened::Pack(Pack { map, index_at, count, path: path.to_path_buf(), size }),
-        None => Opened::NotAPack,
+    match frame::map(path) {
+        frame::Mapped::Bytes(map, size) => match frame::index(&map, MAGIC, INDEX_ROW) {
+            Some((index_at, count)) => Opened::Pack(Pack { map, index_at, count, path: path.to_path_buf(), size }),
+            None => Opened::NotAPack,
+        },
+        frame::Mapped::Empty => Opened::NotAPack,
+        frame::Mapped::Unreadable => Opened::Unreadable,
     }
 }
 
@@ -250,7 +235,6 @@ pub(crate) struct Writer {
     end: u64,
     /// (identity hash, offset, length, last use) per entry appended, in the order appended.
     rows: Vec<(u128, u64, u64, u64)>,
-    entries: u64,
 }
 
 impl Writer {
@@ -259,12 +243,12 @@ impl Writer {
         crate::folder::make_dir(dir)?;
         let mut file = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         file.as_file_mut().write_all(MAGIC)?;
-        Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, rows: Vec::new(), entries: 0 })
+        Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, rows: Vec::new() })
     }
 
     /// How many entries were appended.
     pub(crate) fn entries(&self) -> u64 {
-        self.entries
+        self.rows.len() as u64
     }
 
     /// Appends `chunk` to the pack in `slot`, starting one in `dir` when there is none.
@@ -289,7 +273,6 @@ impl Writer {
             chunk.rows.iter().map(|&(hash, start, len, used)| (hash, self.end + start as u64, len as u64, used)),
         );
         self.end += chunk.bytes.len() as u64;
-        self.entries += chunk.entries();
         Ok(())
     }
 
@@ -304,7 +287,7 @@ impl Writer {
             tail.extend_from_slice(&len.to_le_bytes());
             tail.extend_from_slice(&used.to_le_bytes());
         }
-        frame::close(&mut tail, MAGIC, 0, self.end, self.entries);
+        frame::close(&mut tail, MAGIC, 0, self.end, self.rows.len() as u64);
         self.file.as_file_mut().write_all(&tail)?;
         crate::folder::persist_by_time(self.file, &self.dir, "pack")
     }
