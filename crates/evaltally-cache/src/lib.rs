@@ -7,6 +7,7 @@ mod frame;
 mod listings;
 mod pack;
 mod stamp;
+mod uses;
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -120,6 +121,10 @@ pub struct Cache {
     storing: Storing,
     /// The identities this process used (for least-recently-used pruning).
     used: Mutex<HashSet<u128>>,
+    /// Uses of entries whose rows are old, to record for pruning when nothing is stored.
+    uses: uses::Store,
+    /// The time of this process's uses, when told ([`Cache::clock`]); else the time now.
+    clock: Option<u64>,
     /// Packs being finished in threads of their own ([`Cache::write_behind`]): how many
     /// entries each holds, and whether it was written.
     writing: Mutex<Vec<std::thread::JoinHandle<(u64, bool)>>>,
@@ -188,6 +193,8 @@ impl Cache {
             packs: Mutex::new(None),
             storing: Storing::default(),
             used: Mutex::new(HashSet::new()),
+            uses: uses::Store::default(),
+            clock: None,
             writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
         }
@@ -205,6 +212,8 @@ impl Cache {
             packs: Mutex::new(None),
             storing: Storing::default(),
             used: Mutex::new(HashSet::new()),
+            uses: uses::Store::default(),
+            clock: None,
             writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
         }
@@ -225,6 +234,19 @@ impl Cache {
     pub fn settle_after(mut self, settle: Duration) -> Self {
         self.settle = settle;
         self
+    }
+
+    /// Takes `now` for the time of what this cache stores and uses, as pruning sees it,
+    /// instead of the time of each write: for tests, and tools that replay past runs.
+    #[must_use]
+    pub fn clock(mut self, now: SystemTime) -> Self {
+        self.clock = Some(now.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()));
+        self
+    }
+
+    /// The time of a use or a write, in seconds.
+    fn now(&self) -> u64 {
+        self.clock.unwrap_or_else(pack::now_secs)
     }
 
     /// The folder the cache uses when nothing else is said: `$EVALTALLY_CACHE`, else the
@@ -268,7 +290,8 @@ impl Cache {
         }
     }
 
-    /// Finishes the pack of the readings stored so far. [`stats`](Self::stats),
+    /// Finishes the pack of the readings stored so far, and writes the folder listings
+    /// taken and the uses of old entries noted (`uses.rs`). [`stats`](Self::stats),
     /// [`prune`](Self::prune) and dropping the cache do it too; a process that keeps its
     /// cache in a `static` (never dropped) calls this before it exits.
     pub fn flush(&self) {
@@ -282,6 +305,9 @@ impl Cache {
             let (n, written) = self.storing.take().finish(&entry_dir(root));
             self.written(n, written);
             if self.listings.write(&entry_dir(root)).is_err() {
+                self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+            }
+            if self.uses.write(&entry_dir(root), self.now()).is_err() {
                 self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -336,7 +362,7 @@ impl Cache {
     fn stage(&self, hash: u128, encode: impl FnOnce(&mut Vec<u8>) -> bool) {
         let Some(root) = &self.root else { return };
         let mut chunk = self.storing.chunks().pop().unwrap_or_default();
-        chunk.push(hash, pack::now_secs(), encode);
+        chunk.push(hash, self.now(), encode);
         if chunk.is_full() {
             let mut pack = self.storing.pack();
             let before = pack.as_ref().map_or(0, pack::Writer::entries);
@@ -517,8 +543,10 @@ impl Cache {
                 .get_or_insert_with(|| Arc::new(Packs::open(&entry_dir(root)))),
         );
         // The newest pack that holds the identity has its newest entry.
-        let bytes = packs.packs.iter().rev().find_map(|pack| pack.find(hash))?;
-        entry::reading(bytes, identity, stamps).and_then(decode)
+        let (bytes, used) = packs.packs.iter().rev().find_map(|pack| pack.find_used(hash))?;
+        let found = entry::reading(bytes, identity, stamps).and_then(decode)?;
+        self.uses.note(|| entry_dir(root), hash, used, self.now());
+        Some(found)
     }
 
     /// Keeps the cache folder small: when it holds more than 8 packs (one is added by each
@@ -544,7 +572,7 @@ impl Cache {
         let Some(root) = &self.root else { return Ok(Pruned::default()) };
         let dir = entry_dir(root);
         let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(PoisonError::into_inner));
-        pack::compact(root, &dir, self.limit, force, &used)
+        pack::compact(root, &dir, self.limit, force, &used, self.now())
             .map_err(|source| CacheError::Io { path: dir.clone(), source })
     }
 }

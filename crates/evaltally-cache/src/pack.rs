@@ -119,8 +119,16 @@ impl Pack {
     }
 
     /// The bytes of the entry for `hash`, the last written of that hash.
+    #[cfg(test)]
     pub(crate) fn find(&self, hash: u128) -> Option<&[u8]> {
-        self.entry(&self.find_row(hash)?)
+        self.find_used(hash).map(|(entry, _)| entry)
+    }
+
+    /// The bytes of the entry for `hash`, the last written of that hash, and when its row
+    /// says it was last used.
+    pub(crate) fn find_used(&self, hash: u128) -> Option<(&[u8], u64)> {
+        let row = self.find_row(hash)?;
+        Some((self.entry(&row)?, row.used))
     }
 
     /// Whether the index's checksum holds (checked where the whole index is read).
@@ -316,15 +324,18 @@ pub(crate) fn newest_to_merge(sizes: &[u64]) -> usize {
 /// the newest ones ([`newest_to_merge`]); when they hold more than `limit` bytes (or always,
 /// with `force`), merges them all, leaving out the least recently used entries until 80%
 /// of the limit is left. A merge keeps the newest entry of each identity, its last use
-/// moved to now when `used` holds it; the entries in `used` that stay in older packs are
-/// copied into the merged one too, so that their use is not forgotten. Then removes the
-/// merged packs, temporary files older than an hour, and folders of other layouts.
+/// moved to `now` when `used` holds it, and to a later use the uses files record
+/// (`uses.rs`); the entries in `used` that stay in older packs are copied into the merged
+/// one too, so that their use is not forgotten. Then removes the merged packs, the uses
+/// files when all the packs were merged (their uses are in the rows now), temporary files
+/// older than an hour, and folders of other layouts.
 pub(crate) fn compact(
     root: &Path,
     dir: &Path,
     limit: u64,
     force: bool,
     used: &std::collections::HashSet<u128>,
+    now: u64,
 ) -> std::io::Result<Pruned> {
     let mut pruned = Pruned::default();
     remove_leftovers(root, dir, &mut pruned);
@@ -362,12 +373,13 @@ pub(crate) fn compact(
         }
     }
     pruned.entries = newest.len() as u64;
-    let now = now_secs();
+    let (recorded, uses_files) = crate::uses::recorded(dir);
     let mut keep: Vec<(bool, u128, &Pack, Row, u64)> = newest
         .into_iter()
         .map(|(hash, (pack, row))| {
             let now_used = used.contains(&hash);
-            (now_used, hash, pack, row, if now_used { now } else { row.used })
+            let last = if now_used { now } else { row.used.max(recorded.get(&hash).copied().unwrap_or(0)) };
+            (now_used, hash, pack, row, last)
         })
         .collect();
     // What this process used first, then the most recently used; ties by hash, so the
@@ -406,6 +418,11 @@ pub(crate) fn compact(
     for pack in merged {
         // Another process may have merged it already.
         let _ = std::fs::remove_file(&pack.path);
+    }
+    if from == 0 {
+        for path in uses_files {
+            let _ = std::fs::remove_file(path);
+        }
     }
     Ok(pruned)
 }
@@ -495,10 +512,10 @@ mod tests {
         let a = write(&dir, &[(1, b"one")]);
         let b = write(&dir, &[(2, b"two")]);
         let none = std::collections::HashSet::new();
-        let pruned = compact(root.path(), &dir, u64::MAX, false, &none).unwrap();
+        let pruned = compact(root.path(), &dir, u64::MAX, false, &none, now_secs()).unwrap();
         assert_eq!((pruned.entries, pruned.removed), (0, 0), "the index is not read: {pruned:?}");
         assert!(a.exists() && b.exists());
-        let forced = compact(root.path(), &dir, u64::MAX, true, &none).unwrap();
+        let forced = compact(root.path(), &dir, u64::MAX, true, &none, now_secs()).unwrap();
         assert_eq!(forced.entries, 2);
         let merged = list(&dir);
         assert_eq!(merged.len(), 1);
@@ -527,7 +544,7 @@ mod tests {
         let small: Vec<PathBuf> = (0..8u128).map(|i| write(&dir, &[(i, b"new")])).collect();
         // This process used entry 1003 of the old pack, and entry 2 of a new one.
         let used: std::collections::HashSet<u128> = [1003, 2].into();
-        let pruned = compact(root.path(), &dir, u64::MAX, false, &used).unwrap();
+        let pruned = compact(root.path(), &dir, u64::MAX, false, &used, now_secs()).unwrap();
         assert_eq!((pruned.entries, pruned.removed), (9, 0), "{pruned:?}");
         assert!(big.exists(), "the old pack is left as it is");
         assert!(small.iter().all(|p| !p.exists()));
@@ -555,7 +572,7 @@ mod tests {
         // Not a file that can be mapped: nothing is known of it, and it is left alone.
         let folder = dir.join("000000000000000000000003-folder.pack");
         std::fs::create_dir(&folder).unwrap();
-        let pruned = compact(root.path(), &dir, u64::MAX, true, &std::collections::HashSet::new()).unwrap();
+        let pruned = compact(root.path(), &dir, u64::MAX, true, &std::collections::HashSet::new(), now_secs()).unwrap();
         assert_eq!(pruned.removed, 2);
         assert!(!cut.exists() && !empty.exists() && !good.exists() && folder.is_dir());
         let merged: Vec<PathBuf> = list(&dir).into_iter().filter(|p| p.is_file()).collect();

@@ -89,9 +89,14 @@ fn cache_in(dir: &Path) -> Cache {
 
 /// The cache's pack files.
 fn packs(dir: &Path) -> Vec<PathBuf> {
+    files(dir, "pack")
+}
+
+/// The cache's files with `extension`.
+fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let Ok(files) = fs::read_dir(dir.join("v2")) else { return Vec::new() };
     let mut out: Vec<PathBuf> =
-        files.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "pack")).collect();
+        files.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == extension)).collect();
     out.sort();
     out
 }
@@ -305,6 +310,46 @@ fn pruning_keeps_what_was_used_last_down_to_the_limit() {
     assert_eq!(read(&later, &runs[3].root).1.hits, 1, "a used entry stayed");
     assert_eq!(read(&later, &runs[2].root).1.hits, 1, "a used entry stayed");
     assert_eq!(read(&later, &runs[0].root).1.hits, 0, "an unused entry went");
+}
+
+/// A process that finds everything in the cache stores nothing, yet pruning must see what
+/// it used: entries read every day outlive newer ones nobody reads.
+#[test]
+fn pruning_sees_the_uses_of_processes_that_only_read_from_the_cache() {
+    let store = tempfile::tempdir().unwrap();
+    let runs: Vec<Run> = (0..4).map(|_| run()).collect();
+    let days_ago = |days: u64| SystemTime::now() - Duration::from_hours(24 * days);
+    // Runs 2 and 3 stored ten days ago, runs 0 and 1 nine days ago.
+    for (days, stored) in [(10, &runs[2..]), (9, &runs[..2])] {
+        let cache = cache_in(store.path()).clock(days_ago(days));
+        for r in stored {
+            assert_eq!(read(&cache, &r.root).1.stored, 1);
+        }
+    }
+    // Two days ago a process read runs 2 and 3 from the cache, and stored nothing.
+    let reader = cache_in(store.path()).clock(days_ago(2));
+    for r in &runs[2..] {
+        let (_, stats) = read(&reader, &r.root);
+        assert_eq!((stats.hits, stats.stored), (1, 0));
+    }
+    drop(reader);
+    // (Written at each flush, and `read` flushes for its counts: one file per run here.)
+    let recorded = files(store.path(), "uses");
+    assert_eq!(recorded.len(), 2, "their uses are recorded");
+    // An hour later another read run 3: that use is recent, so nothing more is written.
+    let again = cache_in(store.path()).clock(days_ago(2) + Duration::from_hours(1));
+    assert_eq!(read(&again, &runs[3].root).1.hits, 1);
+    drop(again);
+    assert_eq!(files(store.path(), "uses"), recorded);
+    // Pruning to where two of the four entries stay keeps the two read two days ago.
+    let size: u64 = packs(store.path()).iter().map(|p| fs::metadata(p).unwrap().len()).sum();
+    let pruned = cache_in(store.path()).with_limit(size / 4 * 3).prune().unwrap();
+    assert_eq!((pruned.entries, pruned.removed), (4, 2), "{pruned:?}");
+    assert!(files(store.path(), "uses").is_empty(), "merging all the packs took the uses in");
+    let later = cache_in(store.path());
+    for (i, r) in runs.iter().enumerate() {
+        assert_eq!(read(&later, &r.root).1.hits, u64::from(i >= 2), "run {i}");
+    }
 }
 
 #[test]
