@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use evaltally_cache::Cache;
 use evaltally_core::Diagnostic;
 use evaltally_format::{Options, Purpose};
 
@@ -32,10 +33,39 @@ pub fn validate(paths: &[PathBuf], strict: bool) -> Result<Validated, LoadError>
 /// [`validate`], reading every file as format `forced` (a name or alias the registry knows)
 /// when given: `validate --as`.
 pub fn validate_as(paths: &[PathBuf], strict: bool, forced: Option<&'static str>) -> Result<Validated, LoadError> {
+    validate_cached(paths, strict, forced, &Cache::disabled())
+}
+
+/// [`validate_as`] through the digest cache: a unit whose files are unchanged since it was
+/// validated with the same options gives the findings stored then (the same as checking
+/// the files again); the others are checked and stored. The walk's folder listings come
+/// from the cache too.
+///
+/// ```
+/// use evaltally_cache::Cache;
+///
+/// let runs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/gstack");
+/// let root = tempfile::tempdir()?;
+/// let cache = Cache::new(root.path(), "example").settle_after(std::time::Duration::ZERO);
+/// let checked = evaltally_analyzer::validate::validate_cached(&[runs.clone()], false, None, &cache)?;
+/// cache.flush();
+/// let again = evaltally_analyzer::validate::validate_cached(&[runs], false, None, &cache)?;
+/// assert_eq!(checked.files, again.files);
+/// assert!(cache.stats().hits > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn validate_cached(
+    paths: &[PathBuf],
+    strict: bool,
+    forced: Option<&'static str>,
+    cache: &Cache,
+) -> Result<Validated, LoadError> {
     let options = Options { purpose: Purpose::Validate, strict, forced, ..Options::default() };
-    let found = crate::load::registry().discover(paths, &options)?;
-    let results =
-        crate::load::read_units(&found.units, &crate::load::NoProgress, |u, scratch| u.validate(scratch, &options));
+    let found = crate::load::registry().discover_with(paths, &options, cache)?;
+    let results = crate::load::read_units(&found.units, &crate::load::NoProgress, |u, scratch| {
+        cache.validate(u, scratch, &options)
+    });
+    cache.write_behind();
     let mut diagnostics = found.diagnostics;
     let mut files = Vec::new();
     for r in results {

@@ -1,6 +1,7 @@
-//! The bytes of a stored reading: a unit's category runs and diagnostics, in a compact
-//! little-endian layout that restores without parsing (ids as one buffer and their ends,
-//! outcomes as one byte each, error labels interned).
+//! The bytes of a stored reading (a unit's category runs and diagnostics; its run records;
+//! what validating it found), in a compact little-endian layout that restores without
+//! parsing (ids as one buffer and their ends, outcomes as one byte each, error labels
+//! interned).
 //!
 //! Decoding trusts nothing: every length is checked against what is left, every string is
 //! checked as UTF-8, and the columns of a run are checked to fit together. Anything off
@@ -14,9 +15,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use evaltally_core::{
-    CategoryRun, Diagnostic, ErrorType, IdList, IdPool, ModelCost, Outcome, RunMeta, RunRecord, Severity, TestRecord,
+    CategoryRun, Diagnostic, ErrorType, Finding, IdList, IdPool, ModelCost, Outcome, RunMeta, RunRecord, Severity,
+    TestRecord,
 };
-use evaltally_format::{Read, Records};
+use evaltally_format::{FileValidation, Read, Records, Validated};
 
 /// Marks "no error label" in a run's error index column.
 const NO_LABEL: u16 = u16::MAX;
@@ -246,13 +248,72 @@ pub(crate) fn encode_read(read: &Read, out: &mut Vec<u8>) {
     encode_diagnostics(&read.diagnostics, &mut w);
 }
 
+/// Whether a validation can be stored: every string and list fits the 32-bit lengths.
+pub(crate) fn validated_storable(validated: &Validated) -> bool {
+    let limit = u32::MAX as usize / 2;
+    validated.files.len() < limit
+        && validated.files.iter().all(|f| {
+            f.findings.len() < limit && f.findings.iter().all(|x| x.message.len() < limit && x.path.len() < limit)
+        })
+        && validated.diagnostics.iter().all(|d| d.message.len() < limit)
+}
+
+/// Appends a validation's bytes: per file its path, format and findings, then the
+/// diagnostics.
+pub(crate) fn encode_validated(validated: &Validated, out: &mut Vec<u8>) {
+    let mut w = Writer::new(out);
+    w.u32(validated.files.len());
+    for file in &validated.files {
+        w.path(&file.path);
+        w.str(&file.format);
+        w.u32(file.findings.len());
+        for f in &file.findings {
+            w.u8(severity_byte(f.severity));
+            w.str(&f.path);
+            w.str(&f.message);
+        }
+    }
+    encode_diagnostics(&validated.diagnostics, &mut w);
+}
+
+pub(crate) fn decode_validated(bytes: &[u8]) -> Option<Validated> {
+    let mut r = Reader::new(bytes);
+    let n_files = r.count(4 + 4 + 4)?;
+    let mut files = Vec::with_capacity(n_files);
+    for _ in 0..n_files {
+        let path = r.path()?;
+        let format = r.str()?.to_string();
+        let n = r.count(1 + 4 + 4)?;
+        let mut findings = Vec::with_capacity(n);
+        for _ in 0..n {
+            let severity = severity_from(r.u8()?)?;
+            findings.push(Finding { severity, path: r.str()?.to_string(), message: r.str()?.to_string() });
+        }
+        files.push(FileValidation { path, format, findings });
+    }
+    let diagnostics = decode_diagnostics(&mut r)?;
+    r.is_empty().then_some(Validated { files, diagnostics })
+}
+
+fn severity_byte(severity: Severity) -> u8 {
+    match severity {
+        Severity::Warning => 0,
+        Severity::Error => 1,
+    }
+}
+
+fn severity_from(byte: u8) -> Option<Severity> {
+    match byte {
+        0 => Some(Severity::Warning),
+        1 => Some(Severity::Error),
+        _ => None,
+    }
+}
+
 fn encode_diagnostics(diagnostics: &[Diagnostic], w: &mut Writer<'_>) {
     w.u32(diagnostics.len());
     for d in diagnostics {
-        w.u8(match d.severity {
-            Severity::Warning => 0,
-            Severity::Error => 1,
-        });
+        w.u8(severity_byte(d.severity));
         w.path(&d.path);
         w.opt_u64(d.line);
         w.opt_u64(d.column);
@@ -264,11 +325,7 @@ fn decode_diagnostics(r: &mut Reader<'_>) -> Option<Vec<Diagnostic>> {
     let n = r.count(1)?;
     let mut diagnostics = Vec::with_capacity(n);
     for _ in 0..n {
-        let severity = match r.u8()? {
-            0 => Severity::Warning,
-            1 => Severity::Error,
-            _ => return None,
-        };
+        let severity = severity_from(r.u8()?)?;
         let path = r.path()?;
         let (line, column) = (r.opt_u64()?, r.opt_u64()?);
         let message = r.str()?.to_string();
@@ -586,6 +643,34 @@ mod tests {
         for cut in 0..bytes.len() {
             assert!(decode_records(&bytes[..cut]).is_none(), "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn a_validation_comes_back_as_it_went_in() {
+        let validated = Validated {
+            files: vec![
+                FileValidation::new(
+                    std::path::Path::new("runs/a.json"),
+                    "gstack",
+                    vec![
+                        Finding::error("$.tests[3].passed", "expected a boolean"),
+                        Finding::warning("line 2", "odd é"),
+                    ],
+                ),
+                FileValidation::new(std::path::Path::new("runs/b.xml"), "junit", Vec::new()),
+            ],
+            diagnostics: vec![Diagnostic::error("runs/c", "cannot read folder").at(1, 2)],
+        };
+        let mut bytes = Vec::new();
+        encode_validated(&validated, &mut bytes);
+        let back = decode_validated(&bytes).unwrap();
+        assert_eq!(back.files, validated.files);
+        assert_eq!(back.diagnostics, validated.diagnostics);
+        for cut in 0..bytes.len() {
+            assert!(decode_validated(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+        bytes.push(0);
+        assert!(decode_validated(&bytes).is_none(), "a byte too many");
     }
 
     #[test]

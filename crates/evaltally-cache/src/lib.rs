@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 
 use evaltally_core::IdPool;
 use evaltally_format::walk::{FolderStamp, Listing};
-use evaltally_format::{Options, Read, Records, Scratch, Unit};
+use evaltally_format::{Options, Read, Records, Scratch, Unit, Validated};
 
 pub use folder::{Cleared, ENV_SIZE, SizeError, Usage, parse_size};
 use stamp::Stamp;
@@ -146,6 +146,7 @@ struct Key {
 
 const READ: Kind<Read> = Kind { name: "read", encode: encode_read, decode: codec::decode_read };
 const RECORDS: Kind<Records> = Kind { name: "records", encode: encode_records, decode: decode_records };
+const VALIDATED: Kind<Validated> = Kind { name: "validated", encode: encode_validated, decode: decode_validated };
 
 /// What is stored for a unit: a name that keeps its entries apart, and how to write and
 /// restore it.
@@ -166,6 +167,17 @@ fn encode_read(read: &Read, out: &mut Vec<u8>) -> bool {
 
 fn decode_records(bytes: &[u8], _: &mut IdPool) -> Option<Records> {
     codec::decode_records(bytes)
+}
+
+fn decode_validated(bytes: &[u8], _: &mut IdPool) -> Option<Validated> {
+    codec::decode_validated(bytes)
+}
+
+fn encode_validated(validated: &Validated, out: &mut Vec<u8>) -> bool {
+    codec::validated_storable(validated) && {
+        codec::encode_validated(validated, out);
+        true
+    }
 }
 
 fn encode_records(records: &Records, out: &mut Vec<u8>) -> bool {
@@ -387,6 +399,13 @@ impl Cache {
     /// [`read`](Self::read) does.
     pub fn records(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Records {
         self.through(&RECORDS, unit, scratch, options, |scratch| unit.records(scratch, options))
+    }
+
+    /// What validating the unit's files with `options` finds ([`Unit::validate`]: every
+    /// file's findings), from the cache when its inputs are unchanged, as
+    /// [`read`](Self::read) does: validating a folder again checks only what changed.
+    pub fn validate(&self, unit: &dyn Unit, scratch: &mut Scratch, options: &Options) -> Validated {
+        self.through(&VALIDATED, unit, scratch, options, |scratch| unit.validate(scratch, options))
     }
 
     /// [`read`](Self::read) and [`records`](Self::records) of one unit

@@ -58,6 +58,8 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
             vec!["trend", path, "--format", "json"],
             vec!["plan", path, "--format", "json"],
             vec!["cost", path, "--format", "json"],
+            vec!["validate", path],
+            vec!["validate", path, "--strict", "--format", "json"],
         ] {
             let uncached = run_with(cache.path(), &[&["--no-cache"], args.as_slice()].concat());
             let cold = run_with(cache.path(), &args);
@@ -82,6 +84,30 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
 
 /// `compare` reads runs and their records (cost, tokens) from one reading of each file;
 /// through the cache both come back, and print what reading the files prints.
+/// `validate` on damaged files and on hostile text: what a warm run finds, it finds in the
+/// cache, and it is what checking the files finds, exit code included.
+#[test]
+fn validate_finds_the_same_problems_cold_warm_and_uncached() {
+    let cache = tempfile::tempdir().unwrap();
+    for folder in ["malformed", "hostile"] {
+        let path = testdata(folder);
+        let path = path.to_str().unwrap();
+        for args in [vec!["validate", path], vec!["validate", path, "--strict", "--format", "json"]] {
+            let uncached = run_with(cache.path(), &[&["--no-cache"], args.as_slice()].concat());
+            if folder == "malformed" {
+                assert_eq!(uncached.code, 1, "{args:?}: the corpus has errors");
+            }
+            let cold = run_with_env(cache.path(), &args, &[("EVALTALLY_CACHE_STATS", "1")]);
+            let warm = run_with_env(cache.path(), &args, &[("EVALTALLY_CACHE_STATS", "1")]);
+            assert!(stat(&cold, "stored") > 0, "{}", stats_line(&cold));
+            assert_eq!((stat(&warm, "misses"), stat(&warm, "units read")), (0, 0), "{}", stats_line(&warm));
+            for run in [&cold, &warm] {
+                assert_eq!((&run.stdout, run.code), (&uncached.stdout, uncached.code), "{args:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn compare_prints_the_same_cold_warm_and_uncached() {
     let cache = tempfile::tempdir().unwrap();

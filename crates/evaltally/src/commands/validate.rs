@@ -13,7 +13,7 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     let mut validated = if files.is_empty() && !stored.is_empty() {
         validate::Validated::default()
     } else {
-        validate::validate_as(&files, args.strict, forced).map_err(|e| explain(&e))?
+        validate::validate_cached(&files, args.strict, forced, crate::cache::get()).map_err(|e| explain(&e))?
     };
     let only_stored = files.is_empty() && !stored.is_empty();
     if !stored.is_empty() {
