@@ -206,6 +206,8 @@ mod label {
     pub(super) const NEW_RUN: &str = "stability, 39 cached + 1 new run";
     pub(super) const FULL_WARM: &str = "stability, cache warm among 24 copies";
     pub(super) const ONE_RUN: &str = "stability, 1 run (no cache)";
+    pub(super) const VALIDATE: &str = "evaltally validate";
+    pub(super) const VALIDATE_WARM: &str = "validate, cache warm";
 }
 
 pub(crate) fn run(options: &Options) -> Result<()> {
@@ -273,7 +275,8 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         // the workload, and are compared with that run.
         let mut bench = |label: &'static str, reads_all: bool, runs: usize, make: &dyn Fn() -> Vec<Command>| {
             let against_cat =
-                [label::STABILITY, label::CACHE_COLD, label::CACHE_WARM, label::FULL_WARM].contains(&label);
+                [label::STABILITY, label::CACHE_COLD, label::CACHE_WARM, label::FULL_WARM, label::VALIDATE_WARM]
+                    .contains(&label);
             eprintln!(
                 "xtask: {} {label}: 1 warm-up + {runs} measured{}",
                 w.name,
@@ -350,6 +353,17 @@ pub(crate) fn run(options: &Options) -> Result<()> {
             bench(label::ONE_RUN, false, options.runs, &|| {
                 let one = dir.join("run-000");
                 vec![command(&evaltally, [os("--no-cache"), os("stability"), one.into(), os("--format"), os("json")])]
+            })?;
+            // Checking every file, and checking them again through the cache the warm-up
+            // run filled: validate is a reading command like the others.
+            bench(label::VALIDATE, true, options.runs, &|| {
+                vec![command(&evaltally, [os("--no-cache"), os("validate"), dir.into()])]
+            })?;
+            let checked = caches.join("validate");
+            bench(label::VALIDATE_WARM, true, options.runs, &|| {
+                let mut cmd = command(&evaltally, [os("validate"), dir.into()]);
+                cmd.env("EVALTALLY_CACHE", &checked);
+                vec![cmd]
             })?;
         }
         drop(fs::remove_dir_all(&caches));

@@ -240,12 +240,14 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                 unit: "",
                 target: Some((Target::AtMost(1.5), "≤ 1.5 (about one run's read)")),
             });
-            checks.push(Check {
-                what: format!("w40: {} / {}", label::FULL_WARM, label::CAT),
-                value: to_cat("w40", label::FULL_WARM),
-                unit: "",
-                target: Some((Target::AtMost(0.1), "≤ 0.1")),
-            });
+            for warm in [label::FULL_WARM, label::VALIDATE_WARM] {
+                checks.push(Check {
+                    what: format!("w40: {warm} / {}", label::CAT),
+                    value: to_cat("w40", warm),
+                    unit: "",
+                    target: Some((Target::AtMost(0.1), "≤ 0.1")),
+                });
+            }
             for command in [label::COMPARE, label::SHOW] {
                 checks.push(Check {
                     what: format!("w40: {command} median"),
@@ -298,7 +300,7 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
          format evaltally reads, two per format, the second with twice the runs of the first, and for BFCL a third \
          of 200 runs for peak memory, without the Python baseline (BFCL v4 made by \
          `../shared/bench/gen_bfcl_runs.py`, the others by `xtask/bench/gen_<format>.py`, all with seed 7), and of \
-         `compare` and `show` on the 40-run BFCL workload. Next to it run two baselines reading the same files: \
+         `compare`, `show` and `validate` on the 40-run BFCL workload. Next to it run two baselines reading the same files: \
          a plain-Python reference per format (`../shared/bench/ref_stability.py` for BFCL, which parses every line \
          with `json.loads`; `xtask/bench/ref_<format>.py` for the others, which read every file with `json.load`, \
          or `xml.etree.ElementTree` for JUnit), and `cat` of every file, the cost of just reading the bytes. \
@@ -308,8 +310,8 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
          Python baseline), with stdout sent to `/dev/null`. The tables give the median, min and max wall time from \
          spawn to exit{}, throughput as workload bytes / median wall time (MB = 10^6 bytes) \
          and the largest peak RSS over the measured runs (GNU time `%M`, MiB = 2^20 bytes). \
-         Each measured run of `evaltally stability` (uncached, cache cold, cache warm) follows a run of `cat` of \
-         the same files, and its ratio to `cat` is the median of its runs' ratios to the `cat` just before them: \
+         Each measured run of `evaltally stability` (uncached, cache cold, cache warm, warm among copies) and of \
+         `validate, cache warm` follows a run of `cat` of the same files, and its ratio to `cat` is the median of its runs' ratios to the `cat` just before them: \
          on a machine whose speed drifts from one minute to the next, a ratio of two medians measured apart \
          moves with the drift.{}{}\n\n",
         options.runs,
@@ -333,6 +335,8 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
     doc += "- stability, 39 cached + 1 new run (w40 only): the same, each measured run with a new C that an untimed run filled while `run-039` was hidden (renamed `.run-039`)\n";
     doc += "- stability, cache warm among 24 copies (w40 only): the warm run, in a folder C that also holds the readings and folder listings of 24 copies of W (hard links, each analysed once with C beforehand): a user's cache holds much more than one analysis reads\n";
     doc += "- stability, 1 run (no cache) (w40 only): `evaltally --no-cache stability W/run-000 --format json`, what reading one run costs\n";
+    doc += "- evaltally validate (w40 only): `evaltally --no-cache validate W` (checking every file)\n";
+    doc += "- validate, cache warm (w40 only): `EVALTALLY_CACHE=C evaltally validate W`, with one folder C filled by the warm-up run\n";
     doc += "- ref_stability.py (BFCL): `python3 ../shared/bench/ref_stability.py W`\n";
     doc += "- ref_gstack.py, ref_junit.py, ref_swebench.py, ref_sfbench.py: `python3 xtask/bench/ref_<format>.py W`\n";
     doc += "- cat (all files): `cat` with every regular file below `W`, sorted, as arguments (several `cat` \

@@ -180,11 +180,15 @@ fn cache_ratios_compare_cold_and_warm_with_cat_and_a_new_run_with_one_run() {
         row("w40", label::NEW_RUN, 0.05),
         row("w40", label::ONE_RUN, 0.02),
         row("w40", label::FULL_WARM, 0.036),
+        row("w40", label::VALIDATE, 2.0),
+        row("w40", label::VALIDATE_WARM, 0.015),
     ];
     let table = report::ratios_table(&rows);
     let line = |what: &str| table_line(&table, what);
     let full = line("w40: stability, cache warm among 24 copies / cat");
     assert!(full.contains("0.12") && full.ends_with("not met"), "{table}");
+    let validate = line("w40: validate, cache warm / cat");
+    assert!(validate.contains("0.05") && validate.ends_with("| met"), "{table}");
     let cold = line("w40: stability, cache cold / cat");
     assert!(cold.contains("1.50") && cold.ends_with("not met"), "{table}");
     let warm = line("w40: stability, cache warm / cat");
