@@ -592,6 +592,13 @@ mod tests {
         }
     }
 
+    /// `decode` gives nothing for every cut of `bytes` short of the whole.
+    fn refuses_every_cut<T>(bytes: &[u8], decode: impl Fn(&[u8]) -> Option<T>) {
+        for cut in 0..bytes.len() {
+            assert!(decode(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+    }
+
     #[test]
     fn a_reading_comes_back_as_it_went_in() {
         let read = sample();
@@ -640,9 +647,7 @@ mod tests {
         let back = decode_records(&bytes).unwrap();
         assert_eq!(back.runs, records.runs);
         assert_eq!(back.diagnostics, records.diagnostics);
-        for cut in 0..bytes.len() {
-            assert!(decode_records(&bytes[..cut]).is_none(), "cut at {cut}");
-        }
+        refuses_every_cut(&bytes, decode_records);
     }
 
     #[test]
@@ -666,9 +671,7 @@ mod tests {
         let back = decode_validated(&bytes).unwrap();
         assert_eq!(back.files, validated.files);
         assert_eq!(back.diagnostics, validated.diagnostics);
-        for cut in 0..bytes.len() {
-            assert!(decode_validated(&bytes[..cut]).is_none(), "cut at {cut}");
-        }
+        refuses_every_cut(&bytes, decode_validated);
         bytes.push(0);
         assert!(decode_validated(&bytes).is_none(), "a byte too many");
     }
@@ -677,9 +680,7 @@ mod tests {
     fn damaged_bytes_are_refused_not_trusted() {
         let mut bytes = Vec::new();
         encode_read(&sample(), &mut bytes);
-        for cut in 0..bytes.len() {
-            assert!(decode_read(&bytes[..cut], &mut IdPool::default()).is_none(), "cut at {cut}");
-        }
+        refuses_every_cut(&bytes, |b| decode_read(b, &mut IdPool::default()));
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(decode_read(&longer, &mut IdPool::default()).is_none());
