@@ -234,6 +234,15 @@ pub(crate) fn by_time(dir: &Path, extension: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
+/// Writes `bytes` as a new file of `dir` (made if need be) named by [`persist_by_time`]:
+/// a temporary file renamed into place whole, so no mapping sees it change.
+pub(crate) fn write_by_time(dir: &Path, bytes: &[u8], extension: &str) -> std::io::Result<std::path::PathBuf> {
+    make_dir(dir)?;
+    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    std::io::Write::write_all(&mut tmp, bytes)?;
+    persist_by_time(tmp, dir, extension)
+}
+
 /// Renames a finished temporary file in `dir` into place under a name that sorts by the
 /// time it was finished (`<nanoseconds>-<random>.<extension>`; the temporary file's random
 /// part keeps two finished at one instant apart); returns its path.

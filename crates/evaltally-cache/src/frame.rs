@@ -19,6 +19,11 @@ pub(crate) fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
 }
 
+/// The u128 at `at` in `bytes`, little-endian; `None` past the end.
+pub(crate) fn u128_at(bytes: &[u8], at: usize) -> Option<u128> {
+    Some(u128::from_le_bytes(bytes.get(at..at.checked_add(16)?)?.try_into().ok()?))
+}
+
 /// Where the index of the framed file `bytes` starts and how many rows of `row` bytes it
 /// has; `None` unless both magics are there and the footer agrees with the size.
 pub(crate) fn index(bytes: &[u8], magic: &[u8], row: usize) -> Option<(usize, usize)> {

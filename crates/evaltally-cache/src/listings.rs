@@ -33,7 +33,6 @@
 //! damaged folder is not found, and is left out of the next merge.
 
 use std::collections::HashSet;
-use std::io::Write as _;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -245,11 +244,7 @@ impl Store {
                 }
             }
         }
-        let bytes = file.finish();
-        crate::folder::make_dir(dir)?;
-        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-        tmp.write_all(&bytes)?;
-        crate::folder::persist_by_time(tmp, dir, EXTENSION)?;
+        crate::folder::write_by_time(dir, &file.finish(), EXTENSION)?;
         for old in merged {
             // Another process may have merged it already.
             let _ = std::fs::remove_file(&old.path);
@@ -466,9 +461,7 @@ mod tests {
     }
 
     fn write_one(dir: &Path, folders: &[(PathBuf, FolderStamp, Listing)]) {
-        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).unwrap();
-        tmp.write_all(&encode(folders.iter().map(|(p, s, l)| (p, s, l)))).unwrap();
-        crate::folder::persist_by_time(tmp, dir, EXTENSION).unwrap();
+        crate::folder::write_by_time(dir, &encode(folders.iter().map(|(p, s, l)| (p, s, l))), EXTENSION).unwrap();
     }
 
     #[test]

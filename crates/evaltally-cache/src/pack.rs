@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::Pruned;
-use crate::frame::{self, u64_at};
+use crate::frame::{self, u64_at, u128_at};
 
 const MAGIC: &[u8; 8] = b"evtpack1";
 const INDEX_ROW: usize = 16 + 8 + 8 + 8;
@@ -82,7 +82,7 @@ impl Pack {
     /// The hash of row `i` (in bounds: `i < count`).
     fn hash_at(&self, i: usize) -> u128 {
         let at = self.index_at + i * INDEX_ROW;
-        self.map.get(at..at + 16).and_then(|b| b.try_into().ok()).map_or(0, u128::from_le_bytes)
+        u128_at(&self.map, at).unwrap_or(0)
     }
 
     /// Row `i` of the index; `None` past the end or for a row pointing outside the entries.

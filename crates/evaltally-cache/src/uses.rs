@@ -28,11 +28,10 @@
 //! removed by the next merge of uses files.
 
 use std::collections::HashMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use crate::frame::{self, u64_at};
+use crate::frame::{self, u64_at, u128_at};
 
 const MAGIC: &[u8; 8] = b"evtuses1";
 
@@ -78,8 +77,7 @@ impl File {
     fn row(&self, i: usize) -> (u128, u64) {
         let at = self.index_at + i * ROW;
         let bytes = self.map.as_deref().unwrap_or_default();
-        let hash = bytes.get(at..at + 16).and_then(|b| b.try_into().ok()).map_or(0, u128::from_le_bytes);
-        (hash, u64_at(bytes, at + 16).unwrap_or(0))
+        (u128_at(bytes, at).unwrap_or(0), u64_at(bytes, at + 16).unwrap_or(0))
     }
 
     /// The use of `hash` this file records (a binary search of its index).
@@ -136,10 +134,7 @@ impl Store {
         let files = self.files.get().map_or(&[][..], Vec::as_slice);
         let merged = if files.len() >= MAX_FILES { files } else { &[] };
         for file in merged {
-            for (hash, time) in file.rows() {
-                let latest = uses.entry(hash).or_insert(time);
-                *latest = (*latest).max(time);
-            }
+            keep_latest(&mut uses, file);
         }
         write_file(dir, &uses)?;
         for file in merged {
@@ -157,13 +152,18 @@ pub(crate) fn recorded(dir: &Path) -> (HashMap<u128, u64>, Vec<PathBuf>) {
     let mut read = Vec::new();
     for path in crate::folder::by_time(dir, EXTENSION) {
         let Some(file) = File::read(&path) else { continue };
-        for (hash, time) in file.rows() {
-            let latest = uses.entry(hash).or_insert(time);
-            *latest = (*latest).max(time);
-        }
+        keep_latest(&mut uses, &file);
         read.push(path);
     }
     (uses, read)
+}
+
+/// Adds the uses `file` records to `uses`, keeping the latest of each entry.
+fn keep_latest(uses: &mut HashMap<u128, u64>, file: &File) {
+    for (hash, time) in file.rows() {
+        let latest = uses.entry(hash).or_insert(time);
+        *latest = (*latest).max(time);
+    }
 }
 
 /// Writes `uses` as a new uses file in `dir`.
@@ -178,10 +178,7 @@ fn write_file(dir: &Path, uses: &HashMap<u128, u64>) -> std::io::Result<PathBuf>
         bytes.extend_from_slice(&time.to_le_bytes());
     }
     frame::close(&mut bytes, MAGIC, index_at, index_at as u64, rows.len() as u64);
-    crate::folder::make_dir(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    tmp.write_all(&bytes)?;
-    crate::folder::persist_by_time(tmp, dir, EXTENSION)
+    crate::folder::write_by_time(dir, &bytes, EXTENSION)
 }
 
 #[cfg(test)]
