@@ -117,7 +117,7 @@ pub struct CompareReport {
     /// What each run of either side records about itself, by run name (runs that record
     /// nothing are left out).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub run_meta: BTreeMap<String, evaltally_core::RunMeta>,
+    pub run_meta: BTreeMap<String, std::sync::Arc<evaltally_core::RunMeta>>,
     /// One entry per model, sorted by name.
     pub models: Vec<ModelCompare>,
     /// Cost, duration and token deltas, where the runs record them (filled by the caller
@@ -493,8 +493,8 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun], settings: Settings
         .collect();
     let mut run_meta = BTreeMap::new();
     for r in base.iter().chain(new) {
-        if let Some(m) = r.meta.as_deref() {
-            run_meta.entry(r.run.clone()).or_insert_with(|| m.clone());
+        if let Some(m) = &r.meta {
+            run_meta.entry(r.run.clone()).or_insert_with(|| std::sync::Arc::clone(m));
         }
     }
     CompareReport { mode, base_runs, new_runs, run_meta, models, efficiency: None, settings }

@@ -87,8 +87,13 @@ impl<'a> Matrix<'a> {
             slot_of.push(slots.len());
             slots.push(slot);
         }
+        // Ids are mostly listed in their natural order already: checked in one pass, and
+        // sorted (each id taken apart once) only when they are not.
+        let keys: Vec<id::IdKey<'a>> = ids.iter().map(|id| id::IdKey::new(id)).collect();
         let mut order: Vec<u32> = (0..u32::try_from(ids.len()).unwrap_or(ABSENT)).collect();
-        order.sort_by(|&a, &b| id::natural_cmp(ids[a as usize], ids[b as usize]));
+        if !keys.is_sorted() {
+            order.sort_by(|&a, &b| keys[a as usize].cmp(&keys[b as usize]));
+        }
         let mut rank = vec![0u32; ids.len()];
         for (r, &i) in order.iter().enumerate() {
             rank[i as usize] = u32::try_from(r).unwrap_or(ABSENT);

@@ -42,9 +42,10 @@ pub struct ModelStability {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unscored_runs: Vec<String>,
     /// What each run records about itself (timestamp, branch, commit, version, tier, host,
-    /// …), by run name; runs that record nothing are left out.
+    /// …), by run name; runs that record nothing are left out. Shared with the runs'
+    /// [`CategoryRun::meta`].
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub run_meta: BTreeMap<String, evaltally_core::RunMeta>,
+    pub run_meta: BTreeMap<String, std::sync::Arc<evaltally_core::RunMeta>>,
     /// One entry per category, sorted by name.
     pub categories: Vec<CategoryStability>,
     /// Counts summed over the categories.
@@ -293,15 +294,15 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
     for (matrix, cat) in matrices.iter().zip(categories) {
         by_model.entry(matrix.model).or_default().push(cat);
     }
-    // Each run's metadata, the first its category runs give, borrowed until the report
-    // takes one copy per run.
-    let mut meta: hashbrown::HashMap<(&str, &str), &evaltally_core::RunMeta> = hashbrown::HashMap::new();
+    // Each run's metadata, the first its category runs give, shared with the report.
+    let mut meta: hashbrown::HashMap<(&str, &str), &std::sync::Arc<evaltally_core::RunMeta>> =
+        hashbrown::HashMap::new();
     for r in runs {
-        if let Some(m) = r.meta.as_deref() {
+        if let Some(m) = &r.meta {
             meta.entry((&r.model, &r.run)).or_insert(m);
         }
     }
-    let mut meta: Vec<((&str, &str), &evaltally_core::RunMeta)> = meta.into_iter().collect();
+    let mut meta: Vec<((&str, &str), &std::sync::Arc<evaltally_core::RunMeta>)> = meta.into_iter().collect();
     meta.sort_unstable_by_key(|&(key, _)| key);
     let models = by_model
         .into_iter()
@@ -309,7 +310,10 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
             let mut m = model_stability(model, categories, settings);
             let start = meta.partition_point(|((m, _), _)| *m < model);
             let end = meta.partition_point(|((m, _), _)| *m <= model);
-            m.run_meta = meta[start..end].iter().map(|&((_, run), meta)| (run.to_string(), meta.clone())).collect();
+            m.run_meta = meta[start..end]
+                .iter()
+                .map(|&((_, run), meta)| (run.to_string(), std::sync::Arc::clone(meta)))
+                .collect();
             m
         })
         .collect();

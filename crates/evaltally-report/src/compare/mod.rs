@@ -26,7 +26,7 @@ pub struct Document<'a> {
     pub new_runs: &'a [String],
     /// What each run records about itself, by run name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub run_meta: &'a BTreeMap<String, evaltally_core::RunMeta>,
+    pub run_meta: &'a BTreeMap<String, std::sync::Arc<evaltally_core::RunMeta>>,
     /// The effect size and correction the verdicts were decided with.
     pub settings: evaltally_analyzer::compare::Settings,
     /// Per-model comparison.
