@@ -9,7 +9,6 @@ mod pack;
 mod stamp;
 mod uses;
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -120,7 +119,7 @@ pub struct Cache {
     packs: Mutex<Option<Arc<Packs>>>,
     storing: Storing,
     /// The identities this process used (for least-recently-used pruning).
-    used: Mutex<HashSet<u128>>,
+    used: Mutex<hashbrown::HashSet<u128>>,
     /// Uses of entries whose rows are old, to record for pruning when nothing is stored.
     uses: uses::Store,
     /// The time of this process's uses, when told ([`Cache::clock`]); else the time now.
@@ -204,7 +203,7 @@ impl Cache {
             counters: Counters::default(),
             packs: Mutex::new(None),
             storing: Storing::default(),
-            used: Mutex::new(HashSet::new()),
+            used: Mutex::new(hashbrown::HashSet::new()),
             uses: uses::Store::default(),
             clock: None,
             writing: Mutex::new(Vec::new()),
@@ -223,7 +222,7 @@ impl Cache {
             counters: Counters::default(),
             packs: Mutex::new(None),
             storing: Storing::default(),
-            used: Mutex::new(HashSet::new()),
+            used: Mutex::new(hashbrown::HashSet::new()),
             uses: uses::Store::default(),
             clock: None,
             writing: Mutex::new(Vec::new()),

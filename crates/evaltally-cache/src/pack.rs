@@ -30,7 +30,7 @@
 //! costs nothing: their entries are another build's, whose identities never match, and
 //! merging writes them sorted.)
 
-use std::collections::HashMap;
+use hashbrown::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -186,7 +186,7 @@ pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
 /// counted once); what is not a whole pack is not counted.
 pub(crate) fn count(dir: &Path) -> (u64, u64) {
     let packs: Vec<Pack> = list(dir).iter().filter_map(|p| open_checked(p)).collect();
-    let entries: std::collections::HashSet<u128> = packs.iter().flat_map(|p| p.rows().map(|r| r.hash)).collect();
+    let entries: HashSet<u128> = packs.iter().flat_map(|p| p.rows().map(|r| r.hash)).collect();
     (packs.len() as u64, entries.len() as u64)
 }
 
@@ -334,7 +334,7 @@ pub(crate) fn compact(
     dir: &Path,
     limit: u64,
     force: bool,
-    used: &std::collections::HashSet<u128>,
+    used: &HashSet<u128>,
     now: u64,
 ) -> std::io::Result<Pruned> {
     let mut pruned = Pruned::default();
@@ -511,7 +511,7 @@ mod tests {
         let dir = root.path().join("v2");
         let a = write(&dir, &[(1, b"one")]);
         let b = write(&dir, &[(2, b"two")]);
-        let none = std::collections::HashSet::new();
+        let none = HashSet::new();
         let pruned = compact(root.path(), &dir, u64::MAX, false, &none, now_secs()).unwrap();
         assert_eq!((pruned.entries, pruned.removed), (0, 0), "the index is not read: {pruned:?}");
         assert!(a.exists() && b.exists());
@@ -543,7 +543,7 @@ mod tests {
         let big = write(&dir, &big_entries);
         let small: Vec<PathBuf> = (0..8u128).map(|i| write(&dir, &[(i, b"new")])).collect();
         // This process used entry 1003 of the old pack, and entry 2 of a new one.
-        let used: std::collections::HashSet<u128> = [1003, 2].into();
+        let used: HashSet<u128> = [1003, 2].into_iter().collect();
         let pruned = compact(root.path(), &dir, u64::MAX, false, &used, now_secs()).unwrap();
         assert_eq!((pruned.entries, pruned.removed), (9, 0), "{pruned:?}");
         assert!(big.exists(), "the old pack is left as it is");
@@ -572,7 +572,7 @@ mod tests {
         // Not a file that can be mapped: nothing is known of it, and it is left alone.
         let folder = dir.join("000000000000000000000003-folder.pack");
         std::fs::create_dir(&folder).unwrap();
-        let pruned = compact(root.path(), &dir, u64::MAX, true, &std::collections::HashSet::new(), now_secs()).unwrap();
+        let pruned = compact(root.path(), &dir, u64::MAX, true, &HashSet::new(), now_secs()).unwrap();
         assert_eq!(pruned.removed, 2);
         assert!(!cut.exists() && !empty.exists() && !good.exists() && folder.is_dir());
         let merged: Vec<PathBuf> = list(&dir).into_iter().filter(|p| p.is_file()).collect();

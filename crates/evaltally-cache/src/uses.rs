@@ -27,7 +27,7 @@
 //! them, so it removes the files it read. A file that is not whole counts as empty and is
 //! removed by the next merge of uses files.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
