@@ -183,10 +183,7 @@ impl Unit for PairUnit {
     }
 
     fn show(&self, _scratch: &mut Scratch, test: &str, _options: &Options) -> Shown {
-        match crate::show::show(&self.pair, test) {
-            Ok(detail) => Shown { details: detail.into_iter().collect(), diagnostics: Vec::new() },
-            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::show::show(&self.pair, test).map(|detail| detail.into_iter().collect::<Vec<_>>()).into()
     }
 
     fn validate(&self, _scratch: &mut Scratch, _options: &Options) -> Validated {

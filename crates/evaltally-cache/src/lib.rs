@@ -195,28 +195,19 @@ struct Buffers {
 impl Cache {
     /// No cache: every unit is read from its files.
     pub fn disabled() -> Self {
-        Self {
-            root: None,
-            generation: String::new(),
-            limit: DEFAULT_LIMIT,
-            settle: DEFAULT_SETTLE,
-            counters: Counters::default(),
-            packs: Mutex::new(None),
-            storing: Storing::default(),
-            used: Mutex::new(hashbrown::HashSet::new()),
-            uses: uses::Store::default(),
-            clock: None,
-            writing: Mutex::new(Vec::new()),
-            listings: listings::Store::default(),
-        }
+        Self::in_folder(None, String::new())
     }
 
     /// A cache in `root` (created on first write) for readings made by `generation`: a
     /// string that changes whenever the code that reads files may have changed.
     pub fn new(root: impl Into<PathBuf>, generation: impl Into<String>) -> Self {
+        Self::in_folder(Some(root.into()), generation.into())
+    }
+
+    fn in_folder(root: Option<PathBuf>, generation: String) -> Self {
         Self {
-            root: Some(root.into()),
-            generation: generation.into(),
+            root,
+            generation,
             limit: DEFAULT_LIMIT,
             settle: DEFAULT_SETTLE,
             counters: Counters::default(),

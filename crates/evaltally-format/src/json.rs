@@ -45,6 +45,35 @@ pub fn syntax_error(bytes: &[u8]) -> Option<serde_json::Error> {
     serde_json::from_slice::<serde_json::Value>(bytes).err()
 }
 
+/// Whether `bytes` are a JSON list whose first element is an object holding both `a` and
+/// `b` as keys (a byte-order mark and white space allowed before it). Looked at with the
+/// pipeline's scanner, which builds nothing and skips the values: a sniffer's question
+/// about a file that may be hundreds of megabytes.
+///
+/// ```
+/// use evaltally_format::json::first_element_has;
+/// assert!(first_element_has(br#" [{"task_id": 3, "trial": 0, "reward": 1.0}, {}]"#, b"task_id", b"reward"));
+/// assert!(!first_element_has(br#"[{"task_id": 3}]"#, b"task_id", b"reward"));
+/// assert!(!first_element_has(br#"{"task_id": 3, "reward": 1}"#, b"task_id", b"reward"));
+/// ```
+pub fn first_element_has(bytes: &[u8], a: &[u8], b: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some(start) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
+    if bytes[start] != b'[' {
+        return false;
+    }
+    let Some(first) = bytes[start + 1..].iter().position(|c| !c.is_ascii_whitespace()).map(|i| start + 1 + i) else {
+        return false;
+    };
+    let mut keys = (false, false);
+    let scanned = crate::scan::object_at(bytes, first, |k, _| {
+        let key = &bytes[k];
+        keys.0 |= key == a;
+        keys.1 |= key == b;
+    });
+    scanned.is_ok() && keys == (true, true)
+}
+
 /// Whether `bytes` start (after a byte order mark and white space) like a JSON document.
 pub fn starts_like_json(bytes: &[u8]) -> bool {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

@@ -33,6 +33,54 @@ pub struct Shown {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// An adapter's reading, or the one diagnostic that stopped it (a file that is not the
+/// format's, cut short, …), as the pipeline takes it:
+///
+/// ```
+/// use evaltally_core::{CategoryRun, Diagnostic};
+/// use evaltally_format::Read;
+/// let failed: Result<(Vec<CategoryRun>, Vec<Diagnostic>), Diagnostic> = Err(Diagnostic::error("a.json", "not JSON"));
+/// let read = Read::from(failed);
+/// assert!(read.runs.is_empty());
+/// assert_eq!(read.diagnostics.len(), 1);
+/// ```
+impl From<Result<(Vec<CategoryRun>, Vec<Diagnostic>), Diagnostic>> for Read {
+    fn from(read: Result<(Vec<CategoryRun>, Vec<Diagnostic>), Diagnostic>) -> Self {
+        match read {
+            Ok((runs, diagnostics)) => Self { runs, diagnostics },
+            Err(d) => Self { runs: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+}
+
+/// An adapter's records, or the one diagnostic that stopped their reading.
+impl From<Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic>> for Records {
+    fn from(read: Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic>) -> Self {
+        match read {
+            Ok((runs, diagnostics)) => Self { runs, diagnostics },
+            Err(d) => Self { runs: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+}
+
+/// What an adapter found of a test (with what it noted on the way), or the one
+/// diagnostic that stopped it.
+impl From<Result<(Vec<TestDetail>, Vec<Diagnostic>), Diagnostic>> for Shown {
+    fn from(read: Result<(Vec<TestDetail>, Vec<Diagnostic>), Diagnostic>) -> Self {
+        match read {
+            Ok((details, diagnostics)) => Self { details, diagnostics },
+            Err(d) => Self { details: Vec::new(), diagnostics: vec![d] },
+        }
+    }
+}
+
+/// What an adapter found of a test, or the one diagnostic that stopped it.
+impl From<Result<Vec<TestDetail>, Diagnostic>> for Shown {
+    fn from(read: Result<Vec<TestDetail>, Diagnostic>) -> Self {
+        read.map(|details| (details, Vec::new())).into()
+    }
+}
+
 /// The outcome of validating one file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FileValidation {

@@ -20,26 +20,6 @@ pub struct Helm;
 /// The one value of [`Helm`], for the registry.
 pub static HELM: Helm = Helm;
 
-/// Whether the bytes are a JSON list whose first element is an object with `instance_id`
-/// and `stats` (looked at with the pipeline's scanner, nothing built).
-fn looks_like_stats(bytes: &[u8]) -> bool {
-    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
-    if b[start] != b'[' {
-        return false;
-    }
-    let Some(first) = b[start + 1..].iter().position(|c| !c.is_ascii_whitespace()).map(|i| start + 1 + i) else {
-        return false;
-    };
-    let mut keys = (false, false);
-    let scanned = evaltally_format::scan::object_at(b, first, |k, _| match &b[k] {
-        b"instance_id" => keys.0 = true,
-        b"stats" => keys.1 = true,
-        _ => {}
-    });
-    scanned.is_ok() && keys == (true, true)
-}
-
 /// A validation finding from a reader's diagnostic: errors stay errors.
 fn finding(d: Diagnostic) -> Finding {
     Finding::from_diagnostic(d, "$")
@@ -72,34 +52,26 @@ impl Format for Helm {
     }
 
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        looks_like_stats(file.bytes)
+        evaltally_format::json::first_element_has(file.bytes, b"instance_id", b"stats")
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        let (spec, mut diagnostics) = RunSpec::beside(file.path);
-        match read_entries(file.path, file.bytes, &spec, true) {
-            Ok(read) => {
-                diagnostics.extend(read.diagnostics);
-                Read { runs: read.runs, diagnostics }
-            }
-            Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        let (spec, note) = RunSpec::beside(file.path);
+        read_entries(file.path, file.bytes, &spec, true)
+            .map(|read| (read.runs, note.into_iter().chain(read.diagnostics).collect()))
+            .into()
     }
 
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
         let (spec, note) = RunSpec::beside(file.path);
-        match crate::records(file.path, file.bytes, &spec) {
-            Ok((runs, diagnostics)) => Records { runs, diagnostics: note.into_iter().chain(diagnostics).collect() },
-            Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::records(file.path, file.bytes, &spec)
+            .map(|(runs, diagnostics)| (runs, note.into_iter().chain(diagnostics).collect()))
+            .into()
     }
 
     fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
         let (spec, _) = RunSpec::beside(file.path);
-        match crate::show(file.path, file.bytes, test, &spec) {
-            Ok((details, diagnostics)) => Shown { details, diagnostics },
-            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::show(file.path, file.bytes, test, &spec).into()
     }
 
     /// What the reader refused or tolerated, a run spec that names no model, and every key

@@ -53,24 +53,15 @@ impl Format for Inspect {
     }
 
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {
-        match read_runs(file.path, file.bytes, &options.scoring, false) {
-            Ok(read) => Read { runs: read.runs, diagnostics: read.diagnostics },
-            Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        read_runs(file.path, file.bytes, &options.scoring, false).map(|read| (read.runs, read.diagnostics)).into()
     }
 
     fn records(&self, file: &Input<'_>, options: &Options) -> Records {
-        match crate::records(file.path, file.bytes, &options.scoring) {
-            Ok((runs, diagnostics)) => Records { runs, diagnostics },
-            Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::records(file.path, file.bytes, &options.scoring).into()
     }
 
     fn show(&self, file: &Input<'_>, test: &str, options: &Options) -> Shown {
-        match crate::show(file.path, file.bytes, test, &options.scoring) {
-            Ok(details) => Shown { details, diagnostics: Vec::new() },
-            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::show(file.path, file.bytes, test, &options.scoring).into()
     }
 
     /// What the reader refused or tolerated; every key written twice is an error.

@@ -49,24 +49,15 @@ impl Format for Promptfoo {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        match read_bytes(file.path, file.bytes) {
-            Ok(read) => Read { runs: read.runs, diagnostics: read.diagnostics },
-            Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        read_bytes(file.path, file.bytes).map(|read| (read.runs, read.diagnostics)).into()
     }
 
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
-        match crate::records(file.path, file.bytes) {
-            Ok((runs, diagnostics)) => Records { runs, diagnostics },
-            Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::records(file.path, file.bytes).into()
     }
 
     fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
-        match crate::show(file.path, file.bytes, test) {
-            Ok(details) => Shown { details, diagnostics: Vec::new() },
-            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::show(file.path, file.bytes, test).into()
     }
 
     /// Results left out and keys repeated in an object are errors; defaults taken are

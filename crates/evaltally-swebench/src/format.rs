@@ -282,10 +282,7 @@ impl Unit for InstanceLogs {
     }
 
     fn show(&self, _scratch: &mut Scratch, test: &str, _options: &Options) -> Shown {
-        match sources::show(&self.source, test) {
-            Ok(d) => Shown { details: d.into_iter().collect(), diagnostics: Vec::new() },
-            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
-        }
+        sources::show(&self.source, test).map(|detail| detail.into_iter().collect::<Vec<_>>()).into()
     }
 
     fn validate(&self, _scratch: &mut Scratch, options: &Options) -> Validated {

@@ -16,26 +16,6 @@ pub struct TauBench;
 /// The one value of [`TauBench`], for the registry.
 pub static TAUBENCH: TauBench = TauBench;
 
-/// Whether the bytes are a JSON list whose first element is an object with `task_id` and
-/// `reward` (looked at with the pipeline's scanner, nothing built).
-fn looks_like_results(bytes: &[u8]) -> bool {
-    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
-    if b[start] != b'[' {
-        return false;
-    }
-    let Some(first) = b[start + 1..].iter().position(|c| !c.is_ascii_whitespace()).map(|i| start + 1 + i) else {
-        return false;
-    };
-    let mut keys = (false, false);
-    let scanned = evaltally_format::scan::object_at(b, first, |k, _| match &b[k] {
-        b"task_id" => keys.0 = true,
-        b"reward" => keys.1 = true,
-        _ => {}
-    });
-    scanned.is_ok() && keys == (true, true)
-}
-
 impl Format for TauBench {
     fn name(&self) -> &'static str {
         crate::FORMAT
@@ -60,29 +40,20 @@ impl Format for TauBench {
     /// A τ-bench list, or a τ²-bench document: an object with `simulations` (a list) and
     /// `info` (looked at with the pipeline's scanner, nothing built).
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        looks_like_results(file.bytes)
+        evaltally_format::json::first_element_has(file.bytes, b"task_id", b"reward")
             || (file.json("simulations").is_some_and(|s| s.starts_with(b"[")) && file.has("info"))
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        match read_bytes(file.path, file.bytes) {
-            Ok(read) => Read { runs: read.runs, diagnostics: read.diagnostics },
-            Err(d) => Read { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        read_bytes(file.path, file.bytes).map(|read| (read.runs, read.diagnostics)).into()
     }
 
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
-        match crate::records(file.path, file.bytes) {
-            Ok((runs, diagnostics)) => Records { runs, diagnostics },
-            Err(d) => Records { runs: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::records(file.path, file.bytes).into()
     }
 
     fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
-        match crate::show(file.path, file.bytes, test) {
-            Ok(details) => Shown { details, diagnostics: Vec::new() },
-            Err(d) => Shown { details: Vec::new(), diagnostics: vec![d] },
-        }
+        crate::show(file.path, file.bytes, test).into()
     }
 
     /// What the reader refused or tolerated, and every key repeated in an object (errors).
