@@ -22,7 +22,9 @@
 //! of the `effect` size (MDE ≤ effect) and the 95% interval `d ± 1.96·SE` lies within
 //! ±effect; inconclusive otherwise.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use hashbrown::HashMap;
 
 use evaltally_core::{CategoryRun, ErrorType, id};
 use serde::{Serialize, Serializer};

@@ -11,7 +11,9 @@
 //! the inference failed, [`evaltally_core::Outcome::Errored`]) judges nothing either: it is
 //! counted apart (`errored`), so flaky infrastructure does not look like a flaky model.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use hashbrown::HashMap;
 
 use evaltally_core::{CategoryRun, id};
 use serde::Serialize;

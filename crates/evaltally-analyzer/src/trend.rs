@@ -19,7 +19,9 @@
 
 use evaltally_core::{CategoryRun, Outcome, RunMeta, id};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use hashbrown::HashMap;
 
 /// What to look at.
 #[derive(Clone, Debug, Default)]
@@ -297,6 +299,7 @@ fn model_trend(model: &str, runs: &[&CategoryRun], options: &TrendOptions) -> Mo
     let mut tests: Vec<TestTrend> =
         cells.into_iter().filter_map(|((category, id), outcomes)| test_trend(category, id, outcomes)).collect();
     tests.sort_by(|a, b| id::natural_str_cmp(&a.category, &b.category).then_with(|| id::natural_cmp(&a.id, &b.id)));
+    drop(column);
     ModelTrend { model: model.to_string(), runs: all, runs_found, tests }
 }
 

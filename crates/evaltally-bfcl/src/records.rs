@@ -2,7 +2,10 @@
 //! error types as [`read_pair`] judges them, plus latency and token counts
 //! from the result lines and error messages from the score lines.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use hashbrown::HashMap;
 
 use evaltally_core::{Diagnostic, RunRecord, TestRecord};
 use serde_json::Value;
@@ -20,8 +23,9 @@ struct Numbers {
     output: Option<u64>,
 }
 
-/// Latency and token counts per test id, from a result file.
-fn result_numbers(buf: &[u8]) -> HashMap<String, Numbers> {
+/// Latency and token counts per test id, from a result file (ids borrowed from it unless
+/// they hold escapes).
+fn result_numbers(buf: &[u8]) -> HashMap<Cow<'_, str>, Numbers> {
     const KEYS: [&[u8]; 4] = [b"id", b"latency", b"input_token_count", b"output_token_count"];
     let mut out = HashMap::new();
     for (_, line) in lines::split(buf) {
@@ -39,16 +43,13 @@ fn result_numbers(buf: &[u8]) -> HashMap<String, Numbers> {
                     .or_else(|| serde_json::from_slice::<Value>(r).ok().as_ref().and_then(sum))
             })
         };
-        out.insert(
-            id.into_owned(),
-            Numbers { latency: number(1), input: number(2).map(to_count), output: number(3).map(to_count) },
-        );
+        out.insert(id, Numbers { latency: number(1), input: number(2).map(to_count), output: number(3).map(to_count) });
     }
     out
 }
 
 /// Error messages per failed test id, from a score file.
-fn failure_messages(buf: &[u8]) -> HashMap<String, String> {
+fn failure_messages(buf: &[u8]) -> HashMap<Cow<'_, str>, String> {
     const KEYS: [&[u8]; 2] = [b"id", b"error"];
     let mut out = HashMap::new();
     for (_, line) in lines::split(buf) {
@@ -59,7 +60,7 @@ fn failure_messages(buf: &[u8]) -> HashMap<String, String> {
         let (Some(id), Some(err)) = (f[0].clone(), f[1].clone()) else { continue };
         let Some(id) = string_value(&line[id]) else { continue };
         if let Some(msg) = serde_json::from_slice::<Value>(&line[err]).ok().as_ref().and_then(error_message) {
-            out.insert(id.into_owned(), msg);
+            out.insert(id, msg);
         }
     }
     out
