@@ -108,6 +108,9 @@ fn get<'a>(line: &'a [u8], range: Option<&Range<usize>>) -> Option<&'a [u8]> {
     range.map(|r| &line[r.clone()])
 }
 
+/// A result line's raw `latency`, `input_token_count` and `output_token_count`.
+pub(crate) type RawNumbers<'a> = [Option<&'a [u8]>; 3];
+
 /// The fields of a result line that analyses use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResultRecord<'a> {
@@ -134,6 +137,28 @@ impl<'a> ResultRecord<'a> {
             result: get(line, found[2].as_ref()),
             repeated: repeated.map(|i| NAMES[i]),
         })
+    }
+
+    /// [`parse`](Self::parse), and the raw `latency`, `input_token_count` and
+    /// `output_token_count` of the line from the same scan (for records).
+    pub(crate) fn parse_with_numbers(line: &'a [u8]) -> Result<(Self, RawNumbers<'a>), ScanError> {
+        const NAMES: [&str; 3] = ["id", "idx", "result"];
+        const KEYS: [&[u8]; 6] = [b"id", b"idx", b"result", b"latency", b"input_token_count", b"output_token_count"];
+        let mut found = [None, None, None, None, None, None];
+        let repeated = scan_object(line, &KEYS, &mut found)?;
+        let numbers = [get(line, found[3].as_ref()), get(line, found[4].as_ref()), get(line, found[5].as_ref())];
+        let record = match repeated {
+            // The first key written twice is a number's: whether one of the record's keys
+            // is repeated too is for the record's own scan to say (a rare line).
+            Some(i) if i >= NAMES.len() => Self::parse(line)?,
+            _ => Self {
+                id: get(line, found[0].as_ref()),
+                idx: get(line, found[1].as_ref()),
+                result: get(line, found[2].as_ref()),
+                repeated: repeated.map(|i| NAMES[i]),
+            },
+        };
+        Ok((record, numbers))
     }
 
     /// The test id of this line: the string `id`, or `<category>_<n>` for an integer `id`

@@ -11,42 +11,10 @@ use evaltally_core::{Diagnostic, RunRecord, TestRecord};
 use serde_json::Value;
 
 use crate::layout::{FilePair, RunDir};
-use crate::scan::{int_value, scan_object, string_value};
-use crate::show::{error_message, sum, to_count};
-use crate::{PairOutcome, Scratch, lines, read_pair};
-
-/// A test's latency (seconds) and input and output token counts.
-#[derive(Clone, Copy, Default)]
-struct Numbers {
-    latency: Option<f64>,
-    input: Option<u64>,
-    output: Option<u64>,
-}
-
-/// Latency and token counts per test id, from a result file (ids borrowed from it unless
-/// they hold escapes).
-fn result_numbers(buf: &[u8]) -> HashMap<Cow<'_, str>, Numbers> {
-    const KEYS: [&[u8]; 4] = [b"id", b"latency", b"input_token_count", b"output_token_count"];
-    let mut out = HashMap::new();
-    for (_, line) in lines::split(buf) {
-        let mut f = [None, None, None, None];
-        if scan_object(line, &KEYS, &mut f).is_err() {
-            continue;
-        }
-        let raw = |i: usize| f[i].clone().map(|r| &line[r]);
-        let Some(id) = raw(0).and_then(string_value) else { continue };
-        // Multi-turn counts are lists per turn and step: sum them.
-        let number = |i: usize| {
-            raw(i).and_then(|r| {
-                int_value(r)
-                    .map(|n| n as f64)
-                    .or_else(|| serde_json::from_slice::<Value>(r).ok().as_ref().and_then(sum))
-            })
-        };
-        out.insert(id, Numbers { latency: number(1), input: number(2).map(to_count), output: number(3).map(to_count) });
-    }
-    out
-}
+use crate::read::{Numbers, read_pair_with_numbers};
+use crate::scan::{scan_object, string_value};
+use crate::show::error_message;
+use crate::{PairOutcome, Scratch, lines};
 
 /// Error messages per failed test id, from a score file.
 fn failure_messages(buf: &[u8]) -> HashMap<Cow<'_, str>, String> {
@@ -73,10 +41,10 @@ pub fn pair_records(pair: &FilePair, scratch: &mut Scratch, diags: &mut Vec<Diag
     tests
 }
 
-/// What [`read_pair`] gives for `pair` and the pair's test records ([`pair_records`]), from
-/// one reading of its files.
+/// What [`read_pair`](crate::read_pair) gives for `pair` and the pair's test records
+/// ([`pair_records`]), from one reading of its files and one scan of each line.
 pub fn pair_run_and_records(pair: &FilePair, scratch: &mut Scratch) -> (PairOutcome, Vec<TestRecord>) {
-    let read = read_pair(pair, scratch);
+    let read = read_pair_with_numbers(pair, scratch);
     let tests = match &read.run {
         Some(run) => tests_of(pair, run, scratch),
         None => Vec::new(),
@@ -85,12 +53,12 @@ pub fn pair_run_and_records(pair: &FilePair, scratch: &mut Scratch) -> (PairOutc
 }
 
 fn tests_of(pair: &FilePair, run: &evaltally_core::CategoryRun, scratch: &Scratch) -> Vec<TestRecord> {
-    // `read_pair` left the files' contents in the scratch buffers: each file is read once.
-    let numbers = result_numbers(scratch.result_bytes());
+    // `read_pair` left the files' contents in the scratch buffers (each file is read once)
+    // and each test's numbers beside its id.
     let messages = if pair.score.is_some() { failure_messages(scratch.score_bytes()) } else { HashMap::default() };
     run.tests()
         .map(|t| {
-            let Numbers { latency, input, output } = numbers.get(t.id).copied().unwrap_or_default();
+            let Numbers { latency, input, output } = scratch.numbers_of(t.id);
             TestRecord {
                 id: t.id.to_string(),
                 category: pair.category.clone(),

@@ -10,6 +10,7 @@ use evaltally_core::{CategoryRun, Diagnostic, Outcome};
 
 use crate::layout::FilePair;
 use reporter::Reporter;
+pub(crate) use results::Numbers;
 use results::Results;
 
 /// Reusable buffers for reading files, one per worker thread: file contents, the ids of
@@ -22,14 +23,14 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// The result file [`read_pair`] read last.
-    pub(crate) fn result_bytes(&self) -> &[u8] {
-        &self.result
-    }
-
     /// The score file [`read_pair`] read last (empty when the pair has none).
     pub(crate) fn score_bytes(&self) -> &[u8] {
         &self.score
+    }
+
+    /// The numbers of test `id` in the result file [`read_pair_with_numbers`] read last.
+    pub(crate) fn numbers_of(&self, id: &str) -> Numbers {
+        self.results.numbers_of(id)
     }
 }
 
@@ -58,8 +59,18 @@ fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<()> {
 /// is left out with a warning. Every other problem becomes a diagnostic naming the file
 /// and line, and reading goes on.
 pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
+    read_pair_with(pair, scratch, false)
+}
+
+/// [`read_pair`], keeping each test's latency and token counts in `scratch`
+/// ([`Scratch::numbers_of`]) from the same scan of the result file.
+pub(crate) fn read_pair_with_numbers(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
+    read_pair_with(pair, scratch, true)
+}
+
+fn read_pair_with(pair: &FilePair, scratch: &mut Scratch, numbers: bool) -> PairOutcome {
     let Some(result_path) = &pair.result else {
-        return judge(pair, None, None, &mut scratch.results);
+        return judge(pair, None, None, &mut scratch.results, numbers);
     };
     let Scratch { result, score, results } = scratch;
     if let Err(e) = read_into(result_path, result) {
@@ -68,7 +79,7 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
         return out;
     }
     let score_input = pair.score.as_ref().map(|p| read_into(p, score).map(|()| score.as_slice()));
-    judge(pair, Some(result), score_input, results)
+    judge(pair, Some(result), score_input, results, numbers)
 }
 
 /// Judges the tests of one (run, model, category) from file contents already in memory:
@@ -86,7 +97,7 @@ pub fn read_pair(pair: &FilePair, scratch: &mut Scratch) -> PairOutcome {
 /// assert_eq!((run.len(), run.passed()), (2, 1));
 /// ```
 pub fn read_pair_bytes(pair: &FilePair, result: &[u8], score: Option<&[u8]>, scratch: &mut Scratch) -> PairOutcome {
-    judge(pair, Some(result), score.map(Ok), &mut scratch.results)
+    judge(pair, Some(result), score.map(Ok), &mut scratch.results, false)
 }
 
 /// What happens to a line with damaged bytes: the fields the analyses need are read from it
@@ -101,6 +112,7 @@ fn judge(
     result: Option<&[u8]>,
     score: Option<std::io::Result<&[u8]>>,
     results: &mut Results,
+    numbers: bool,
 ) -> PairOutcome {
     let mut out = PairOutcome::default();
     let (Some(result_path), Some(result)) = (&pair.result, result) else {
@@ -121,7 +133,11 @@ fn judge(
         return out;
     };
     let mut rep = Reporter::new(result_path);
-    results.read(result, &pair.category, &mut rep);
+    if numbers {
+        results.read::<true>(result, &pair.category, &mut rep);
+    } else {
+        results.read::<false>(result, &pair.category, &mut rep);
+    }
     rep.finish(&mut out.diagnostics);
     // The fast path crosses the fields it skips unread: damage in them is said here.
     out.diagnostics.extend(evaltally_format::damage::warnings(result_path, result, DAMAGE_THEN));

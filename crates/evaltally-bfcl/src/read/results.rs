@@ -5,7 +5,35 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 use std::hash::BuildHasher;
 
 use super::reporter::Reporter;
-use crate::lines::{self, IdProblem, IdSource, ResultRecord};
+use crate::lines::{self, IdProblem, IdSource, RawNumbers, ResultRecord};
+use crate::scan::int_value;
+
+/// A test's latency (seconds) and input and output token counts, as its result line gives
+/// them (multi-turn counts are lists per turn and step, summed).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Numbers {
+    pub(crate) latency: Option<f64>,
+    pub(crate) input: Option<u64>,
+    pub(crate) output: Option<u64>,
+}
+
+impl Numbers {
+    /// From the raw `latency`, `input_token_count` and `output_token_count` values.
+    fn from_raw(raw: RawNumbers<'_>) -> Self {
+        let number = |r: Option<&[u8]>| {
+            r.and_then(|r| {
+                int_value(r)
+                    .map(|n| n as f64)
+                    .or_else(|| serde_json::from_slice::<serde_json::Value>(r).ok().as_ref().and_then(crate::show::sum))
+            })
+        };
+        Self {
+            latency: number(raw[0]),
+            input: number(raw[1]).map(crate::show::to_count),
+            output: number(raw[2]).map(crate::show::to_count),
+        }
+    }
+}
 
 /// The tests of one result file, in file order, each id once; the buffers are reused
 /// from file to file, so reading allocates nothing per line once they have grown.
@@ -14,6 +42,9 @@ pub(super) struct Results {
     pub(super) ids: IdList,
     pub(super) lines: Vec<u64>,
     pub(super) inference_error: Vec<bool>,
+    /// Each test's numbers, when the file was read with them (for records): those of the
+    /// last line with its id as a string, as a lookup by id would find them.
+    numbers: Vec<Numbers>,
     /// Indices into `ids`, hashed by id: finds duplicates and failure ids.
     table: HashTable<u32>,
     hasher: DefaultHashBuilder,
@@ -24,6 +55,7 @@ impl Results {
         self.ids.clear();
         self.lines.clear();
         self.inference_error.clear();
+        self.numbers.clear();
         self.table.clear();
     }
 
@@ -37,24 +69,32 @@ impl Results {
         self.table.find(hash, |&i| self.ids.get(i as usize) == id).map(|&i| i as usize)
     }
 
-    /// Adds a test; returns the line of its first occurrence if it is a duplicate (and
-    /// then adds nothing).
-    fn push(&mut self, id: &str, line: u64, inference_error: bool) -> Option<u64> {
+    /// The numbers of the test `id` (none unless the file was read with them).
+    pub(crate) fn numbers_of(&self, id: &str) -> Numbers {
+        self.find(id).and_then(|i| self.numbers.get(i)).copied().unwrap_or_default()
+    }
+
+    /// Adds a test; for a duplicate adds nothing and returns the index and line of its
+    /// first occurrence.
+    fn push(&mut self, id: &str, line: u64, inference_error: bool) -> Result<(), (usize, u64)> {
         let hash = self.hasher.hash_one(id);
         let Self { ids, table, hasher, lines, .. } = self;
         if let Some(&first) = table.find(hash, |&i| ids.get(i as usize) == id) {
-            return Some(lines[first as usize]);
+            return Err((first as usize, lines[first as usize]));
         }
         let index = u32::try_from(ids.len()).unwrap_or(u32::MAX);
         ids.push(id);
         table.insert_unique(hash, index, |&i| hasher.hash_one(ids.get(i as usize)));
         lines.push(line);
         self.inference_error.push(inference_error);
-        None
+        Ok(())
     }
 
-    /// Reads the ids of a result file. Bad lines and duplicates become diagnostics.
-    pub(super) fn read(&mut self, buf: &[u8], category: &str, rep: &mut Reporter<'_>) {
+    /// Reads the ids of a result file (and with `NUMBERS` each test's [`Numbers`], from the
+    /// same scan of each line; a reading of its own, so that reading the ids alone, the
+    /// analyses' path, pays nothing for them). Bad lines and duplicates become
+    /// diagnostics, the same either way.
+    pub(super) fn read<const NUMBERS: bool>(&mut self, buf: &[u8], category: &str, rep: &mut Reporter<'_>) {
         self.clear();
         rep.check_final_newline(buf);
         let mut first_idx = None;
@@ -63,7 +103,12 @@ impl Results {
                 rep.warn("blank line", line_no, "blank line ignored".into());
                 continue;
             }
-            let record = match ResultRecord::parse(line) {
+            let parsed = if NUMBERS {
+                ResultRecord::parse_with_numbers(line).map(|(r, n)| (r, Some(n)))
+            } else {
+                ResultRecord::parse(line).map(|r| (r, None))
+            };
+            let (record, raw_numbers) = match parsed {
                 Ok(r) => r,
                 Err(e) => {
                     rep.bad_line(line_no, &e, "result");
@@ -77,15 +122,15 @@ impl Results {
                     format!("key `{key}` appears twice on this line; the last value is read"),
                 );
             }
-            let id = match record.test_id(category) {
-                Ok((id, IdSource::Id)) => id,
+            let (id, source) = match record.test_id(category) {
+                Ok((id, IdSource::Id)) => (id, IdSource::Id),
                 Ok((id, IdSource::Idx)) => {
                     first_idx.get_or_insert(line_no);
-                    id
+                    (id, IdSource::Idx)
                 }
                 Ok((id, IdSource::IntegerId)) => {
                     rep.warn("integer id", line_no, format!("integer id in a result file; named `{id}`"));
-                    id
+                    (id, IdSource::IntegerId)
                 }
                 Err(IdProblem::WrongType) => {
                     let raw = lines::excerpt(record.id.or(record.idx).unwrap_or_default());
@@ -105,8 +150,22 @@ impl Results {
                     continue;
                 }
             };
-            if let Some(first) = self.push(&id, line_no, record.is_inference_error()) {
-                rep.warn("duplicate id", line_no, format!("duplicate id `{id}` (first at line {first}); counted once"));
+            // Records have always taken numbers from lines whose id is a string, the last
+            // such line of an id.
+            let own = raw_numbers.filter(|_| source == IdSource::Id).map(Numbers::from_raw);
+            match self.push(&id, line_no, record.is_inference_error()) {
+                Ok(()) if NUMBERS => self.numbers.push(own.unwrap_or_default()),
+                Ok(()) => {}
+                Err((first, first_line)) => {
+                    if let (Some(n), Some(slot)) = (own, self.numbers.get_mut(first)) {
+                        *slot = n;
+                    }
+                    rep.warn(
+                        "duplicate id",
+                        line_no,
+                        format!("duplicate id `{id}` (first at line {first_line}); counted once"),
+                    );
+                }
             }
         }
         if let Some(first) = first_idx {
@@ -116,5 +175,52 @@ impl Results {
                 format!("v1 result lines keyed `idx` (0-based) instead of `id`; ids named `{category}_<idx>`"),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::{Reporter, Results};
+
+    /// Reads `buf` with and without numbers: the same diagnostics either way.
+    fn read_both(buf: &[u8]) -> (Results, Results) {
+        let path = Path::new("r.json");
+        let (mut with, mut without) = (Results::default(), Results::default());
+        let (mut said_with, mut said_without) = (Vec::new(), Vec::new());
+        let mut rep = Reporter::new(path);
+        with.read::<true>(buf, "simple", &mut rep);
+        rep.finish(&mut said_with);
+        let mut rep = Reporter::new(path);
+        without.read::<false>(buf, "simple", &mut rep);
+        rep.finish(&mut said_without);
+        assert_eq!(said_with, said_without);
+        assert!(!said_with.is_empty());
+        (with, without)
+    }
+
+    #[test]
+    fn numbers_come_from_the_scan_that_reads_the_ids() {
+        let buf = br#"{"id": "simple_0", "latency": 1.5, "input_token_count": 10, "output_token_count": 3}
+{"id": 1, "latency": 9}
+{"id": "multi_turn_0", "latency": [[1, 2], [3]], "input_token_count": [[5], [6]]}
+{"id": "simple_0", "latency": 2.5}
+{"id": "simple_2", "latency": 1, "latency": 4, "id": "simple_2"}
+"#;
+        let (with, without) = read_both(buf);
+        assert_eq!(with.ids.iter().collect::<Vec<_>>(), without.ids.iter().collect::<Vec<_>>());
+        // A duplicate's string-id line replaces the numbers of the first, as a lookup by
+        // id always gave them.
+        let n = with.numbers_of("simple_0");
+        assert_eq!((n.latency, n.input, n.output), (Some(2.5), None, None));
+        // An integer id gets no numbers; multi-turn lists are summed; the last value of a
+        // repeated key is read.
+        assert_eq!(with.numbers_of("simple_1").latency, None);
+        let n = with.numbers_of("multi_turn_0");
+        assert_eq!((n.latency, n.input), (Some(6.0), Some(11)));
+        assert_eq!(with.numbers_of("simple_2").latency, Some(4.0));
+        // Read without them, a file has none.
+        assert_eq!(without.numbers_of("simple_2").latency, None);
     }
 }
