@@ -1,5 +1,6 @@
 //! Reading one (run, model, category): its result file and its score file.
 
+mod numbers;
 mod reporter;
 mod results;
 mod scores;
@@ -9,8 +10,8 @@ use std::path::Path;
 use evaltally_core::{CategoryRun, Diagnostic, Outcome};
 
 use crate::layout::FilePair;
+pub(crate) use numbers::Numbers;
 use reporter::Reporter;
-pub(crate) use results::Numbers;
 use results::Results;
 
 /// Reusable buffers for reading files, one per worker thread: file contents, the ids of

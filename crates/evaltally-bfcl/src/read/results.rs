@@ -4,36 +4,9 @@ use evaltally_core::IdList;
 use hashbrown::{DefaultHashBuilder, HashTable};
 use std::hash::BuildHasher;
 
+use super::numbers::Numbers;
 use super::reporter::Reporter;
-use crate::lines::{self, IdProblem, IdSource, RawNumbers, ResultRecord};
-use crate::scan::int_value;
-
-/// A test's latency (seconds) and input and output token counts, as its result line gives
-/// them (multi-turn counts are lists per turn and step, summed).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Numbers {
-    pub(crate) latency: Option<f64>,
-    pub(crate) input: Option<u64>,
-    pub(crate) output: Option<u64>,
-}
-
-impl Numbers {
-    /// From the raw `latency`, `input_token_count` and `output_token_count` values.
-    fn from_raw(raw: RawNumbers<'_>) -> Self {
-        let number = |r: Option<&[u8]>| {
-            r.and_then(|r| {
-                int_value(r)
-                    .map(|n| n as f64)
-                    .or_else(|| serde_json::from_slice::<serde_json::Value>(r).ok().as_ref().and_then(crate::show::sum))
-            })
-        };
-        Self {
-            latency: number(raw[0]),
-            input: number(raw[1]).map(crate::show::to_count),
-            output: number(raw[2]).map(crate::show::to_count),
-        }
-    }
-}
+use crate::lines::{self, IdProblem, IdSource, ResultRecord};
 
 /// The tests of one result file, in file order, each id once; the buffers are reused
 /// from file to file, so reading allocates nothing per line once they have grown.
