@@ -3,9 +3,8 @@
 //! flags them (a change of at least 20% and 5 s in duration, 30% and $0.05 in cost, and, for
 //! tokens, 20% and 500).
 
-use std::collections::BTreeMap;
-
 use evaltally_core::RunRecord;
+use hashbrown::HashMap;
 use serde::Serialize;
 
 /// Totals of one side over the tests both sides ran (each test's figure averaged over the
@@ -72,15 +71,16 @@ fn sum(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
     values.flatten().reduce(|a, b| a + b)
 }
 
-type Key = (String, String, String);
+/// A test: (model, category, id), borrowed from the records.
+type Key<'r> = (&'r str, &'r str, &'r str);
 
-fn figures(runs: &[RunRecord]) -> BTreeMap<Key, Figures> {
+fn figures(runs: &[RunRecord]) -> HashMap<Key<'_>, Figures> {
     /// Each test's costs, durations and token counts, one per run that records them.
     type Seen = (Vec<f64>, Vec<f64>, Vec<f64>);
-    let mut seen: BTreeMap<Key, Seen> = BTreeMap::new();
+    let mut seen: HashMap<Key<'_>, Seen> = HashMap::new();
     for r in runs {
         for t in &r.tests {
-            let e = seen.entry((r.model.clone(), t.category.clone(), t.id.clone())).or_default();
+            let e = seen.entry((r.model.as_str(), t.category.as_str(), t.id.as_str())).or_default();
             e.0.extend(t.cost_usd);
             e.1.extend(t.duration_ms);
             if t.input_tokens.is_some() || t.output_tokens.is_some() {
@@ -132,10 +132,12 @@ fn notable(a: Option<f64>, b: Option<f64>, share: f64, floor: f64) -> bool {
 pub fn efficiency(base: &[RunRecord], new: &[RunRecord]) -> Option<Efficiency> {
     let before = figures(base);
     let after = figures(new);
-    let common: Vec<(&Key, &Figures, &Figures)> =
-        before.iter().filter_map(|(k, b)| after.get(k).map(|a| (k, b, a))).collect();
+    // In (model, category, id) order: the totals are summed in it.
+    let mut common: Vec<(Key<'_>, &Figures, &Figures)> =
+        before.iter().filter_map(|(k, b)| after.get(k).map(|a| (*k, b, a))).collect();
+    common.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let side = |runs: usize, new_side: bool| {
-        let pick = |c: &(&Key, &Figures, &Figures)| if new_side { c.2.clone() } else { c.1.clone() };
+        let pick = |c: &(Key<'_>, &Figures, &Figures)| if new_side { c.2.clone() } else { c.1.clone() };
         Totals {
             runs,
             cost_usd: sum(common.iter().map(|c| pick(c).cost_usd)),
@@ -164,9 +166,9 @@ pub fn efficiency(base: &[RunRecord], new: &[RunRecord]) -> Option<Efficiency> {
                 changed.push("tokens");
             }
             (!changed.is_empty()).then(|| TestChange {
-                model: key.0.clone(),
-                category: key.1.clone(),
-                id: key.2.clone(),
+                model: key.0.to_string(),
+                category: key.1.to_string(),
+                id: key.2.to_string(),
                 base: fb.clone(),
                 new: fa.clone(),
                 changed,
