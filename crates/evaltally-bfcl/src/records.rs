@@ -8,12 +8,10 @@ use std::collections::BTreeMap;
 use hashbrown::HashMap;
 
 use evaltally_core::{Diagnostic, RunRecord, TestRecord};
-use serde_json::Value;
 
 use crate::layout::{FilePair, RunDir};
 use crate::read::{Numbers, read_pair_with_numbers};
 use crate::scan::{scan_object, string_value};
-use crate::show::error_message;
 use crate::{PairOutcome, Scratch, lines};
 
 /// Error messages per failed test id, from a score file.
@@ -27,11 +25,130 @@ fn failure_messages(buf: &[u8]) -> HashMap<Cow<'_, str>, String> {
         }
         let (Some(id), Some(err)) = (f[0].clone(), f[1].clone()) else { continue };
         let Some(id) = string_value(&line[id]) else { continue };
-        if let Some(msg) = serde_json::from_slice::<Value>(&line[err]).ok().as_ref().and_then(error_message) {
+        if let Ok(Message(Some(msg))) = serde_json::from_slice::<Message>(&line[err]) {
             out.insert(id, msg);
         }
     }
     out
+}
+
+/// The message of an error of any shape, as [`crate::show::error_message`] finds it in the
+/// parsed value: a string; the strings of a list, one a line; an object's
+/// `error_message`, else its `message`. Read from `serde_json` without building the
+/// value: an error's `details` (the model's whole response) is skipped, not copied.
+struct Message(Option<String>);
+
+impl<'de> serde::Deserialize<'de> for Message {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(MessageVisitor)
+    }
+}
+
+/// A list element: a string, or anything else (left out of the message).
+struct Part(Option<String>);
+
+impl<'de> serde::Deserialize<'de> for Part {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PartVisitor;
+        impl<'de> serde::de::Visitor<'de> for PartVisitor {
+            type Value = Part;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Part, E> {
+                Ok(Part(Some(s.to_string())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Part, E> {
+                Ok(Part(Some(s)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Part, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Part(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Part, A::Error> {
+                while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Part(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Part, E> {
+                Ok(Part(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Part, E> {
+                Ok(Part(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Part, E> {
+                Ok(Part(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Part, E> {
+                Ok(Part(None))
+            }
+            fn visit_unit<E>(self) -> Result<Part, E> {
+                Ok(Part(None))
+            }
+        }
+        deserializer.deserialize_any(PartVisitor)
+    }
+}
+
+struct MessageVisitor;
+
+impl<'de> serde::de::Visitor<'de> for MessageVisitor {
+    type Value = Message;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Message, E> {
+        Ok(Message(Some(s.to_string())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Message, E> {
+        Ok(Message(Some(s)))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Message, A::Error> {
+        let mut parts: Vec<String> = Vec::new();
+        while let Some(Part(part)) = seq.next_element::<Part>()? {
+            parts.extend(part);
+        }
+        Ok(Message((!parts.is_empty()).then(|| parts.join("\n"))))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        // The last value of a repeated key counts, as in the parsed object; `error_message`
+        // decides whenever it is there, even when it holds no message.
+        let (mut error_message, mut message) = (None, None);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match &*key {
+                "error_message" => error_message = Some(map.next_value::<Message>()?.0),
+                "message" => message = Some(map.next_value::<Message>()?.0),
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Message(error_message.or(message).flatten()))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Message, E> {
+        Ok(Message(None))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Message, E> {
+        Ok(Message(None))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Message, E> {
+        Ok(Message(None))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Message, E> {
+        Ok(Message(None))
+    }
+
+    fn visit_unit<E>(self) -> Result<Message, E> {
+        Ok(Message(None))
+    }
 }
 
 /// The tests of one (run, model, category), with latencies, tokens and messages.
@@ -92,4 +209,46 @@ pub fn run_records(run: &RunDir, diags: &mut Vec<Diagnostic>) -> Vec<RunRecord> 
         rec.tests.extend(tests);
     }
     by_model.into_values().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Message;
+
+    /// What the records read before: the value parsed, then its message found.
+    fn parsed(raw: &str) -> Option<String> {
+        serde_json::from_str::<serde_json::Value>(raw).ok().as_ref().and_then(crate::show::error_message)
+    }
+
+    #[test]
+    fn messages_are_found_as_in_the_parsed_value() {
+        let cases = [
+            r#""plain""#,
+            r#""with \"escapes\" and \u00e9""#,
+            r#"["a", "b"]"#,
+            r#"["a", 1, {"x": "y"}, ["z"], "b"]"#,
+            "[1, 2]",
+            "[]",
+            r#"{"error_message": "m", "error_type": "t", "details": {"model_response": ["x", {"y": 1}]}}"#,
+            r#"{"message": "only message"}"#,
+            r#"{"message": "second", "error_message": "first"}"#,
+            r#"{"error_message": 3, "message": "ignored: error_message decides"}"#,
+            r#"{"error_message": ["l1", "l2"]}"#,
+            r#"{"error_message": {"message": "nested"}}"#,
+            r#"{"message": "a", "message": "b"}"#,
+            r#"{"error_message": "a", "error_message": null, "message": "m"}"#,
+            r#"{"details": "no message"}"#,
+            "{}",
+            "null",
+            "true",
+            "12",
+            r#"{"error_message": "cut""#,
+            r#"["a",]"#,
+            "",
+        ];
+        for case in cases {
+            let read = serde_json::from_str::<Message>(case).ok().and_then(|m| m.0);
+            assert_eq!(read, parsed(case), "{case}");
+        }
+    }
 }
