@@ -5,7 +5,9 @@
 //! `textContent` only. Numbers are rounded to six significant digits, so the data is the same
 //! on every platform and stays small.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use hashbrown::HashMap;
 
 use evaltally_analyzer::stability::{self, Class, ModelStability};
 use evaltally_analyzer::trend::runs_in_time_order;
@@ -354,6 +356,7 @@ fn model_data(
             position_of.get(&(*ci, printable(&t.id).as_ref())).copied()
         })
         .collect();
+    drop(position_of);
 
     let timed = columns.iter().any(|r| r.meta.timestamp.is_some());
     let trend = if timed { trend_series(&categories, &trend) } else { Vec::new() };

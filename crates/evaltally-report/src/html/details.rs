@@ -2,7 +2,7 @@
 //! test in one run, from the runs' records; only for cells that did not pass, and with the
 //! messages cut so the whole file stays within its size budget.
 
-use std::collections::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use evaltally_core::text::{printable, printable_block};
 use evaltally_core::{RunRecord, TestRecord};
@@ -99,7 +99,7 @@ impl Details {
             }
             let mut size = 0;
             for model in &self.models {
-                let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+                let mut seen: HashSet<String> = HashSet::new();
                 for p in model {
                     if let Some(m) = &p.message {
                         let m = cut(m, step);
