@@ -40,114 +40,82 @@ struct Message(Option<String>);
 
 impl<'de> serde::Deserialize<'de> for Message {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(MessageVisitor)
+        serde::de::DeserializeSeed::deserialize(MessageOf { item: false }, deserializer).map(Message)
     }
 }
 
-/// A list element: a string, or anything else (left out of the message).
-struct Part(Option<String>);
+/// Reads a message from an error, or from an item of a list of them (`item`): an item is
+/// a string or nothing, whatever else it holds.
+#[derive(Clone, Copy)]
+struct MessageOf {
+    item: bool,
+}
 
-impl<'de> serde::Deserialize<'de> for Part {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct PartVisitor;
-        impl<'de> serde::de::Visitor<'de> for PartVisitor {
-            type Value = Part;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Part, E> {
-                Ok(Part(Some(s.to_string())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Part, E> {
-                Ok(Part(Some(s)))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Part, A::Error> {
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(Part(None))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Part, A::Error> {
-                while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
-                Ok(Part(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_unit<E>(self) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-        }
-        deserializer.deserialize_any(PartVisitor)
+impl<'de> serde::de::DeserializeSeed<'de> for MessageOf {
+    type Value = Option<String>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-struct MessageVisitor;
-
-impl<'de> serde::de::Visitor<'de> for MessageVisitor {
-    type Value = Message;
+impl<'de> serde::de::Visitor<'de> for MessageOf {
+    type Value = Option<String>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("any JSON value")
     }
 
-    fn visit_str<E>(self, s: &str) -> Result<Message, E> {
-        Ok(Message(Some(s.to_string())))
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Some(s.to_string()))
     }
 
-    fn visit_string<E>(self, s: String) -> Result<Message, E> {
-        Ok(Message(Some(s)))
+    fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Some(s))
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Message, A::Error> {
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut parts: Vec<String> = Vec::new();
-        while let Some(Part(part)) = seq.next_element::<Part>()? {
+        while let Some(part) = seq.next_element_seed(MessageOf { item: true })? {
             parts.extend(part);
         }
-        Ok(Message((!parts.is_empty()).then(|| parts.join("\n"))))
+        Ok((!self.item && !parts.is_empty()).then(|| parts.join("\n")))
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         // The last value of a repeated key counts, as in the parsed object; `error_message`
         // decides whenever it is there, even when it holds no message.
         let (mut error_message, mut message) = (None, None);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             match &*key {
-                "error_message" => error_message = Some(map.next_value::<Message>()?.0),
-                "message" => message = Some(map.next_value::<Message>()?.0),
+                "error_message" if !self.item => error_message = Some(map.next_value_seed(MessageOf { item: false })?),
+                "message" if !self.item => message = Some(map.next_value_seed(MessageOf { item: false })?),
                 _ => {
                     map.next_value::<serde::de::IgnoredAny>()?;
                 }
             }
         }
-        Ok(Message(error_message.or(message).flatten()))
+        Ok(error_message.or(message).flatten())
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Message, E> {
-        Ok(Message(None))
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<Message, E> {
-        Ok(Message(None))
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<Message, E> {
-        Ok(Message(None))
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<Message, E> {
-        Ok(Message(None))
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
     }
 
-    fn visit_unit<E>(self) -> Result<Message, E> {
-        Ok(Message(None))
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
     }
 }
 
@@ -227,6 +195,7 @@ mod tests {
             r#""with \"escapes\" and \u00e9""#,
             r#"["a", "b"]"#,
             r#"["a", 1, {"x": "y"}, ["z"], "b"]"#,
+            r#"[{"error_message": "an item's own message is not the list's"}, ["x"]]"#,
             "[1, 2]",
             "[]",
             r#"{"error_message": "m", "error_type": "t", "details": {"model_response": ["x", {"y": 1}]}}"#,

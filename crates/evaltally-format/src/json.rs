@@ -65,8 +65,22 @@ pub fn first_element_has(bytes: &[u8], a: &[u8], b: &[u8]) -> bool {
     let Some(first) = bytes[start + 1..].iter().position(|c| !c.is_ascii_whitespace()).map(|i| start + 1 + i) else {
         return false;
     };
+    object_has(bytes, first, a, b)
+}
+
+/// Whether `bytes[start]` starts a whole JSON object holding both `a` and `b` as keys
+/// (scanned, nothing built).
+///
+/// ```
+/// use evaltally_format::json::object_has;
+/// let line = br#"  {"run_id": "r", "item": {"x": 1}, "data_source_idx": 0}"#;
+/// assert!(object_has(line, 2, b"run_id", b"data_source_idx"));
+/// assert!(!object_has(line, 2, b"run_id", b"sample"));
+/// assert!(!object_has(br#"{"run_id": "r", "data_source_idx": 0"#, 0, b"run_id", b"data_source_idx"));
+/// ```
+pub fn object_has(bytes: &[u8], start: usize, a: &[u8], b: &[u8]) -> bool {
     let mut keys = (false, false);
-    let scanned = crate::scan::object_at(bytes, first, |k, _| {
+    let scanned = crate::scan::object_at(bytes, start, |k, _| {
         let key = &bytes[k];
         keys.0 |= key == a;
         keys.1 |= key == b;

@@ -26,13 +26,7 @@ fn early_line_with(bytes: &[u8], first: &[u8], second: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     bytes.split(|&b| b == b'\n').filter(|l| !l.iter().all(u8::is_ascii_whitespace)).take(SNIFFED_LINES).any(|line| {
         let start = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
-        let mut keys = (false, false);
-        let scanned = evaltally_format::scan::object_at(line, start, |k, _| {
-            let key = &line[k];
-            keys.0 |= key == first;
-            keys.1 |= key == second;
-        });
-        scanned.is_ok() && keys == (true, true)
+        evaltally_format::json::object_has(line, start, first, second)
     })
 }
 
