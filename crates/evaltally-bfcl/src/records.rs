@@ -1,5 +1,5 @@
 //! A BFCL run as [`RunRecord`]s (one per model), for `convert` and `export`: outcomes and
-//! error types as [`read_pair`] judges them, plus latency and token counts
+//! error types as [`read_pair`](crate::read_pair) judges them, plus latency and token counts
 //! from the result lines and error messages from the score lines.
 
 use std::borrow::Cow;
