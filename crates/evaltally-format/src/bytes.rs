@@ -49,6 +49,28 @@ pub fn word(b: &[u8], at: usize) -> Option<u64> {
     b.get(at..).and_then(<[u8]>::first_chunk::<8>).map(|w| u64::from_le_bytes(*w))
 }
 
+/// Whether `hay` holds `c`: eight bytes at a time in place for a short `hay` (a key, a
+/// name, a label), where calling `memchr` costs more than the search; `memchr` for a long one.
+///
+/// ```
+/// use evaltally_format::bytes::contains;
+/// assert!(contains(br"a\b", b'\\'));
+/// assert!(!contains(b"plain text, no escapes", b'\\'));
+/// ```
+#[inline]
+pub fn contains(hay: &[u8], c: u8) -> bool {
+    if hay.len() > 32 {
+        return memchr::memchr(c, hay).is_some();
+    }
+    let mut words = hay.chunks_exact(8);
+    for w in &mut words {
+        if word(w, 0).is_some_and(|w| equal(w, c) != 0) {
+            return true;
+        }
+    }
+    words.remainder().contains(&c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +91,21 @@ mod tests {
                         assert_eq!(first(below(w, n)), want, "below {n:#x}: {bytes:?}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Every length around the word and `memchr` boundaries, with `c` anywhere or nowhere.
+    #[test]
+    fn contains_agrees_with_a_byte_walk() {
+        for len in 0..70 {
+            for at in (0..len).map(Some).chain([None]) {
+                let mut hay = vec![b'x'; len];
+                if let Some(at) = at {
+                    hay[at] = b'\\';
+                }
+                assert_eq!(contains(&hay, b'\\'), at.is_some(), "{len} {at:?}");
+                assert!(!contains(&hay, b'"'), "{len}");
             }
         }
     }

@@ -64,7 +64,7 @@ pub fn string<'a>(doc: &'a str, raw: Option<&Range<usize>>) -> Result<Option<Cow
     match raw {
         Some(r) if b.get(r.start) == Some(&b'"') && r.end >= r.start + 2 && b[r.end - 1] == b'"' => {
             let inner = r.start + 1..r.end - 1;
-            if memchr::memchr(b'\\', &b[inner.clone()]).is_none() {
+            if !crate::bytes::contains(&b[inner.clone()], b'\\') {
                 // The quotes are ASCII, so the range is on character boundaries.
                 return doc.get(inner).map(|s| Some(Cow::Borrowed(s))).ok_or(Fallback);
             }
