@@ -11,13 +11,12 @@
 //! the syntax of every skipped number; that is `validate`'s job.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
 use std::sync::Arc;
 
-use evaltally_core::{CategoryRun, Outcome, RunMeta, id::natural_str_cmp};
+use evaltally_core::{CategoryRun, FoundTest, Outcome, RunMeta};
 use evaltally_format::Input;
 use evaltally_format::fields::{Fallback as Slow, boolean, fields, member, objects, only_objects, string};
 
@@ -176,37 +175,18 @@ fn build(
             .find(|s| !s.is_empty())
             .unwrap_or("unknown")
     }
-    // First the size of each category, so that its run is allocated once.
-    let mut sizes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for t in tests {
-        let size = sizes.entry(category(t, run_tier)).or_default();
-        size.0 += 1;
-        size.1 += t.name.len();
-    }
-    let mut by_category: BTreeMap<&str, CategoryRun> = sizes
-        .into_iter()
-        .map(|(category, (count, bytes))| {
-            let mut c = CategoryRun::new(name, model, category);
-            c.sources.push(path.to_path_buf());
-            c.meta = meta.cloned();
-            c.reserve(count, bytes);
-            (category, c)
+    let found: Vec<FoundTest<'_>> = tests
+        .iter()
+        .map(|t| {
+            let outcome = if t.passed { Outcome::Pass } else { Outcome::Fail };
+            (category(t, run_tier), t.name.as_ref(), outcome, t.label.as_deref())
         })
         .collect();
-    let mut seen = hashbrown::HashSet::with_capacity(tests.len());
-    for t in tests {
-        let category = category(t, run_tier);
-        if !seen.insert((category, t.name.as_ref())) {
-            return Err(Slow);
-        }
-        let outcome = if t.passed { Outcome::Pass } else { Outcome::Fail };
-        if let Some(entry) = by_category.get_mut(category) {
-            entry.push(&t.name, outcome, t.label.as_deref());
-        }
+    let mut seen = hashbrown::HashSet::with_capacity(found.len());
+    if !found.iter().all(|&(category, name, _, _)| seen.insert((category, name))) {
+        return Err(Slow);
     }
-    let mut out: Vec<CategoryRun> = by_category.into_values().collect();
-    out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));
-    Ok(out)
+    Ok(CategoryRun::from_tests(&found, name, model, path, meta))
 }
 
 /// [`crate::GstackRun::model`] on the scanned fields.

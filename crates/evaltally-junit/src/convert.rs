@@ -9,9 +9,7 @@
 
 use std::path::Path;
 
-use evaltally_core::id::natural_str_cmp;
 use evaltally_core::{CategoryRun, Location, Outcome, RunMeta, RunRecord, Status, TestDetail, TestRecord};
-use hashbrown::HashMap;
 
 use crate::model::{JunitCase, JunitRun};
 
@@ -26,45 +24,13 @@ pub(crate) fn group<'t>(
 ) -> Vec<CategoryRun> {
     let meta = Some(meta).filter(|m| !m.is_empty()).map(std::sync::Arc::new);
     let tests: Vec<_> = tests.collect();
-    let mut out: Vec<CategoryRun> = Vec::new();
-    // Each test's category run; tests of a category mostly come together, so the last
-    // category is tried first. Each run is sized (tests and id bytes) before it is filled.
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut sizes: Vec<(usize, usize)> = Vec::new();
-    let mut last: Option<(&str, usize)> = None;
-    let seats: Vec<usize> = tests
-        .iter()
-        .map(|&(category, id, _, _)| {
-            let at = match last {
-                Some((name, at)) if name == category => at,
-                _ => *index.entry(category).or_insert_with(|| {
-                    let mut c = CategoryRun::new(run_name, model, category);
-                    c.sources.push(source.to_path_buf());
-                    c.meta.clone_from(&meta);
-                    out.push(c);
-                    sizes.push((0, 0));
-                    out.len() - 1
-                }),
-            };
-            last = Some((category, at));
-            sizes[at].0 += 1;
-            sizes[at].1 += id.len();
-            at
-        })
-        .collect();
-    for (c, &(tests, bytes)) in out.iter_mut().zip(&sizes) {
-        c.reserve(tests, bytes);
-    }
-    for ((_, id, outcome, label), at) in tests.into_iter().zip(seats) {
-        out[at].push(id, outcome, label);
-    }
+    let mut out = CategoryRun::from_tests(&tests, run_name, model, source, meta.as_ref());
     for c in &mut out {
         // A category whose every test is skipped as unscored has no scores; errors are scores'
         // absence for one test, not for the file.
         let scored = c.tests().any(|t| t.outcome != Outcome::Unscored);
         c.scored = scored;
     }
-    out.sort_by(|a, b| natural_str_cmp(&a.category, &b.category));
     out
 }
 
