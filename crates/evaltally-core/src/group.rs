@@ -12,7 +12,7 @@ use crate::{CategoryRun, Outcome, RunMeta};
 pub type FoundTest<'t> = (&'t str, &'t str, Outcome, Option<&'t str>);
 
 impl CategoryRun {
-    /// The category runs of one run read from `source`: one per category, in natural order
+    /// The category runs of one run (read from `source`, when given): one per category, in natural order
     /// of category names, with the tests of each in the order given. Each run is sized (tests
     /// and id bytes) before it is filled, and a reader's tests of one category, which mostly
     /// come together, find their run without a lookup. The caller keeps ids unique within a
@@ -26,7 +26,7 @@ impl CategoryRun {
     ///     ("suite-2", "b", Outcome::Fail, Some("timeout")),
     ///     ("suite-10", "c", Outcome::Pass, None),
     /// ];
-    /// let runs = CategoryRun::from_tests(&tests, "night-1", "m", Path::new("r.json"), None);
+    /// let runs = CategoryRun::from_tests(&tests, "night-1", "m", Some(Path::new("r.json")), None);
     /// let names: Vec<&str> = runs.iter().map(|c| c.category.as_str()).collect();
     /// assert_eq!(names, ["suite-2", "suite-10"]);
     /// assert_eq!((runs[1].len(), runs[1].ids().get(1)), (2, "c"));
@@ -36,7 +36,7 @@ impl CategoryRun {
         tests: &[FoundTest<'_>],
         run: &str,
         model: &str,
-        source: &Path,
+        source: Option<&Path>,
         meta: Option<&Arc<RunMeta>>,
     ) -> Vec<CategoryRun> {
         let mut out: Vec<CategoryRun> = Vec::new();
@@ -50,7 +50,7 @@ impl CategoryRun {
                     Some((name, at)) if name == category => at,
                     _ => *index.entry(category).or_insert_with(|| {
                         let mut c = CategoryRun::new(run, model, category);
-                        c.sources.push(source.to_path_buf());
+                        c.sources.extend(source.map(Path::to_path_buf));
                         c.meta = meta.cloned();
                         out.push(c);
                         sizes.push((0, 0));

@@ -186,7 +186,7 @@ fn build(
     if !found.iter().all(|&(category, name, _, _)| seen.insert((category, name))) {
         return Err(Slow);
     }
-    Ok(CategoryRun::from_tests(&found, name, model, path, meta))
+    Ok(CategoryRun::from_tests(&found, name, model, Some(path), meta))
 }
 
 /// [`crate::GstackRun::model`] on the scanned fields.

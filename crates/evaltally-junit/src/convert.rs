@@ -24,7 +24,7 @@ pub(crate) fn group<'t>(
 ) -> Vec<CategoryRun> {
     let meta = Some(meta).filter(|m| !m.is_empty()).map(std::sync::Arc::new);
     let tests: Vec<_> = tests.collect();
-    let mut out = CategoryRun::from_tests(&tests, run_name, model, source, meta.as_ref());
+    let mut out = CategoryRun::from_tests(&tests, run_name, model, Some(source), meta.as_ref());
     for c in &mut out {
         // A category whose every test is skipped as unscored has no scores; errors are scores'
         // absence for one test, not for the file.

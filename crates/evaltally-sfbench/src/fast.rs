@@ -10,9 +10,8 @@
 //! the same runs.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
-use evaltally_core::{CategoryRun, Outcome};
+use evaltally_core::{CategoryRun, FoundTest, Outcome};
 use evaltally_format::Input;
 use evaltally_format::fields::{Fallback, boolean, fields, member, string};
 use evaltally_format::scan::{array_at, object_members_walking, value_end};
@@ -69,30 +68,14 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         None => string(t, top("created_at")?)?,
     };
     let meta = crate::report::run_meta(started.as_deref());
-    // Category runs, and where each is, by name (returned in name order).
-    let mut categories: Vec<CategoryRun> = Vec::new();
-    let mut by_category: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut last: Option<(&str, usize)> = None;
-    for (id, outcome, label) in &found {
-        let category = sfbench_category(id);
-        // Instances of a category mostly come together: the last category is tried first.
-        let at = match last {
-            Some((name, at)) if name == category => at,
-            _ => {
-                let at = *by_category.entry(category).or_insert_with(|| {
-                    let mut c = CategoryRun::new(&run, model, category);
-                    c.meta.clone_from(&meta);
-                    categories.push(c);
-                    categories.len() - 1
-                });
-                last = Some((category, at));
-                at
-            }
-        };
-        categories[at].push(id, *outcome, label.as_deref());
-    }
-    let mut categories: Vec<Option<CategoryRun>> = categories.into_iter().map(Some).collect();
-    Ok(by_category.into_values().filter_map(|at| categories[at].take()).collect())
+    let tests: Vec<FoundTest<'_>> = found
+        .iter()
+        .map(|(id, outcome, label)| (sfbench_category(id), id.as_ref(), *outcome, label.as_deref()))
+        .collect();
+    let mut runs = CategoryRun::from_tests(&tests, &run, model, None, meta.as_ref());
+    // Task families in byte order, as the tolerant reader gives them.
+    runs.sort_by(|a, b| a.category.cmp(&b.category));
+    Ok(runs)
 }
 
 /// The instance object at `b[i]`: its outcome goes to `found` (nothing for a skipped
