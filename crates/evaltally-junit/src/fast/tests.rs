@@ -254,6 +254,42 @@ fn attribute_values_end_where_a_byte_walk_says() {
     }
 }
 
+/// The 16-byte name classes are the class table's, for every byte value in every
+/// position; names of any length end, and find their local part, where a byte walk says.
+#[test]
+fn names_end_where_the_class_table_says() {
+    for c in 0..=255u8 {
+        for fill in [b'a', b'Z', b'7', b'_', b':', b' ', 0x80] {
+            for pos in 0..16 {
+                let mut chunk = [fill; 16];
+                chunk[pos] = c;
+                assert_eq!(
+                    super::name_masks(&chunk),
+                    super::name_masks_by_table(&chunk),
+                    "{c:#x} at {pos} among {fill:#x}"
+                );
+            }
+        }
+    }
+    let by_bytes = |b: &[u8]| {
+        let end = b.iter().position(|&c| super::NAME_BYTES[usize::from(c)] == 0).unwrap_or(b.len());
+        let local = b[..end].iter().position(|&c| c == b':').map_or(0, |i| i + 1);
+        (end, local)
+    };
+    for len in 0..40usize {
+        for colon in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
+            for tail in [&b"=\"v\""[..], b" x", b"", b"/>", b"\xC3\xA9"] {
+                let mut doc: Vec<u8> = (0..len).map(|k| b"aZ9_.-"[k % 6]).collect();
+                if let Some(at) = colon.filter(|&at| at < len) {
+                    doc[at] = b':';
+                }
+                doc.extend_from_slice(tail);
+                assert_eq!(super::name_at(&doc, 0), by_bytes(&doc), "{len} {colon:?} {tail:?}");
+            }
+        }
+    }
+}
+
 /// The predefined-entity unescaper gives what the general one gives, or hands over.
 #[test]
 fn predefined_only_agrees_with_the_reader() {
