@@ -111,38 +111,65 @@ struct Case<'a> {
 /// The five names XML predefines, each with its `;`.
 const PREDEFINED: [&[u8]; 5] = [b"lt;", b"gt;", b"amp;", b"quot;", b"apos;"];
 
-/// How many 8-byte words are looked at in place before `memchr` takes over: most of what
-/// the scanner looks for (the end of an indentation, of a name, of a short value) is close.
-const NEAR_WORDS: usize = 3;
+/// How many 16-byte chunks are looked at in place before `memchr` takes over: most of what
+/// the scanner looks for (the end of an indentation, of a tag) is close.
+const NEAR_CHUNKS: usize = 3;
 
-/// The first byte of `hay` that `hits` marks in its word (see [`evaltally_format::bytes`]),
-/// looked for in the first words in place, then with `far`.
+/// The first byte of `hay` that `hits` marks in its 16-byte chunk, looked for in the first
+/// chunks in place, then with `far`.
 #[inline(always)]
 #[allow(clippy::inline_always)]
-fn find_near(hay: &[u8], hits: impl Fn(u64) -> u64, far: impl Fn(&[u8]) -> Option<usize>) -> Option<usize> {
-    use evaltally_format::bytes::{first, word};
+fn find_near(hay: &[u8], hits: impl Fn(&[u8; 16]) -> u32, far: impl Fn(&[u8]) -> Option<usize>) -> Option<usize> {
     let mut at = 0;
-    for _ in 0..NEAR_WORDS {
-        let Some(w) = word(hay, at) else { break };
-        if let Some(k) = first(hits(w)) {
-            return Some(at + k);
+    for _ in 0..NEAR_CHUNKS {
+        let Some(chunk) = hay.get(at..).and_then(<[u8]>::first_chunk::<16>) else { break };
+        let h = hits(chunk);
+        if h != 0 {
+            return Some(at + h.trailing_zeros() as usize);
         }
-        at += 8;
+        at += 16;
     }
     far(&hay[at..]).map(|i| i + at)
 }
 
 /// The first `needle` in `hay`.
 fn find(needle: u8, hay: &[u8]) -> Option<usize> {
-    use evaltally_format::bytes::equal;
-    find_near(hay, |w| equal(w, needle), |rest| memchr(needle, rest))
+    find_near(hay, |c| equal_masks(c, [needle]), |rest| memchr(needle, rest))
 }
 
 /// The first `a` or `b` in `hay`.
 fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    use evaltally_format::bytes::equal;
-    find_near(hay, |w| equal(w, a) | equal(w, b), |rest| memchr2(a, b, rest))
+    find_near(hay, |c| equal_masks(c, [a, b]), |rest| memchr2(a, b, rest))
 }
+
+/// Bit `k` is set where byte `k` of `chunk` is one of `needles`: SSE2 compares (the x86-64
+/// baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+fn equal_masks<const N: usize>(chunk: &[u8; 16], needles: [u8; N]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+    };
+    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
+    // `chunk` (no alignment needed).
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast());
+        let hits = needles
+            .iter()
+            .fold(_mm_setzero_si128(), |acc, &c| _mm_or_si128(acc, _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))));
+        _mm_movemask_epi8(hits) as u32
+    }
+}
+
+/// [`equal_masks`] byte by byte (other architectures, and the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn equal_masks_by_bytes<const N: usize>(chunk: &[u8; 16], needles: [u8; N]) -> u32 {
+    chunk.iter().enumerate().fold(0, |hits, (k, c)| hits | u32::from(needles.contains(c)) << k)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use equal_masks_by_bytes as equal_masks;
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
@@ -254,14 +281,31 @@ enum Special {
 }
 
 /// Where an attribute value starting at `b[start]` ends (its closing `quote`) and what it
-/// holds to unescape or normalise; `Slow` when it is cut short or holds `<`. The first
-/// words are searched in place (most values are short); `memchr3` takes a long one.
+/// holds to unescape or normalise; `Slow` when it is cut short or holds `<`. Most values
+/// are short: the first 64 bytes are searched 16 at a time with SSE2, the next (and the
+/// last bytes of a document) 8 at a time in a word, and `memchr3` takes a long one.
 fn attribute_value(b: &[u8], start: usize, quote: u8) -> Fast<(usize, Special)> {
     use evaltally_format::bytes::{below, equal, first, word};
     // Control characters other than tab and line ends were ruled out for the whole
     // document, so any byte below 0x20 here is one to normalise.
     let (mut amp, mut space) = (false, false);
     let mut at = start;
+    // The first 64 bytes 16 at a time, every byte of interest in a chunk taken in turn.
+    for _ in 0..4 {
+        let Some(chunk) = b.get(at..).and_then(<[u8]>::first_chunk::<16>) else { break };
+        let mut hits = value_masks(chunk, quote);
+        while hits != 0 {
+            let k = hits.trailing_zeros() as usize;
+            match chunk[k] {
+                c if c == quote => return Ok((at + k, Special::of(amp, space))),
+                b'<' => return Err(Slow),
+                b'&' => amp = true,
+                _ => space = true,
+            }
+            hits &= hits - 1;
+        }
+        at += 16;
+    }
     for _ in 0..8 {
         let Some(w) = word(b, at) else { break };
         let Some(k) = first(equal(w, quote) | equal(w, b'<') | equal(w, b'&') | below(w, 0x20)) else {
@@ -293,6 +337,35 @@ fn attribute_value(b: &[u8], start: usize, quote: u8) -> Fast<(usize, Special)> 
         }
     }
 }
+
+/// Bit `k` is set where byte `k` of `chunk` is `quote`, `<`, `&` or below 0x20: what an
+/// attribute value's scan stops at, in SSE2 compares (the x86-64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+fn value_masks(chunk: &[u8; 16], quote: u8) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
+    // `chunk` (no alignment needed).
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast());
+        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(quote), is(b'<')), _mm_or_si128(is(b'&'), control))) as u32
+    }
+}
+
+/// [`value_masks`] byte by byte (other architectures, and the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn value_masks_by_bytes(chunk: &[u8; 16], quote: u8) -> u32 {
+    let stop = |c: u8| c == quote || c == b'<' || c == b'&' || c < 0x20;
+    chunk.iter().enumerate().fold(0, |hits, (k, &c)| hits | u32::from(stop(c)) << k)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use value_masks_by_bytes as value_masks;
 
 impl Special {
     fn of(amp: bool, space: bool) -> Self {

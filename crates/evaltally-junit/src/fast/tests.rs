@@ -290,6 +290,38 @@ fn names_end_where_the_class_table_says() {
     }
 }
 
+/// The 16-byte searches (an attribute value's stops, one or two bytes) agree with a byte
+/// walk, for every byte value in every position.
+#[test]
+fn sixteen_byte_masks_agree_with_bytes() {
+    for quote in [b'"', b'\''] {
+        for c in 0..=255u8 {
+            for fill in [b'a', b' ', 0x80, b'"', b'\t'] {
+                for pos in 0..16 {
+                    let mut chunk = [fill; 16];
+                    chunk[pos] = c;
+                    assert_eq!(
+                        super::value_masks(&chunk, quote),
+                        super::value_masks_by_bytes(&chunk, quote),
+                        "{c:#x} at {pos}"
+                    );
+                    let (one, two) = ([quote], [quote, b'&']);
+                    assert_eq!(
+                        super::equal_masks(&chunk, one),
+                        super::equal_masks_by_bytes(&chunk, one),
+                        "{c:#x} at {pos}"
+                    );
+                    assert_eq!(
+                        super::equal_masks(&chunk, two),
+                        super::equal_masks_by_bytes(&chunk, two),
+                        "{c:#x} at {pos}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The predefined-entity unescaper gives what the general one gives, or hands over.
 #[test]
 fn predefined_only_agrees_with_the_reader() {
