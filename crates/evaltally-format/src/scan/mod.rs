@@ -58,19 +58,37 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// Skips a number or `true`/`false`/`null`; returns the offset just past it.
+/// Whether `c` can be in a number or `true`/`false`/`null` as the scan skips them.
+fn is_scalar_byte(c: u8) -> bool {
+    matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'a'..=b'z')
+}
+
+/// Skips a number or `true`/`false`/`null`; returns the offset just past it. Sixteen bytes
+/// are classified at once where that many remain (a scalar is short: one step mostly).
+#[inline]
 fn skip_scalar(b: &[u8], i: usize) -> Result<usize, ScanError> {
     let mut j = i;
-    while j < b.len() && matches!(b[j], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'a'..=b'z') {
-        j += 1;
-    }
-    if j == i {
+    let end = loop {
+        let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<16>) else {
+            while j < b.len() && is_scalar_byte(b[j]) {
+                j += 1;
+            }
+            break j;
+        };
+        let others = skip::not_scalar_masks(chunk);
+        if others != 0 {
+            break j + others.trailing_zeros() as usize;
+        }
+        j += 16;
+    };
+    if end == i {
         return Err(ScanError::at(i, "a JSON value"));
     }
-    Ok(j)
+    Ok(end)
 }
 
 /// Skips one value starting at `b[i]`; returns the offset just past it.
+#[inline]
 fn skip_value(b: &[u8], i: usize) -> Result<usize, ScanError> {
     match b.get(i) {
         Some(b'"') => skip_string(b, i),
@@ -491,6 +509,25 @@ mod tests {
             assert_eq!(walking, all, "{doc}");
             if let Ok(all) = &all {
                 assert_eq!(walked, all.iter().filter(|m| &b[m.key.clone()] == b"big").count(), "{doc}");
+            }
+        }
+    }
+
+    /// Scalars of any length end where a byte walk says, whatever follows them and however
+    /// near the end of the buffer they are.
+    #[test]
+    fn scalars_end_where_a_byte_walk_says() {
+        for len in 0..40 {
+            for tail in [&b","[..], b"}", b" ", b"/", b"\"", b""] {
+                let mut doc: Vec<u8> = (0..len).map(|k| b"-1.5e+9true"[k % 11]).collect();
+                doc.extend_from_slice(tail);
+                let want = doc.iter().position(|&c| !is_scalar_byte(c)).unwrap_or(doc.len());
+                let got = skip_scalar(&doc, 0);
+                if want == 0 {
+                    assert!(got.is_err(), "{len} {tail:?}");
+                } else {
+                    assert_eq!(got, Ok(want), "{len} {tail:?}");
+                }
             }
         }
     }
