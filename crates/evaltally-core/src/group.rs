@@ -12,11 +12,11 @@ use crate::{CategoryRun, Outcome, RunMeta};
 pub type FoundTest<'t> = (&'t str, &'t str, Outcome, Option<&'t str>);
 
 impl CategoryRun {
-    /// The category runs of one run (read from `source`, when given): one per category, in natural order
-    /// of category names, with the tests of each in the order given. Each run is sized (tests
-    /// and id bytes) before it is filled, and a reader's tests of one category, which mostly
-    /// come together, find their run without a lookup. The caller keeps ids unique within a
-    /// category.
+    /// The category runs of one run (read from `source`, when given): one per category, in
+    /// natural order of category names, with the tests of each in the order given. Each run
+    /// is sized (tests and id bytes) before it is filled, and a reader's tests of one
+    /// category, which mostly come together, find their run without a lookup. The caller
+    /// keeps ids unique within a category.
     ///
     /// ```
     /// use std::path::Path;
