@@ -47,6 +47,11 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
             Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
             _ => return i,
         }
+        // Mostly one space (`"key": value`), or a line end before an indentation: only a
+        // space starts a run worth a word at a time.
+        if b.get(i) != Some(&b' ') {
+            continue;
+        }
         while let Some(w) = crate::bytes::word(b, i) {
             let other = w ^ SPACES;
             if other != 0 {
