@@ -12,6 +12,7 @@ mod keys;
 mod outputs;
 mod registry;
 pub mod scan;
+pub mod sixteen;
 mod unit;
 pub mod walk;
 mod write;

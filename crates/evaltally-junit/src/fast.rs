@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use evaltally_core::{CategoryRun, Outcome};
+use evaltally_format::sixteen::Chunk;
 use memchr::{memchr, memchr2, memchr3, memmem};
 
 use crate::MAX_DEPTH;
@@ -142,34 +143,13 @@ fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     find_near(hay, |c| equal_masks(c, [a, b]), |rest| memchr2(a, b, rest))
 }
 
-/// Bit `k` is set where byte `k` of `chunk` is one of `needles`: SSE2 compares (the x86-64
-/// baseline).
-#[cfg(target_arch = "x86_64")]
+/// Bit `k` is set where byte `k` of `chunk` is one of `needles`.
 #[inline(always)]
-#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#[allow(clippy::inline_always)]
 fn equal_masks<const N: usize>(chunk: &[u8; 16], needles: [u8; N]) -> u32 {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
-    };
-    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
-    // `chunk` (no alignment needed).
-    unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let hits = needles
-            .iter()
-            .fold(_mm_setzero_si128(), |acc, &c| _mm_or_si128(acc, _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))));
-        _mm_movemask_epi8(hits) as u32
-    }
+    let c = Chunk::load(chunk);
+    needles.iter().fold(0, |hits, &n| hits | c.eq(n).bits())
 }
-
-/// [`equal_masks`] byte by byte (other architectures, and the tests' reference).
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn equal_masks_by_bytes<const N: usize>(chunk: &[u8; 16], needles: [u8; N]) -> u32 {
-    chunk.iter().enumerate().fold(0, |hits, (k, c)| hits | u32::from(needles.contains(c)) << k)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use equal_masks_by_bytes as equal_masks;
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
@@ -196,7 +176,7 @@ const COLON: u8 = 2;
 
 /// The name starting at `b[pos]`: where it ends (at the first byte that cannot be in a name)
 /// and where its local part starts (after the first `:`, or at `pos`). Sixteen bytes at a
-/// time where the CPU compares them at once, then byte by byte.
+/// time ([`Chunk`]), the last bytes of a document byte by byte.
 fn name_at(b: &[u8], pos: usize) -> (usize, usize) {
     let mut end = pos;
     let mut seen = 0;
@@ -227,47 +207,15 @@ fn name_at(b: &[u8], pos: usize) -> (usize, usize) {
 }
 
 /// Bit `k` of the first mask is set where byte `k` of `chunk` cannot be in a name, of the
-/// second where it is a `:`: the class table's answer for 16 bytes, in SSE2 compares (the
-/// x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
+/// second where it is a `:`: the class table's answer for 16 bytes at once.
 #[inline(always)]
-#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#[allow(clippy::inline_always)]
 fn name_masks(chunk: &[u8; 16]) -> (u32, u32) {
-    use std::arch::x86_64::{
-        _mm_andnot_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8, _mm_sub_epi8,
-    };
-    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
-    // `chunk` (no alignment needed).
-    unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        // `x` lies in `from..=from + span` when `x - from`, unsigned, is at most `span`.
-        let within = |x, from: u8, span: u8| {
-            let d = _mm_sub_epi8(x, _mm_set1_epi8(from as i8));
-            _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span as i8)), d)
-        };
-        // Letters (case folded by bit 0x20), `-./0-9:` less `/`, and `_`.
-        let letter = within(_mm_or_si128(v, _mm_set1_epi8(0x20)), b'a', 25);
-        let slash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'/' as i8));
-        let punct = _mm_andnot_si128(slash, within(v, b'-', b':' - b'-'));
-        let underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8));
-        let name = _mm_or_si128(_mm_or_si128(letter, punct), underscore);
-        let colon = _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8));
-        (!(_mm_movemask_epi8(name) as u32) & 0xFFFF, _mm_movemask_epi8(colon) as u32)
-    }
+    let c = Chunk::load(chunk);
+    // Letters (case folded by bit 0x20), `-./0-9:` less `/`, and `_`.
+    let name = c.or(0x20).within(b'a', b'z') | c.within(b'-', b':').and_not(c.eq(b'/')) | c.eq(b'_');
+    (!name.bits() & 0xFFFF, c.eq(b':').bits())
 }
-
-/// [`name_masks`] from the class table (other architectures, and the tests' reference).
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn name_masks_by_table(chunk: &[u8; 16]) -> (u32, u32) {
-    chunk.iter().enumerate().fold((0, 0), |(others, colons), (k, &c)| {
-        let class = NAME_BYTES[usize::from(c)];
-        (others | u32::from(class == 0) << k, colons | u32::from(class & COLON != 0) << k)
-    })
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use name_masks_by_table as name_masks;
 
 /// What an attribute value holds besides plain text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,7 +230,7 @@ enum Special {
 
 /// Where an attribute value starting at `b[start]` ends (its closing `quote`) and what it
 /// holds to unescape or normalise; `Slow` when it is cut short or holds `<`. Most values
-/// are short: the first 64 bytes are searched 16 at a time with SSE2, the next (and the
+/// are short: the first 64 bytes are searched 16 at a time ([`Chunk`]), the next (and the
 /// last bytes of a document) 8 at a time in a word, and `memchr3` takes a long one.
 fn attribute_value(b: &[u8], start: usize, quote: u8) -> Fast<(usize, Special)> {
     use evaltally_format::bytes::{below, equal, first, word};
@@ -339,33 +287,13 @@ fn attribute_value(b: &[u8], start: usize, quote: u8) -> Fast<(usize, Special)> 
 }
 
 /// Bit `k` is set where byte `k` of `chunk` is `quote`, `<`, `&` or below 0x20: what an
-/// attribute value's scan stops at, in SSE2 compares (the x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
+/// attribute value's scan stops at.
 #[inline(always)]
-#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#[allow(clippy::inline_always)]
 fn value_masks(chunk: &[u8; 16], quote: u8) -> u32 {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
-    // `chunk` (no alignment needed).
-    unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(quote), is(b'<')), _mm_or_si128(is(b'&'), control))) as u32
-    }
+    let c = Chunk::load(chunk);
+    (c.eq(quote) | c.eq(b'<') | c.eq(b'&') | c.within(0, 0x1f)).bits()
 }
-
-/// [`value_masks`] byte by byte (other architectures, and the tests' reference).
-#[cfg(any(test, not(target_arch = "x86_64")))]
-fn value_masks_by_bytes(chunk: &[u8; 16], quote: u8) -> u32 {
-    let stop = |c: u8| c == quote || c == b'<' || c == b'&' || c < 0x20;
-    chunk.iter().enumerate().fold(0, |hits, (k, &c)| hits | u32::from(stop(c)) << k)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use value_masks_by_bytes as value_masks;
 
 impl Special {
     fn of(amp: bool, space: bool) -> Self {

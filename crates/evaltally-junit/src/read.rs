@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use evaltally_core::Diagnostic;
+use evaltally_format::sixteen::Chunk;
 use quick_xml::errors::{Error as XmlError, IllFormedError, SyntaxError};
 use quick_xml::events::attributes::AttrError;
 use quick_xml::events::{BytesRef, BytesStart, Event};
@@ -118,12 +119,15 @@ pub(crate) fn control_characters(bytes: &[u8]) -> Option<(usize, usize)> {
     Some((count, first))
 }
 
-/// Whether `block` (at most 64 bytes) holds a control character XML forbids: four SSE2
-/// compares of 16 bytes for a whole block (the x86-64 baseline), byte by byte otherwise.
+/// Whether `block` (at most 64 bytes) holds a control character XML forbids: a whole
+/// block 16 bytes at a time ([`Chunk`]), a shorter one byte by byte.
 fn forbidden_in(block: &[u8]) -> bool {
-    #[cfg(target_arch = "x86_64")]
     if let Some(block) = block.first_chunk::<64>() {
-        return forbidden_in_64(block);
+        let forbidden = |c: &[u8; 16]| {
+            let c = Chunk::load(c);
+            c.within(0, 0x1f).and_not(c.eq(b'\t') | c.eq(b'\n') | c.eq(b'\r')).bits()
+        };
+        return block.chunks_exact(16).filter_map(<[u8]>::first_chunk::<16>).fold(0, |any, c| any | forbidden(c)) != 0;
     }
     forbidden_by_bytes(block)
 }
@@ -133,28 +137,6 @@ fn forbidden_in(block: &[u8]) -> bool {
 fn forbidden_by_bytes(block: &[u8]) -> bool {
     let forbidden = |b: u8| u8::from(b < 0x20) & u8::from(b != b'\t') & u8::from(b != b'\n') & u8::from(b != b'\r');
     block.iter().fold(0u8, |acc, &b| acc | forbidden(b)) != 0
-}
-
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code, clippy::cast_possible_wrap)]
-fn forbidden_in_64(block: &[u8; 64]) -> bool {
-    use std::arch::x86_64::{
-        _mm_andnot_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8, _mm_setzero_si128,
-    };
-    // SAFETY: SSE2 is in the x86-64 baseline; each `_mm_loadu_si128` reads the 16 bytes of
-    // one `chunk` (no alignment needed).
-    unsafe {
-        let (low, tab, lf, cr) = (_mm_set1_epi8(0x1f), _mm_set1_epi8(9), _mm_set1_epi8(10), _mm_set1_epi8(13));
-        let any = block.chunks_exact(16).fold(_mm_setzero_si128(), |acc, chunk| {
-            let v = _mm_loadu_si128(chunk.as_ptr().cast());
-            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, low), v);
-            let allowed =
-                _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-            _mm_or_si128(acc, _mm_andnot_si128(allowed, control))
-        });
-        _mm_movemask_epi8(any) != 0
-    }
 }
 
 /// Reads a JUnit XML file: UTF-8 (with or without a byte order mark), or UTF-16 with one.

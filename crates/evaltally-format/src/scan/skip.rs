@@ -7,12 +7,13 @@
 //! is passed over whole. The last partial block goes byte by byte.
 
 use super::ScanError;
+use crate::sixteen::Chunk;
 
 /// `b[i]` is `"`; returns the offset just past the closing quote.
 ///
 /// Most strings a scan crosses are keys and short values: their first 64 bytes are searched
-/// 16 at a time in place (one SSE2 compare per character, escapes stepped over without
-/// leaving the loop), and `memchr2` takes over for a long string.
+/// 16 at a time in place ([`Chunk`]: SSE2 on x86-64; escapes stepped over without leaving
+/// the loop), and `memchr2` takes over for a long string.
 #[inline]
 pub(super) fn skip_string(b: &[u8], i: usize) -> Result<usize, ScanError> {
     let mut j = i + 1;
@@ -41,76 +42,24 @@ fn skip_string_far(b: &[u8], mut j: usize) -> Result<usize, ScanError> {
     }
 }
 
-/// The index of the first `"` or `\` among 16 bytes: two SSE2 compares (SSE2 is part of
-/// every x86-64 CPU).
-#[cfg(target_arch = "x86_64")]
+/// The index of the first `"` or `\` among 16 bytes.
 #[inline(always)]
-#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#[allow(clippy::inline_always)]
 fn first_quote_or_backslash(chunk: &[u8; 16]) -> Option<usize> {
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
-    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
-    // `chunk` (no alignment needed).
-    let hits = unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        _mm_movemask_epi8(_mm_or_si128(quote, backslash)) as u32
-    };
+    let c = Chunk::load(chunk);
+    let hits = (c.eq(b'"') | c.eq(b'\\')).bits();
     if hits == 0 { None } else { Some(hits.trailing_zeros() as usize) }
 }
 
-/// The index of the first `"` or `\` among 16 bytes, eight at a time (other
-/// architectures; compared with the SSE2 search in tests).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// Bit `k` is set where byte `k` of `chunk` cannot be in a scalar (see `is_scalar_byte`):
+/// `0-9`, `+`, `-`, `.`, `E` and `a-z` can.
 #[inline(always)]
 #[allow(clippy::inline_always)]
-fn first_quote_or_backslash_words(chunk: &[u8; 16]) -> Option<usize> {
-    use crate::bytes::{equal, first, word};
-    let hits = |at: usize| word(chunk, at).and_then(|w| first(equal(w, b'"') | equal(w, b'\\')));
-    hits(0).or_else(|| hits(8).map(|k| k + 8))
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-use first_quote_or_backslash_words as first_quote_or_backslash;
-
-/// Bit `k` is set where byte `k` of `chunk` cannot be in a scalar (see
-/// `is_scalar_byte`): `0-9`, `+`, `-`, `.`, `E` and `a-z` are, in SSE2 compares (the
-/// x86-64 baseline).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-#[allow(unsafe_code, clippy::inline_always, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
 pub(super) fn not_scalar_masks(chunk: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
-    };
-    // SAFETY: SSE2 is in the x86-64 baseline; `_mm_loadu_si128` reads the 16 bytes of
-    // `chunk` (no alignment needed).
-    unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast());
-        // `x` lies in `from..=from + span` when `x - from`, unsigned, is at most `span`.
-        let within = |from: u8, span: u8| {
-            let d = _mm_sub_epi8(v, _mm_set1_epi8(from as i8));
-            _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(span as i8)), d)
-        };
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        // `+` and `-./0-9` (`/` is not one: told apart below), `E`, `a-z`.
-        let scalar = _mm_or_si128(
-            _mm_or_si128(within(b'-', b'9' - b'-'), is(b'+')),
-            _mm_or_si128(is(b'E'), within(b'a', b'z' - b'a')),
-        );
-        let scalar = _mm_movemask_epi8(scalar) as u32 & !(_mm_movemask_epi8(is(b'/')) as u32);
-        !scalar & 0xFFFF
-    }
+    let c = Chunk::load(chunk);
+    let scalar = c.within(b'-', b'9').and_not(c.eq(b'/')) | c.eq(b'+') | c.eq(b'E') | c.within(b'a', b'z');
+    !scalar.bits() & 0xFFFF
 }
-
-/// [`not_scalar_masks`] byte by byte (other architectures, and the tests' reference).
-#[cfg(any(test, not(target_arch = "x86_64")))]
-pub(super) fn not_scalar_masks_by_bytes(chunk: &[u8; 16]) -> u32 {
-    chunk.iter().enumerate().fold(0, |others, (k, &c)| others | u32::from(!super::is_scalar_byte(c)) << k)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) use not_scalar_masks_by_bytes as not_scalar_masks;
 
 /// Bit masks of one 64-byte block: bit `k` is set where byte `k` is that character.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -513,39 +462,24 @@ mod tests {
         }
     }
 
-    /// The SSE2 search and the word search find the same first `"` or `\\`, wherever it
-    /// is and whatever the other bytes are.
+    /// The 16-byte searches find what a byte walk finds, for every byte value in every
+    /// position.
     #[test]
-    fn sixteen_byte_searches_agree() {
-        for pos in 0..=16 {
-            for c in [b'"', b'\\'] {
-                for fill in [b'a', 0x80, 0xff, 0x00, b'"' ^ 1, b'\\' + 1] {
+    fn sixteen_byte_searches_agree_with_bytes() {
+        for c in 0..=255u8 {
+            for fill in [b'a', b'7', b'e', b' ', b',', b'/', 0x00, 0x80, 0xff] {
+                for pos in 0..=16 {
                     let mut chunk = [fill; 16];
                     if let Some(at) = chunk.get_mut(pos) {
                         *at = c;
                     }
                     let want = chunk.iter().position(|&x| x == b'"' || x == b'\\');
-                    assert_eq!(first_quote_or_backslash(&chunk), want, "{c} at {pos} among {fill:#x}");
-                    assert_eq!(first_quote_or_backslash_words(&chunk), want, "{c} at {pos} among {fill:#x}");
-                }
-            }
-        }
-    }
-
-    /// The 16-byte scalar classes are the byte classes, for every byte value in every
-    /// position.
-    #[test]
-    fn scalar_masks_agree_with_bytes() {
-        for c in 0..=255u8 {
-            for fill in [b'7', b'e', b' ', b',', b'/', 0x80] {
-                for pos in 0..16 {
-                    let mut chunk = [fill; 16];
-                    chunk[pos] = c;
-                    assert_eq!(
-                        not_scalar_masks(&chunk),
-                        not_scalar_masks_by_bytes(&chunk),
-                        "{c:#x} at {pos} among {fill:#x}"
-                    );
+                    assert_eq!(first_quote_or_backslash(&chunk), want, "{c:#x} at {pos} among {fill:#x}");
+                    let others = chunk
+                        .iter()
+                        .enumerate()
+                        .fold(0, |m, (k, &x)| m | u32::from(!super::super::is_scalar_byte(x)) << k);
+                    assert_eq!(not_scalar_masks(&chunk), others, "{c:#x} at {pos} among {fill:#x}");
                 }
             }
         }
