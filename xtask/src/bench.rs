@@ -199,6 +199,7 @@ struct Measured {
 mod label {
     pub(super) const STABILITY: &str = "evaltally stability";
     pub(super) const CAT: &str = "cat (all files)";
+    pub(super) const STAT: &str = "stat (all files)";
     pub(super) const COMPARE: &str = "evaltally compare";
     pub(super) const SHOW: &str = "evaltally show";
     pub(super) const CACHE_COLD: &str = "stability, cache cold";
@@ -271,12 +272,19 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         let dir = w.dir.as_path();
         let reference = root.join(w.format.scripts_dir()).join(w.format.reference());
         let cat = || cat_commands(&w.files);
+        let stat = || all_files(Path::new("stat"), &["--format=%s"], &w.files);
         // The commands held to a ratio to `cat` run each measured time right after `cat` of
         // the workload, and are compared with that run.
         let mut bench = |label: &'static str, reads_all: bool, runs: usize, make: &dyn Fn() -> Vec<Command>| {
-            let against_cat =
-                [label::STABILITY, label::CACHE_COLD, label::CACHE_WARM, label::FULL_WARM, label::VALIDATE_WARM]
-                    .contains(&label);
+            let against_cat = [
+                label::STABILITY,
+                label::CACHE_COLD,
+                label::CACHE_WARM,
+                label::FULL_WARM,
+                label::VALIDATE_WARM,
+                label::STAT,
+            ]
+            .contains(&label);
             eprintln!(
                 "xtask: {} {label}: 1 warm-up + {runs} measured{}",
                 w.name,
@@ -373,6 +381,8 @@ pub(crate) fn run(options: &Options) -> Result<()> {
             })?;
         }
         bench(label::CAT, true, options.runs, &cat)?;
+        // The least a warm run costs: the cache trusts no file it has not looked at again.
+        bench(label::STAT, false, options.runs, &stat)?;
         if w.name == "w40" {
             bench(label::COMPARE, false, options.runs, &|| {
                 let (base, new) = (dir.join("run-000"), dir.join("run-001"));
@@ -544,21 +554,28 @@ fn os(s: &str) -> OsString {
 /// `cat` over all `files`, split into several processes when one argument
 /// list would pass about 1 MB.
 fn cat_commands(files: &[PathBuf]) -> Vec<Command> {
+    all_files(Path::new("cat"), &[], files)
+}
+
+/// `program args... files...` over all `files`, split into several processes one after
+/// the other when one argument list would pass about 1 MB.
+fn all_files(program: &Path, args: &[&str], files: &[PathBuf]) -> Vec<Command> {
     const MAX_ARG_BYTES: usize = 1 << 20;
+    let start = || command(program, args);
     let mut commands = Vec::new();
-    let mut chunk: Vec<&Path> = Vec::new();
+    let mut current = start();
     let mut chunk_bytes = 0;
     for file in files {
         let arg_bytes = file.as_os_str().len() + 1 + size_of::<usize>();
-        if !chunk.is_empty() && chunk_bytes + arg_bytes > MAX_ARG_BYTES {
-            commands.push(command(Path::new("cat"), chunk.drain(..)));
+        if chunk_bytes > 0 && chunk_bytes + arg_bytes > MAX_ARG_BYTES {
+            commands.push(std::mem::replace(&mut current, start()));
             chunk_bytes = 0;
         }
-        chunk.push(file);
+        current.arg(file);
         chunk_bytes += arg_bytes;
     }
-    if !chunk.is_empty() {
-        commands.push(command(Path::new("cat"), chunk));
+    if chunk_bytes > 0 {
+        commands.push(current);
     }
     commands
 }

@@ -211,6 +211,20 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                         target: Some(target),
                     });
                 }
+                // The floor under the warm ratio: a warm run looks at every file again, as
+                // `stat` of them all does, and can cost no less.
+                checks.push(Check {
+                    what: format!("{w}: {} / {} (floor of the warm ratio)", label::STAT, label::CAT),
+                    value: to_cat(w, label::STAT),
+                    unit: "",
+                    target: None,
+                });
+                checks.push(Check {
+                    what: format!("{w}: {} / {} median", label::CACHE_WARM, label::STAT),
+                    value: median(w, label::CACHE_WARM).zip(median(w, label::STAT)).map(|(warm, stat)| warm / stat),
+                    unit: "×",
+                    target: None,
+                });
                 for cache in [label::CACHE_COLD, label::CACHE_WARM] {
                     checks.push(Check {
                         what: format!("{w}: {cache} peak RSS"),
@@ -310,8 +324,8 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
          Python baseline), with stdout sent to `/dev/null`. The tables give the median, min and max wall time from \
          spawn to exit{}, throughput as workload bytes / median wall time (MB = 10^6 bytes) \
          and the largest peak RSS over the measured runs (GNU time `%M`, MiB = 2^20 bytes). \
-         Each measured run of `evaltally stability` (uncached, cache cold, cache warm, warm among copies) and of \
-         `validate, cache warm` follows a run of `cat` of the same files, and its ratio to `cat` is the median of its runs' ratios to the `cat` just before them: \
+         Each measured run of `evaltally stability` (uncached, cache cold, cache warm, warm among copies), of \
+         `validate, cache warm` and of `stat (all files)` follows a run of `cat` of the same files, and its ratio to `cat` is the median of its runs' ratios to the `cat` just before them: \
          on a machine whose speed drifts from one minute to the next, a ratio of two medians measured apart \
          moves with the drift.{}{}\n\n",
         options.runs,
@@ -341,6 +355,10 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
     doc += "- ref_gstack.py, ref_junit.py, ref_swebench.py, ref_sfbench.py: `python3 xtask/bench/ref_<format>.py W`\n";
     doc += "- cat (all files): `cat` with every regular file below `W`, sorted, as arguments (several `cat` \
             processes one after the other when the list passes about 1 MB)\n";
+    doc += "- stat (all files): `stat --format=%s` with the same arguments, split the same way: it looks at \
+            every file's metadata and reads none, which a warm run must do too (the cache trusts no stored \
+            reading of a file it has not looked at again), so its ratio to `cat` is the floor under the warm \
+            ratio\n";
     doc += "- evaltally compare (w40 only): `evaltally --no-cache compare W/run-000 W/run-001 --format json`\n";
     let _ = writeln!(doc, "- evaltally show (w40 only): `evaltally --no-cache show W {SHOW_TEST_ID}`");
     let _ = write!(doc, "\n## Workloads\n\n{}", tables.workloads);

@@ -3,7 +3,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::measure::{Stats, measure, measure_against};
-use super::{Format, Measured, Options, cat_commands, command, label, report, workload};
+use super::{Format, Measured, Options, all_files, cat_commands, command, label, report, workload};
 use crate::workspace_root;
 
 #[test]
@@ -72,6 +72,15 @@ fn cat_splits_long_argument_lists_in_order() {
     let args: Vec<PathBuf> = commands.iter().flat_map(Command::get_args).map(PathBuf::from).collect();
     assert_eq!(args, files);
     assert_eq!(cat_commands(&files[..3]).len(), 1);
+    // Options come first in every process of a split list.
+    let stats = all_files(Path::new("stat"), &["--format=%s"], &files);
+    assert_eq!(stats.len(), commands.len());
+    for cmd in &stats {
+        assert_eq!(cmd.get_program(), "stat");
+        assert_eq!(cmd.get_args().next().unwrap(), "--format=%s");
+    }
+    let args: Vec<PathBuf> = stats.iter().flat_map(|c| c.get_args().skip(1)).map(PathBuf::from).collect();
+    assert_eq!(args, files);
 }
 
 #[test]
@@ -104,9 +113,14 @@ fn ratios_to_cat_are_the_paired_ones_when_measured_so() {
         paired("gstack2000", label::CACHE_COLD, 0.9, 0.95),
         paired("gstack2000", label::CACHE_WARM, 0.09, 0.12),
         row("gstack2000", label::CAT, 1.0),
+        paired("gstack2000", label::STAT, 0.03, 0.04),
     ];
     let table = report::ratios_table(&rows);
     let line = |what: &str| table_line(&table, what);
+    // The floor under the warm ratio is reported, not held to a target.
+    let floor = line("gstack2000: stat (all files) / cat (all files) (floor of the warm ratio)");
+    assert!(floor.contains("0.04") && floor.ends_with("| -"), "{table}");
+    assert!(line("gstack2000: stability, cache warm / stat (all files) median").contains("3.00×"), "{table}");
     assert!(line("gstack2000: evaltally stability / cat").contains("1.20"), "{table}");
     let cold = line("gstack2000: stability, cache cold / cat");
     assert!(cold.contains("0.95") && cold.ends_with("| met"), "{table}");
