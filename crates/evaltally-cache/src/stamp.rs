@@ -5,6 +5,8 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use evaltally_format::walk::{Stat, restat};
+
 /// How many bytes of a file's head, and of its tail, the content hash covers.
 pub(crate) const EDGE: usize = 4096;
 
@@ -81,9 +83,13 @@ impl Stamp {
         }
     }
 
-    /// The stamp of `meta` (of `path`), and the content hash when `hash` says so for it.
+    /// The stamp of `meta` (of `path`; asked of the server again on a network file system,
+    /// [`restat`]), and the content hash when `hash` says so for it.
     fn hashing(meta: &Metadata, path: &Path, buf: &mut Vec<u8>, hash: impl Fn(&Self) -> bool) -> Self {
-        let mut stamp = Self::from_meta(meta);
+        let mut stamp = match Self::checked(meta, path) {
+            Ok(stamp) => stamp,
+            Err(kind) => return Self::of(kind),
+        };
         if hash(&stamp) && !stamp.fill_edges(path, buf) {
             return Self::of(Kind::Unknown);
         }
@@ -120,18 +126,36 @@ impl Stamp {
 
     /// The metadata part of a stamp (no content hash).
     pub(crate) fn from_meta(meta: &Metadata) -> Self {
-        let kind = if meta.is_file() { Kind::File } else { Kind::Other };
-        let (dev, ino, ctime) = unix_identity(meta);
-        let mtime = meta.modified().map_or(0, nanos);
-        Self { kind, dev, ino, size: meta.len(), mtime, ctime, edges: 0, edges_known: kind != Kind::File }
+        Self::from_stat(&Stat::of(meta))
+    }
+
+    fn from_stat(stat: &Stat) -> Self {
+        let kind = if stat.is_file { Kind::File } else { Kind::Other };
+        let Stat { device: dev, inode: ino, size, modified: mtime, changed: ctime, .. } = *stat;
+        Self { kind, dev, ino, size, mtime, ctime, edges: 0, edges_known: kind != Kind::File }
+    }
+
+    /// The metadata part of the stamp of `path` from `meta`, or on a network file system
+    /// from the server's answer ([`restat`]); the kind of stamp to give when that fails.
+    fn checked(meta: &Metadata, path: &Path) -> Result<Self, Kind> {
+        match restat(path, meta) {
+            None => Ok(Self::from_meta(meta)),
+            Some(Ok(stat)) => Ok(Self::from_stat(&stat)),
+            Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => Err(Kind::Absent),
+            Some(Err(_)) => Err(Kind::Unknown),
+        }
     }
 
     /// Whether the metadata of `path` still matches this stamp (after the unit read it).
     pub(crate) fn still(&self, path: &Path) -> bool {
-        match std::fs::metadata(path) {
-            Ok(meta) => Self { edges: self.edges, edges_known: self.edges_known, ..Self::from_meta(&meta) } == *self,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => self.kind == Kind::Absent,
-            Err(_) => false,
+        let now = match std::fs::metadata(path) {
+            Ok(meta) => Self::checked(&meta, path),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Kind::Absent),
+            Err(_) => Err(Kind::Unknown),
+        };
+        match now {
+            Ok(now) => Self { edges: self.edges, edges_known: self.edges_known, ..now } == *self,
+            Err(kind) => kind == Kind::Absent && self.kind == Kind::Absent,
         }
     }
 
@@ -169,17 +193,6 @@ fn nanos(t: SystemTime) -> i128 {
         Ok(d) => i128::try_from(d.as_nanos()).unwrap_or(i128::MAX),
         Err(e) => -i128::try_from(e.duration().as_nanos()).unwrap_or(i128::MAX),
     }
-}
-
-#[cfg(unix)]
-fn unix_identity(meta: &Metadata) -> (u64, u64, i128) {
-    use std::os::unix::fs::MetadataExt;
-    (meta.dev(), meta.ino(), i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()))
-}
-
-#[cfg(not(unix))]
-fn unix_identity(_meta: &Metadata) -> (u64, u64, i128) {
-    (0, 0, 0)
 }
 
 /// XXH3 of the file's first [`EDGE`] bytes and its last [`EDGE`] bytes (of what follows

@@ -56,6 +56,12 @@ pub struct FolderStamp {
     pub changed: i128,
 }
 
+impl From<super::Stat> for FolderStamp {
+    fn from(stat: super::Stat) -> Self {
+        Self { device: stat.device, inode: stat.inode, modified: stat.modified, changed: stat.changed }
+    }
+}
+
 impl FolderStamp {
     /// The stamp of a folder from its metadata; `None` where the platform has no inodes.
     ///
@@ -69,14 +75,7 @@ impl FolderStamp {
     #[cfg(unix)]
     #[allow(clippy::unnecessary_wraps)] // `None` on other platforms
     pub fn of(meta: &std::fs::Metadata) -> Option<Self> {
-        use std::os::unix::fs::MetadataExt as _;
-        let nanos = |secs: i64, nanos: i64| i128::from(secs) * 1_000_000_000 + i128::from(nanos);
-        Some(Self {
-            device: meta.dev(),
-            inode: meta.ino(),
-            modified: nanos(meta.mtime(), meta.mtime_nsec()),
-            changed: nanos(meta.ctime(), meta.ctime_nsec()),
-        })
+        Some(super::Stat::of(meta).into())
     }
 
     /// The stamp of a folder from its metadata; `None` where the platform has no inodes.

@@ -19,6 +19,7 @@
 //! listing was taken with is not read again ([`Listings`], [`FolderStamp`]).
 
 mod listing;
+mod stat;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ use evaltally_core::id::{natural_key, natural_path_cmp};
 use rayon::prelude::*;
 
 pub use listing::{EntryKind, FOLDER_SETTLE, FolderStamp, Listing, Listings, NoListings};
+pub use stat::{Stat, restat};
 
 /// One file the walk found.
 #[derive(Clone, Debug)]
@@ -217,7 +219,12 @@ impl Walk<'_> {
     fn folder(&self, folder: &Path, meta: Option<std::fs::Metadata>, parent: Option<&Ancestors<'_>>) {
         let listed_at = SystemTime::now();
         let stamp = if self.listings.enabled() {
-            meta.or_else(|| std::fs::metadata(folder).ok()).as_ref().and_then(FolderStamp::of)
+            meta.or_else(|| std::fs::metadata(folder).ok()).as_ref().and_then(|meta| match restat(folder, meta) {
+                // On a network file system, the server's times: an entry added on another
+                // machine must not leave a stored listing in use.
+                Some(fresh) => fresh.ok().map(FolderStamp::from),
+                None => FolderStamp::of(meta),
+            })
         } else {
             None
         };
