@@ -111,19 +111,20 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
         return Err(Slow);
     }
     let tests_at = top(shape.tests_key())?.ok_or(Slow)?;
-    // Room for the tests the result counts (checked against them below; at most 4,096, so
-    // that a count that lies costs little), so that the list is not copied as it grows.
-    let declared = top(shape.total_key())?.and_then(|r| std::str::from_utf8(&b[r.clone()]).ok()?.parse::<usize>().ok());
-    let mut tests = Vec::with_capacity(declared.unwrap_or(0).min(4096));
+    // The count the result declares, checked against the tests found below.
+    let declared = top(shape.total_key())?
+        .and_then(|r| serde_json::from_slice::<serde_json::Value>(&b[r.clone()]).ok())
+        .and_then(|n| crate::model::fields::as_count(&n));
+    // Room for that many tests (at most 4,096, so that a count that lies costs little), so
+    // that the list is not copied as it grows.
+    let room = declared.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)).min(4096);
+    let mut tests = Vec::with_capacity(room);
     only_objects(b, tests_at, |i| {
         let (one, end) = test(t, i)?;
         tests.push(one);
         Ok(end)
     })?;
-    if let Some(total) = top(shape.total_key())?
-        && let Ok(number) = serde_json::from_slice::<serde_json::Value>(&b[total.clone()])
-        && crate::model::fields::as_count(&number).is_some_and(|t| usize::try_from(t).ok() != Some(tests.len()))
-    {
+    if declared.is_some_and(|n| usize::try_from(n).ok() != Some(tests.len())) {
         return Err(Slow);
     }
     let run_tier = string(t, top("tier")?)?;
