@@ -32,6 +32,19 @@ pub struct RunCost {
     pub models: Vec<ModelCost>,
     /// The rows added up; `None` fields where no row has a figure.
     pub total: ModelCost,
+    /// The run's own total in dollars (gstack's `total_cost_usd`), when it declares one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared_usd: Option<f64>,
+    /// The dollars its tests record, summed, when any does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tests_usd: Option<f64>,
+}
+
+impl RunCost {
+    /// Whether it records nothing: no accounting, no tokens or cost per test, no total.
+    pub fn is_empty(&self) -> bool {
+        self.source == CostSource::None && self.declared_usd.is_none()
+    }
 }
 
 fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
@@ -67,6 +80,20 @@ fn total(rows: &[ModelCost]) -> ModelCost {
 /// let cost = run_cost(&run);
 /// assert_eq!(cost.source, CostSource::Tests);
 /// assert_eq!((cost.total.calls, cost.total.input_tokens, cost.total.output_tokens, cost.total.cost_usd), (Some(2), Some(15), Some(2), Some(0.25)));
+/// assert_eq!((cost.tests_usd, cost.declared_usd), (Some(0.25), None));
+/// ```
+///
+/// A run that declares its total (gstack's `total_cost_usd`) keeps it beside its rows, which
+/// may price only tokens:
+///
+/// ```
+/// use evaltally_analyzer::cost::{CostSource, run_cost};
+/// use evaltally_core::{ModelCost, RunMeta, RunRecord};
+/// let mut run = RunRecord { run: "r".into(), model: "m".into(), ..Default::default() };
+/// run.meta = RunMeta { total_cost_usd: Some(1.5), ..Default::default() };
+/// run.costs.push(ModelCost { model: "m".into(), calls: Some(6), input_tokens: Some(150_000), ..Default::default() });
+/// let cost = run_cost(&run);
+/// assert_eq!((cost.source, cost.declared_usd, cost.total.cost_usd), (CostSource::Declared, Some(1.5), None));
 /// ```
 pub fn run_cost(run: &RunRecord) -> RunCost {
     let (source, models) = if run.costs.is_empty() {
@@ -97,5 +124,7 @@ pub fn run_cost(run: &RunRecord) -> RunCost {
         source,
         total: total(&models),
         models,
+        declared_usd: run.meta.total_cost_usd.filter(|c| c.is_finite()),
+        tests_usd: run.tests.iter().filter_map(|t| t.cost_usd).reduce(|a, b| a + b),
     }
 }

@@ -2,14 +2,18 @@
 //!
 //! Per (model, category), among the runs that scored each test:
 //!
-//! * **stable pass**: passed in every run where it appears;
-//! * **stable fail**: failed in every run where it appears;
-//! * **flaky**: passed in some and failed in others.
+//! * **stable pass**: passed in every run that judged it;
+//! * **stable fail**: failed in every run that judged it;
+//! * **flaky**: passed in some and failed in others;
+//! * **errored**: errored in more than half of the runs that list it, so too rarely judged
+//!   to be called any of the above.
 //!
 //! A run that did not list a test says nothing about it; an unscored run (a result file
 //! without scores) is reported apart and judges nothing. An errored result (the harness or
-//! the inference failed, [`evaltally_core::Outcome::Errored`]) judges nothing either: it is
-//! counted apart (`errored`), so flaky infrastructure does not look like a flaky model.
+//! the inference failed, [`evaltally_core::Outcome::Errored`]) judges nothing either, so
+//! flaky infrastructure does not look like a flaky model; and a test that errored in most of
+//! its runs is in a class of its own, so that one pass among seven errors is never called a
+//! stable pass.
 
 use std::collections::BTreeMap;
 
@@ -63,10 +67,10 @@ pub struct ModelStability {
     pub bfcl: Option<crate::bfcl_score::BfclScore>,
 }
 
-/// Stable pass, flaky and stable fail counts.
+/// The tests of each class: stable pass, flaky, stable fail and errored add up to `total`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
-    /// Tests judged in at least one run.
+    /// Tests judged or errored in at least one run.
     pub total: usize,
     /// Passed in every run that judged them.
     pub stable_pass: usize,
@@ -74,9 +78,12 @@ pub struct Counts {
     pub flaky: usize,
     /// Failed in every run that judged them.
     pub stable_fail: usize,
-    /// Tests with at least one errored result (whether or not another run judged them).
+    /// Errored in more than half of the runs that list them: in no other class.
     #[serde(skip_serializing_if = "is_zero")]
     pub errored: usize,
+    /// Tests with at least one errored result, whatever their class.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub with_errors: usize,
 }
 
 impl Counts {
@@ -86,6 +93,7 @@ impl Counts {
         self.flaky += other.flaky;
         self.stable_fail += other.stable_fail;
         self.errored += other.errored;
+        self.with_errors += other.with_errors;
     }
 
     /// `part` as a percentage of `total` (0 when there are no tests).
@@ -103,7 +111,7 @@ pub struct ClassIds {
     pub flaky: Vec<String>,
     /// Stable failures.
     pub stable_fail: Vec<String>,
-    /// Tests that errored in every scored run that listed them: in no class, not in `total`.
+    /// Tests that errored in more than half of the scored runs that listed them.
     pub errored: Vec<String>,
 }
 
@@ -114,7 +122,7 @@ pub struct CategoryStability {
     pub category: String,
     /// The runs that scored this category, in natural name order.
     pub runs: Vec<String>,
-    /// Tests judged in at least one run.
+    /// Tests judged or errored in at least one run: the four classes add up to it.
     pub total: usize,
     /// Passed in every run that judged them.
     pub stable_pass: usize,
@@ -122,6 +130,9 @@ pub struct CategoryStability {
     pub flaky: usize,
     /// Failed in every run that judged them.
     pub stable_fail: usize,
+    /// Errored in more than half of the runs that list them (in no other class).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub errored: usize,
     /// Tests passed in each run, in the order of `runs`.
     pub correct: Vec<usize>,
     /// Tests each run listed, in the order of `runs`.
@@ -132,10 +143,9 @@ pub struct CategoryStability {
     /// Tests that appear only in unscored runs.
     #[serde(skip_serializing_if = "is_zero")]
     pub unscored_tests: usize,
-    /// Tests with at least one errored result in a scored run; those that errored in every
-    /// run that listed them are not in `total`.
+    /// Tests with at least one errored result in a scored run, whatever their class.
     #[serde(skip_serializing_if = "is_zero")]
-    pub errored: usize,
+    pub with_errors: usize,
     /// Errored results (test × run) in the scored runs.
     #[serde(skip_serializing_if = "is_zero")]
     pub errored_results: usize,
@@ -149,7 +159,7 @@ pub struct CategoryStability {
     /// Passes and judged results of each run, in the order of `runs`.
     #[serde(skip)]
     pub run_tallies: Vec<Tally>,
-    /// Every judged test, in natural id order.
+    /// Every test judged or errored in at least one run, in natural id order.
     pub tests: Vec<TestStability>,
     /// The ids of each class.
     #[serde(skip)]
@@ -161,13 +171,15 @@ pub struct CategoryStability {
 pub struct TestStability {
     /// The test id.
     pub id: String,
-    /// Runs that judged it.
+    /// Runs that judged it (passed or failed): 0 when it errored in every run.
     pub runs: usize,
     /// Runs it passed.
     pub passed: usize,
     /// Runs where it errored (not judged, so not in `runs`).
     #[serde(skip_serializing_if = "is_zero")]
     pub errored: usize,
+    /// Its class.
+    pub class: Class,
     /// Share of consecutive judged runs (in run order) whose outcome differs.
     pub flip_rate: f64,
     /// Wilson 95% interval of its pass rate.
@@ -178,15 +190,9 @@ pub struct TestStability {
 }
 
 impl TestStability {
-    /// Its class: stable pass, flaky or stable fail.
+    /// Its class.
     pub fn class(&self) -> Class {
-        if self.passed == self.runs {
-            Class::StablePass
-        } else if self.passed == 0 {
-            Class::StableFail
-        } else {
-            Class::Flaky
-        }
+        self.class
     }
 
     /// Pass rate in the runs that judged it.
@@ -195,7 +201,7 @@ impl TestStability {
     }
 }
 
-/// The three stability classes.
+/// The stability classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
@@ -205,6 +211,34 @@ pub enum Class {
     Flaky,
     /// Failed in every run that judged it.
     StableFail,
+    /// Errored in more than half of the runs that list it: judged too rarely for the others.
+    Errored,
+}
+
+impl Class {
+    /// The class of a test judged in `runs` runs, `passed` of them passes, that errored in
+    /// `errored` more.
+    ///
+    /// ```
+    /// use evaltally_analyzer::stability::Class;
+    /// assert_eq!(Class::of(3, 3, 0), Class::StablePass);
+    /// assert_eq!(Class::of(3, 1, 1), Class::Flaky);
+    /// // One pass among eight runs, seven of them errored, is not a stable pass.
+    /// assert_eq!(Class::of(1, 1, 7), Class::Errored);
+    /// // Half errored is still judged.
+    /// assert_eq!(Class::of(2, 0, 2), Class::StableFail);
+    /// ```
+    pub fn of(runs: usize, passed: usize, errored: usize) -> Class {
+        if errored > runs {
+            Class::Errored
+        } else if passed == runs {
+            Class::StablePass
+        } else if passed == 0 {
+            Class::StableFail
+        } else {
+            Class::Flaky
+        }
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -213,7 +247,14 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl CategoryStability {
-    /// The three counts.
+    /// The tests the statistics count: those in a class of judged tests (stable pass, flaky,
+    /// stable fail). A test that errored in most of its runs is judged too rarely to weigh
+    /// in a pass rate or pass^k.
+    pub fn judged(&self) -> impl Iterator<Item = &TestStability> {
+        self.tests.iter().filter(|t| t.class != Class::Errored)
+    }
+
+    /// The counts of each class.
     pub fn counts(&self) -> Counts {
         Counts {
             total: self.total,
@@ -221,6 +262,7 @@ impl CategoryStability {
             flaky: self.flaky,
             stable_fail: self.stable_fail,
             errored: self.errored,
+            with_errors: self.with_errors,
         }
     }
 }
@@ -364,11 +406,11 @@ fn overall_precision(
     // category's clusters, in their names' order, follow the previous category's (the
     // order of `category NUL cluster` names).
     let tallies: Vec<Tally> =
-        categories.iter().flat_map(|c| c.tests.iter().map(|t| Tally::new(t.passed, t.runs))).collect();
+        categories.iter().flat_map(|c| c.judged().map(|t| Tally::new(t.passed, t.runs))).collect();
     let mut clusters: Vec<Tally> = Vec::with_capacity(tallies.len());
     for c in categories {
         clusters.extend(precision::cluster_tallies(
-            c.tests.iter().map(|t| (settings.cluster_by.cluster_of(&t.id), Tally::new(t.passed, t.runs))),
+            c.judged().map(|t| (settings.cluster_by.cluster_of(&t.id), Tally::new(t.passed, t.runs))),
         ));
     }
     // Each category's runs are among the model's, mostly in the same order: each is looked
@@ -455,11 +497,12 @@ fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
         stable_pass: 0,
         flaky: 0,
         stable_fail: 0,
+        errored: 0,
         correct: scored.iter().map(|&r| m.runs[r].passed()).collect(),
         listed: scored.iter().map(|&r| m.runs[r].len()).collect(),
         unscored_runs: (0..m.runs.len()).filter(|&r| !m.runs[r].scored).map(|r| m.runs[r].run.clone()).collect(),
         unscored_tests: 0,
-        errored: 0,
+        with_errors: 0,
         errored_results: 0,
         pass_at_k: Vec::new(),
         pass_hat_k: Vec::new(),
@@ -475,28 +518,29 @@ fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
             tally.judged += usize::from(matches!(row[r], Cell::Pass | Cell::Fail));
         }
         let errored = scored.iter().filter(|&&r| row[r] == Cell::Errored).count();
-        out.errored += usize::from(errored > 0);
+        out.with_errors += usize::from(errored > 0);
         out.errored_results += errored;
         let Some(test) = test_stability(id, row, &scored) else {
-            if errored == 0 {
-                out.unscored_tests += 1;
-            } else {
-                out.ids.errored.push((*id).to_string());
-            }
+            out.unscored_tests += 1;
             continue;
         };
-        let (count, list) = match test.class() {
+        let class = test.class();
+        let (count, list) = match class {
             Class::StablePass => (&mut out.stable_pass, &mut out.ids.stable_pass),
             Class::Flaky => (&mut out.flaky, &mut out.ids.flaky),
             Class::StableFail => (&mut out.stable_fail, &mut out.ids.stable_fail),
+            Class::Errored => (&mut out.errored, &mut out.ids.errored),
         };
         *count += 1;
         list.push((*id).to_string());
         out.total += 1;
         out.tests.push(test);
     }
-    (out.pass_at_k, out.pass_hat_k) = pass_k_means(&out.tests, scored.len());
-    let tallies: Vec<(&str, Tally)> = out.tests.iter().map(|t| (t.id.as_str(), Tally::new(t.passed, t.runs))).collect();
+    // The errored class aside (rare: most categories have none, and their tests are not copied).
+    let judged: std::borrow::Cow<'_, [TestStability]> =
+        if out.errored == 0 { (&out.tests[..]).into() } else { out.judged().cloned().collect::<Vec<_>>().into() };
+    (out.pass_at_k, out.pass_hat_k) = pass_k_means(&judged, scored.len());
+    let tallies: Vec<(&str, Tally)> = judged.iter().map(|t| (t.id.as_str(), Tally::new(t.passed, t.runs))).collect();
     out.precision = precision::precision(&tallies, &out.run_tallies, settings.cluster_by);
     out
 }
@@ -523,7 +567,8 @@ fn pass_k_means(tests: &[TestStability], runs: usize) -> (Vec<Option<f64>>, Vec<
         .unzip()
 }
 
-/// The stability of one test from its row of cells; `None` when no run judged it.
+/// The stability of one test from its row of cells; `None` when no run judged it or
+/// errored on it.
 fn test_stability(id: &str, row: &[Cell], scored: &[usize]) -> Option<TestStability> {
     let mut outcomes = String::with_capacity(scored.len());
     let (mut runs, mut passed, mut flips, mut errored) = (0, 0, 0, 0);
@@ -544,7 +589,7 @@ fn test_stability(id: &str, row: &[Cell], scored: &[usize]) -> Option<TestStabil
             last = Some(cell);
         }
     }
-    if runs == 0 {
+    if runs == 0 && errored == 0 {
         return None;
     }
     let (lo, hi) = stats::wilson(passed, runs, stats::Z95);
@@ -553,6 +598,7 @@ fn test_stability(id: &str, row: &[Cell], scored: &[usize]) -> Option<TestStabil
         runs,
         passed,
         errored,
+        class: Class::of(runs, passed, errored),
         flip_rate: if runs < 2 { 0.0 } else { flips as f64 / (runs - 1) as f64 },
         wilson: [lo, hi],
         outcomes,

@@ -72,5 +72,20 @@ pub fn validate_cached(
         files.extend(r.files);
         diagnostics.extend(r.diagnostics);
     }
+    // A file read beside another (a HELM run spec) is checked with it, not reported alone.
+    if files.iter().any(|f| f.notes().next().is_some()) {
+        let beside: std::collections::HashSet<PathBuf> = found
+            .units
+            .iter()
+            .flat_map(|u| {
+                let own = u.source().map(std::path::Path::to_path_buf);
+                u.inputs().into_iter().filter(move |p| Some(p) != own.as_ref())
+            })
+            .collect();
+        let only_notes = |f: &evaltally_format::FileValidation| {
+            !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == evaltally_core::Severity::Note)
+        };
+        files.retain(|f| !(beside.contains(&f.path) && only_notes(f)));
+    }
     Ok(Validated { files, diagnostics })
 }

@@ -299,6 +299,7 @@ fn severity_byte(severity: Severity) -> u8 {
     match severity {
         Severity::Warning => 0,
         Severity::Error => 1,
+        Severity::Note => 2,
     }
 }
 
@@ -306,6 +307,7 @@ fn severity_from(byte: u8) -> Option<Severity> {
     match byte {
         0 => Some(Severity::Warning),
         1 => Some(Severity::Error),
+        2 => Some(Severity::Note),
         _ => None,
     }
 }

@@ -7,6 +7,9 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
+    /// Said, not wrong: a file found and not read (no format evaltally reads takes it, or
+    /// its format keeps no runs in it). Commands count these in one line.
+    Note,
     /// Tolerated: the data was read, with an assumption the user should know about.
     Warning,
     /// Something could not be read; the affected part was left out.
@@ -44,6 +47,18 @@ impl Diagnostic {
         Self::new(Severity::Warning, path.into(), message.into())
     }
 
+    /// A note about `path`: found, and not read (see [`Severity::Note`]).
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// let d = Diagnostic::note("runs/pom.xml", "not read: root element `project` is not JUnit's `testsuites`");
+    /// assert!(d.is_note() && !d.is_error());
+    /// assert_eq!(d.to_string(), "runs/pom.xml: note: not read: root element `project` is not JUnit's `testsuites`");
+    /// ```
+    pub fn note(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Note, path.into(), message.into())
+    }
+
     /// An error about `path`.
     pub fn error(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Self::new(Severity::Error, path.into(), message.into())
@@ -74,9 +89,19 @@ impl Diagnostic {
         &self.path
     }
 
-    /// Whether this is an error rather than a warning.
+    /// Whether this is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// Whether this is a warning.
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
+    }
+
+    /// Whether this is a note (a file found and not read).
+    pub fn is_note(&self) -> bool {
+        self.severity == Severity::Note
     }
 }
 
@@ -105,6 +130,7 @@ impl fmt::Display for Diagnostic {
             }
         }
         let kind = match self.severity {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         };

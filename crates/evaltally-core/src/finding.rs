@@ -59,8 +59,7 @@ impl Finding {
     /// A reader's diagnostic as a finding of the same severity, at its
     /// [`location`](Finding::location).
     pub fn from_diagnostic(d: crate::Diagnostic, whole: &str) -> Self {
-        let path = Self::location(d.line, d.column, whole);
-        if d.is_error() { Self::error(path, d.message) } else { Self::warning(path, d.message) }
+        Self { severity: d.severity, path: Self::location(d.line, d.column, whole), message: d.message }
     }
 }
 
@@ -69,6 +68,7 @@ impl Finding {
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kind = match self.severity {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         };

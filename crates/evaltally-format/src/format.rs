@@ -264,6 +264,15 @@ pub trait Format: Send + Sync + Debug + 'static {
     /// Reads one sniffed file into runs, one per (run, model, category) it holds.
     fn read(&self, file: &Input<'_>, options: &Options) -> Read;
 
+    /// What a document this format did not take is, when it is one of the format's files that
+    /// hold no runs (HELM's `stats.json` beside `per_instance_stats.json`, lm-eval's
+    /// aggregate `results_<date>.json`, `inspect_ai`'s `logs.json` listing): the file is
+    /// reported as `skipped: <this>`, which commands show with `--verbose`, rather than as a
+    /// file no format knows. `None` by default.
+    fn aside(&self, _file: &Input<'_>) -> Option<String> {
+        None
+    }
+
     /// How close a document this format did not take comes to being one of its own, for
     /// the "not a format evaltally knows" message (which names the closest format and what
     /// the document lacks). `None`: nothing in common, or the format does not say.

@@ -294,3 +294,57 @@ pub fn document_records<K>(
         Err(d) => crate::Records { runs: Vec::new(), diagnostics: vec![d] },
     }
 }
+
+/// `bytes` with the bare `NaN`, `Infinity` and `-Infinity` tokens that Python's `json`
+/// module writes (and JSON does not allow) read as `null`, strings left alone; the bytes
+/// themselves when they hold none (the usual case, found with one search).
+///
+/// ```
+/// use evaltally_format::json::python_non_finite_as_null;
+/// let text = br#"{"value": NaN, "note": "NaN stays", "lo": -Infinity, "hi": [Infinity]}"#;
+/// assert_eq!(
+///     &*python_non_finite_as_null(text),
+///     br#"{"value": null, "note": "NaN stays", "lo": null, "hi": [null]}"#
+/// );
+/// assert!(matches!(python_non_finite_as_null(b"{\"a\": 1}"), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn python_non_finite_as_null(bytes: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memmem::find(bytes, b"NaN").is_none() && memchr::memmem::find(bytes, b"Infinity").is_none() {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_string {
+            out.push(c);
+            match c {
+                b'\\' if i + 1 < bytes.len() => {
+                    out.push(bytes[i + 1]);
+                    i += 1;
+                }
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        let token = [&b"NaN"[..], b"Infinity", b"-Infinity"].into_iter().find(|t| bytes[i..].starts_with(t));
+        match (c, token) {
+            (b'"', _) => {
+                in_string = true;
+                out.push(c);
+                i += 1;
+            }
+            (_, Some(t)) => {
+                out.extend_from_slice(b"null");
+                i += t.len();
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    Cow::Owned(out)
+}

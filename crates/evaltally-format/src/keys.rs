@@ -28,6 +28,37 @@ pub trait Keys {
     /// Whether the only member's value has each of `keys`, when the object has exactly one
     /// member; `None` otherwise.
     fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>>;
+    /// The number of members of the top-level object and, for each of its first `first`
+    /// members, whether its value has each of `keys` (all `false` for a value that is no
+    /// object); `None` when the document is no object.
+    ///
+    /// ```
+    /// use evaltally_format::Keys;
+    /// let v = serde_json::json!({"a": {"resolved": true}, "b": {"x": 1}, "c": 3});
+    /// assert_eq!(v.children_have(&["resolved"], 2), Some((3, vec![vec![true], vec![false]])));
+    /// ```
+    fn children_have(&self, keys: &[&str], first: usize) -> Option<(usize, Vec<Vec<bool>>)>;
+}
+
+/// Whether a document is a map of records: an object of two members or more whose first
+/// `first` values each have key `key` and one of `any` (or, a record of another kind the map
+/// may hold, key `instead`), and one of them at least the former.
+///
+/// ```
+/// use evaltally_format::keys::map_of;
+/// let merged = serde_json::json!({"a": {"resolved": true, "patch_exists": true}, "b": {"timed_out": true}});
+/// assert!(map_of(&merged, "resolved", &["patch_exists", "tests_status"], Some("timed_out"), 8));
+/// let counts = serde_json::json!({"x": {"resolved": 3, "total": 5}, "y": {"resolved": 1, "total": 2}});
+/// assert!(!map_of(&counts, "resolved", &["patch_exists", "tests_status"], None, 8));
+/// ```
+pub fn map_of(v: &impl Keys, key: &str, any: &[&str], instead: Option<&str>, first: usize) -> bool {
+    let mut keys = vec![key];
+    keys.extend_from_slice(any);
+    keys.extend(instead);
+    let Some((members, found)) = v.children_have(&keys, first) else { return false };
+    let record = |f: &[bool]| f[0] && f[1..=any.len()].iter().any(|b| *b);
+    let other = |f: &[bool]| instead.is_some() && f[any.len() + 1];
+    members >= 2 && found.iter().all(|f| record(f) || other(f)) && found.iter().any(|f| record(f))
 }
 
 impl Keys for Value {
@@ -47,6 +78,13 @@ impl Keys for Value {
         let child = m.values().next()?;
         Some(keys.iter().map(|k| child.get(*k).is_some()).collect())
     }
+
+    fn children_have(&self, keys: &[&str], first: usize) -> Option<(usize, Vec<Vec<bool>>)> {
+        let m = self.as_object()?;
+        let found =
+            m.values().take(first).map(|child| keys.iter().map(|k| child.get(*k).is_some()).collect()).collect();
+        Some((m.len(), found))
+    }
 }
 
 impl Keys for Input<'_> {
@@ -63,5 +101,19 @@ impl Keys for Input<'_> {
         let [only] = members else { return None };
         let child = Input::new(self.path, &self.text_bytes()[only.value.clone()], false);
         Some(keys.iter().map(|k| child.has(k)).collect())
+    }
+
+    fn children_have(&self, keys: &[&str], first: usize) -> Option<(usize, Vec<Vec<bool>>)> {
+        let members = self.json_members()?;
+        let text = self.text_bytes();
+        let found = members
+            .iter()
+            .take(first)
+            .map(|m| {
+                let child = Input::new(self.path, &text[m.value.clone()], false);
+                keys.iter().map(|k| child.has(k)).collect()
+            })
+            .collect();
+        Some((members.len(), found))
     }
 }

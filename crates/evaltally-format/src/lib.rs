@@ -8,12 +8,15 @@ mod file;
 mod format;
 pub mod identity;
 pub mod json;
-mod keys;
+
+pub mod keys;
+pub mod naming;
 mod outputs;
 mod registry;
 pub mod scan;
 pub mod sixteen;
 mod unit;
+mod unread;
 pub mod walk;
 mod write;
 

@@ -116,7 +116,12 @@ impl FileValidation {
 
     /// The warnings.
     pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| !f.is_error())
+        self.findings.iter().filter(|f| f.severity == evaltally_core::Severity::Warning)
+    }
+
+    /// The notes: the file was not read, and why.
+    pub fn notes(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.severity == evaltally_core::Severity::Note)
     }
 }
 

@@ -9,6 +9,7 @@ use evaltally_core::{Diagnostic, Finding};
 use crate::format::{Claim, Format, Input, Options, Resemblance};
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
+use crate::unread;
 use crate::walk::{Listings, NoListings, WalkError, WalkedFile, walk_with};
 use crate::write::Writer;
 
@@ -301,30 +302,64 @@ impl SniffedFile {
         Diagnostic::error(&self.file.path, format!("cannot read file: {e}"))
     }
 
-    /// Why no format took the file, when that is worth a word: the user named it, or it
-    /// looks like a JSON document and is not valid JSON (a broken report looks exactly so).
+    /// Why no format took the file. An error when it looks like JSON and is not valid JSON
+    /// (a broken report looks exactly so), or when the user named it; a warning when it has
+    /// a format's key fields and fails one of its checks; else, for a JSON or XML document,
+    /// a note (`not read: …`) that commands count in one line. Other files (a CSV, a log)
+    /// go without a word.
     fn unknown(&self, input: &Input<'_>) -> Option<Diagnostic> {
         let path = input.path;
-        let json_like = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
-            || crate::json::starts_like_json(input.bytes);
-        if json_like && let Some(e) = crate::json::syntax_error(input.bytes) {
-            return Some(crate::json::error_diagnostic(path, &e));
+        match unread::kind(input) {
+            unread::Kind::JsonLines => {
+                if let Some(d) = unread::json_lines_error(path, input.bytes) {
+                    return Some(d);
+                }
+            }
+            unread::Kind::Json => {
+                if let Some(e) = crate::json::syntax_error(input.bytes) {
+                    return Some(crate::json::error_diagnostic(path, &e));
+                }
+            }
+            unread::Kind::Xml | unread::Kind::Other => {}
         }
-        input.named.then(|| Diagnostic::error(path, self.not_known(input)))
+        if input.named {
+            return Some(Diagnostic::error(path, self.not_known(input)));
+        }
+        if let Some((format, lacks)) =
+            self.closest(input).filter(|(_, r)| r.lacks.len() == 1 && r.shares >= 2).map(|(f, r)| (f, r.lacks[0]))
+        {
+            return Some(Diagnostic::warning(
+                path,
+                format!(
+                    "not read: has the fields of {} but lacks `{lacks}`; `--as {}` reads it as one",
+                    format.noun(),
+                    format.name()
+                ),
+            ));
+        }
+        if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
+            return Some(Diagnostic::note(path, format!("skipped: {what}")));
+        }
+        unread::what(input)
+            .map(|what| Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")))
+    }
+
+    /// The candidate this document comes closest to, and how close.
+    fn closest(&self, input: &Input<'_>) -> Option<(&'static dyn Format, Resemblance)> {
+        self.candidates.iter().filter_map(|f| f.resemblance(input).map(|r| (*f, r))).fold(
+            None::<(&'static dyn Format, Resemblance)>,
+            |best, (f, r)| match best {
+                Some((_, ref b)) if b.shares >= r.shares => best,
+                _ => Some((f, r)),
+            },
+        )
     }
 
     /// `not a format evaltally knows (tried: …)`, and the closest format with what the
     /// document lacks of it, when one resembles it.
     fn not_known(&self, input: &Input<'_>) -> String {
         let mut message = format!("not a format evaltally knows ({})", self.expected());
-        let closest = self.candidates.iter().filter_map(|f| f.resemblance(input).map(|r| (*f, r))).fold(
-            None::<(&dyn Format, Resemblance)>,
-            |best, (f, r)| match best {
-                Some((_, ref b)) if b.shares >= r.shares => best,
-                _ => Some((f, r)),
-            },
-        );
-        if let Some((format, r)) = closest {
+        if let Some((format, r)) = self.closest(input) {
             const SHOWN: usize = 6;
             let mut lacks = r.lacks.iter().take(SHOWN).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
             if r.lacks.len() > SHOWN {
@@ -434,12 +469,7 @@ impl Unit for SniffedFile {
                 Validated { files: format.validate(&input, options), diagnostics: Vec::new() }
             }
             Sniffed::Unknown(input) => {
-                let json_like = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
-                    || crate::json::starts_like_json(input.bytes);
-                let finding = match crate::json::syntax_error(input.bytes) {
-                    Some(e) if json_like => Some(crate::json::error_finding(&e)),
-                    _ => input.named.then(|| Finding::error("$", self.not_known(&input))),
-                };
+                let finding = self.unknown(&input).map(|d| Finding::from_diagnostic(d, "$"));
                 let files = finding.map(|f| FileValidation::new(path, "unknown", vec![f])).into_iter().collect();
                 Validated { files, diagnostics: Vec::new() }
             }

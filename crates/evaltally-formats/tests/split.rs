@@ -57,6 +57,14 @@ impl Keys for Doc {
     fn only_child_has(&self, keys: &[&str]) -> Option<Vec<bool>> {
         self.top.is_power_of_two().then(|| keys.iter().map(|k| bit(k).is_some_and(|b| self.child & b != 0)).collect())
     }
+
+    /// Every member's value has the child's keys.
+    fn children_have(&self, keys: &[&str], first: usize) -> Option<(usize, Vec<Vec<bool>>)> {
+        let members = self.top.count_ones() as usize;
+        let found =
+            (0..members.min(first)).map(|_| keys.iter().map(|k| bit(k).is_some_and(|b| self.child & b != 0)).collect());
+        Some((members, found.collect()))
+    }
 }
 
 /// The rules as one function, as they stood before the split (names as the formats give
@@ -92,6 +100,13 @@ fn together(v: &impl Keys) -> Option<&'static str> {
     if instance(&own) || v.only_child_has(&keys).is_some_and(|found| instance(&found)) {
         return Some("swebench-instance-report");
     }
+    // Two members or more, each an instance report's body: a merged map.
+    if let Some((members, found)) = v.children_have(&keys, 8)
+        && members >= 2
+        && found.iter().all(|f| instance(f))
+    {
+        return Some("swebench-instance-map");
+    }
     None
 }
 
@@ -118,6 +133,10 @@ fn every_document_is_one_crates_or_neither() {
         for set in 0..(1u32 << inner.len()) {
             let child = inner.iter().enumerate().filter(|(i, _)| set & (1 << i) != 0).fold(0, |acc, (_, b)| acc | b);
             check(&Doc { top: 1 << at, child });
+            // ...and two-member objects whose members have those keys (merged instance maps).
+            for other in (at + 1)..KEYS.len() {
+                check(&Doc { top: 1 << at | 1 << other, child });
+            }
         }
     }
 }

@@ -41,21 +41,21 @@ fn is_skipped_partial(file: &Input<'_>, options: &Options) -> bool {
 /// A file read as a run, or left out.
 enum Got {
     Run(Box<GstackRun>, Vec<Diagnostic>),
-    /// A partial save left out (with a warning when the user named it).
+    /// A partial save left out: a warning when the user named it, else a note.
     Skipped(Option<Diagnostic>),
     Failed(Diagnostic),
 }
 
 fn read_run(file: &Input<'_>, options: &Options) -> Got {
     if is_skipped_partial(file, options) {
-        // Said only when the user named the file: in a folder, gstack's readers skip these
-        // silently too.
-        return Got::Skipped(file.named.then(|| {
-            Diagnostic::warning(
-                file.path,
-                "skipped: an incremental save of a run that had not finished (gstack's readers skip these too); \
-                 ask to include partial results to read it",
-            )
+        // A warning when the user named the file; in a folder, a note (gstack's readers skip
+        // these silently).
+        let what = "skipped: an incremental save of a run that had not finished (gstack's readers skip these too); \
+                    ask to include partial results to read it";
+        return Got::Skipped(Some(if file.named {
+            Diagnostic::warning(file.path, what)
+        } else {
+            Diagnostic::note(file.path, what)
         }));
     }
     match read_bytes_as(file.path, file.bytes, options.forced.is_some()) {

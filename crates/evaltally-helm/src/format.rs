@@ -20,6 +20,21 @@ pub struct Helm;
 /// The one value of [`Helm`], for the registry.
 pub static HELM: Helm = Helm;
 
+/// What a file of a HELM run folder other than its `per_instance_stats.json` holds, by name.
+fn companion(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "run_spec.json" => "run spec (its model and scenario are read with the outcomes)",
+        "scenario_state.json" => "requests and completions (`show` reads its prompts)",
+        "stats.json" => "aggregate statistics",
+        "instances.json" => "instances",
+        "display_predictions.json" => "predictions for its web pages",
+        "display_requests.json" => "requests for its web pages",
+        "scenario.json" => "scenario description",
+        "costs.json" => "costs",
+        _ => return None,
+    })
+}
+
 /// A validation finding from a reader's diagnostic: errors stay errors.
 fn finding(d: Diagnostic) -> Finding {
     Finding::from_diagnostic(d, "$")
@@ -38,8 +53,24 @@ impl Format for Helm {
         "HELM runs"
     }
 
+    /// `per_instance_stats.json` by its name; the other files of a run folder too (to be
+    /// said to be HELM's, [`aside`](Format::aside), not read).
     fn claim(&self, path: &Path) -> Claim {
-        if evaltally_format::file_name(path).is_some_and(|n| n == STATS_FILE) { Claim::Group } else { Claim::No }
+        match evaltally_format::file_name(path).and_then(|n| n.to_str()) {
+            Some(STATS_FILE) => Claim::Group,
+            Some(name) if companion(name).is_some() => Claim::Sniff,
+            _ => Claim::No,
+        }
+    }
+
+    /// The other files of a HELM run folder, beside its `per_instance_stats.json`.
+    fn aside(&self, file: &Input<'_>) -> Option<String> {
+        let name = evaltally_format::file_name(file.path)?.to_str()?;
+        let what = companion(name)?;
+        file.path
+            .with_file_name(STATS_FILE)
+            .is_file()
+            .then(|| format!("HELM's {what}; the run's outcomes are read from the {STATS_FILE} beside it"))
     }
 
     /// One unit per stats file: a HELM run folder holds one.
@@ -52,7 +83,8 @@ impl Format for Helm {
     }
 
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        evaltally_format::json::first_element_has(file.bytes, b"instance_id", b"stats")
+        let companion = evaltally_format::file_name(file.path).and_then(|n| n.to_str()).and_then(companion).is_some();
+        !companion && evaltally_format::json::first_element_has(file.bytes, b"instance_id", b"stats")
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {

@@ -16,7 +16,7 @@ pub use format::{INSPECT, Inspect};
 pub use score::{ERROR_LABEL, score_value};
 pub use views::{records, show};
 
-use crate::log::{Log, Reader, Sample, read_log, unique};
+use crate::log::{Log, Reader, read_log, unique};
 
 /// The format name.
 pub const FORMAT: &str = "inspect";
@@ -69,19 +69,8 @@ pub fn read_bytes(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<Read, 
 /// [`read_bytes`]; `strict_keys` makes a key written twice an error (for `validate`).
 pub(crate) fn read_runs(path: &Path, bytes: &[u8], scoring: &Scoring, strict_keys: bool) -> Result<Read, Diagnostic> {
     let (log, mut diagnostics) = checked(path, bytes, strict_keys)?;
-    let scorer = log.scorer(scoring.scorer.as_deref());
-    if let (Some(wanted), Some(samples)) = (scoring.scorer.as_deref(), &log.samples)
-        && !samples.iter().any(|s| s.scores.iter().any(|c| c.scorer == wanted))
-        && !samples.is_empty()
-    {
-        let known: std::collections::BTreeSet<&str> =
-            samples.iter().flat_map(|s| s.scores.iter().map(|c| c.scorer.as_str())).collect();
-        let known: Vec<&str> = known.into_iter().collect();
-        diagnostics.push(Diagnostic::warning(
-            path,
-            format!("no sample has scorer `{wanted}` (the log's: {}); every sample is unscored", known.join(", ")),
-        ));
-    }
+    let choice = score::choose(&log, scoring.scorer.as_deref());
+    let mut unjudged = score::Unjudged::default();
     let meta = meta(&log);
     let mut epochs: BTreeMap<u64, CategoryRun> = BTreeMap::new();
     for s in log.samples.iter().flatten() {
@@ -91,12 +80,11 @@ pub(crate) fn read_runs(path: &Path, bytes: &[u8], scoring: &Scoring, strict_key
             c.meta.clone_from(&meta);
             c
         });
-        if let Some(v) = score::verdict(s, scorer, scoring) {
-            run.push(&s.id, v.outcome, v.label.as_deref());
-        } else {
-            diagnostics.push(unreadable_score(path, s, scorer));
-            run.push(&s.id, Outcome::Unscored, None);
-        }
+        let v = unjudged.note(s, score::verdict(s, &choice, scoring));
+        run.push(&s.id, v.outcome, v.label.as_deref());
+    }
+    if !log.samples.as_ref().is_none_or(Vec::is_empty) {
+        diagnostics.extend(unjudged.warnings(path, &choice));
     }
     let mut runs: Vec<CategoryRun> = epochs.into_values().collect();
     for r in &mut runs {
@@ -105,19 +93,4 @@ pub(crate) fn read_runs(path: &Path, bytes: &[u8], scoring: &Scoring, strict_key
         r.scored = scored;
     }
     Ok(Read { runs, diagnostics })
-}
-
-/// The warning for a score value that is not a number, C/P/I/N or a boolean.
-pub(crate) fn unreadable_score(path: &Path, s: &Sample, scorer: Option<&str>) -> Diagnostic {
-    let value = s.scores.iter().find(|c| Some(c.scorer.as_str()) == scorer).map(|c| c.value.to_string());
-    Diagnostic::warning(
-        path,
-        format!(
-            "sample {} epoch {}: scorer `{}` gave {}, not a number, C/P/I/N or a boolean; unscored",
-            s.id,
-            s.epoch,
-            scorer.unwrap_or_default(),
-            value.unwrap_or_default()
-        ),
-    )
 }

@@ -15,6 +15,9 @@ use serde_json::value::RawValue;
 /// that inflate without end.
 const MAX_MEMBER: u64 = 1 << 30;
 
+/// What a version 1 sample's one score is called until its log's scorer is known.
+const V1_SCORER: &str = "score";
+
 /// The zip signature every `.eval` log starts with.
 pub(crate) const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 
@@ -45,20 +48,11 @@ pub(crate) struct Log {
     pub(crate) task: String,
     pub(crate) created: Option<String>,
     pub(crate) commit: Option<String>,
-    /// Scorer names in the order the header lists them (`results.scores[].name`).
+    /// Scorer names in the order the header lists them (`results.scores[].scorer`: `name`
+    /// is a key of the scorer's values when a metric was asked of it).
     pub(crate) scorers: Vec<String>,
     /// `None` for a header-only log (no samples were logged).
     pub(crate) samples: Option<Vec<Sample>>,
-}
-
-impl Log {
-    /// The scorer read: `wanted`, else the first the header lists, else the first any sample
-    /// has (by name).
-    pub(crate) fn scorer<'a>(&'a self, wanted: Option<&'a str>) -> Option<&'a str> {
-        wanted
-            .or_else(|| self.scorers.first().map(String::as_str))
-            .or_else(|| self.samples.iter().flatten().flat_map(|s| s.scores.iter().map(|c| c.scorer.as_str())).min())
-    }
 }
 
 /// The parts of a log header read (the plan, stats and the rest are skipped).
@@ -90,6 +84,9 @@ struct SampleIn {
     epoch: Option<Value>,
     #[serde(default)]
     scores: Option<Value>,
+    /// The one score of a version 1 log (`inspect_ai` 0.3.17 and before).
+    #[serde(default)]
+    score: Option<Value>,
     #[serde(default)]
     error: Option<Value>,
     #[serde(default)]
@@ -161,6 +158,8 @@ pub(crate) fn read_log(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Dia
 }
 
 fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
+    // inspect_ai writes Python's `NaN` for a value a scorer left unscored.
+    let bytes = &*evaltally_format::json::python_non_finite_as_null(bytes);
     let doc: JsonLog<'_> = serde_json::from_slice(bytes).map_err(|e| reader.syntax(None, &e))?;
     reader.note_keys(None, bytes);
     let mut log = header_log(reader, None, doc.eval.as_ref(), doc.results.as_ref())?;
@@ -173,6 +172,16 @@ fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
         }
         samples
     });
+    // A version 1 sample's score is its log's one scorer's.
+    if let Some(name) =
+        doc.results.as_ref().and_then(|r| r.get("scorer")).and_then(|s| s.get("name")).and_then(Value::as_str)
+    {
+        for score in log.samples.iter_mut().flatten().flat_map(|s| s.scores.iter_mut()) {
+            if score.scorer == V1_SCORER {
+                name.clone_into(&mut score.scorer);
+            }
+        }
+    }
     Ok(log)
 }
 
@@ -196,11 +205,13 @@ fn header_log(
         reader.warn(member, "`eval.task` missing; the category is `inspect`");
         "inspect".to_string()
     });
-    let scorers = results
+    let mut scorers: Vec<String> = results
         .and_then(|r| r.get("scores"))
         .and_then(Value::as_array)
-        .map(|scores| scores.iter().filter_map(|s| text(s.get("name").or_else(|| s.get("scorer")))).collect())
+        .map(|scores| scores.iter().filter_map(|s| text(s.get("scorer").or_else(|| s.get("name")))).collect())
         .unwrap_or_default();
+    // Version 1 names its one scorer in `results.scorer`.
+    scorers.extend(text(results.and_then(|r| r.get("scorer")).and_then(|s| s.get("name"))));
     Ok(Log {
         model,
         task,
@@ -249,7 +260,16 @@ fn sample(reader: &mut Reader<'_>, member: Option<&str>, name: &str, text: &str)
                 answer: score.get("answer").and_then(Value::as_str).map(str::to_string),
             })
             .collect(),
-        None | Some(Value::Null) => Vec::new(),
+        None | Some(Value::Null) => match &s.score {
+            // Version 1: one score, of the scorer `results.scorer` names (renamed once the
+            // header is known).
+            Some(score @ Value::Object(_)) => vec![Score {
+                scorer: V1_SCORER.to_string(),
+                value: score.get("value").cloned().unwrap_or(Value::Null),
+                answer: score.get("answer").and_then(Value::as_str).map(str::to_string),
+            }],
+            _ => Vec::new(),
+        },
         Some(other) => {
             reader.warn(member, format!("{name}: sample {id}: `scores` is {other}, not an object; unscored"));
             Vec::new()
@@ -293,16 +313,58 @@ impl<'b> Archive<'b> {
         self.names.iter().any(|n| n == name)
     }
 
-    /// A member's bytes, or why it cannot be read.
+    /// A member's bytes, or why it cannot be read. Members are stored, deflated (older
+    /// `inspect_ai`) or Zstandard-compressed (zip method 93, what current `inspect_ai` writes);
+    /// the last are decoded here and checked against the entry's CRC-32, the others by `zip`.
     pub(crate) fn member(&mut self, name: &str) -> Result<Vec<u8>, String> {
+        let raw = self.zip.by_name_raw(name.as_bytes()).map_err(|e| format!("cannot open: {e}"))?;
+        if raw.compression() == zip::CompressionMethod::ZSTD {
+            let (crc, size) = (raw.crc32(), raw.size());
+            let mut packed = Vec::with_capacity(usize::try_from(raw.compressed_size()).unwrap_or(0));
+            raw.take(MAX_MEMBER).read_to_end(&mut packed).map_err(|e| format!("cannot read: {e}"))?;
+            let out = unzstd(&packed, size)?;
+            if crc32fast::hash(&out) != crc {
+                return Err("damaged: its CRC-32 does not match its Zstandard-decoded bytes".to_string());
+            }
+            return Ok(finite(out));
+        }
+        drop(raw);
         let file = self.zip.by_name(name).map_err(|e| format!("cannot open: {e}"))?;
         let mut out = Vec::with_capacity(usize::try_from(file.size().min(MAX_MEMBER)).unwrap_or(0));
         file.take(MAX_MEMBER + 1).read_to_end(&mut out).map_err(|e| format!("cannot read: {e}"))?;
         if out.len() as u64 > MAX_MEMBER {
-            return Err(format!("larger than {} MiB decompressed; not read", MAX_MEMBER >> 20));
+            return Err(too_large());
         }
-        Ok(out)
+        Ok(finite(out))
     }
+}
+
+/// A member's JSON with `inspect_ai`'s `NaN` (a value a scorer left unscored) read as `null`.
+fn finite(member: Vec<u8>) -> Vec<u8> {
+    match evaltally_format::json::python_non_finite_as_null(&member) {
+        std::borrow::Cow::Owned(fixed) => fixed,
+        std::borrow::Cow::Borrowed(_) => member,
+    }
+}
+
+fn too_large() -> String {
+    format!("larger than {} MiB decompressed; not read", MAX_MEMBER >> 20)
+}
+
+/// The bytes of a Zstandard stream (one frame or several, one after another) that the zip
+/// entry says are `size` long, never more than [`MAX_MEMBER`].
+fn unzstd(mut packed: &[u8], size: u64) -> Result<Vec<u8>, String> {
+    use ruzstd::decoding::StreamingDecoder;
+    let mut out = Vec::with_capacity(usize::try_from(size.min(MAX_MEMBER)).unwrap_or(0));
+    while !packed.is_empty() {
+        let frame = StreamingDecoder::new(&mut packed).map_err(|e| format!("cannot read (Zstandard): {e}"))?;
+        let room = (MAX_MEMBER + 1).saturating_sub(out.len() as u64);
+        frame.take(room).read_to_end(&mut out).map_err(|e| format!("cannot read (Zstandard): {e}"))?;
+        if out.len() as u64 > MAX_MEMBER {
+            return Err(too_large());
+        }
+    }
+    Ok(out)
 }
 
 /// A member parsed as JSON of type `T`, or an error diagnostic naming it.

@@ -1,10 +1,13 @@
 //! Scores as `inspect_ai` writes them, and what they make of a sample.
 
-use evaltally_core::Outcome;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use evaltally_core::{Diagnostic, Outcome};
 use evaltally_format::Scoring;
 use serde_json::Value;
 
-use crate::log::Sample;
+use crate::log::{Log, Sample};
 
 /// A score value as a number, the way `inspect_ai`'s `value_to_float` reads it: `C` (correct)
 /// 1, `P` (partial) 0.5, `I` (incorrect) and `N` (no answer) 0, booleans 1 and 0, `yes`/`no`
@@ -47,30 +50,205 @@ pub(crate) struct Verdict {
 /// The error label of a sample whose run failed (`error` in the log).
 pub const ERROR_LABEL: &str = "sample_error";
 
-/// The verdict on `sample` with `scorer` (the scorer chosen for its log) under `scoring`;
-/// `None` when the scorer's value cannot be read as a number (the caller says so).
-pub(crate) fn verdict(sample: &Sample, scorer: Option<&str>, scoring: &Scoring) -> Option<Verdict> {
+/// What decides pass or fail in a log: a scorer and, when its values are dictionaries
+/// (`Score(value={"Problem Correctness": 1, "Total Steps": 5})`), one of their keys; or why
+/// nothing can (said once per log).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Choice {
+    pub(crate) scorer: Option<String>,
+    pub(crate) key: Option<String>,
+    /// Why every sample is unscored, when it is (a scorer or key `--scorer` named that the
+    /// log lacks, a key several scorers have, dictionaries and no key chosen).
+    pub(crate) problem: Option<String>,
+}
+
+impl Choice {
+    /// What a failing sample's label and message call the value: `scorer` or `scorer/key`.
+    pub(crate) fn name(&self) -> String {
+        match (&self.scorer, &self.key) {
+            (Some(s), Some(k)) => format!("{s}/{k}"),
+            (Some(s), None) => s.clone(),
+            (None, _) => String::new(),
+        }
+    }
+}
+
+/// The choice for `log` under `wanted` (`--scorer`): a scorer's name, a key of the
+/// dictionaries one scorer gives, or `SCORER/KEY`; without it, the first scorer the header
+/// lists (else the first by name), and its only key when its values are dictionaries of one.
+pub(crate) fn choose(log: &Log, wanted: Option<&str>) -> Choice {
+    let samples = || log.samples.iter().flatten();
+    let mut scorers: Vec<&str> = Vec::new();
+    for s in log.scorers.iter().map(String::as_str) {
+        if !scorers.contains(&s) {
+            scorers.push(s);
+        }
+    }
+    let in_samples: BTreeSet<&str> = samples().flat_map(|s| s.scores.iter().map(|c| c.scorer.as_str())).collect();
+    scorers.retain(|s| in_samples.contains(s));
+    scorers.extend(in_samples.iter().filter(|s| !scorers.contains(s)).copied().collect::<Vec<_>>());
+    let keys = |scorer: &str| -> BTreeSet<&str> {
+        samples()
+            .flat_map(|s| s.scores.iter().filter(move |c| c.scorer == scorer))
+            .filter_map(|c| c.value.as_object())
+            .flat_map(|m| m.keys().map(String::as_str))
+            .collect()
+    };
+    let listed = |names: &mut dyn Iterator<Item = &str>| names.map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    let unscored =
+        |problem: String| Choice { problem: Some(format!("{problem}; every sample is unscored")), ..Choice::default() };
+    // A scorer chosen: its key when its values are dictionaries.
+    let of_scorer = |scorer: &str| -> Choice {
+        let k = keys(scorer);
+        let key = match k.len() {
+            0 => None,
+            1 => k.first().map(|k| (*k).to_string()),
+            _ => {
+                let mut choice = unscored(format!(
+                    "scorer `{scorer}` gives several values per sample ({}): choose one with --scorer {scorer}/KEY",
+                    listed(&mut k.iter().copied())
+                ));
+                choice.scorer = Some(scorer.to_string());
+                return choice;
+            }
+        };
+        Choice { scorer: Some(scorer.to_string()), key, problem: None }
+    };
+    let Some(wanted) = wanted else {
+        return scorers.first().map_or_else(Choice::default, |s| of_scorer(s));
+    };
+    if scorers.contains(&wanted) {
+        return of_scorer(wanted);
+    }
+    if let Some((scorer, key)) = wanted.split_once('/')
+        && scorers.contains(&scorer)
+        && keys(scorer).contains(key)
+    {
+        return Choice { scorer: Some(scorer.to_string()), key: Some(key.to_string()), problem: None };
+    }
+    let owners: Vec<&str> = scorers.iter().copied().filter(|s| keys(s).contains(wanted)).collect();
+    match owners.as_slice() {
+        [one] => Choice { scorer: Some((*one).to_string()), key: Some(wanted.to_string()), problem: None },
+        [] => {
+            let all_keys: BTreeSet<&str> = scorers.iter().flat_map(|s| keys(s)).collect();
+            let key_list = if all_keys.is_empty() {
+                String::new()
+            } else {
+                format!("; keys of their values: {}", listed(&mut all_keys.iter().copied()))
+            };
+            unscored(format!(
+                "no sample has scorer `{wanted}` (the log's scorers: {}{key_list})",
+                listed(&mut scorers.iter().copied())
+            ))
+        }
+        several => unscored(format!(
+            "`{wanted}` is a key of the values of several scorers: choose one with {}",
+            several.iter().map(|s| format!("--scorer {s}/{wanted}")).collect::<Vec<_>>().join(" or ")
+        )),
+    }
+}
+
+/// A sample's verdict, or why it has none.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Judged {
+    /// Passed, failed or errored (or unscored: no score by the chosen scorer).
+    Verdict(Verdict),
+    /// The chosen value is not a number, C/P/I/N or a boolean: unscored, and said.
+    Unreadable(Value),
+    /// The scorer gave no value (inspect's `Score.unscored()`, written `NaN`): unscored.
+    NoValue,
+}
+
+/// The verdict on `sample` under `choice` and `scoring`.
+pub(crate) fn verdict(sample: &Sample, choice: &Choice, scoring: &Scoring) -> Judged {
     if let Some(error) = &sample.error {
-        return Some(Verdict {
+        return Judged::Verdict(Verdict {
             outcome: Outcome::Errored,
             label: Some(ERROR_LABEL.to_string()),
             message: Some(error.clone()),
         });
     }
-    let unscored = Verdict { outcome: Outcome::Unscored, label: None, message: None };
-    let Some(scorer) = scorer else { return Some(unscored) };
-    let Some(score) = sample.scores.iter().find(|s| s.scorer == scorer) else { return Some(unscored) };
-    let value = score_value(&score.value)?;
-    Some(if scoring.passes(value) {
+    let unscored = Judged::Verdict(Verdict { outcome: Outcome::Unscored, label: None, message: None });
+    if choice.problem.is_some() {
+        return unscored;
+    }
+    let Some(scorer) = &choice.scorer else { return unscored };
+    let Some(score) = sample.scores.iter().find(|s| &s.scorer == scorer) else { return unscored };
+    let value = match (&choice.key, &score.value) {
+        (Some(key), Value::Object(m)) => match m.get(key) {
+            Some(v) => v,
+            None => return unscored,
+        },
+        (_, v) => v,
+    };
+    if value.is_null() {
+        return Judged::NoValue;
+    }
+    let Some(number) = score_value(value) else { return Judged::Unreadable(value.clone()) };
+    let name = choice.name();
+    Judged::Verdict(if scoring.passes(number) {
         Verdict { outcome: Outcome::Pass, label: None, message: None }
     } else {
         Verdict {
             outcome: Outcome::Fail,
-            label: Some(scoring.fail_label(scorer)),
+            label: Some(scoring.fail_label(choice.key.as_deref().unwrap_or(scorer))),
             message: Some(match &score.answer {
-                Some(answer) => format!("{scorer} = {} (answer: {answer})", score.value),
-                None => format!("{scorer} = {}", score.value),
+                Some(answer) => format!("{name} = {value} (answer: {answer})"),
+                None => format!("{name} = {value}"),
             }),
         }
     })
+}
+
+/// What a log's samples had no verdict for, said once per log.
+#[derive(Debug, Default)]
+pub(crate) struct Unjudged {
+    unreadable: Vec<(String, u64, Value)>,
+    no_value: usize,
+}
+
+impl Unjudged {
+    /// The verdict `judged` gives `sample`, noting the samples it gives none for.
+    pub(crate) fn note(&mut self, sample: &Sample, judged: Judged) -> Verdict {
+        match judged {
+            Judged::Verdict(v) => v,
+            Judged::Unreadable(value) => {
+                self.unreadable.push((sample.id.clone(), sample.epoch, value));
+                Verdict { outcome: Outcome::Unscored, label: None, message: None }
+            }
+            Judged::NoValue => {
+                self.no_value += 1;
+                Verdict { outcome: Outcome::Unscored, label: None, message: None }
+            }
+        }
+    }
+
+    /// One warning for the choice's problem, one for the values that could not be read and
+    /// one for those the scorer left without a value.
+    pub(crate) fn warnings(self, path: &Path, choice: &Choice) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        if let Some(problem) = &choice.problem {
+            out.push(Diagnostic::warning(path, problem.clone()));
+        }
+        let name = choice.name();
+        if let Some((id, epoch, value)) = self.unreadable.first() {
+            let n = self.unreadable.len();
+            let samples = if n == 1 { "1 sample".to_string() } else { format!("{n} samples") };
+            out.push(Diagnostic::warning(
+                path,
+                format!(
+                    "scorer `{name}`: {samples} gave values that are not a number, C/P/I/N or a boolean (first: sample {id} epoch {epoch}: {value}); unscored"
+                ),
+            ));
+        }
+        if self.no_value > 0 {
+            let n = self.no_value;
+            let samples = if n == 1 { "1 sample has".to_string() } else { format!("{n} samples have") };
+            out.push(Diagnostic::warning(
+                path,
+                format!("scorer `{name}`: {samples} no value (NaN: unscored by the scorer); unscored"),
+            ));
+        }
+        out
+    }
 }

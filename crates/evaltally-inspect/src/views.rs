@@ -3,19 +3,20 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use evaltally_core::{Diagnostic, Message, Outcome, RunRecord, Status, TestDetail, TestRecord};
+use evaltally_core::{Diagnostic, Message, RunRecord, Status, TestDetail, TestRecord};
 use evaltally_format::Scoring;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::log::{Archive, ZIP_MAGIC};
-use crate::{FORMAT, checked, run_name, score, unreadable_score};
+use crate::{FORMAT, checked, run_name, score};
 
 /// Every epoch of a log as a run record (for `export` and `convert`): outcomes, labels,
 /// messages, wall time and tokens per sample.
 pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic> {
     let (log, mut diagnostics) = checked(path, bytes, false)?;
-    let scorer = log.scorer(scoring.scorer.as_deref());
+    let choice = score::choose(&log, scoring.scorer.as_deref());
+    let mut unjudged = score::Unjudged::default();
     let meta = crate::meta(&log).map(|m| (*m).clone()).unwrap_or_default();
     let mut epochs: BTreeMap<u64, RunRecord> = BTreeMap::new();
     for s in log.samples.iter().flatten() {
@@ -27,10 +28,7 @@ pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunR
             meta: meta.clone(),
             ..RunRecord::default()
         });
-        let verdict = score::verdict(s, scorer, scoring).unwrap_or_else(|| {
-            diagnostics.push(unreadable_score(path, s, scorer));
-            score::Verdict { outcome: Outcome::Unscored, label: None, message: None }
-        });
+        let verdict = unjudged.note(s, score::verdict(s, &choice, scoring));
         run.tests.push(TestRecord {
             id: s.id.clone(),
             category: log.task.clone(),
@@ -43,6 +41,9 @@ pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunR
             ..TestRecord::default()
         });
     }
+    if !log.samples.as_ref().is_none_or(Vec::is_empty) {
+        diagnostics.extend(unjudged.warnings(path, &choice));
+    }
     Ok((epochs.into_values().collect(), diagnostics))
 }
 
@@ -51,7 +52,7 @@ pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunR
 /// the scores (with their explanations) and the error (with its traceback) as details.
 pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Vec<TestDetail>, Diagnostic> {
     let (log, _) = checked(path, bytes, false)?;
-    let scorer = log.scorer(scoring.scorer.as_deref());
+    let choice = score::choose(&log, scoring.scorer.as_deref());
     let full = full_samples(path, bytes, id);
     Ok(log
         .samples
@@ -59,13 +60,10 @@ pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Ve
         .flatten()
         .filter(|s| s.id == id)
         .map(|s| {
-            let verdict = score::verdict(s, scorer, scoring);
-            let status = verdict.as_ref().map_or(Status::Unscored, |v| Status::from(v.outcome));
-            let mut d = TestDetail::new(&run_name(path, s.epoch), &log.model, &log.task, id, status);
-            if let Some(v) = verdict {
-                d.error_type = v.label;
-                d.error_message = v.message;
-            }
+            let v = score::Unjudged::default().note(s, score::verdict(s, &choice, scoring));
+            let mut d = TestDetail::new(&run_name(path, s.epoch), &log.model, &log.task, id, Status::from(v.outcome));
+            d.error_type = v.label;
+            d.error_message = v.message;
             d.input_tokens = s.input_tokens;
             d.output_tokens = s.output_tokens;
             d.latency_seconds = s.total_time;
@@ -141,6 +139,7 @@ fn full_samples(path: &Path, bytes: &[u8], id: &str) -> Vec<Value> {
             #[serde(default)]
             id: Value,
         }
+        let bytes = &*evaltally_format::json::python_non_finite_as_null(bytes);
         let Ok(doc) = serde_json::from_slice::<Samples<'_>>(bytes) else { return Vec::new() };
         doc.samples
             .iter()

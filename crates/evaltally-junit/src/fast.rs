@@ -402,6 +402,7 @@ struct Scanner<'a> {
     root_done: bool,
     attrs: Vec<Attr<'a>>,
     root_name: Option<Cow<'a, str>>,
+    producer: crate::Producer,
     root_declared: Declared,
     root_properties: RunProperties<'a>,
     /// The first suite `timestamp` and `hostname` (not blank).
@@ -420,6 +421,7 @@ impl<'a> Scanner<'a> {
             root_done: false,
             attrs: Vec::with_capacity(16),
             root_name: None,
+            producer: crate::Producer::Other,
             root_declared: Declared::default(),
             root_properties: RunProperties::default(),
             timestamp: None,
@@ -545,12 +547,16 @@ impl<'a> Scanner<'a> {
         let (end, empty) = if parsed { self.attributes(name_end)? } else { self.skip_tag(name_end)? };
         let frame = match parent {
             None if local == "testsuites" => {
+                self.producer = crate::Producer::of_testsuites(|k| attr(&self.attrs, k).map(str::to_string));
                 self.root_name = take(&mut self.attrs, "name");
                 self.root_name = self.root_name.take().filter(|n| !n.chars().all(is_xml_space));
                 self.root_declared = declared(&self.attrs)?;
                 Frame::Suites
             }
-            None => self.suite(None)?,
+            None => {
+                self.producer = crate::Producer::of_testsuite(|k| attr(&self.attrs, k).map(str::to_string));
+                self.suite(None)?
+            }
             Some(Frame::Suites) => self.in_suite(local, None)?,
             Some(Frame::Suite(i)) => self.in_suite(local, Some(i))?,
             Some(Frame::Case(i)) => self.in_case(local, i),
@@ -746,19 +752,24 @@ impl<'a> Scanner<'a> {
         let (root, suites) = (&self.root_properties, &self.suites);
         let run_property = root.run.as_deref().or_else(|| suites.iter().find_map(|s| s.properties.run.as_deref()));
         let model = root.model.as_deref().or_else(|| suites.iter().find_map(|s| s.properties.model.as_deref()));
-        let run = run_name(run_property, self.root_name.as_deref(), source);
+        let run = run_name(run_property, source);
         let model = model.unwrap_or("unknown");
+        let errors_fail = self.producer.errors_are_failures();
         let tests = self.cases.iter().zip(&named).filter_map(|(case, n)| {
             let deciding = match case.status {
                 CaseStatus::Skipped => case.skip_type.as_deref(),
                 _ => case.first_problem.as_ref().and_then(|p| p.1.as_deref()),
             };
-            let outcome = case.status.outcome(deciding)?;
-            let label = if matches!(outcome, Outcome::Fail | Outcome::Errored) {
-                case.status.error_label(deciding)
-            } else {
-                None
+            let status = match case.status {
+                CaseStatus::Errored if errors_fail => CaseStatus::Failed,
+                CaseStatus::Failed if crate::Producer::is_harness_case(case.classname.as_deref(), &case.name) => {
+                    CaseStatus::Errored
+                }
+                status => status,
             };
+            let outcome = status.outcome(deciding)?;
+            let label =
+                if matches!(outcome, Outcome::Fail | Outcome::Errored) { status.error_label(deciding) } else { None };
             Some((n.category, n.id.as_ref(), outcome, label))
         });
         let meta = run_meta(self.timestamp.as_deref(), self.hostname.as_deref());

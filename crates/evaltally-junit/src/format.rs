@@ -90,7 +90,14 @@ impl Format for Junit {
 
     fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
         match read_bytes(file.bytes, file.path) {
-            Ok(run) => Shown { details: run.show(test).into_iter().collect(), diagnostics: Vec::new() },
+            Ok(run) => {
+                // Named as `read` names the runs: the model `unknown` when the report names none.
+                let mut details: Vec<_> = run.show(test).into_iter().collect();
+                for d in &mut details {
+                    model(&run).clone_into(&mut d.model);
+                }
+                Shown { details, diagnostics: Vec::new() }
+            }
             Err(e) => Shown { details: Vec::new(), diagnostics: vec![e.to_diagnostic()] },
         }
     }
@@ -99,9 +106,20 @@ impl Format for Junit {
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
         let at = |line: Option<u64>, column: Option<u64>| Finding::location(line, column, "file");
         let findings = match read_bytes(file.bytes, file.path) {
-            Ok(run) => {
-                run.diagnostics.iter().map(|d| Finding::warning(at(d.line, d.column), d.message.clone())).collect()
-            }
+            // Raw control characters make the file ill-formed XML 1.0: the reader keeps them,
+            // a check does not.
+            Ok(run) => run
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    let at = at(d.line, d.column);
+                    if d.message.contains(crate::read::FORBIDDEN) {
+                        Finding::error(at, format!("{}: not well-formed XML 1.0", d.message))
+                    } else {
+                        Finding::warning(at, d.message.clone())
+                    }
+                })
+                .collect(),
             Err(e) => {
                 let d = e.to_diagnostic();
                 vec![Finding::error(at(d.line, d.column), d.message)]

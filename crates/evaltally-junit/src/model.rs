@@ -208,8 +208,9 @@ pub struct JunitCase {
     /// The id, unique within the category: the name, prefixed with `classname::` when
     /// test cases of different classes share the name.
     pub id: String,
-    /// Whether an earlier test case has the same category and id; duplicates are left out
-    /// of [`JunitRun::category_runs`] and [`JunitRun::record`].
+    /// Whether a later test case has the same category and id (a runner's rerun: the last
+    /// attempt is the verdict); duplicates are left out of [`JunitRun::category_runs`] and
+    /// [`JunitRun::record`].
     pub duplicate: bool,
     /// `time`, in milliseconds.
     pub duration_ms: Option<f64>,
@@ -288,10 +289,11 @@ pub(crate) fn run_meta(timestamp: Option<&str>, hostname: Option<&str>) -> evalt
     }
 }
 
-/// A run's name from its `run` property, its `<testsuites name>` and its file.
-pub(crate) fn run_name(property: Option<&str>, name: Option<&str>, source: &std::path::Path) -> String {
+/// A run's name: its `run` property (which `convert --to junit` writes), else its file's
+/// stem. `<testsuites name>` names the producer (`jest tests`, `pytest tests`, `AllTests`),
+/// not the run.
+pub(crate) fn run_name(property: Option<&str>, source: &std::path::Path) -> String {
     property
-        .or(name)
         .map(str::to_string)
         .or_else(|| source.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "junit".to_string())
@@ -316,6 +318,9 @@ pub struct JunitRun {
     pub cases: Vec<JunitCase>,
     /// What was tolerated, with the line it is about.
     pub diagnostics: Vec<Diagnostic>,
+    /// Who wrote it, as far as its root tells: whose `<error>` is a failure of the test
+    /// (read as one) rather than the harness's.
+    pub producer: crate::Producer,
 }
 
 impl JunitRun {
@@ -324,10 +329,10 @@ impl JunitRun {
         lookup(&self.properties, name).or_else(|| self.suites.iter().find_map(|s| lookup(&s.properties, name)))
     }
 
-    /// The run's name: the `run` property the writer stores, else `<testsuites name>`, else
-    /// the file stem.
+    /// The run's name: the `run` property the writer stores, else the file stem (which the
+    /// analyzer replaces with the run's folder when it is generic, `junit.xml`).
     pub fn run_name(&self) -> String {
-        run_name(self.property("run"), self.name.as_deref(), &self.source)
+        run_name(self.property("run"), &self.source)
     }
 
     /// The model, from the `model` property the writer stores.

@@ -8,6 +8,7 @@
 //! well-formed XML, or whose root is not a test suite, is an error.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::Path;
 
 use evaltally_core::Diagnostic;
@@ -83,11 +84,10 @@ pub fn read(xml: &str, source: &Path) -> Result<JunitRun, JunitError> {
         let (line, column) = evaltally_format::json::line_column(xml.as_bytes(), first);
         let code = xml.as_bytes()[first];
         let message = if count == 1 {
-            format!("control character U+{code:04X}, which XML 1.0 does not allow; kept as written (shown escaped)")
+            format!("control character U+{code:04X}, {FORBIDDEN}; kept as written (shown escaped)")
         } else {
             format!(
-                "{count} control characters that XML 1.0 does not allow, the first (U+{code:04X}) here; kept as \
-                 written (shown escaped)"
+                "{count} control characters {FORBIDDEN}, the first (U+{code:04X}) here; kept as written (shown escaped)"
             )
         };
         run.diagnostics.push(Diagnostic::warning(source, message).at(line, column));
@@ -95,6 +95,10 @@ pub fn read(xml: &str, source: &Path) -> Result<JunitRun, JunitError> {
     }
     Ok(run)
 }
+
+/// What the diagnostic about raw control characters says of them: the reader keeps them (a
+/// warning), `validate` refuses them (an error: the file is not well-formed XML 1.0).
+pub(crate) const FORBIDDEN: &str = "which XML 1.0 does not allow";
 
 /// Whether a byte is a C0 control character XML 1.0 forbids (all but tab, line feed and
 /// carriage return).
@@ -343,6 +347,7 @@ impl<'a> Parser<'a> {
                 suites: Vec::new(),
                 cases: Vec::new(),
                 diagnostics: Vec::new(),
+                producer: crate::Producer::Other,
             },
             stack: Vec::new(),
             names: Vec::new(),
@@ -532,6 +537,14 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// An attribute of `e` by its local name, as written (to tell the report's producer).
+    fn root_attribute(e: &BytesStart<'_>, name: &str) -> Option<String> {
+        e.attributes()
+            .filter_map(Result::ok)
+            .find(|a| a.key.local_name().into_inner() == name.as_bytes())
+            .map(|a| String::from_utf8_lossy(&a.value).into_owned())
+    }
+
     fn root(&mut self, e: &BytesStart<'_>, name: &str, line: u64) -> Result<Frame, JunitError> {
         if self.root_done {
             return Err(self.error_at(
@@ -543,12 +556,17 @@ impl<'a> Parser<'a> {
         match name {
             "testsuites" => {
                 let attrs = self.attributes(e, line)?;
+                self.run.producer = crate::Producer::of_testsuites(|k| attr(&attrs, k).map(str::to_string));
                 self.run.name = non_blank(&attrs, "name");
                 self.run.declared = self.check_counts(&attrs, line, "testsuites");
                 self.run.root_line = line;
                 Ok(Frame::Suites)
             }
-            "testsuite" => self.suite(e, line, None),
+            "testsuite" => {
+                let frame = self.suite(e, line, None)?;
+                self.run.producer = crate::Producer::of_testsuite(|k| Self::root_attribute(e, k));
+                Ok(frame)
+            }
             other => Err(self.error_at(
                 self.event_start,
                 "`<testsuites>` or `<testsuite>` as the root element",
@@ -771,17 +789,58 @@ impl<'a> Parser<'a> {
                     let (id, category) = (&n.id, n.category);
                     warnings.push((
                         seat.line,
-                        format!("duplicate test `{id}` in `{category}` (first at line {first}); the first is kept"),
+                        format!(
+                            "test `{id}` in `{category}` listed again (first at line {first}): a rerun's last \
+                             attempt is kept (a teardown error after a failure keeps the failure)"
+                        ),
                     ));
                 }
                 (n.category.to_string(), n.id.into_owned(), n.first.is_some())
             })
             .collect();
         drop((suites, seats));
-        for (case, (category, id, duplicate)) in self.run.cases.iter_mut().zip(named) {
-            case.duplicate = duplicate;
-            case.category = category;
-            case.id = id;
+        for (case, (category, id, _)) in self.run.cases.iter_mut().zip(&named) {
+            case.category.clone_from(category);
+            case.id.clone_from(id);
+        }
+        // Every case but the last of its (category, id) is a duplicate: runners that rerun a
+        // failed test (pytest-rerunfailures, gotestsum --rerun-fails) write each attempt, the
+        // last being the verdict.
+        // pytest writes a teardown error after a failed call as a second case: the failure is
+        // the verdict.
+        if named.iter().any(|n| n.2) {
+            let mut kept: HashMap<(&str, &str), usize> = HashMap::new();
+            for (i, (category, id, _)) in named.iter().enumerate() {
+                let cases = &self.run.cases;
+                let after_failure = |earlier: usize| {
+                    cases[earlier].status == CaseStatus::Failed && cases[i].status == CaseStatus::Errored
+                };
+                match kept.get(&(category.as_str(), id.as_str())) {
+                    Some(&earlier) if after_failure(earlier) => {}
+                    _ => {
+                        kept.insert((category, id), i);
+                    }
+                }
+            }
+            let keep: Vec<bool> = named
+                .iter()
+                .enumerate()
+                .map(|(i, (c, id, _))| kept.get(&(c.as_str(), id.as_str())) == Some(&i))
+                .collect();
+            for (case, keep) in self.run.cases.iter_mut().zip(keep) {
+                case.duplicate = !keep;
+            }
+        }
+        let errors_fail = self.run.producer.errors_are_failures();
+        for case in &mut self.run.cases {
+            if errors_fail && case.status == CaseStatus::Errored {
+                case.status = CaseStatus::Failed;
+            }
+            if case.status == CaseStatus::Failed
+                && crate::Producer::is_harness_case(case.classname.as_deref(), &case.name)
+            {
+                case.status = CaseStatus::Errored;
+            }
         }
         for (line, w) in warnings {
             self.warn(line, w);

@@ -115,8 +115,9 @@ fn quirks_crlf_bom() {
             "crlf in text"
         ]
     );
-    assert!(run.cases[3].duplicate);
-    assert_eq!(run.cases[2].outcome(), Some(Outcome::Pass), "the first of two duplicates is kept");
+    // A test listed twice is a runner's rerun: the last attempt is the verdict.
+    assert!(run.cases[2].duplicate && !run.cases[3].duplicate);
+    assert_eq!(run.cases[3].outcome(), Some(Outcome::Fail), "the last of two attempts is kept");
     assert_eq!(run.cases[2].duration_ms, Some(1_234_500.0));
     assert_eq!(run.cases[3].duration_ms, Some(500.0));
     assert_eq!(run.cases[1].duration_ms, None);

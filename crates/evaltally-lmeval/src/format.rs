@@ -1,12 +1,12 @@
 //! lm-eval sample logs as a format of the reading pipeline: `samples_<task>_<date>.jsonl`
-//! files whose first line is an object with `doc_id` and `metrics`.
+//! (or `.json`) files whose first document is an object with `doc_id` and a metric.
 
 use std::path::Path;
 
 use evaltally_core::Finding;
-use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Shown};
+use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
-use crate::{model_of, read_bytes, task_and_date};
+use crate::{Beside, read_with, task_and_date};
 
 /// lm-evaluation-harness sample logs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -15,16 +15,35 @@ pub struct LmEval;
 /// The one value of [`LmEval`], for the registry.
 pub static LMEVAL: LmEval = LmEval;
 
-fn first_line_fits(bytes: &[u8]) -> bool {
-    let line = bytes.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace)).unwrap_or_default();
-    let mut keys = (false, false);
-    let start = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
-    let scanned = evaltally_format::scan::object_at(line, start, |k, _| match &line[k] {
-        b"doc_id" => keys.0 = true,
-        b"metrics" => keys.1 = true,
-        _ => {}
+/// Whether the first document (the first line, or the first element of a list) is an
+/// object with `doc_id` and either `metrics` or a key that is none of a sample's fixed keys
+/// (the metric of logs written before lm-eval 0.4.7).
+fn first_document_fits(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some(start) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
+    let (text, start) = if bytes[start] == b'[' {
+        match bytes[start + 1..].iter().position(|c| !c.is_ascii_whitespace()) {
+            Some(at) => (bytes, start + 1 + at),
+            None => return false,
+        }
+    } else {
+        let end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |e| start + e);
+        (&bytes[..end], start)
+    };
+    let (mut doc_id, mut metric) = (false, false);
+    let scanned = evaltally_format::scan::object_at(text, start, |k, _| match &text[k] {
+        b"doc_id" => doc_id = true,
+        b"metrics" => metric = true,
+        other => metric |= !crate::FIXED_KEYS.iter().any(|f| f.as_bytes() == other),
     });
-    scanned.is_ok() && keys == (true, true)
+    scanned.is_ok() && doc_id && metric
+}
+
+/// `results.json` (lm-eval 0.4.0 to 0.4.2) or `results_<date>.json`.
+fn is_results_name(path: &Path) -> bool {
+    evaltally_format::file_name(path).and_then(|n| n.to_str()).is_some_and(|n| {
+        n == "results.json" || n.starts_with("results_") && evaltally_format::has_extension(path, "json")
+    })
 }
 
 impl Format for LmEval {
@@ -44,8 +63,10 @@ impl Format for LmEval {
         "lm-eval sample logs"
     }
 
+    /// Samples files by their names, and results files too, so that one found alone is said
+    /// to be lm-eval's ([`aside`](Format::aside)).
     fn claim(&self, path: &Path) -> Claim {
-        if task_and_date(path).is_some() { Claim::Sniff } else { Claim::No }
+        if task_and_date(path).is_some() || is_results_name(path) { Claim::Sniff } else { Claim::No }
     }
 
     fn beside(&self, path: &Path) -> Vec<std::path::PathBuf> {
@@ -53,19 +74,35 @@ impl Format for LmEval {
     }
 
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        first_line_fits(file.bytes)
+        task_and_date(file.path).is_some() && first_document_fits(file.bytes)
+    }
+
+    /// lm-eval's aggregate `results_<date>.json` (read beside the samples files for the
+    /// model): alone, it holds no outcome per document.
+    fn aside(&self, file: &Input<'_>) -> Option<String> {
+        let results = is_results_name(file.path) && file.has("results") && (file.has("configs") || file.has("config"));
+        results.then(|| {
+            "lm-eval's aggregate results: outcomes per document are in the samples_<task>_<date>.jsonl files \
+             that --log_samples writes beside it"
+                .to_string()
+        })
     }
 
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {
-        let model = model_of(file.path).unwrap_or_else(|| "unknown".to_string());
-        let read = read_bytes(file.path, file.bytes, &model, &options.scoring);
+        let read = read_with(file.path, file.bytes, &Beside::of(file.path), &options.scoring);
         Read { runs: read.runs, diagnostics: read.diagnostics }
     }
 
+    fn records(&self, file: &Input<'_>, options: &Options) -> Records {
+        let (runs, diagnostics) = crate::records(file.path, file.bytes, &Beside::of(file.path), &options.scoring);
+        Records { runs, diagnostics }
+    }
+
     fn show(&self, file: &Input<'_>, test: &str, options: &Options) -> Shown {
-        let model = model_of(file.path).unwrap_or_else(|| "unknown".to_string());
         Shown {
-            details: crate::show(file.path, file.bytes, test, &model, &options.scoring).into_iter().collect(),
+            details: crate::show(file.path, file.bytes, test, &Beside::of(file.path), &options.scoring)
+                .into_iter()
+                .collect(),
             diagnostics: Vec::new(),
         }
     }
@@ -73,7 +110,7 @@ impl Format for LmEval {
     /// Every line left out, and every key written twice on a line, is an error; documents
     /// listed twice are warnings.
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
-        let findings = read_bytes(file.path, file.bytes, "", &options.scoring)
+        let findings = read_with(file.path, file.bytes, &Beside::of(file.path), &options.scoring)
             .diagnostics
             .into_iter()
             .map(|d| {

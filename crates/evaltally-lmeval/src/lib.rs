@@ -1,8 +1,8 @@
 #![doc = include_str!("../README.md")]
 
 mod format;
+mod samples;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{CategoryRun, Diagnostic, Outcome};
@@ -10,35 +10,114 @@ use evaltally_format::Scoring;
 use serde_json::Value;
 
 pub use format::{LMEVAL, LmEval};
+pub use samples::FIXED_KEYS;
+
+use crate::samples::{Doc, documents};
 
 /// The format name.
 pub const FORMAT: &str = "lmeval";
 
-/// (task, date) of a samples file name `samples_<task>_<date>.jsonl`, the date being what
-/// follows the last `_`.
+/// (task, date) of a samples file name: `samples_<task>_<date>.jsonl` (lm-eval 0.4.3 and
+/// later), or `samples_<task>_<date>.json` (its development versions of May and June 2024);
+/// the date is what follows the last `_`.
 ///
 /// ```
 /// let p = std::path::Path::new("out/samples_math_perturbed_full_2026-01-21T03-44-18.458309.jsonl");
 /// assert_eq!(evaltally_lmeval::task_and_date(p), Some(("math_perturbed_full".into(), "2026-01-21T03-44-18.458309".into())));
+/// let dated = std::path::Path::new("out/samples_arith_2024-05-20T10-00-00.000000.json");
+/// assert_eq!(evaltally_lmeval::task_and_date(dated).unwrap().0, "arith");
 /// assert_eq!(evaltally_lmeval::task_and_date(std::path::Path::new("results.jsonl")), None);
 /// ```
 pub fn task_and_date(path: &Path) -> Option<(String, String)> {
     let name = evaltally_format::file_name(path)?.to_str()?;
-    let rest = name.strip_prefix("samples_")?.strip_suffix(".jsonl")?;
+    let rest = name.strip_prefix("samples_")?;
+    let rest = rest.strip_suffix(".jsonl").or_else(|| rest.strip_suffix(".json"))?;
     let (task, date) = rest.rsplit_once('_')?;
     (!task.is_empty() && !date.is_empty()).then(|| (task.to_string(), date.to_string()))
 }
 
-/// The `results_<date>.json` beside a samples file.
+/// The results file beside a samples file: `results_<date>.json`, or, when lm-eval 0.4.9
+/// and later were given `--output_path <name>.json`, `<name>_<date>.json`.
 pub fn results_file(path: &Path) -> Option<PathBuf> {
     let (_, date) = task_and_date(path)?;
-    Some(path.with_file_name(format!("results_{date}.json")))
+    let usual = path.with_file_name(format!("results_{date}.json"));
+    if usual.is_file() {
+        return Some(usual);
+    }
+    let suffix = format!("_{date}.json");
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let named = std::fs::read_dir(folder).ok()?.filter_map(Result::ok).map(|e| e.path()).find(|p| {
+        evaltally_format::file_name(p)
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(&suffix) && !n.starts_with("samples_"))
+    });
+    Some(named.unwrap_or(usual))
 }
 
-/// The model `results_<date>.json` names (`model_name`), when the file is there.
+/// What the results file beside a samples file says about its run: the model and the
+/// names of the task's filters.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Beside {
+    /// `model_name` (lm-eval 0.4.3 and later), else the model `config.model_args` names
+    /// (`pretrained=…`, `model=…`); `unknown` without either.
+    pub model: String,
+    /// The names of the task's filters (`configs.<task>.filter_list[].name`), in order: the
+    /// k-th line of a document, in logs whose lines do not name their filter, is the k-th.
+    pub filters: Vec<String>,
+}
+
+impl Beside {
+    /// What the results file beside the samples file at `path` says (defaults when there is
+    /// none).
+    pub fn of(path: &Path) -> Self {
+        let doc = results_file(path).and_then(|p| evaltally_format::json::read(&p).ok());
+        let task = task_and_date(path).map(|(t, _)| t);
+        Self::from_results(doc.as_ref(), task.as_deref())
+    }
+
+    /// What a parsed results document says about `task`.
+    ///
+    /// ```
+    /// use evaltally_lmeval::Beside;
+    /// let old = serde_json::json!({"config": {"model": "hf", "model_args": "pretrained=acme/7b,dtype=bfloat16"},
+    ///     "configs": {"arith": {"filter_list": [{"name": "strict"}, {"name": "flexible"}]}}});
+    /// let b = Beside::from_results(Some(&old), Some("arith"));
+    /// assert_eq!((b.model.as_str(), b.filters.as_slice()), ("acme/7b", &["strict".to_string(), "flexible".to_string()][..]));
+    /// assert_eq!(Beside::from_results(None, None).model, "unknown");
+    /// ```
+    pub fn from_results(doc: Option<&Value>, task: Option<&str>) -> Self {
+        let Some(doc) = doc else { return Self { model: "unknown".to_string(), filters: Vec::new() } };
+        let model = doc
+            .get("model_name")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| model_in_args(doc.get("config")?.get("model_args")?))
+            .unwrap_or_else(|| "unknown".to_string());
+        let filters = task
+            .and_then(|t| doc.get("configs")?.get(t)?.get("filter_list")?.as_array())
+            .map(|list| list.iter().filter_map(|f| f.get("name")?.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        Self { model, filters }
+    }
+}
+
+/// The model `model_args` names: `pretrained=` (Hugging Face), `model=` (API models) or
+/// `path=`, from the `k=v,k=v` string or the object older versions wrote.
+fn model_in_args(args: &Value) -> Option<String> {
+    const KEYS: [&str; 3] = ["pretrained", "model", "path"];
+    match args {
+        Value::String(s) => {
+            let pairs: Vec<(&str, &str)> = s.split(',').filter_map(|p| p.split_once('=')).collect();
+            KEYS.iter().find_map(|k| pairs.iter().find(|(key, _)| key.trim() == *k).map(|(_, v)| v.trim().to_string()))
+        }
+        Value::Object(m) => KEYS.iter().find_map(|k| m.get(*k)?.as_str().map(str::to_string)),
+        _ => None,
+    }
+}
+
+/// The model `results_<date>.json` names, when the file is there.
 pub fn model_of(path: &Path) -> Option<String> {
-    let doc = evaltally_format::json::read(&results_file(path)?).ok()?;
-    doc.get("model_name").and_then(Value::as_str).map(str::to_string)
+    Some(Beside::of(path).model).filter(|m| m != "unknown")
 }
 
 /// What a samples file holds: its run, and what was wrong with its lines.
@@ -51,104 +130,101 @@ pub struct Read {
 }
 
 /// Reads a samples file's bytes as a run of `model`; `scoring` picks the metric
-/// (`scorer`, default the first the line names) and the pass threshold.
+/// (`scorer`; by default the first the lines give whose every value is 0 or 1) and the pass
+/// threshold. [`read_with`] also names the filters of logs whose lines do not.
 pub fn read_bytes(path: &Path, bytes: &[u8], model: &str, scoring: &Scoring) -> Read {
+    let beside = Beside { model: model.to_string(), filters: Vec::new() };
+    read_with(path, bytes, &beside, scoring)
+}
+
+/// [`read_bytes`], with what the results file beside it says.
+pub fn read_with(path: &Path, bytes: &[u8], beside: &Beside, scoring: &Scoring) -> Read {
     let (task, date) =
         task_and_date(path).unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)));
-    let mut run = CategoryRun::new(date, model, task);
+    let mut run = CategoryRun::new(date, &beside.model, task);
     run.sources.push(path.to_path_buf());
     let mut diagnostics = Vec::new();
-    let mut seen = HashSet::new();
-    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line_no = n as u64 + 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let err = |what: String| Diagnostic::error(path, format!("{what}; line left out")).at_line(line_no);
-        let doc: Value = match serde_json::from_slice(line) {
-            Ok(v) => v,
-            Err(e) => {
-                diagnostics.push(
-                    Diagnostic::error(path, format!("not valid JSON: {}", evaltally_format::json::message(&e)))
-                        .at(line_no, e.column() as u64),
-                );
-                continue;
-            }
-        };
-        for r in evaltally_format::json::repeated_keys(line) {
-            let message = format!("key `{}` appears twice on this line; the last value is read", r.key);
-            diagnostics.push(Diagnostic::warning(path, message).at(line_no, r.again as u64 + 1));
-        }
-        let Some(doc_id) = doc
-            .get("doc_id")
-            .and_then(|v| v.as_u64().map(|n| n.to_string()).or_else(|| v.as_str().map(str::to_string)))
-        else {
-            diagnostics.push(err("expected `doc_id`, an integer or a string".to_string()));
-            continue;
-        };
-        let filter = doc.get("filter").and_then(Value::as_str).unwrap_or("none");
-        let id = if filter == "none" { doc_id } else { format!("{doc_id}/{filter}") };
-        let metric = doc.get("metrics").and_then(Value::as_array).and_then(|names| {
-            names
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|m| scoring.scorer.as_deref().is_none_or(|wanted| wanted == *m))
-                .find_map(|m| Some((m, doc.get(m)?.as_f64()?)))
-        });
-        let Some((name, value)) = metric else {
-            let wanted = scoring.scorer.as_deref().map_or_else(|| "a numeric metric".to_string(), |m| format!("`{m}`"));
-            diagnostics.push(err(format!("document {id}: expected `metrics` naming {wanted} on the line")));
-            continue;
-        };
-        if !seen.insert(id.clone()) {
-            diagnostics.push(
-                Diagnostic::warning(path, format!("document {id} listed again; the first is kept")).at_line(line_no),
-            );
-            continue;
-        }
-        if scoring.passes(value) {
-            run.push(&id, Outcome::Pass, None);
-        } else {
-            run.push(&id, Outcome::Fail, Some(&scoring.fail_label(name)));
+    let docs = documents(path, bytes, &beside.filters, &mut diagnostics);
+    let Some(metric) = samples::metric(path, &docs, scoring, &mut diagnostics) else {
+        return Read { runs: Vec::new(), diagnostics };
+    };
+    for doc in &docs {
+        match doc.value(&metric) {
+            Some(value) if scoring.passes(value) => run.push(&doc.id, Outcome::Pass, None),
+            Some(_) => run.push(&doc.id, Outcome::Fail, Some(&scoring.fail_label(&metric))),
+            None => diagnostics.push(
+                Diagnostic::error(path, format!("document {}: no numeric `{metric}`; left out", doc.id))
+                    .at_line(doc.line),
+            ),
         }
     }
     let runs = if run.is_empty() { Vec::new() } else { vec![run] };
     Read { runs, diagnostics }
 }
 
-/// Everything a samples file says about document `id` (as [`read_bytes`] names it): its
+/// The run of a samples file test by test (for `export`, `convert` and the store), as
+/// [`read_with`] reads it.
+pub fn records(
+    path: &Path,
+    bytes: &[u8],
+    beside: &Beside,
+    scoring: &Scoring,
+) -> (Vec<evaltally_core::RunRecord>, Vec<Diagnostic>) {
+    let read = read_with(path, bytes, beside, scoring);
+    let runs = read
+        .runs
+        .iter()
+        .map(|run| evaltally_core::RunRecord {
+            run: run.run.clone(),
+            model: run.model.clone(),
+            format: FORMAT.to_string(),
+            source: path.to_path_buf(),
+            tests: run
+                .tests()
+                .map(|t| evaltally_core::TestRecord {
+                    id: t.id.to_string(),
+                    category: run.category.clone(),
+                    outcome: Some(t.outcome),
+                    error_type: t.error_type.map(|e| e.as_str().to_string()),
+                    ..evaltally_core::TestRecord::default()
+                })
+                .collect(),
+            ..evaltally_core::RunRecord::default()
+        })
+        .collect();
+    (runs, read.diagnostics)
+}
+
+/// Everything a samples file says about document `id` (as [`read_with`] names it): its
 /// outcome, the target as expected answer, the filtered response as the answer, and the
 /// metrics as details.
-pub fn show(path: &Path, bytes: &[u8], id: &str, model: &str, scoring: &Scoring) -> Option<evaltally_core::TestDetail> {
+pub fn show(
+    path: &Path,
+    bytes: &[u8],
+    id: &str,
+    beside: &Beside,
+    scoring: &Scoring,
+) -> Option<evaltally_core::TestDetail> {
     use evaltally_core::{Status, TestDetail};
     let (task, date) =
         task_and_date(path).unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)));
-    let read = read_bytes(path, bytes, model, scoring);
+    let read = read_with(path, bytes, beside, scoring);
     let test = read
         .runs
         .first()?
         .tests()
         .find(|t| t.id == id)
         .map(|t| (t.outcome, t.error_type.map(|e| e.as_str().to_string())))?;
-    let doc: Value =
-        bytes.split(|&b| b == b'\n').filter_map(|l| serde_json::from_slice::<Value>(l).ok()).find(|d| {
-            let doc_id = d.get("doc_id").map(|v| v.to_string().trim_matches('"').to_string()).unwrap_or_default();
-            let filter = d.get("filter").and_then(Value::as_str).unwrap_or("none");
-            (if filter == "none" { doc_id } else { format!("{doc_id}/{filter}") }) == id
-        })?;
+    let docs = samples::full_documents(path, bytes, &beside.filters);
+    let doc: &Doc = docs.iter().find(|d| d.id == id)?;
     let status = if test.0 == Outcome::Pass { Status::Passed } else { Status::Failed };
-    let mut d = TestDetail::new(&date, model, &task, id, status);
+    let mut d = TestDetail::new(&date, &beside.model, &task, id, status);
     d.error_type = test.1;
-    d.expected = doc.get("target").cloned();
-    d.answer = doc.get("filtered_resps").cloned();
-    let metrics: serde_json::Map<String, Value> = doc
-        .get("metrics")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .filter_map(|m| Some((m.to_string(), doc.get(m)?.clone())))
-        .collect();
+    let full = doc.full.as_ref()?;
+    d.expected = full.get("target").or_else(|| full.get("truth")).cloned();
+    d.answer = full.get("filtered_resps").cloned();
+    let metrics: serde_json::Map<String, Value> =
+        doc.metrics.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
     d.error_details = Some(Value::Object(metrics));
     Some(d)
 }

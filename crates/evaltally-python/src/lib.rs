@@ -66,6 +66,8 @@ struct Filters {
     as_format: Option<String>,
     pass_threshold: Option<f64>,
     scorer: Option<String>,
+    #[serde(default)]
+    keep_duplicates: bool,
 }
 
 /// The [`Filter`] a JSON object of keyword arguments describes.
@@ -90,6 +92,7 @@ fn filter(filters: &str) -> Result<Filter, Error> {
         forced,
         errors_as_failures,
         scoring: evaltally_format::Scoring { pass_threshold: f.pass_threshold, scorer: f.scorer },
+        keep_duplicates: f.keep_duplicates,
     })
 }
 

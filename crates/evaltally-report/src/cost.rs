@@ -43,8 +43,12 @@ pub fn text(runs: &[RunCost], style: Style) -> String {
             out.push('\n');
         }
         let head = format!("{} ({}, {})", printable(&run.run), printable(&run.model), printable(&run.format));
-        if run.source == CostSource::None {
+        if run.is_empty() {
             let _ = writeln!(out, "{}: no cost data in this run", style.bold(&head));
+            continue;
+        }
+        if run.source == CostSource::None {
+            let _ = writeln!(out, "{}: {}", style.bold(&head), dollar_line(run));
             continue;
         }
         let _ = writeln!(out, "{}: {}", style.bold(&head), from(run));
@@ -67,8 +71,24 @@ pub fn text(runs: &[RunCost], style: Style) -> String {
                 dollars(r.cost_usd)
             );
         }
+        if run.declared_usd.is_some() || run.tests_usd.is_some() && run.source == CostSource::Declared {
+            let _ = writeln!(out, "  {}", dollar_line(run));
+        }
     }
     out
+}
+
+/// The run's declared total beside what its tests sum to, when it has either apart from the
+/// table's own cost column.
+fn dollar_line(run: &RunCost) -> String {
+    match (run.declared_usd, run.tests_usd) {
+        (Some(d), Some(t)) => {
+            format!("run total {} (declared); its tests sum to {}", dollars(Some(d)), dollars(Some(t)))
+        }
+        (Some(d), None) => format!("run total {} (declared)", dollars(Some(d))),
+        (None, Some(t)) => format!("its tests sum to {}", dollars(Some(t))),
+        (None, None) => String::new(),
+    }
 }
 
 /// The report as Markdown.
@@ -82,8 +102,12 @@ pub fn markdown(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
             markdown_text(&run.model),
             markdown_text(&run.format)
         );
-        if run.source == CostSource::None {
+        if run.is_empty() {
             out.push_str("No cost data in this run.\n");
+            continue;
+        }
+        if run.source == CostSource::None {
+            let _ = writeln!(out, "{}.", capital(&dollar_line(run)));
             continue;
         }
         let _ = writeln!(out, "Figures {}.\n", from(run));
@@ -99,25 +123,33 @@ pub fn markdown(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
                 dollars(r.cost_usd)
             );
         }
+        if run.declared_usd.is_some() || run.tests_usd.is_some() && run.source == CostSource::Declared {
+            let _ = writeln!(out, "\n{}.", capital(&dollar_line(run)));
+        }
     }
     crate::diagnostics_markdown(&mut out, diagnostics);
     out
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// The JSON document `evaltally cost --format json` prints.
 #[derive(Debug, Serialize)]
 pub struct Document<'a> {
     /// Per run: its name, model, format, where the figures come from (`declared`, `tests`,
-    /// `none`), one row per model and the total.
+    /// `none`), one row per model and the total, and the run's declared total in dollars
+    /// (`declared_usd`) and its tests' (`tests_usd`) when it has them.
     pub runs: &'a [RunCost],
-    /// Warnings: what was tolerated.
-    pub warnings: Vec<&'a Diagnostic>,
-    /// Errors: what could not be read and was left out.
-    pub errors: Vec<&'a Diagnostic>,
+    /// What reading the files said: warnings, errors and the files not read.
+    #[serde(flatten)]
+    pub diagnostics: crate::Listed<'a>,
 }
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
-    let doc = Document { runs, warnings: crate::warnings(diagnostics), errors: crate::errors(diagnostics) };
+    let doc = Document { runs, diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }

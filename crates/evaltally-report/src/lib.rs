@@ -13,5 +13,5 @@ pub mod trend;
 pub mod validate;
 
 use json::pretty_json;
-pub use style::{OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};
-use style::{diagnostics_markdown, errors, group_digits, thousands, warnings, width_of};
+pub use style::{Listed, OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};
+use style::{diagnostics_markdown, group_digits, thousands, width_of};

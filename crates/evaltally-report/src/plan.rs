@@ -15,19 +15,14 @@ pub struct Document<'a> {
     /// The plan.
     #[serde(flatten)]
     pub plan: &'a PlanReport,
-    /// Warnings from reading the runs.
-    pub warnings: Vec<&'a Diagnostic>,
-    /// Errors from reading the runs.
-    pub errors: Vec<&'a Diagnostic>,
+    /// What reading the files said: warnings, errors and the files not read.
+    #[serde(flatten)]
+    pub diagnostics: crate::Listed<'a>,
 }
 
 /// The plan as pretty-printed JSON with a final newline.
 pub fn json(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
-    crate::pretty_json(&Document {
-        plan: report,
-        warnings: crate::warnings(diagnostics),
-        errors: crate::errors(diagnostics),
-    })
+    crate::pretty_json(&Document { plan: report, diagnostics: crate::Listed::of(diagnostics) })
 }
 
 fn count(n: Option<usize>) -> String {

@@ -17,16 +17,14 @@ pub struct Document<'a> {
     pub id: &'a str,
     /// One entry per run (and model) that holds the test's category.
     pub runs: &'a [TestDetail],
-    /// Problems reading the files.
-    pub warnings: Vec<&'a Diagnostic>,
-    /// Files that could not be read.
-    pub errors: Vec<&'a Diagnostic>,
+    /// What reading the files said: warnings, errors and the files not read.
+    #[serde(flatten)]
+    pub diagnostics: crate::Listed<'a>,
 }
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(id: &str, details: &[TestDetail], diagnostics: &[Diagnostic]) -> String {
-    let doc =
-        Document { id, runs: details, warnings: crate::warnings(diagnostics), errors: crate::errors(diagnostics) };
+    let doc = Document { id, runs: details, diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }
 
@@ -105,12 +103,22 @@ fn indent(text: &str, by: &str) -> String {
 pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String {
     let mut out = String::new();
     let Some(first) = details.first() else { return out };
+    // Every model and category the rows cover, in their order.
+    let distinct = |of: fn(&TestDetail) -> &str| {
+        let mut seen: Vec<&str> = Vec::new();
+        for d in details {
+            if !seen.contains(&of(d)) {
+                seen.push(of(d));
+            }
+        }
+        seen.into_iter().map(|s| printable(s).into_owned()).collect::<Vec<_>>().join(", ")
+    };
     let _ = writeln!(
         out,
         "{}  ({} / {})",
         style.bold(&printable(&first.id)),
-        printable(&first.model),
-        printable(&first.category)
+        distinct(|d| d.model.as_str()),
+        distinct(|d| d.category.as_str())
     );
 
     let several_models = details.iter().any(|d| d.model != first.model);

@@ -99,11 +99,13 @@ pub(crate) fn diagnostics_markdown(out: &mut String, diagnostics: &[evaltally_co
         return;
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let notes = diagnostics.iter().filter(|d| d.is_note()).count();
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let not_read = if notes == 0 { String::new() } else { format!(", {} not read", count(notes, "file")) };
     let _ = writeln!(
         out,
-        "\n<details><summary>{}, {}</summary>\n",
-        count(diagnostics.len() - errors, "warning"),
+        "\n<details><summary>{}, {}{not_read}</summary>\n",
+        count(diagnostics.len() - errors - notes, "warning"),
         count(errors, "error")
     );
     for d in diagnostics {
@@ -129,9 +131,35 @@ pub(crate) fn group_digits(digits: &str) -> String {
     out
 }
 
+/// The diagnostics of a JSON document, in its `warnings`, `errors` and (when there are any)
+/// `not_read` lists.
+#[derive(Debug, serde::Serialize)]
+pub struct Listed<'a> {
+    /// Warnings: what was tolerated.
+    pub warnings: Vec<&'a evaltally_core::Diagnostic>,
+    /// Errors: what could not be read and was left out.
+    pub errors: Vec<&'a evaltally_core::Diagnostic>,
+    /// Files found and not read, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_read: Vec<&'a evaltally_core::Diagnostic>,
+}
+
+impl<'a> Listed<'a> {
+    /// `diagnostics` sorted into the three lists.
+    pub fn of(diagnostics: &'a [evaltally_core::Diagnostic]) -> Self {
+        Listed { warnings: warnings(diagnostics), errors: errors(diagnostics), not_read: notes(diagnostics) }
+    }
+}
+
 /// The warnings among `diagnostics`, for a JSON document's `warnings`.
 pub(crate) fn warnings(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltally_core::Diagnostic> {
-    diagnostics.iter().filter(|d| !d.is_error()).collect()
+    diagnostics.iter().filter(|d| d.is_warning()).collect()
+}
+
+/// The notes among `diagnostics` (files found and not read), for a JSON document's
+/// `not_read`.
+pub(crate) fn notes(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltally_core::Diagnostic> {
+    diagnostics.iter().filter(|d| d.is_note()).collect()
 }
 
 /// The errors among `diagnostics`, for a JSON document's `errors`.

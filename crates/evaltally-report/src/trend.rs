@@ -158,15 +158,13 @@ pub struct Document<'a> {
     /// its outcomes in run order (`true`, `false`, `null` for a run that did not score it),
     /// rate, flips, streak and status.
     pub models: &'a [ModelTrend],
-    /// Warnings: what was tolerated.
-    pub warnings: Vec<&'a Diagnostic>,
-    /// Errors: what could not be read and was left out.
-    pub errors: Vec<&'a Diagnostic>,
+    /// What reading the files said: warnings, errors and the files not read.
+    #[serde(flatten)]
+    pub diagnostics: crate::Listed<'a>,
 }
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
-    let doc =
-        Document { models: &report.models, warnings: crate::warnings(diagnostics), errors: crate::errors(diagnostics) };
+    let doc = Document { models: &report.models, diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }

@@ -1,5 +1,7 @@
 //! `validate` results: text and the JSON document
-//! `{"files": [{"path", "format", "valid", "errors": [...], "warnings": [...]}]}`.
+//! `{"files": [{"path", "format", "valid", "errors": [...], "warnings": [...], "not_read": [...]}]}`
+//! (`not_read` only for files found and not read: no format takes them, or theirs keeps no
+//! runs in them).
 
 use std::fmt::Write as _;
 
@@ -17,6 +19,13 @@ struct FileDoc<'a> {
     valid: bool,
     errors: Vec<&'a Finding>,
     warnings: Vec<&'a Finding>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    not_read: Vec<&'a Finding>,
+}
+
+/// Whether a file was found and not read: its findings are notes alone.
+fn not_read(f: &FileValidation) -> bool {
+    !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == evaltally_core::Severity::Note)
 }
 
 #[derive(Serialize)]
@@ -35,6 +44,7 @@ pub fn json(files: &[FileValidation]) -> String {
                 valid: f.is_valid(),
                 errors: f.errors().collect(),
                 warnings: f.warnings().collect(),
+                not_read: f.notes().collect(),
             })
             .collect(),
     };
@@ -46,20 +56,28 @@ pub fn json(files: &[FileValidation]) -> String {
 pub fn text(files: &[FileValidation], style: Style) -> String {
     let mut out = String::new();
     for f in files {
-        let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
-        let _ = writeln!(out, "{}: {verdict} ({})", printable(&f.path.to_string_lossy()), printable(&f.format));
+        let lossy = f.path.to_string_lossy();
+        let path = printable(&lossy);
+        if not_read(f) {
+            let _ = writeln!(out, "{path}: not read");
+        } else {
+            let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
+            let _ = writeln!(out, "{path}: {verdict} ({})", printable(&f.format));
+        }
         for finding in &f.findings {
             let _ = writeln!(out, "  {finding}");
         }
     }
+    let unread = files.iter().filter(|f| not_read(f)).count();
+    let checked = files.len() - unread;
     let invalid = files.iter().filter(|f| !f.is_valid()).count();
     let warned = files.iter().filter(|f| f.warnings().next().is_some()).count();
+    let unread = if unread == 0 { String::new() } else { format!("; {unread} not read") };
     let _ = writeln!(
         out,
-        "{} file{}: {} valid, {invalid} invalid, {warned} with warnings",
-        files.len(),
-        if files.len() == 1 { "" } else { "s" },
-        files.len() - invalid
+        "{checked} file{}: {} valid, {invalid} invalid, {warned} with warnings{unread}",
+        if checked == 1 { "" } else { "s" },
+        checked - invalid
     );
     out
 }

@@ -141,4 +141,6 @@ pub fn is_harness_report(v: &impl Keys) -> bool {
     let own: Vec<bool> = HARNESS_INSTANCE_KEYS.iter().map(|k| has(v, k)).collect();
     harness_instance_keys(&own)
         || v.only_child_has(&HARNESS_INSTANCE_KEYS).is_some_and(|found| harness_instance_keys(&found))
+        // Instance reports merged into one map (as `evaltally-swebench` reads them).
+        || evaltally_format::keys::map_of(v, "resolved", &HARNESS_INSTANCE_KEYS[1..], Some("timed_out"), 8)
 }

@@ -15,6 +15,10 @@ pub enum Format {
     RunReport,
     /// A SWE-bench per-instance `report.json`, wrapped in `{instance_id: …}` or not.
     InstanceReport,
+    /// Per-instance reports merged into one `{instance_id: {resolved, tests_status, …}, …}`
+    /// document (`evaluation_report.json` and the like, written by pipelines that collect
+    /// a run's `report.json` files): one run.
+    InstanceMap,
 }
 
 impl Format {
@@ -23,6 +27,7 @@ impl Format {
         match self {
             Self::RunReport => "swebench-run-report",
             Self::InstanceReport => "swebench-instance-report",
+            Self::InstanceMap => "swebench-instance-map",
         }
     }
 }
@@ -57,6 +62,12 @@ fn sfbench_document(v: &impl Keys, v2_header: bool) -> bool {
 /// assert_eq!(detect(&run), Some(Format::RunReport));
 /// let inst = serde_json::json!({"django__django-11099": {"resolved": true, "patch_exists": true}});
 /// assert_eq!(detect(&inst), Some(Format::InstanceReport));
+/// let merged = serde_json::json!({"a__b-1": {"resolved": true, "patch_exists": true},
+///     "a__b-2": {"resolved": false, "tests_status": {}}});
+/// assert_eq!(detect(&merged), Some(Format::InstanceMap));
+/// // Counts per repository are no instance reports.
+/// let by_repo = serde_json::json!({"django": {"resolved": 3, "total": 5}, "sympy": {"resolved": 1, "total": 2}});
+/// assert_eq!(detect(&by_repo), None);
 /// // SF-Bench v2 copies the id lists; its header says it is SF-Bench's.
 /// let v2 = serde_json::json!({"schema_version": "2.0", "run_id": "r", "summary": {}, "resolved_ids": [],
 ///     "completed_ids": []});
@@ -86,5 +97,19 @@ pub fn detect(v: &impl Keys) -> Option<Format> {
     if v.only_child_has(&INSTANCE_REPORT_KEYS).is_some_and(|found| instance_report_keys(&found)) {
         return Some(Format::InstanceReport);
     }
+    if instance_map(v) {
+        return Some(Format::InstanceMap);
+    }
     None
+}
+
+/// How many members of a document an instance map is recognised by (the reader checks
+/// every member).
+pub const MAP_SAMPLE: usize = 8;
+
+/// Whether an object is a merged map of instance reports: two members or more, the first
+/// few each an instance report's body (`resolved` and a patch or test key) or SWE-smith's
+/// timeout entry (`timed_out`).
+fn instance_map(v: &impl Keys) -> bool {
+    evaltally_format::keys::map_of(v, "resolved", &INSTANCE_REPORT_KEYS[1..], Some("timed_out"), MAP_SAMPLE)
 }

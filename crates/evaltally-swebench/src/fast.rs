@@ -56,6 +56,8 @@ pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<Insta
         patch_exists: flag(patch_exists)?,
         patch_applied: flag(patch_applied)?,
         infra_failure: flag(infra_failure)?.unwrap_or(false),
+        timed_out: false,
+        graded: true,
         tests_status: None,
         notes: Vec::new(),
     })

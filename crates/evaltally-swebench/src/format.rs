@@ -174,6 +174,20 @@ impl Format for SweBench {
         units
     }
 
+    /// A results summary some pipelines write beside a run's per-instance reports
+    /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`).
+    fn aside(&self, file: &Input<'_>) -> Option<String> {
+        let summary = file.has("instances") && file.has("total") && (file.has("passed") || file.has("failed"));
+        let listed = file
+            .json("instances")
+            .is_some_and(|i| evaltally_format::json::first_element_has(i, b"instance_id", b"resolved"));
+        (summary && listed).then(|| {
+            "a results summary (`total`, `passed`, `instances[]`) of SWE-bench instance reports: evaltally \
+             reads the per-instance `report.json` files it summarises"
+                .to_string()
+        })
+    }
+
     /// A run report's id lists and counts, the keys every harness version writes
     /// (per-instance reports are told by their place).
     fn resemblance(&self, file: &Input<'_>) -> Option<Resemblance> {

@@ -5,7 +5,7 @@ use std::path::Path;
 use evaltally_core::{Diagnostic, RunRecord, TestRecord};
 
 use crate::detect::Format;
-use crate::report::{InstanceReport, RunOutcome, RunReport, repository};
+use crate::report::{InstanceReport, RunReport, repository};
 use crate::sources::{Source, identity, read_json};
 
 fn record(run: String, model: String, format: Format, source: &Path) -> RunRecord {
@@ -46,26 +46,33 @@ pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) ->
         Format::RunReport => {
             let report = RunReport::from_value(doc);
             rec.tests = report
-                .outcomes()
+                .verdicts()
                 .into_iter()
-                .map(|(id, outcome)| run_report_test(id, outcome, report.failure_reasons.get(id)))
+                .map(|(id, outcome, label)| run_report_test(id, outcome, label, report.failure_reasons.get(id)))
                 .collect();
         }
         Format::InstanceReport => {
             let fallback = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
             rec.tests = InstanceReport::from_value(doc, fallback.as_deref()).iter().map(instance_test).collect();
         }
+        Format::InstanceMap => {
+            rec.tests = crate::sources::map_reports(path, doc, &mut Vec::new()).iter().map(instance_test).collect();
+        }
     }
     Ok(vec![rec])
 }
 
-fn run_report_test(id: &str, outcome: RunOutcome, reason: Option<&serde_json::Value>) -> TestRecord {
-    let passed = outcome == RunOutcome::Resolved;
+fn run_report_test(
+    id: &str,
+    outcome: evaltally_core::Outcome,
+    label: Option<&str>,
+    reason: Option<&serde_json::Value>,
+) -> TestRecord {
     TestRecord {
         id: id.to_string(),
         category: repository(id),
-        outcome: Some(outcome.outcome()),
-        error_type: (!passed).then(|| outcome.label().to_string()),
+        outcome: Some(outcome),
+        error_type: label.map(str::to_string),
         error_message: reason.and_then(serde_json::Value::as_str).map(str::to_string),
         ..TestRecord::default()
     }

@@ -229,18 +229,37 @@ impl RunReport {
     /// assert_eq!((runs[1].len(), runs[1].passed()), (2, 1));
     /// ```
     pub fn category_runs(&self, run: &str, model: &str) -> Vec<CategoryRun> {
-        let infra: std::collections::HashSet<&str> = self.infra_failure_ids.iter().map(String::as_str).collect();
         let mut by_repo: std::collections::BTreeMap<String, CategoryRun> = std::collections::BTreeMap::new();
-        for (id, outcome) in self.outcomes() {
+        for (id, outcome, label) in self.verdicts() {
             let repo = repository(id);
             let entry = by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo));
-            match outcome {
-                RunOutcome::Resolved => entry.push(id, Outcome::Pass, None),
-                _ if infra.contains(id) => entry.push(id, Outcome::Errored, Some("infra_failure")),
-                other => entry.push(id, other.outcome(), Some(other.label())),
-            }
+            entry.push(id, outcome, label);
         }
         by_repo.into_values().collect()
+    }
+
+    /// Every instance with an outcome (as [`outcomes`](Self::outcomes) lists them) and its
+    /// label: an instance of v5's `infra_failure_ids` errored, labelled `infra_failure`,
+    /// whichever list holds it; a resolved one has no label.
+    ///
+    /// ```
+    /// use evaltally_core::Outcome;
+    /// use evaltally_swebench::report::RunReport;
+    /// let v = serde_json::json!({"resolved_ids": ["a__b-1"], "unresolved_ids": ["a__b-2"],
+    ///     "infra_failure_ids": ["a__b-2"]});
+    /// let verdicts = RunReport::from_value(&v).verdicts();
+    /// assert_eq!(verdicts[1], ("a__b-2", Outcome::Errored, Some("infra_failure")));
+    /// ```
+    pub fn verdicts(&self) -> Vec<(&str, Outcome, Option<&'static str>)> {
+        let infra: std::collections::HashSet<&str> = self.infra_failure_ids.iter().map(String::as_str).collect();
+        self.outcomes()
+            .into_iter()
+            .map(|(id, outcome)| match outcome {
+                RunOutcome::Resolved => (id, Outcome::Pass, None),
+                _ if infra.contains(id) => (id, Outcome::Errored, Some("infra_failure")),
+                other => (id, other.outcome(), Some(other.label())),
+            })
+            .collect()
     }
 }
 
@@ -259,6 +278,11 @@ pub struct InstanceReport {
     pub patch_applied: Option<bool>,
     /// v5: `infra_failure`.
     pub infra_failure: bool,
+    /// SWE-smith's `{"timed_out": true, "timeout": …}` entry: the harness gave up on it.
+    pub timed_out: bool,
+    /// Whether it was graded: `"resolved": null` (NeMo-Skills writes it for an instance it
+    /// did not evaluate) leaves it unscored.
+    pub graded: bool,
     /// `tests_status`: `{FAIL_TO_PASS: {success, failure}, PASS_TO_PASS: …}`.
     pub tests_status: Option<Value>,
     /// What the reader tolerated, one message each: a flag that is not `true` or `false`
@@ -281,6 +305,20 @@ impl InstanceReport {
     /// ```
     pub fn from_value(v: &Value, fallback_id: Option<&str>) -> Option<Self> {
         let m = v.as_object()?;
+        if m.get("timed_out") == Some(&Value::Bool(true)) && !m.contains_key("resolved") {
+            return Some(Self {
+                instance_id: fallback_id?.to_string(),
+                resolved: false,
+                patch_is_none: false,
+                patch_exists: None,
+                patch_applied: None,
+                infra_failure: false,
+                timed_out: true,
+                graded: true,
+                tests_status: None,
+                notes: Vec::new(),
+            });
+        }
         let (id, body) = if m.contains_key("resolved") {
             (fallback_id?.to_string(), m)
         } else if m.len() == 1 {
@@ -293,8 +331,10 @@ impl InstanceReport {
         if let Some(folder) = fallback_id.filter(|f| *f != id) {
             notes.push(format!("the report is keyed `{id}` but sits in the folder `{folder}`; read as `{id}`"));
         }
+        let graded = !body.get("resolved").is_some_and(Value::is_null);
         let mut flag = |k: &str| match body.get(k) {
             None => None,
+            Some(Value::Null) if k == "resolved" => None,
             Some(Value::Bool(b)) => Some(*b),
             Some(other) => {
                 let read_as = if k == "resolved" { "read as false" } else { "ignored" };
@@ -314,22 +354,36 @@ impl InstanceReport {
             patch_exists,
             patch_applied,
             infra_failure,
+            timed_out: false,
+            graded,
             tests_status: body.get("tests_status").cloned(),
             notes,
         })
     }
 
-    /// Why it did not resolve: `empty_patch`, `patch_apply_failed`, `infra_failure` or
-    /// `tests_failed`; `None` when it resolved.
+    /// Why it did not resolve: `empty_patch`, `infra_failure` (v5: the harness's
+    /// environment failed; written with `patch_successfully_applied: false`), `timeout`
+    /// (SWE-smith), `patch_apply_failed` or `tests_failed`; `None` when it resolved.
+    ///
+    /// ```
+    /// use evaltally_swebench::report::InstanceReport;
+    /// use evaltally_core::Outcome;
+    /// let v5 = serde_json::json!({"resolved": false, "patch_exists": true,
+    ///     "patch_successfully_applied": false, "infra_failure": true});
+    /// let r = InstanceReport::from_value(&v5, Some("a__b-1")).unwrap();
+    /// assert_eq!((r.failure_label(), r.outcome()), (Some("infra_failure"), Outcome::Errored));
+    /// ```
     pub fn failure_label(&self) -> Option<&'static str> {
-        if self.resolved {
+        if self.resolved || !self.graded {
             None
+        } else if self.timed_out {
+            Some("timeout")
         } else if self.patch_is_none || self.patch_exists == Some(false) {
             Some("empty_patch")
-        } else if self.patch_applied == Some(false) {
-            Some("patch_apply_failed")
         } else if self.infra_failure {
             Some("infra_failure")
+        } else if self.patch_applied == Some(false) {
+            Some("patch_apply_failed")
         } else {
             Some("tests_failed")
         }
@@ -338,9 +392,12 @@ impl InstanceReport {
     /// The outcome it counts as: resolved passes, an infrastructure failure errored, any
     /// other reason fails.
     pub fn outcome(&self) -> Outcome {
+        if !self.graded {
+            return Outcome::Unscored;
+        }
         match self.failure_label() {
             None => Outcome::Pass,
-            Some("infra_failure") => Outcome::Errored,
+            Some("infra_failure" | "timeout") => Outcome::Errored,
             Some(_) => Outcome::Fail,
         }
     }

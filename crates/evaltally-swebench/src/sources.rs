@@ -93,7 +93,43 @@ pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
             stem,
             doc.get("model_name").or_else(|| doc.get("model")).and_then(Value::as_str).unwrap_or("unknown").to_string(),
         ),
+        // The run is named after the file (after its folder when the name is generic, as
+        // `evaluation_report.json` is: the analyzer's naming rule); the model is the one
+        // every entry names (SWE-smith's `model_name_or_path`), else unknown.
+        Format::InstanceMap => {
+            let mut models = doc
+                .as_object()
+                .into_iter()
+                .flat_map(|m| m.values())
+                .map(|v| v.get("model_name_or_path").and_then(Value::as_str));
+            let first = models.next().flatten();
+            let model = first.filter(|f| models.all(|m| m == Some(*f))).unwrap_or("unknown");
+            (stem, model.to_string())
+        }
     }
+}
+
+/// The instance reports of a merged map, in the document's order: an entry that is no
+/// instance report is an error naming it (and left out).
+pub fn map_reports(path: &Path, doc: &Value, diagnostics: &mut Vec<Diagnostic>) -> Vec<InstanceReport> {
+    let Some(m) = doc.as_object() else { return Vec::new() };
+    let mut out = Vec::with_capacity(m.len());
+    for (id, entry) in m {
+        match InstanceReport::from_value(entry, Some(id)) {
+            Some(r) => {
+                diagnostics.extend(r.notes.iter().map(|n| Diagnostic::warning(path, format!("instance `{id}`: {n}"))));
+                out.push(r);
+            }
+            None => diagnostics.push(Diagnostic::error(
+                path,
+                format!(
+                    "instance `{id}`: expected an instance report (`{{\"resolved\": …}}`), found {}; left out",
+                    evaltally_format::check::found(entry)
+                ),
+            )),
+        }
+    }
+    out
 }
 
 /// Reads a source into category runs.
@@ -175,6 +211,10 @@ pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome 
                 None => out.diagnostics.push(Diagnostic::error(path, "not a SWE-bench instance report")),
             }
         }
+        Format::InstanceMap => {
+            let reports = map_reports(path, doc, &mut out.diagnostics);
+            out.runs = instance_runs(&run, &model, &reports);
+        }
     }
     out
 }
@@ -244,11 +284,11 @@ pub fn show_document(path: &Path, format: Format, logs: Option<&Path>, doc: &Val
     match format {
         Format::RunReport => {
             let report = RunReport::from_value(doc);
-            let outcome = report.outcome_of(id)?;
-            let status = Status::from(outcome.outcome());
+            let (_, outcome, label) = report.verdicts().into_iter().find(|(i, _, _)| *i == id)?;
+            let status = Status::from(outcome);
             let mut d = TestDetail::new(&run, &model, &repository(id), id, status);
             if status != Status::Passed {
-                d.error_type = Some(outcome.label().to_string());
+                d.error_type = label.map(str::to_string);
                 d.error_message = report.failure_reasons.get(id).and_then(Value::as_str).map(str::to_string);
             }
             if let Some(dir) = logs {
@@ -268,6 +308,13 @@ pub fn show_document(path: &Path, format: Format, logs: Option<&Path>, doc: &Val
                 fill_from_instance(&mut d, &r);
                 d
             })
+        }
+        Format::InstanceMap => {
+            let entry = doc.get(id)?;
+            let r = InstanceReport::from_value(entry, Some(id))?;
+            let mut d = TestDetail::new(&run, &model, &repository(id), id, Status::Passed);
+            fill_from_instance(&mut d, &r);
+            Some(d)
         }
     }
 }

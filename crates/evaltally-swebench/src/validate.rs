@@ -39,6 +39,7 @@ pub fn validate(doc: &Value, format: Format) -> Vec<Finding> {
     match format {
         Format::RunReport => run_report(&mut c, doc),
         Format::InstanceReport => instance_report(&mut c, doc),
+        Format::InstanceMap => instance_map(&mut c, doc),
     }
     c.findings
 }
@@ -355,6 +356,21 @@ fn instance_report(c: &mut Checker, doc: &Value) {
         }
     } else {
         instance_fields(c, m, "$");
+    }
+}
+
+fn instance_map(c: &mut Checker, doc: &Value) {
+    let Some(m) = doc.as_object() else {
+        c.error("$", format!("expected a map of SWE-bench instance reports (an object), found {}", found(doc)));
+        return;
+    };
+    for (id, entry) in m {
+        let base = key_path("$", id);
+        match entry.as_object() {
+            Some(im) if im.get("timed_out") == Some(&Value::Bool(true)) && !im.contains_key("resolved") => {}
+            Some(im) if im.contains_key("resolved") => instance_fields(c, im, &base),
+            _ => c.error(&base, format!("expected an instance report (`{{\"resolved\": …}}`), found {}", found(entry))),
+        }
     }
 }
 

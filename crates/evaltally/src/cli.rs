@@ -26,6 +26,10 @@ pub(crate) struct Cli {
     /// empties it.
     #[arg(long, global = true)]
     pub(crate) no_cache: bool,
+    /// Say why each file found was not read (by default one line counts them, with their
+    /// names).
+    #[arg(long, short = 'v', global = true)]
+    pub(crate) verbose: bool,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -279,10 +283,16 @@ pub(crate) struct ReadArgs {
     /// passes. Default: only a full score (1).
     #[arg(long, value_name = "SCORE")]
     pub(crate) pass_threshold: Option<f64>,
-    /// For logs with several scorers (inspect_ai) or metrics (lm-eval): the one to read.
-    /// Default: the first the log lists.
+    /// For logs with several scorers (inspect_ai) or metrics (lm-eval): the one to read,
+    /// or a key of the dictionaries a scorer gives (`KEY` or `SCORER/KEY`). Default: the
+    /// first the log lists (for lm-eval, the first that is 0 or 1 for every document).
     #[arg(long, value_name = "NAME")]
     pub(crate) scorer: Option<String>,
+    /// Read files with the same bytes as one read before as runs of their own. By default
+    /// such a file (one run saved twice under two names) is said and read once, so that it
+    /// does not count twice as evidence.
+    #[arg(long)]
+    pub(crate) keep_duplicates: bool,
 }
 
 /// When `compare` exits 1.
@@ -507,15 +517,24 @@ pub(crate) struct RunsArgs {
     /// The N most recent entries (0: all).
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub(crate) limit: usize,
-    /// Output format. JSON: `{"store": PATH, "found": N, "entries": [{"name", "format",
-    /// "source", "pushed_at_unix", "runs": [{"run", "model", "timestamp", "git_branch",
-    /// "tier", "version", "passed", "scored", "cost_usd"}]}]}`, newest first; a run's
-    /// fields the files do not record are left out. A PostgreSQL store: `{"store": URL,
-    /// "found": N, "runs": [{"id", "run", "model", "format", "source", "pushed_at_unix",
-    /// "timestamp", "git_branch", "git_sha", "tier", "version", "passed", "scored",
-    /// "cost_usd"}]}`.
-    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
-    pub(crate) format: ValidateFormat,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RunsFormat::Text)]
+    pub(crate) format: RunsFormat,
+}
+
+/// How `runs` prints the store's contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RunsFormat {
+    /// One line per entry (per run, for a PostgreSQL store): date, branch, tier, passes,
+    /// cost, version, format and where it was pushed from.
+    Text,
+    /// {"store", "found", "entries": [{"name", "format", "source", "pushed_at_unix",
+    /// "runs": [{"run", "model", "timestamp", "git_branch", "tier", "version", "passed",
+    /// "scored", "cost_usd"}]}]}, newest first; fields a run does not record are left out.
+    /// A PostgreSQL store: {"store", "found", "runs": [{"id", "run", "model", "format",
+    /// "source", "pushed_at_unix", "timestamp", "git_branch", "git_sha", "tier", "version",
+    /// "passed", "scored", "cost_usd"}]}.
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -78,6 +78,7 @@ where
             return u8::try_from(err.exit_code()).unwrap_or(2);
         }
     };
+    output::set_verbose(cli.verbose);
     store::init(cli.store.clone());
     if let Err(err) = cli.resolve_store_paths() {
         return fail(&err);

@@ -80,19 +80,71 @@ pub(crate) fn note(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "note: {}", safe_lines(text));
 }
 
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--verbose`: every note is printed, not only counted.
+pub(crate) fn set_verbose(on: bool) {
+    VERBOSE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn verbose() -> bool {
+    VERBOSE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Prints diagnostics on stderr (their `Display` escapes what came from files), then a
-/// one-line count.
+/// one-line count. Notes (files found and not read) are each printed with `--verbose`;
+/// otherwise one line counts and names them.
 pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
     if diags.is_empty() {
         return;
     }
     let mut err = std::io::stderr().lock();
-    for d in diags {
+    let (notes, said): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diags.iter().partition(|d| d.is_note());
+    for d in &said {
         let _ = writeln!(err, "{d}");
     }
-    let errors = diags.iter().filter(|d| d.is_error()).count();
-    let warnings = diags.len() - errors;
-    let _ = writeln!(err, "{warnings} warning{}, {errors} error{}", plural(warnings), plural(errors));
+    if verbose() {
+        for d in &notes {
+            let _ = writeln!(err, "{d}");
+        }
+    }
+    for line in not_read_lines(&notes) {
+        let _ = writeln!(err, "note: {line}");
+    }
+    if !said.is_empty() {
+        let errors = said.iter().filter(|d| d.is_error()).count();
+        let warnings = said.len() - errors;
+        let _ = writeln!(err, "{warnings} warning{}, {errors} error{}", plural(warnings), plural(errors));
+    }
+}
+
+/// The lines that count the files found and not read: those no format takes, by name (the
+/// first few), and those their formats keep no runs in (`skipped: …`).
+fn not_read_lines(notes: &[&Diagnostic]) -> Vec<String> {
+    const NAMED: usize = 3;
+    let (skipped, unknown): (Vec<&&Diagnostic>, Vec<&&Diagnostic>) =
+        notes.iter().partition(|d| d.message.starts_with("skipped:"));
+    let why = if verbose() { "" } else { " (--verbose says why)" };
+    let mut lines = Vec::new();
+    if !unknown.is_empty() {
+        let mut names: Vec<String> = unknown.iter().take(NAMED).map(|d| shown(&d.path)).collect();
+        if unknown.len() > NAMED {
+            names.push(format!("and {} more", unknown.len() - NAMED));
+        }
+        let files = if unknown.len() == 1 { "file" } else { "files" };
+        lines.push(format!("{} {files} not read: {}{why}", unknown.len(), names.join(", ")));
+    }
+    if !skipped.is_empty() {
+        let (files, them) = if skipped.len() == 1 { ("file", "it") } else { ("files", "them") };
+        let list = if verbose() { String::new() } else { format!(" (--verbose lists {them})") };
+        lines.push(format!("{} {files} skipped as holding no runs{list}", skipped.len()));
+    }
+    lines
+}
+
+/// Whether `diags` hold a warning or an error (notes aside).
+pub(crate) fn has_problems(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(|d| !d.is_note())
 }
 
 fn plural(n: usize) -> &'static str {

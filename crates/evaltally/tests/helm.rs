@@ -144,8 +144,12 @@ fn refdata_run_has_the_provenance_counts() {
     let Some(dir) = refdata("evals/every_eval_ever/tests/data/helm") else { return };
     let run = evaltally(&["stability", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    // The run folder's other files are said to be skipped, and nothing else is said.
+    assert_eq!(run.stderr, "note: 2 files skipped as holding no runs (--verbose lists them)\n");
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let skipped: Vec<&str> =
+        doc["not_read"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
+    assert!(skipped.iter().all(|m| m.starts_with("skipped: HELM's ")), "{skipped:?}");
     let model = &doc["models"][0];
     assert_eq!(model["model"], "openai/gpt2");
     // train_trial_index values [0]: one run.

@@ -310,7 +310,10 @@ fn export_convert_push_and_runs() {
     let store = dir.join("store");
     let env = [("EVALTALLY_STORE", store.to_str().unwrap())];
     let push = run(dir, &["push", &at("gstack"), &at("junit"), &at("sfbench/run-1")], &env);
-    assert_eq!(push.code, 0, "{}", push.stderr);
+    // The raw escape sequences make the JUnit reports ill-formed XML 1.0: not pushed, and
+    // said; the others are.
+    assert_eq!(push.code, 1, "{}", push.stderr);
+    assert!(push.stderr.contains("/junit: not pushed, invalid:"), "{}", push.stderr);
     let runs = run(dir, &["runs"], &env);
     let runs_json = run(dir, &["runs", "--format", "json"], &env);
     let doc: Value = serde_json::from_str(&runs_json.stdout).unwrap();
@@ -341,14 +344,16 @@ fn a_real_jest_report_with_its_colours() {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("jest-junit.xml"), &coloured).unwrap();
     let dir = tmp.path();
-    for args in [
-        &["stability", "jest-junit.xml"][..],
-        &["stability", "jest-junit.xml", "--format", "markdown"],
-        &["validate", "jest-junit.xml"],
-    ] {
+    for args in [&["stability", "jest-junit.xml"][..], &["stability", "jest-junit.xml", "--format", "markdown"]] {
         let r = run(dir, args, &[]);
         assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
     }
+    // Read as written, the escapes make the file ill-formed XML 1.0: `validate` says so.
+    let checked = run(dir, &["validate", "jest-junit.xml"], &[]);
+    assert_eq!(checked.code, 1, "{}", checked.stdout);
+    assert!(
+        checked.stdout.contains("which XML 1.0 does not allow") && checked.stdout.contains("not well-formed XML 1.0")
+    );
     let show = run(dir, &["show", "jest-junit.xml", "Failing test"], &[]);
     assert_eq!(show.code, 0, "{}", show.stderr);
     assert!(show.stdout.contains("  error: Error: \\u{1b}[2mexpect(\\u{1b}[22m"), "{}", show.stdout);

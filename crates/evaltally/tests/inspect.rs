@@ -20,10 +20,11 @@ fn json(args: &[&str]) -> serde_json::Value {
 }
 
 /// (stable pass, flaky, stable fail, errored) of the first category of the first model.
+/// Stable passes, flaky tests, stable failures, and tests with an errored result.
 fn classes(doc: &serde_json::Value) -> (u64, u64, u64, u64) {
     let c = &doc["models"][0]["categories"][0];
     let n = |k: &str| c[k].as_u64().unwrap_or(0);
-    (n("stable_pass"), n("flaky"), n("stable_fail"), n("errored"))
+    (n("stable_pass"), n("flaky"), n("stable_fail"), n("with_errors"))
 }
 
 fn outcomes(doc: &serde_json::Value) -> Vec<(String, String)> {
@@ -80,7 +81,12 @@ fn threshold_and_scorer_choose_what_passes() {
     assert_eq!(outcomes(&includes)[3].1, "PPE");
     // A scorer no sample has: every sample unscored, and a warning says which exist.
     let none = evaltally(&["stability", "testdata/inspect/arith.eval", "--scorer", "f1"]);
-    assert!(none.stderr.contains("no sample has scorer `f1` (the log's: includes, match)"), "{}", none.stderr);
+    assert!(
+        none.stderr
+            .contains("no sample has scorer `f1` (the log's scorers: `match`, `includes`); every sample is unscored"),
+        "{}",
+        none.stderr
+    );
     // Export labels a failure by its scorer.
     let export = evaltally(&["export", "testdata/inspect/arith.eval"]);
     assert!(
@@ -174,7 +180,7 @@ fn damaged_logs_are_named_and_the_rest_is_read() {
                 r#"[{"epoch": 1, "scores": {"match": {"value": "C"}}},
                     {"id": 2, "epoch": 1, "scores": {"match": {"value": "C"}}},
                     {"id": 2, "epoch": 1, "scores": {"match": {"value": "I"}}},
-                    {"id": 3, "epoch": 1, "scores": {"match": {"value": {"a": 1}}}}]"#,
+                    {"id": 3, "epoch": 1, "scores": {"match": {"value": [1, 2]}}}]"#,
             ),
         ]),
     );
@@ -201,7 +207,7 @@ fn damaged_logs_are_named_and_the_rest_is_read() {
         "samples.eval: error: summaries.json: [0]: expected `id`, a string or an integer; left out",
         "samples.eval: warning: sample 2 epoch 1 listed again; the first is kept",
         "samples.eval: warning: header.json: key `model` appears again",
-        "scorer `match` gave {\"a\":1}, not a number, C/P/I/N or a boolean; unscored",
+        "scorer `match`: 1 sample gave values that are not a number, C/P/I/N or a boolean (first: sample 3 epoch 1: [1,2]); unscored",
         "member.eval: error: summaries.json: not valid JSON: EOF while parsing a value (line 2, column 10)",
         "headless.eval: error: expected header.json or _journal/start.json in the archive",
         "cut.eval: error: not a readable .eval archive (zip)",
@@ -280,7 +286,12 @@ fn same_named_logs_keep_their_epochs_apart() {
         let fixture = evaltally_testkit::testdata("inspect/arith.eval");
         std::fs::copy(fixture, dir.path().join(folder).join("arith.eval")).unwrap();
     }
-    let run = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
+    // The same bytes twice: one run saved twice, read once and said.
+    let once = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
+    assert!(once.stderr.contains("b/arith.eval: warning: the same bytes as ./a/arith.eval"), "{}", once.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&once.stdout).unwrap();
+    assert_eq!(doc["models"][0]["runs"].as_array().unwrap().len(), 3);
+    let run = evaltally_in(dir.path(), &["stability", ".", "--format", "json", "--keep-duplicates"], &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let runs: Vec<&str> = doc["models"][0]["runs"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();

@@ -32,7 +32,7 @@ fn fixture_through_every_command() {
         (c["total"].as_u64(), c["stable_pass"].as_u64(), c["flaky"].as_u64(), c["stable_fail"].as_u64()),
         (Some(5), Some(3), Some(1), Some(1))
     );
-    assert_eq!(c["errored"], 1);
+    assert_eq!(c["with_errors"], 1);
     let tests: Vec<(&str, &str)> = c["tests"]
         .as_array()
         .unwrap()

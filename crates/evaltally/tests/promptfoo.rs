@@ -94,14 +94,14 @@ fn damaged_results_are_named_and_left_out() {
   {"success": true, "testCase": {"description": "a"}, "prompt": {"label": "P"}, "provider": "m", "testIdx": 0, "promptIdx": 0},
   {"success": true, "success": false, "testCase": {"description": "d"}, "prompt": {"label": "P"}, "provider": "m", "latencyMs": "slow"}
 ]}}"#;
-    std::fs::write(dir.path().join("eval.json"), text).unwrap();
-    let stability = evaltally_in(dir.path(), &["stability", "eval.json"], &[]);
-    let validate = evaltally_in(dir.path(), &["validate", "eval.json"], &[]);
+    std::fs::write(dir.path().join("riddles-run.json"), text).unwrap();
+    let stability = evaltally_in(dir.path(), &["stability", "riddles-run.json"], &[]);
+    let validate = evaltally_in(dir.path(), &["validate", "riddles-run.json"], &[]);
     assert_eq!((stability.code, validate.code), (1, 1), "{}{}", stability.stderr, validate.stdout);
     for said in [
-        "eval.json:3: error: results.results[1]: expected a result object",
-        "eval.json:4: error: results.results[2]: expected `success`, true or false, found \"yes\"; left out",
-        "eval.json:5: warning: results.results[3]: no `provider`; read as model `unknown`",
+        "riddles-run.json:3: error: results.results[1]: expected a result object",
+        "riddles-run.json:4: error: results.results[2]: expected `success`, true or false, found \"yes\"; left out",
+        "riddles-run.json:5: warning: results.results[3]: no `provider`; read as model `unknown`",
         "results.results[4]: `testIdx` 0 and `promptIdx` 0 again (first at results.results[0]); the first is kept",
         "key `success` appears again",
     ] {
@@ -110,17 +110,17 @@ fn damaged_results_are_named_and_left_out() {
     insta::assert_snapshot!(format!("{}\n{}", stability.transcript(), validate.transcript()));
 
     // Not promptfoo's shape at all, once forced: one error, nothing to analyse (exit 2).
-    std::fs::write(dir.path().join("eval.json"), r#"{"results": {"version": 3, "results": {"a": 1}}}"#).unwrap();
-    let run = evaltally_in(dir.path(), &["stability", "eval.json"], &[]);
+    std::fs::write(dir.path().join("riddles-run.json"), r#"{"results": {"version": 3, "results": {"a": 1}}}"#).unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "riddles-run.json"], &[]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("eval.json: error: results.results: expected a list of results, found {\"a\":1}"),
+        run.stderr.contains("riddles-run.json: error: results.results: expected a list of results, found {\"a\":1}"),
         "{}",
         run.stderr
     );
-    let run = evaltally_in(dir.path(), &["validate", "eval.json"], &[]);
+    let run = evaltally_in(dir.path(), &["validate", "riddles-run.json"], &[]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    assert!(run.stdout.contains("eval.json: INVALID (promptfoo)"), "{}", run.stdout);
+    assert!(run.stdout.contains("riddles-run.json: INVALID (promptfoo)"), "{}", run.stdout);
 }
 
 #[test]

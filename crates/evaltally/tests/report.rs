@@ -202,7 +202,8 @@ fn text_from_files_stays_text() {
     let dir = tmp.path().join("in");
     std::fs::create_dir_all(&dir).unwrap();
     let junit = r#"<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="evil&lt;/script&gt;&lt;!--">
+<testsuites name="a report">
+  <properties><property name="run" value="evil&lt;/script&gt;&lt;!--"/></properties>
   <testsuite name="cat&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" tests="2" failures="1" timestamp="2026-01-02T03:04:05">
     <testcase classname="x" name="&lt;/SCRIPT&gt;&lt;img src=x onerror=alert(1)&gt;&amp;amp;" time="1.5"><failure message="m">boom &lt;/script&gt; &#x9b;31m &#x202e;rtl postgres://u:secret@db/x</failure></testcase>
     <testcase classname="x" name="ok" time="0.1"/>

@@ -72,5 +72,5 @@ pub fn load_groups_with_records(
     }
     let (read, records) = split(both);
     let all = finish_loaded(found.diagnostics, &found.units, read, filter)?;
-    Ok(Groups { all, records: finish_records(Vec::new(), records, filter), groups: loaded })
+    Ok(Groups { all, records: finish_records(Vec::new(), &found.units, records, filter), groups: loaded })
 }

@@ -39,6 +39,9 @@ pub struct Filter {
     pub errors_as_failures: bool,
     /// How scores become pass or fail (`--pass-threshold`, `--scorer`).
     pub scoring: evaltally_format::Scoring,
+    /// Read files with the bytes of one read before as runs of their own
+    /// (`--keep-duplicates`); by default each is a warning and is read once.
+    pub keep_duplicates: bool,
 }
 
 /// The model name runs get with [`Filter::pool_models`].
@@ -114,6 +117,7 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
     let found = registry().discover_with(paths, &filter.options(), cache)?;
     let (kept, dropped): (Units, Units) =
         found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
+    let diagnostics = found.diagnostics;
     if kept.is_empty() {
         let models: BTreeSet<String> = dropped.iter().filter_map(|u| u.scope()).map(|(m, _)| m.to_string()).collect();
         let categories: BTreeSet<String> =
@@ -123,7 +127,117 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
             categories: categories.into_iter().collect(),
         });
     }
-    Ok(Found { units: kept, diagnostics: found.diagnostics })
+    Ok(Found { units: kept, diagnostics })
+}
+
+/// The units whose one file has the bytes of an earlier unit's file (one run saved twice
+/// under two names), each with that earlier unit, and a warning naming both. Only units of
+/// one format whose files have one size and whose readings are alike (`fingerprint`: a
+/// digest of what was read, names aside) are compared, byte by byte: no file is read again
+/// unless it is most likely a copy.
+pub(crate) fn duplicates(
+    units: &[Box<dyn Unit>],
+    fingerprint: impl Fn(usize) -> Option<u64>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<usize, usize> {
+    let mut alike: hashbrown::HashMap<(u64, &'static str, u64), Vec<usize>> = hashbrown::HashMap::new();
+    let mut by_size: hashbrown::HashMap<(u64, &'static str), Vec<usize>> = hashbrown::HashMap::new();
+    for (i, u) in units.iter().enumerate() {
+        if u.source().is_some() && u.size() > 0 {
+            by_size.entry((u.size(), u.format())).or_default().push(i);
+        }
+    }
+    for ((size, format), same) in by_size.into_iter().filter(|(_, s)| s.len() > 1) {
+        for i in same {
+            if let Some(f) = fingerprint(i) {
+                alike.entry((size, format, f)).or_default().push(i);
+            }
+        }
+    }
+    let mut twin_of: BTreeMap<usize, usize> = BTreeMap::new();
+    for mut group in alike.into_values().filter(|g| g.len() > 1) {
+        group.sort_unstable();
+        let files: Vec<(usize, Option<Vec<u8>>)> =
+            group.iter().map(|&i| (i, units[i].source().and_then(|p| std::fs::read(p).ok()))).collect();
+        for (at, (i, bytes)) in files.iter().enumerate() {
+            let Some(bytes) = bytes else { continue };
+            if twin_of.contains_key(i) {
+                continue;
+            }
+            for (j, other) in &files[at + 1..] {
+                if !twin_of.contains_key(j) && other.as_ref() == Some(bytes) {
+                    twin_of.insert(*j, *i);
+                }
+            }
+        }
+    }
+    for (&dup, &kept) in &twin_of {
+        let (Some(d), Some(k)) = (units[dup].source(), units[kept].source()) else { continue };
+        diagnostics.push(Diagnostic::warning(
+            d,
+            format!(
+                "the same bytes as {} (one run saved twice?): read once; --keep-duplicates reads both",
+                evaltally_core::text::printable(&k.to_string_lossy())
+            ),
+        ));
+    }
+    twin_of
+}
+
+/// What readings need said before they are used: a unit that read nothing and said nothing
+/// (an empty document) is a warning; a unit whose file has the bytes of an earlier one's is
+/// a warning too, and its reading is dropped (unless `--keep-duplicates`).
+fn said_of_readings(
+    read: &mut [(usize, evaltally_format::Read)],
+    units: &[Box<dyn Unit>],
+    filter: &Filter,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for (u, out) in read.iter() {
+        let empty = out.runs.iter().all(CategoryRun::is_empty);
+        if empty && out.diagnostics.is_empty() {
+            let unit = &units[*u];
+            let path = unit.source().map_or_else(|| PathBuf::from(unit.label()), std::path::Path::to_path_buf);
+            diagnostics.push(Diagnostic::warning(path, "holds no tests: nothing in it to analyse"));
+        }
+    }
+    if filter.keep_duplicates {
+        return;
+    }
+    let at: HashMap<usize, usize> = read.iter().enumerate().map(|(k, (u, _))| (*u, k)).collect();
+    let print = |u: usize| at.get(&u).map(|&k| &read[k].1).filter(|r| !r.runs.is_empty()).map(reading_print);
+    let twins = duplicates(units, print, diagnostics);
+    for dup in twins.keys() {
+        if let Some(&k) = at.get(dup) {
+            read[k].1 = evaltally_format::Read::default();
+        }
+    }
+}
+
+/// A digest of the tests a reading holds and their outcomes: what the file holds, whatever
+/// its name makes of the run, model and category (a format may take them from it).
+fn reading_print(read: &evaltally_format::Read) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for r in &read.runs {
+        r.scored.hash(&mut h);
+        for t in r.tests() {
+            (t.id, t.outcome as u8, t.error_type.map(evaltally_core::ErrorType::as_str)).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// [`reading_print`] of records.
+fn records_print(records: &evaltally_format::Records) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for r in &records.runs {
+        for t in &r.tests {
+            (&t.id, t.outcome.map(|o| o as u8), &t.error_type).hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 /// Everything read from the given paths.
@@ -178,7 +292,7 @@ pub fn load_with_records(
     let found = discover(paths, filter, cache)?;
     let (read, records) = split(read_both(&found.units, filter, progress, cache));
     let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
-    Ok((loaded, finish_records(Vec::new(), records, filter)))
+    Ok((loaded, finish_records(Vec::new(), &found.units, records, filter)))
 }
 
 /// Both readings of every unit ([`Cache::read_both`]), runs sharing ids; what was read is
@@ -259,6 +373,8 @@ fn finish_loaded(
     read: Vec<(usize, evaltally_format::Read)>,
     filter: &Filter,
 ) -> Result<Loaded, LoadError> {
+    let mut read = read;
+    said_of_readings(&mut read, units, filter, &mut diagnostics);
     // The runs, and beside them the unit each came from: thousands of category runs are
     // moved once into place here, then only swapped (no second copy of the list).
     let count = read.iter().map(|(_, out)| out.runs.len()).sum();
@@ -269,6 +385,7 @@ fn finish_loaded(
         unit_of.extend(std::iter::repeat_n(i, out.runs.len()));
         runs.extend(out.runs);
     }
+    drop_read_beside(&mut diagnostics, units);
     if !runs.is_empty() && !runs.iter().any(|r| filter.keeps(&r.model, &r.category)) {
         let models: BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
         let categories: BTreeSet<&str> = runs.iter().map(|r| r.category.as_str()).collect();
@@ -288,7 +405,18 @@ fn finish_loaded(
             r.errors_as_failures();
         }
     }
-    disambiguate(&mut runs, &unit_of, units);
+    let names = file_names(units);
+    let keys: Vec<RunKey<'_>> =
+        runs.iter().zip(&unit_of).map(|(r, &u)| (u, r.model.as_str(), r.run.as_str(), r.category.as_str())).collect();
+    let renames = run_names(&keys, units, &names);
+    drop(keys);
+    if !renames.is_empty() {
+        for (r, u) in runs.iter_mut().zip(&unit_of) {
+            if let Some(name) = renames.get(&(*u, r.run.clone())) {
+                r.run.clone_from(name);
+            }
+        }
+    }
     sort_runs(&mut runs);
     Ok(Loaded { runs, diagnostics })
 }
@@ -378,55 +506,116 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
     records.runs.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
 }
 
-/// Two units that name the same run of the same model for the same category (two report
-/// files both called `<model>.eval.json` in different folders, say) are told apart by their
-/// file names: every run of such a unit is named after its file instead, keeping what
-/// follows `#` (`#epoch-2`, `#trial-3`), so the runs one file holds stay apart. Files with
-/// the same name are told apart by their folders (`a/log.eval`, `b/log.eval`).
-fn disambiguate(runs: &mut [CategoryRun], unit_of: &[usize], units: &[Box<dyn Unit>]) {
+/// Leaves out the notes (`not read: …`) about files another unit reads beside its own (an
+/// lm-eval results file naming the model of the samples beside it, a HELM run spec): no
+/// format takes them alone, and they are read all the same.
+pub(crate) fn drop_read_beside(diagnostics: &mut Vec<Diagnostic>, units: &[Box<dyn Unit>]) {
+    if !diagnostics.iter().any(Diagnostic::is_note) {
+        return;
+    }
+    let mut beside: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    for unit in units {
+        let own = unit.source();
+        beside.extend(unit.inputs().into_iter().filter(|p| Some(p.as_path()) != own));
+    }
+    diagnostics.retain(|d| !(d.is_note() && beside.contains(&d.path)));
+}
+
+/// One (run, model, category) a unit read, as naming looks at it: the unit's index, the
+/// model, the run's name and the category.
+type RunKey<'a> = (usize, &'a str, &'a str, &'a str);
+
+/// Per unit, the name the one naming rule gives the runs it names after its file
+/// ([`evaltally_format::naming`]): units whose files have generic names (`junit.xml`,
+/// `evaluation_report.json`) are named after their folders.
+fn file_names(units: &[Box<dyn Unit>]) -> Vec<Option<String>> {
+    let files: Vec<Option<&std::path::Path>> = units.iter().map(|u| u.source()).collect();
+    evaltally_format::naming::file_run_names(&files)
+}
+
+/// The new name of each (unit, run name) that needs one, so that every command names runs
+/// alike (runs, records and `show`'s details all go through here):
+///
+/// 1. a run its format named after a file with a generic name takes the name the rule gives
+///    that file (`names`, from [`file_names`]), keeping what follows `#` (`#epoch-2`);
+/// 2. two units that then name the same run of the same model for the same category (two
+///    report files both called `<model>.eval.json` in different folders, say) are told
+///    apart by their file names: every run of such a unit is named after its file instead,
+///    keeping what follows `#`, so the runs one file holds stay apart. Files with the same
+///    name are told apart by their folders (`a/log.eval`, `b/log.eval`).
+fn run_names(
+    keys: &[RunKey<'_>],
+    units: &[Box<dyn Unit>],
+    names: &[Option<String>],
+) -> HashMap<(usize, String), String> {
+    let mut out: HashMap<(usize, String), String> = HashMap::new();
+    let mut named: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(keys.len());
+    for &(unit, _, run, _) in keys {
+        let new = match (&names[unit], units[unit].source()) {
+            (Some(name), Some(file)) => evaltally_format::naming::renamed(run, file, name),
+            _ => None,
+        };
+        match new {
+            Some(new) => {
+                out.entry((unit, run.to_string())).or_insert_with(|| new.clone());
+                named.push(new.into());
+            }
+            None => named.push(run.into()),
+        }
+    }
+    let clashing = clashing_units(
+        keys.iter().zip(&named).map(|(&(unit, model, _, category), run)| (unit, model, run.as_ref(), category)),
+    );
+    if clashing.is_empty() {
+        return out;
+    }
+    let labels = unit_names(&clashing, units);
+    for (&(unit, _, run, _), now) in keys.iter().zip(&named) {
+        if let Some(label) = labels.get(&unit) {
+            let name = match now.find('#') {
+                Some(at) => format!("{label}{}", &now[at..]),
+                None => label.clone(),
+            };
+            out.insert((unit, run.to_string()), name);
+        }
+    }
+    out
+}
+
+/// The units that name the same run of the same model for the same category as another
+/// unit does.
+fn clashing_units<'a>(keys: impl Iterator<Item = RunKey<'a>> + Clone) -> BTreeSet<usize> {
     // Per (model, run): the first unit that has it, and whether another one does. A unit's
     // runs come together and mostly share one name, so a run like the one before it from
     // the same unit is not looked up again.
     let mut shared: hashbrown::HashMap<(&str, &str), (usize, bool)> = hashbrown::HashMap::new();
     let mut last: Option<(&str, &str, usize)> = None;
-    for (r, &unit) in runs.iter().zip(unit_of) {
-        if last == Some((&r.model, &r.run, unit)) {
+    for (unit, model, run, _) in keys.clone() {
+        if last == Some((model, run, unit)) {
             continue;
         }
-        last = Some((&r.model, &r.run, unit));
-        let (first, more) = shared.entry((&r.model, &r.run)).or_insert((unit, false));
+        last = Some((model, run, unit));
+        let (first, more) = shared.entry((model, run)).or_insert((unit, false));
         *more |= *first != unit;
     }
+    let mut clashing: BTreeSet<usize> = BTreeSet::new();
     if shared.values().all(|&(_, more)| !more) {
-        return;
+        return clashing;
     }
     // Per (model, run, category) of a run name several units have: the first unit that has
     // it, and whether another one does.
-    let in_several = |r: &CategoryRun| shared.get(&(r.model.as_str(), r.run.as_str())).is_some_and(|s| s.1);
+    let in_several = |model: &str, run: &str| shared.get(&(model, run)).is_some_and(|s| s.1);
     let mut owners: hashbrown::HashMap<(&str, &str, &str), (usize, bool)> = hashbrown::HashMap::new();
-    for (r, &unit) in runs.iter().zip(unit_of).filter(|(r, _)| in_several(r)) {
-        let (first, clash) = owners.entry((&r.model, &r.run, &r.category)).or_insert((unit, false));
+    for (unit, model, run, category) in keys.clone().filter(|k| in_several(k.1, k.2)) {
+        let (first, clash) = owners.entry((model, run, category)).or_insert((unit, false));
         *clash |= *first != unit;
     }
-    let mut clashing: BTreeSet<usize> = BTreeSet::new();
-    for (r, &unit) in runs.iter().zip(unit_of).filter(|(r, _)| in_several(r)) {
-        if let Some(&(first, true)) = owners.get(&(r.model.as_str(), r.run.as_str(), r.category.as_str())) {
+    for (unit, model, run, category) in keys.filter(|k| in_several(k.1, k.2)) {
+        if let Some(&(first, true)) = owners.get(&(model, run, category)) {
             clashing.extend([first, unit]);
         }
     }
-    drop((owners, shared));
-    if clashing.is_empty() {
-        return;
-    }
-    let names = unit_names(&clashing, units);
-    for (r, unit) in runs.iter_mut().zip(unit_of) {
-        if let Some(name) = names.get(unit) {
-            r.run = match r.run.find('#') {
-                Some(at) => format!("{name}{}", &r.run[at..]),
-                None => name.clone(),
-            };
-        }
-    }
+    clashing
 }
 
 /// A distinct name for each of `units`: its label, with as many of its folders before it as
@@ -487,31 +676,54 @@ pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, Loa
     let found = discover(paths, filter, &Cache::disabled())?;
     let options = filter.options();
     let mut diagnostics = found.diagnostics;
-    let (likely, rest): (Vec<&dyn Unit>, Vec<&dyn Unit>) =
-        found.units.iter().map(AsRef::as_ref).partition(|u| u.may_hold(test));
-    let look = |candidates: &[&dyn Unit], diagnostics: &mut Vec<Diagnostic>| -> Vec<TestDetail> {
-        let found: Vec<_> =
-            candidates.par_iter().map_init(Scratch::default, |scratch, u| u.show(scratch, test, &options)).collect();
+    let units = &found.units;
+    let (likely, rest): (Vec<usize>, Vec<usize>) = (0..units.len()).partition(|&u| units[u].may_hold(test));
+    let look = |candidates: &[usize], diagnostics: &mut Vec<Diagnostic>| -> Vec<(usize, TestDetail)> {
+        let found: Vec<_> = candidates
+            .par_iter()
+            .map_init(Scratch::default, |scratch, &u| (u, units[u].show(scratch, test, &options)))
+            .collect();
         let mut details = Vec::new();
-        for f in found {
-            details.extend(f.details);
+        for (u, f) in found {
+            details.extend(f.details.into_iter().map(|d| (u, d)));
             diagnostics.extend(f.diagnostics);
         }
         details
     };
     let mut details = look(&likely, &mut diagnostics);
+    drop_read_beside(&mut diagnostics, units);
     if filter.errors_as_failures {
-        for d in details.iter_mut().filter(|d| d.status == Status::Errored) {
+        for (_, d) in details.iter_mut().filter(|(_, d)| d.status == Status::Errored) {
             d.status = Status::Failed;
         }
     }
-    if details.iter().all(|d| d.status == Status::NotRun) {
-        let elsewhere: Vec<TestDetail> =
-            look(&rest, &mut diagnostics).into_iter().filter(|d| d.status != Status::NotRun).collect();
+    if details.iter().all(|(_, d)| d.status == Status::NotRun) {
+        let elsewhere: Vec<(usize, TestDetail)> =
+            look(&rest, &mut diagnostics).into_iter().filter(|(_, d)| d.status != Status::NotRun).collect();
         if !elsewhere.is_empty() {
             details = elsewhere;
         }
     }
+    // Runs named as every command names them.
+    let renames = {
+        let model = |d: &TestDetail| if filter.pool_models { POOLED.to_string() } else { d.model.clone() };
+        let models: Vec<String> = details.iter().map(|(_, d)| model(d)).collect();
+        let keys: Vec<RunKey<'_>> = details
+            .iter()
+            .zip(&models)
+            .map(|((u, d), m)| (*u, m.as_str(), d.run.as_str(), d.category.as_str()))
+            .collect();
+        run_names(&keys, units, &file_names(units))
+    };
+    let mut details: Vec<TestDetail> = details
+        .into_iter()
+        .map(|(u, mut d)| {
+            if let Some(name) = renames.get(&(u, d.run.clone())) {
+                d.run.clone_from(name);
+            }
+            d
+        })
+        .collect();
     details.retain(|d| filter.keeps(&d.model, &d.category) || filter.categories.is_empty() && filter.models.is_empty());
     // A model none of whose runs lists the test never had it: leave its rows out.
     let models_with_test: BTreeSet<String> =
@@ -548,22 +760,57 @@ pub fn records_cached(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Resu
     let options = filter.options();
     let read = read_units(&found.units, &NoProgress, |u, scratch| cache.records(u, scratch, &options));
     cache.write_behind();
-    Ok(finish_records(found.diagnostics, read, filter))
+    Ok(finish_records(found.diagnostics, &found.units, read, filter))
 }
 
 /// The [`Records`] the units' readings make: BFCL file pairs of one (run, model) gathered
 /// into one record, records kept as `filter` says, sorted by model then run.
-fn finish_records(mut diagnostics: Vec<Diagnostic>, read: Vec<evaltally_format::Records>, filter: &Filter) -> Records {
-    let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
-    for read in read {
+fn finish_records(
+    mut diagnostics: Vec<Diagnostic>,
+    units: &[Box<dyn Unit>],
+    read: Vec<evaltally_format::Records>,
+    filter: &Filter,
+) -> Records {
+    let twins = if filter.keep_duplicates {
+        BTreeMap::new()
+    } else {
+        duplicates(units, |u| read.get(u).filter(|r| !r.runs.is_empty()).map(records_print), &mut diagnostics)
+    };
+    let mut runs: Vec<(usize, RunRecord)> = Vec::new();
+    for (unit, read) in read.into_iter().enumerate() {
         diagnostics.extend(read.diagnostics);
-        for r in read.runs {
-            let key = (r.model.clone(), r.run.clone(), r.source.to_string_lossy().into_owned());
-            match merged.get_mut(&key) {
-                Some(m) => m.tests.extend(r.tests),
-                None => {
-                    merged.insert(key, r);
-                }
+        if !twins.contains_key(&unit) {
+            runs.extend(read.runs.into_iter().map(|r| (unit, r)));
+        }
+    }
+    drop_read_beside(&mut diagnostics, units);
+    // Named as `finish_loaded` names the runs: one key per category kept, models pooled.
+    let renames = {
+        let model = |r: &RunRecord| if filter.pool_models { POOLED.to_string() } else { r.model.clone() };
+        let categories: Vec<(String, BTreeSet<&str>)> = runs
+            .iter()
+            .map(|(_, r)| {
+                let kept = r.tests.iter().map(|t| t.category.as_str()).filter(|c| filter.keeps(&r.model, c));
+                (model(r), kept.collect())
+            })
+            .collect();
+        let keys: Vec<RunKey<'_>> = runs
+            .iter()
+            .zip(&categories)
+            .flat_map(|((u, r), (m, cats))| cats.iter().map(move |c| (*u, m.as_str(), r.run.as_str(), *c)))
+            .collect();
+        run_names(&keys, units, &file_names(units))
+    };
+    let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
+    for (unit, mut r) in runs {
+        if let Some(name) = renames.get(&(unit, r.run.clone())) {
+            r.run.clone_from(name);
+        }
+        let key = (r.model.clone(), r.run.clone(), r.source.to_string_lossy().into_owned());
+        match merged.get_mut(&key) {
+            Some(m) => m.tests.extend(r.tests),
+            None => {
+                merged.insert(key, r);
             }
         }
     }

@@ -34,10 +34,9 @@ pub struct Document<'a> {
     /// Cost, duration and token deltas, where the runs record them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency: Option<&'a evaltally_analyzer::efficiency::Efficiency>,
-    /// Warnings from reading either side.
-    pub warnings: Vec<&'a Diagnostic>,
-    /// Errors from reading either side.
-    pub errors: Vec<&'a Diagnostic>,
+    /// What reading the files said: warnings, errors and the files not read.
+    #[serde(flatten)]
+    pub diagnostics: crate::Listed<'a>,
 }
 
 /// The JSON document as pretty-printed text with a final newline.
@@ -50,8 +49,7 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         settings: report.settings,
         models: &report.models,
         efficiency: report.efficiency.as_ref(),
-        warnings: crate::warnings(diagnostics),
-        errors: crate::errors(diagnostics),
+        diagnostics: crate::Listed::of(diagnostics),
     };
     crate::pretty_json(&doc)
 }

@@ -93,7 +93,7 @@ pub struct RunData {
 /// Stable pass, flaky, stable fail and errored counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
-    /// Tests judged in at least one run.
+    /// Tests judged or errored in at least one run: the four classes add up to it.
     pub total: usize,
     /// Passed in every run that judged them.
     pub stable_pass: usize,
@@ -101,8 +101,20 @@ pub struct Counts {
     pub flaky: usize,
     /// Failed in every run that judged them.
     pub stable_fail: usize,
-    /// Tests with at least one errored result.
+    /// Errored in more than half of the runs that list them.
     pub errored: usize,
+}
+
+impl From<stability::Counts> for Counts {
+    fn from(c: stability::Counts) -> Self {
+        Counts {
+            total: c.total,
+            stable_pass: c.stable_pass,
+            flaky: c.flaky,
+            stable_fail: c.stable_fail,
+            errored: c.errored,
+        }
+    }
 }
 
 /// One category of a model: the `stability` counts and pass^k / pass@k.
@@ -203,7 +215,8 @@ fn class_name(class: Option<Class>) -> (u8, &'static str) {
         Some(Class::Flaky) => (0, "flaky"),
         Some(Class::StableFail) => (1, "fail"),
         Some(Class::StablePass) => (2, "pass"),
-        None => (3, "none"),
+        Some(Class::Errored) => (3, "errored"),
+        None => (4, "none"),
     }
 }
 
@@ -372,13 +385,7 @@ fn model_data(
             })
             .collect(),
         timed,
-        overall: Counts {
-            total: model.overall.total,
-            stable_pass: model.overall.stable_pass,
-            flaky: model.overall.flaky,
-            stable_fail: model.overall.stable_fail,
-            errored: model.overall.errored,
-        },
+        overall: model.overall.into(),
         categories,
         error_types: Vec::new(),
         messages: Vec::new(),
@@ -393,13 +400,7 @@ fn category_data(c: &stability::CategoryStability) -> CategoryData {
     CategoryData {
         category: shown(&c.category),
         runs: c.runs.len(),
-        counts: Counts {
-            total: c.total,
-            stable_pass: c.stable_pass,
-            flaky: c.flaky,
-            stable_fail: c.stable_fail,
-            errored: c.errored,
-        },
+        counts: c.counts().into(),
         unscored_tests: c.unscored_tests,
         pass_hat_k: r(&c.pass_hat_k),
         pass_at_k: r(&c.pass_at_k),

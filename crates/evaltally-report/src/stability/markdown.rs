@@ -41,14 +41,19 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
         let unscored: Vec<String> = model
             .categories
             .iter()
-            .filter(|c| !c.unscored_runs.is_empty())
+            .filter(|c| !c.unscored_runs.is_empty() || c.unscored_tests > 0)
             .map(|c| {
                 let runs: Vec<String> = c.unscored_runs.iter().map(|r| markdown_text(r).into_owned()).collect();
-                format!("{} ({})", markdown_code(&c.category, false), crate::run_list(&runs))
+                let tests = plural(c.unscored_tests, "test");
+                if runs.is_empty() {
+                    format!("{} ({tests})", markdown_code(&c.category, false))
+                } else {
+                    format!("{} ({tests}; {})", markdown_code(&c.category, false), crate::run_list(&runs))
+                }
             })
             .collect();
         if !unscored.is_empty() {
-            let _ = writeln!(out, "\nUnscored (result files without scores): {}.", unscored.join("; "));
+            let _ = writeln!(out, "\nUnscored (no score in any run): {}.", unscored.join("; "));
         }
         if model.categories.iter().any(|c| c.runs.len() > 1) {
             pass_k_table(&mut out, model);
@@ -93,9 +98,11 @@ fn counts_table(out: &mut String, model: &ModelStability) {
         cell(o, o.stable_fail),
         extra(o.errored)
     );
-    if errored {
-        out.push_str("\nErrored: tests the harness or the inference failed on at least once; an error judges nothing (`--errors-as fail` counts it as a failure).\n");
+    let legend: Vec<String> = super::errored_legend(model.overall).iter().map(|l| capitalised(l) + ".").collect();
+    if !legend.is_empty() {
+        let _ = writeln!(out, "\n{}", legend.join(" "));
     }
+    errored_list(out, model);
 }
 
 fn cell(c: Counts, part: usize) -> String {
@@ -152,6 +159,36 @@ fn precision_table(out: &mut String, model: &ModelStability) {
     }
     if let Some(b) = &model.bfcl {
         let _ = writeln!(out, "\n{}.", bfcl_line(b));
+    }
+}
+
+/// `errored: …` as a sentence start.
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
+
+/// The tests that errored in most runs, with how many runs judged each.
+fn errored_list(out: &mut String, model: &ModelStability) {
+    let tests = super::errored_tests(model);
+    if tests.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n{} errored in most runs:\n", plural(tests.len(), "test"));
+    out.push_str("| test | category | judged | outcomes |\n|---|---|---:|---|\n");
+    for (c, t) in tests.iter().take(super::SHOWN_ERRORED) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} of {} | `{}` |",
+            markdown_code(&t.id, true),
+            markdown_text(&c.category),
+            t.runs,
+            t.runs + t.errored,
+            crate::outcomes_text(&t.outcomes)
+        );
+    }
+    if tests.len() > super::SHOWN_ERRORED {
+        let _ = writeln!(out, "\nAnd {} more (`--format json` lists them).", tests.len() - super::SHOWN_ERRORED);
     }
 }
 

@@ -31,10 +31,9 @@ pub struct Options {
 pub struct Document<'a> {
     /// Per-model stability.
     pub models: Vec<ModelDocument<'a>>,
-    /// Warnings: what was tolerated.
-    pub warnings: Vec<&'a Diagnostic>,
-    /// Errors: what could not be read and was left out.
-    pub errors: Vec<&'a Diagnostic>,
+    /// What reading the files said: warnings, errors and the files not read.
+    #[serde(flatten)]
+    pub diagnostics: crate::Listed<'a>,
 }
 
 /// One model in the JSON document: its stability, plus the least stable tests when asked.
@@ -58,6 +57,42 @@ pub struct FlakyTest<'a> {
     pub test: &'a TestStability,
 }
 
+/// How many tests that errored in most runs the text and Markdown reports list per model.
+const SHOWN_ERRORED: usize = 10;
+
+/// The tests of a model that errored in most runs, by category then natural id.
+fn errored_tests(model: &ModelStability) -> Vec<(&CategoryStability, &TestStability)> {
+    model
+        .categories
+        .iter()
+        .flat_map(|c| c.tests.iter().filter(|t| t.class() == stability::Class::Errored).map(move |t| (c, t)))
+        .collect()
+}
+
+/// The lines under the class table that say what was errored (the harness or the inference
+/// failed), when some result was: the `errored` column, then the tests judged on their other
+/// runs.
+fn errored_legend(overall: stability::Counts) -> Vec<String> {
+    let mut lines = Vec::new();
+    if overall.errored > 0 {
+        lines.push(
+            "errored: errored in more than half of its runs (the harness or the inference failed), in no other class"
+                .to_string(),
+        );
+    }
+    let judged = overall.with_errors - overall.errored;
+    let (some, more) = if overall.errored > 0 { ("more ", "fewer") } else { ("", "some") };
+    let rest = match judged {
+        0 => String::new(),
+        1 => format!("1 {some}test errored in {more} runs and is judged on the rest; "),
+        n => format!("{n} {some}tests errored in {more} runs and are judged on the rest; "),
+    };
+    if overall.with_errors > 0 {
+        lines.push(format!("{rest}--errors-as fail counts errors as failures"));
+    }
+    lines
+}
+
 fn top_flaky(model: &ModelStability, n: usize) -> Vec<FlakyTest<'_>> {
     stability::top_flaky(model, n).into_iter().map(|(c, test)| FlakyTest { category: &c.category, test }).collect()
 }
@@ -70,8 +105,7 @@ pub fn document<'a>(report: &'a StabilityReport, diagnostics: &'a [Diagnostic], 
             .iter()
             .map(|m| ModelDocument { stability: m, top_flaky: top_flaky(m, options.top_flaky) })
             .collect(),
-        warnings: crate::warnings(diagnostics),
-        errors: crate::errors(diagnostics),
+        diagnostics: crate::Listed::of(diagnostics),
     }
 }
 

@@ -32,7 +32,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     let scored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.runs.is_empty()).collect();
     let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
     if !scored.is_empty() {
-        // The errored column appears only when some result errored.
+        // The errored column appears only when some test errored in most runs.
         let errored = model.overall.errored > 0;
         let _ = writeln!(
             out,
@@ -49,12 +49,8 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             row(out, &printable(&cat.category), &cat.runs.len().to_string(), cat.counts(), width, style, errored);
         }
         row(out, "overall", "", model.overall, width, style, errored);
-        if errored {
-            let _ = writeln!(
-                out,
-                "  errored: tests the harness or the inference failed on; judged neither way \
-                 (--errors-as fail: failures)"
-            );
+        for line in super::errored_legend(model.overall) {
+            let _ = writeln!(out, "  {line}");
         }
     }
 
@@ -65,17 +61,23 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             let _ = writeln!(out, "    {:<width$}  {}", printable(&c.category), crate::run_list(&c.runs));
         }
     }
-    let unscored: Vec<&CategoryStability> = model.categories.iter().filter(|c| !c.unscored_runs.is_empty()).collect();
+    // Tests no run scored (a result file without scores, a sample without the chosen score):
+    // said per category, never folded into the classes.
+    let unscored: Vec<&CategoryStability> =
+        model.categories.iter().filter(|c| !c.unscored_runs.is_empty() || c.unscored_tests > 0).collect();
     if !unscored.is_empty() {
-        let _ = writeln!(out, "\n  unscored (result files without scores; counted as neither pass nor fail):");
+        let _ = writeln!(out, "\n  unscored (no score in any run; counted as neither pass nor fail):");
         for c in unscored {
-            let _ = writeln!(
-                out,
-                "    {:<width$}  {} only unscored, in {}",
-                printable(&c.category),
-                plural(c.unscored_tests, "test"),
-                crate::run_list(&c.unscored_runs)
-            );
+            let runs = if c.unscored_runs.is_empty() {
+                String::new()
+            } else {
+                format!(", in {}", crate::run_list(&c.unscored_runs))
+            };
+            let tests = match c.unscored_tests {
+                0 => "no test only unscored".to_string(),
+                n => format!("{} only unscored", plural(n, "test")),
+            };
+            let _ = writeln!(out, "    {:<width$}  {tests}{runs}", printable(&c.category));
         }
     }
     if let Some(flaky) = model.most_flaky().filter(|c| c.flaky > 0) {
@@ -100,6 +102,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             stable.counts().percent(stable.stable_pass)
         );
     }
+    errored_tests(out, model);
     if scored.iter().any(|c| c.runs.len() > 1) {
         pass_k_table(out, &scored, width);
         precision_table(out, model, &scored, width);
@@ -125,6 +128,37 @@ fn row(out: &mut String, name: &str, runs: &str, c: Counts, width: usize, style:
         let _ = writeln!(out, "{}", style.bold(&line));
     } else {
         let _ = writeln!(out, "{line}");
+    }
+}
+
+/// The tests that errored in most runs, up to [`super::SHOWN_ERRORED`], with how many runs
+/// judged each.
+fn errored_tests(out: &mut String, model: &ModelStability) {
+    let tests = super::errored_tests(model);
+    if tests.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n  {} errored in most runs (P pass, F fail, E errored, - not run; runs in the order above):",
+        plural(tests.len(), "test")
+    );
+    let shown = &tests[..tests.len().min(super::SHOWN_ERRORED)];
+    let id_w = shown.iter().map(|(_, t)| width_of(&t.id)).max().unwrap_or(0).max("test".len());
+    let cat_w = shown.iter().map(|(c, _)| width_of(&c.category)).max().unwrap_or(0).max("category".len());
+    let _ = writeln!(out, "    {:<id_w$}  {:<cat_w$}  {:>9}  outcomes", "test", "category", "judged");
+    for (c, t) in shown {
+        let _ = writeln!(
+            out,
+            "    {:<id_w$}  {:<cat_w$}  {:>9}  {}",
+            printable(&t.id),
+            printable(&c.category),
+            format!("{} of {}", t.runs, t.runs + t.errored),
+            crate::outcomes_text(&t.outcomes)
+        );
+    }
+    if tests.len() > shown.len() {
+        let _ = writeln!(out, "    and {} more (--format json lists them)", tests.len() - shown.len());
     }
 }
 
@@ -188,8 +222,11 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
         let _ = writeln!(out, "\n  least stable tests: none (no test is flaky)");
         return;
     }
-    let legend =
-        if model.overall.errored > 0 { "P pass, F fail, E errored, - not run" } else { "P pass, F fail, - not run" };
+    let legend = if model.overall.with_errors > 0 {
+        "P pass, F fail, E errored, - not run"
+    } else {
+        "P pass, F fail, - not run"
+    };
     let _ = writeln!(out, "\n  least stable tests ({legend}; runs in the order above):");
     let id_w = top.iter().map(|t| width_of(&t.test.id)).max().unwrap_or(0).max("test".len());
     let cat_w = top.iter().map(|t| width_of(t.category)).max().unwrap_or(0).max("category".len());

@@ -12,7 +12,7 @@ use evaltally_core::text::printable;
 use serde_json::json;
 
 use super::stability::explain;
-use crate::cli::{PushArgs, RunsArgs, ValidateFormat};
+use crate::cli::{PushArgs, RunsArgs, RunsFormat};
 use crate::{Exit, output, store};
 
 pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Exit> {
@@ -173,7 +173,7 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
         listed.truncate(args.limit);
     }
     let text = match args.format {
-        ValidateFormat::Json => {
+        RunsFormat::Json => {
             let doc = json!({
                 "store": dir.to_string_lossy(),
                 "found": found,
@@ -187,7 +187,7 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
             });
             format!("{}\n", serde_json::to_string_pretty(&doc)?)
         }
-        ValidateFormat::Text => list_text(&dir, &listed, found),
+        RunsFormat::Text => list_text(&dir, &listed, found),
     };
     output::print(&text)?;
     Ok(Exit::Ok)
@@ -237,7 +237,7 @@ fn list_postgres(args: &RunsArgs, url: &str) -> anyhow::Result<Exit> {
     }
     db.count(&mut runs).map_err(store::store_error)?;
     let text = match args.format {
-        ValidateFormat::Json => {
+        RunsFormat::Json => {
             let doc = json!({
                 "store": db.shown_url(),
                 "found": found,
@@ -260,7 +260,7 @@ fn list_postgres(args: &RunsArgs, url: &str) -> anyhow::Result<Exit> {
             });
             format!("{}\n", serde_json::to_string_pretty(&doc)?)
         }
-        ValidateFormat::Text => {
+        RunsFormat::Text => {
             let shown_n = if runs.len() < found { format!(", showing {}", runs.len()) } else { String::new() };
             let mut out = format!("{} ({found} runs{shown_n})\n", db.shown_url());
             let cell = |s: Option<&str>| s.map_or_else(|| "-".to_string(), |v| printable(v).into_owned());

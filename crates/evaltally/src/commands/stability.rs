@@ -150,11 +150,14 @@ pub(crate) fn load_runs_and_records(
 pub(crate) fn something_to(loaded: Loaded, paths: &[PathBuf], verb: &str) -> anyhow::Result<Loaded> {
     if loaded.runs.is_empty() {
         output::report_diagnostics(&loaded.diagnostics);
-        return Err(UsageError(format!(
-            "nothing to {verb} in {}: no result file could be read (see the warnings above)",
-            output::shown_all(paths)
-        ))
-        .into());
+        let why = if output::has_problems(&loaded.diagnostics) {
+            "no result file could be read (see above)"
+        } else if loaded.diagnostics.is_empty() {
+            "the files found hold no runs"
+        } else {
+            "no file found is in a format evaltally reads (see the note above)"
+        };
+        return Err(UsageError(format!("nothing to {verb} in {}: {why}", output::shown_all(paths))).into());
     }
     Ok(loaded)
 }
@@ -163,7 +166,7 @@ pub(crate) fn something_to(loaded: Loaded, paths: &[PathBuf], verb: &str) -> any
 /// `strict`, or when `tripped` (`compare --fail-on`); else 0.
 pub(crate) fn exit_code(diagnostics: &[evaltally_core::Diagnostic], strict: bool, tripped: bool) -> Exit {
     let errors = diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
-    let warnings = diagnostics.iter().any(|d| !d.is_error());
+    let warnings = diagnostics.iter().any(evaltally_core::Diagnostic::is_warning);
     if tripped || errors || (strict && warnings) { Exit::Problems } else { Exit::Ok }
 }
 
@@ -194,6 +197,7 @@ pub(crate) fn filter(
         include_partial: read.include_partial,
         forced: forced(read.as_format.as_deref())?,
         errors_as_failures: read.errors_as == ErrorsAs::Fail,
+        keep_duplicates: read.keep_duplicates,
         scoring: evaltally_format::Scoring { pass_threshold: read.pass_threshold, scorer: read.scorer.clone() },
     })
 }

@@ -40,6 +40,14 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     };
     output::print(&text)?;
     output::report_diagnostics(&validated.diagnostics);
+    let read = |f: &evaltally_format::FileValidation| f.findings.is_empty() || f.notes().count() < f.findings.len();
+    if !validated.files.is_empty() && !validated.files.iter().any(read) {
+        return Err(crate::UsageError(format!(
+            "nothing to check in {}: no file found is in a format evaltally reads",
+            output::shown_all(&args.paths)
+        ))
+        .into());
+    }
     let invalid = validated.files.iter().any(|f| !f.is_valid());
     let warned = validated.files.iter().any(|f| f.warnings().next().is_some());
     let unreadable = validated.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);

@@ -19,13 +19,14 @@
     flaky: { name: 'flaky', color: '#e69f00' },
     fail: { name: 'stable fail', color: '#d55e00' },
     pass: { name: 'stable pass', color: '#56b4e9' },
+    errored: { name: 'errored in most runs', color: '#cc79a7' },
     none: { name: 'not judged', color: '#a8adb5' }
   };
-  var CLASS_ORDER = ['flaky', 'fail', 'pass', 'none'];
+  var CLASS_ORDER = ['flaky', 'fail', 'pass', 'errored', 'none'];
 
   var state = {
     model: 0, category: -1, search: '', order: 'status',
-    show: { flaky: true, fail: true, pass: true, none: true },
+    show: { flaky: true, fail: true, pass: true, errored: true, none: true },
     sel: null
   };
   var rows = [];
@@ -119,10 +120,11 @@
   // ---- overview ------------------------------------------------------------------------
   function bar(c) {
     var t = c.total || 1;
-    return h('div', { 'class': 'bar', title: c.stable_pass + ' stable pass, ' + c.flaky + ' flaky, ' + c.stable_fail + ' stable fail' },
+    return h('div', { 'class': 'bar', title: c.stable_pass + ' stable pass, ' + c.flaky + ' flaky, ' + c.stable_fail + ' stable fail, ' + c.errored + ' errored in most runs' },
       h('span', { style: 'width:' + (100 * c.stable_pass / t) + '%;background:' + CLASSES.pass.color }),
       h('span', { style: 'width:' + (100 * c.flaky / t) + '%;background:' + CLASSES.flaky.color }),
-      h('span', { style: 'width:' + (100 * c.stable_fail / t) + '%;background:' + CLASSES.fail.color }));
+      h('span', { style: 'width:' + (100 * c.stable_fail / t) + '%;background:' + CLASSES.fail.color }),
+      h('span', { style: 'width:' + (100 * c.errored / t) + '%;background:' + CLASSES.errored.color }));
   }
   function last(list) { return list && list.length ? list[list.length - 1] : null; }
 
@@ -134,11 +136,11 @@
     };
     $('cards').replaceChildren(
       card('runs', m.runs.length, null),
-      card('tests judged', o.total, null),
+      card('tests', o.total, null),
       card('stable pass', o.stable_pass, o.stable_pass, CLASSES.pass.color),
       card('flaky', o.flaky, o.flaky, CLASSES.flaky.color),
       card('stable fail', o.stable_fail, o.stable_fail, CLASSES.fail.color),
-      card('errored', o.errored, null, OUT.E.color));
+      card('errored in most runs', o.errored, o.errored, CLASSES.errored.color));
     var cell = function (n, total) { return h('td', null, num(n), h('span', { 'class': 'pct', text: share(n, total) })); };
     var head = h('tr', null, ['category', 'runs', 'tests', '', 'stable pass', 'flaky', 'stable fail', 'errored', 'pass^1', 'pass^k', 'pass@k']
       .map(function (t, i) { return h('th', { 'class': i === 3 ? 'l' : null, text: t }); }));
@@ -148,7 +150,7 @@
         h('td', { text: c.category }), h('td', { text: num(c.runs) }), h('td', { text: num(c.total) }),
         h('td', { 'class': 'l' }, bar(c)),
         cell(c.stable_pass, c.total), cell(c.flaky, c.total), cell(c.stable_fail, c.total),
-        h('td', { text: num(c.errored) }),
+        cell(c.errored, c.total),
         h('td', { text: pct(c.pass_hat_k[0]) }),
         h('td', { text: pct(last(c.pass_hat_k)), title: 'k = ' + c.pass_hat_k.length }),
         h('td', { text: pct(last(c.pass_at_k)), title: 'k = ' + c.pass_at_k.length }));
@@ -157,7 +159,7 @@
     });
     body.append(h('tr', { 'class': 'total' }, h('td', { text: 'overall' }), h('td', { text: num(m.runs.length) }),
       h('td', { text: num(o.total) }), h('td', { 'class': 'l' }, bar(o)),
-      cell(o.stable_pass, o.total), cell(o.flaky, o.total), cell(o.stable_fail, o.total), h('td', { text: num(o.errored) }),
+      cell(o.stable_pass, o.total), cell(o.flaky, o.total), cell(o.stable_fail, o.total), cell(o.errored, o.total),
       h('td'), h('td'), h('td')));
     $('categories').replaceChildren(h('thead', null, head), body);
   }

@@ -1,0 +1,190 @@
+//! What to say of a file the walk found and no format took: its kind, a JSON Lines file's
+//! first broken line, and what the document is, in a few words.
+
+use std::path::Path;
+
+use evaltally_core::Diagnostic;
+
+use crate::format::Input;
+
+/// What a file looks like, by its extension first, else by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// One JSON document.
+    Json,
+    /// JSON Lines: one document per line.
+    JsonLines,
+    /// An XML document.
+    Xml,
+    /// Anything else (a CSV, a log): not said.
+    Other,
+}
+
+pub(crate) fn kind(input: &Input<'_>) -> Kind {
+    let ext = |e: &str| crate::has_extension(input.path, e);
+    let first = input.text_bytes().iter().find(|c| !c.is_ascii_whitespace()).copied();
+    // A `.jsonl` file that holds one JSON list (lm-eval 0.4.0 to 0.4.2 wrote such) is one
+    // document.
+    if (ext("jsonl") || ext("ndjson")) && first != Some(b'[') {
+        return Kind::JsonLines;
+    }
+    if ext("json") || ext("jsonl") || ext("ndjson") {
+        return Kind::Json;
+    }
+    if ext("xml") {
+        return Kind::Xml;
+    }
+    match first {
+        Some(b'{' | b'[') => Kind::Json,
+        Some(b'<') => Kind::Xml,
+        _ => Kind::Other,
+    }
+}
+
+/// The first line of a JSON Lines file that is not a JSON document, as an error at its line
+/// and column; blank lines are allowed.
+pub(crate) fn json_lines_error(path: &Path, bytes: &[u8]) -> Option<Diagnostic> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            return Some(
+                Diagnostic::error(path, format!("not valid JSON Lines: line {}: {}", i + 1, crate::json::message(&e)))
+                    .at(i as u64 + 1, e.column() as u64),
+            );
+        }
+    }
+    None
+}
+
+/// What the document is, for `not read: …, which no format evaltally reads`; `None` for
+/// files that are neither JSON nor XML.
+pub(crate) fn what(input: &Input<'_>) -> Option<String> {
+    const SHOWN: usize = 5;
+    let keys = |keys: Vec<String>| -> String {
+        let mut list: Vec<String> = keys.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
+        if keys.len() > SHOWN {
+            list.push(format!("{} more", keys.len() - SHOWN));
+        }
+        list.join(", ")
+    };
+    match kind(input) {
+        Kind::Json => {
+            let text = input.text_bytes();
+            if let Some(members) = input.json_members() {
+                let names: Vec<String> =
+                    members.iter().map(|m| String::from_utf8_lossy(&text[m.key.clone()]).into_owned()).collect();
+                if names.is_empty() {
+                    return Some("an empty JSON object".to_string());
+                }
+                return Some(format!("a JSON object (keys {})", keys(names)));
+            }
+            let list = serde_json::from_slice::<Vec<&serde_json::value::RawValue>>(text).ok();
+            let first = list
+                .as_ref()
+                .and_then(|l| l.first())
+                .and_then(|item| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(item.get()).ok());
+            Some(match (list, first) {
+                (Some(list), Some(item)) => format!(
+                    "a JSON list of {} (the first with keys {})",
+                    plural(list.len(), "item"),
+                    keys(item.keys().cloned().collect())
+                ),
+                (Some(list), None) if list.is_empty() => "an empty JSON list".to_string(),
+                _ => "a JSON document".to_string(),
+            })
+        }
+        Kind::JsonLines => {
+            let text = input.text_bytes();
+            let first = text.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace));
+            let names = first
+                .and_then(|l| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(l).ok())
+                .map(|m| m.keys().cloned().collect::<Vec<_>>());
+            Some(match names {
+                None if first.is_none() => "an empty JSON Lines file".to_string(),
+                Some(names) if !names.is_empty() => {
+                    format!("JSON Lines (the first line's keys {})", keys(names))
+                }
+                _ => "JSON Lines".to_string(),
+            })
+        }
+        Kind::Xml => Some(match xml_root(input.text_bytes()) {
+            Some(root) => {
+                format!("an XML document with root `<{root}>` (a JUnit report's is `<testsuites>` or `<testsuite>`)")
+            }
+            None => "an XML document with no root element".to_string(),
+        }),
+        Kind::Other => None,
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The name of an XML document's root element, after the declaration, comments,
+/// processing instructions and the document type.
+fn xml_root(bytes: &[u8]) -> Option<String> {
+    let mut rest = bytes;
+    loop {
+        let at = rest.iter().position(|c| !c.is_ascii_whitespace())?;
+        rest = &rest[at..];
+        let skip_past = |rest: &[u8], end: &[u8]| rest.windows(end.len()).position(|w| w == end).map(|p| p + end.len());
+        if rest.starts_with(b"<?") {
+            rest = &rest[skip_past(rest, b"?>")?..];
+        } else if rest.starts_with(b"<!--") {
+            rest = &rest[skip_past(rest, b"-->")?..];
+        } else if rest.starts_with(b"<!") {
+            rest = &rest[skip_past(rest, b">")?..];
+        } else if let Some(tag) = rest.strip_prefix(b"<") {
+            let end = tag.iter().position(|c| c.is_ascii_whitespace() || matches!(c, b'>' | b'/')).unwrap_or(tag.len());
+            let name = String::from_utf8_lossy(&tag[..end.min(64)]).into_owned();
+            return (!name.is_empty()).then_some(name);
+        } else {
+            return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn what_of(name: &str, bytes: &[u8]) -> Option<String> {
+        what(&Input::new(Path::new(name), bytes, false))
+    }
+
+    #[test]
+    fn documents_are_described_by_their_keys_or_root() {
+        assert_eq!(
+            what_of("a.json", br#"{"b": 1, "a": [], "c": 2, "d": 3, "e": 4, "f": 5, "g": 6}"#).unwrap(),
+            "a JSON object (keys `b`, `a`, `c`, `d`, `e`, 2 more)"
+        );
+        assert_eq!(what_of("a.json", b"{}").unwrap(), "an empty JSON object");
+        assert_eq!(
+            what_of("x.jsonl", b"\n{\"doc_id\": 1}\n{\"doc_id\": 2}\n").unwrap(),
+            "JSON Lines (the first line's keys `doc_id`)"
+        );
+        assert_eq!(
+            what_of("pom.xml", b"\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- build -->\n<!DOCTYPE x>\n<project a=\"1\">")
+                .unwrap(),
+            "an XML document with root `<project>` (a JUnit report's is `<testsuites>` or `<testsuite>`)"
+        );
+        assert_eq!(what_of("notes.txt", b"hello"), None);
+        assert_eq!(what_of("data", b" [1, 2]").unwrap(), "a JSON document");
+        assert_eq!(
+            what_of("old.jsonl", b"[\n  {\"doc_id\": 0, \"acc\": 1}\n]").unwrap(),
+            "a JSON list of 1 item (the first with keys `acc`, `doc_id`)"
+        );
+    }
+
+    #[test]
+    fn a_broken_json_line_is_named_by_line_and_column() {
+        let d = json_lines_error(Path::new("s.jsonl"), b"{\"a\": 1}\n\n{\"a\": }\n").unwrap();
+        assert_eq!((d.line, d.column), (Some(3), Some(7)));
+        assert!(d.message.starts_with("not valid JSON Lines: line 3: "), "{}", d.message);
+        assert!(json_lines_error(Path::new("s.jsonl"), b"{\"a\": 1}\n{\"a\": 2}").is_none());
+    }
+}
