@@ -32,7 +32,7 @@ impl Producer {
         const HOOKS: [&str; 4] =
             ["\"before all\" hook", "\"after all\" hook", "\"before each\" hook", "\"after each\" hook"];
         classname == Some("Test suite failed to run")
-            || name.starts_with("Test execution failure")
+            || name.trim_start().starts_with("Test execution failure")
             || HOOKS.iter().any(|h| name.contains(h) || classname.is_some_and(|c| c.starts_with(h)))
             || classname.is_none() && name == "TestMain"
     }
