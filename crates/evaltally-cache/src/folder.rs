@@ -176,19 +176,46 @@ impl Cache {
         let Some(root) = self.root.as_deref() else { return Ok(Cleared::default()) };
         let mut cleared = Cleared::default();
         for (path, _) in own_folders(root, &entry_dir(root)) {
-            let (files, bytes) = files_below(&path);
-            match std::fs::remove_dir_all(&path) {
+            // Moved aside first, in one step: a process writing into the cache meanwhile
+            // finds the layout folder gone and makes a new one, instead of adding files to
+            // the folder being removed.
+            let aside = root.join(format!(
+                "{CLEARING}{}-{}",
+                std::process::id(),
+                path.file_name().unwrap_or_default().to_string_lossy()
+            ));
+            match std::fs::rename(&path, &aside) {
                 Ok(()) => {}
                 // Another process cleared it first.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(source) => return Err(CacheError::Io { path, source }),
             }
+            let (files, bytes) = files_below(&aside);
+            match std::fs::remove_dir_all(&aside) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(CacheError::Io { path: aside, source: e });
+                }
+                _ => {}
+            }
             cleared.files += files;
             cleared.bytes += bytes;
+        }
+        // Folders a killed clear left moved aside (where the system says which processes live).
+        for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let pid = name.to_str().and_then(|n| n.strip_prefix(CLEARING)).and_then(|n| n.split('-').next());
+            let gone =
+                pid.is_some_and(|pid| Path::new("/proc/self").exists() && !Path::new("/proc").join(pid).exists());
+            if gone {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
         }
         Ok(cleared)
     }
 }
+
+/// How a layout folder being cleared is named while it is removed.
+const CLEARING: &str = ".clearing-";
 
 /// The folders of `root` that evaltally made: one per layout (`v1`, `v2`, …), each with
 /// whether it is the current one (`dir`).

@@ -126,9 +126,14 @@ pub struct Cache {
     clock: Option<u64>,
     /// Packs being finished in threads of their own ([`Cache::write_behind`]): how many
     /// entries each holds, and whether it was written.
-    writing: Mutex<Vec<std::thread::JoinHandle<(u64, bool)>>>,
+    writing: Mutex<Vec<std::thread::JoinHandle<Written>>>,
     listings: listings::Store,
+    /// Why the first entry that could not be written was not.
+    first_write_error: Mutex<Option<String>>,
 }
+
+/// How many entries a pack held, and whether it was written (else why not).
+type Written = (u64, std::io::Result<()>);
 
 /// A unit being visited: its inputs, their stamps, and when they were taken.
 struct Visit {
@@ -218,6 +223,7 @@ impl Cache {
             clock: None,
             writing: Mutex::new(Vec::new()),
             listings: listings::Store::default(),
+            first_write_error: Mutex::new(None),
         }
     }
 
@@ -300,17 +306,18 @@ impl Cache {
         let writing = std::mem::take(&mut *self.writing.lock().unwrap_or_else(PoisonError::into_inner));
         for handle in writing {
             // A writer that panicked wrote nothing that counts.
-            let (n, written) = handle.join().unwrap_or((0, false));
+            let (n, written) =
+                handle.join().unwrap_or_else(|_| (0, Err(std::io::Error::other("the cache writer panicked"))));
             self.written(n, written);
         }
         if let Some(root) = &self.root {
             let (n, written) = self.storing.take().finish(&entry_dir(root));
             self.written(n, written);
-            if self.listings.write(&entry_dir(root)).is_err() {
-                self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+            if let Err(e) = self.listings.write(&entry_dir(root)) {
+                self.failed(1, &e);
             }
-            if self.uses.write(&entry_dir(root), self.now()).is_err() {
-                self.counters.write_errors.fetch_add(1, Ordering::Relaxed);
+            if let Err(e) = self.uses.write(&entry_dir(root), self.now()) {
+                self.failed(1, &e);
             }
         }
     }
@@ -331,7 +338,7 @@ impl Cache {
         let shared = Arc::new(Mutex::new(Some(taken)));
         let theirs = Arc::clone(&shared);
         let started = std::thread::Builder::new().name("evaltally-cache-write".into()).spawn(move || {
-            theirs.lock().unwrap_or_else(PoisonError::into_inner).take().map_or((0, true), |t| t.finish(&dir))
+            theirs.lock().unwrap_or_else(PoisonError::into_inner).take().map_or((0, Ok(())), |t| t.finish(&dir))
         });
         match started {
             Ok(handle) => self.writing.lock().unwrap_or_else(PoisonError::into_inner).push(handle),
@@ -346,17 +353,32 @@ impl Cache {
 
     /// Counts a pack of `n` entries as stored or not, and lets later lookups of this process
     /// see what it stored.
-    fn written(&self, n: u64, written: bool) {
+    fn written(&self, n: u64, written: std::io::Result<()>) {
         if n == 0 {
             return;
         }
-        let counter = if written {
-            *self.packs.lock().unwrap_or_else(PoisonError::into_inner) = None;
-            &self.counters.stored
-        } else {
-            &self.counters.write_errors
-        };
-        counter.fetch_add(n, Ordering::Relaxed);
+        match written {
+            Ok(()) => {
+                *self.packs.lock().unwrap_or_else(PoisonError::into_inner) = None;
+                self.counters.stored.fetch_add(n, Ordering::Relaxed);
+            }
+            Err(e) => self.failed(n, &e),
+        }
+    }
+
+    /// Counts `n` entries that could not be written, keeping the first cause.
+    fn failed(&self, n: u64, cause: &std::io::Error) {
+        self.counters.write_errors.fetch_add(n, Ordering::Relaxed);
+        let mut first = self.first_write_error.lock().unwrap_or_else(PoisonError::into_inner);
+        if first.is_none() {
+            *first = Some(cause.to_string());
+        }
+    }
+
+    /// Why the first entry that could not be written was not (the operating system's words:
+    /// `No space left on device (os error 28)`), if one was not.
+    pub fn write_error(&self) -> Option<String> {
+        self.first_write_error.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Adds an entry to the pack being written: into a chunk of this worker's, appended to
@@ -368,8 +390,8 @@ impl Cache {
         if chunk.is_full() {
             let mut pack = self.storing.pack();
             let before = pack.as_ref().map_or(0, pack::Writer::entries);
-            if pack::Writer::append_to(&mut pack, &entry_dir(root), &chunk).is_err() {
-                self.counters.write_errors.fetch_add(before + chunk.entries(), Ordering::Relaxed);
+            if let Err(e) = pack::Writer::append_to(&mut pack, &entry_dir(root), &chunk) {
+                self.failed(before + chunk.entries(), &e);
             }
             drop(pack);
             chunk.clear();
@@ -581,8 +603,11 @@ impl Cache {
         let Some(root) = &self.root else { return Ok(Pruned::default()) };
         let dir = entry_dir(root);
         let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(PoisonError::into_inner));
-        pack::compact(root, &dir, self.limit, force, &used, self.now())
-            .map_err(|source| CacheError::Io { path: dir.clone(), source })
+        match pack::compact(root, &dir, self.limit, force, &used, self.now()) {
+            // Another process cleared the cache meanwhile: nothing is left to prune.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !dir.exists() => Ok(Pruned::default()),
+            done => done.map_err(|source| CacheError::Io { path: dir.clone(), source }),
+        }
     }
 }
 
@@ -615,16 +640,19 @@ impl Taken {
 
     /// Appends the chunks and finishes the pack in `dir`: how many entries it holds, and
     /// whether it was written.
-    fn finish(self, dir: &Path) -> (u64, bool) {
+    fn finish(self, dir: &Path) -> (u64, std::io::Result<()>) {
         let n = self.pack.as_ref().map_or(0, pack::Writer::entries)
             + self.chunks.iter().map(pack::Chunk::entries).sum::<u64>();
         if n == 0 {
-            return (0, true);
+            return (0, Ok(()));
         }
         let mut pack = self.pack;
         let appended =
             self.chunks.iter().filter(|c| c.entries() > 0).try_for_each(|c| pack::Writer::append_to(&mut pack, dir, c));
-        let written = appended.is_ok() && pack.is_some_and(|writer| writer.finish().is_ok());
+        let written = appended.and_then(|()| match pack {
+            Some(writer) => writer.finish().map(drop),
+            None => Ok(()),
+        });
         (n, written)
     }
 }

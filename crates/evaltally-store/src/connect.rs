@@ -391,6 +391,11 @@ pub(crate) fn full_message(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return db.message().to_string();
     }
+    if e.is_closed() {
+        // The server stopped or restarted, or the network dropped the connection: the
+        // client library keeps a stopping server's last words from us.
+        return "the connection to the server was lost (the server stopped, or the network dropped it)".into();
+    }
     let mut out = e.to_string();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {

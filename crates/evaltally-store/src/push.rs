@@ -218,7 +218,10 @@ impl Store {
             writer.write_all(text.as_bytes()).map_err(|e| StoreError::Query {
                 url: self.url.clone(),
                 what: "adding results",
-                message: e.to_string(),
+                message: match e.get_ref().and_then(|inner| inner.downcast_ref::<postgres::Error>()) {
+                    Some(pg) => crate::connect::full_message(pg),
+                    None => e.to_string(),
+                },
             })?;
             writer.finish().map_err(err("adding results"))?;
             pushed.added.push((g.run.to_string(), g.model.to_string(), id));

@@ -157,3 +157,27 @@ pub fn execute(url: &str, sql: &str) -> Result<(), crate::StoreError> {
     let mut client = crate::connect::connect(url)?.0;
     client.batch_execute(sql).map_err(|e| store_error(url, &e))
 }
+
+/// Ends, on the server, every connection to the database `url` names but this one's, as
+/// `pg_ctl stop -m fast` ends each of its connections (`pg_terminate_backend`: the server
+/// says "terminating connection due to administrator command" and closes), and waits until
+/// they are gone. How many it ended.
+///
+/// # Panics
+/// When the server cannot be reached or the connections do not end within ten seconds.
+pub fn stop_connections(url: &str) -> usize {
+    let mut admin = crate::connect::connect(url).unwrap_or_else(|e| panic!("{e}")).0;
+    let others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
+    let ended =
+        admin.query(&format!("SELECT pg_terminate_backend(pid) {others}"), &[]).unwrap_or_else(|e| panic!("{e}")).len();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left: i64 =
+            admin.query_one(&format!("SELECT count(*) {others}"), &[]).unwrap_or_else(|e| panic!("{e}")).get(0);
+        if left == 0 {
+            return ended;
+        }
+        assert!(std::time::Instant::now() < deadline, "{left} connections still open after pg_terminate_backend");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -247,7 +247,8 @@ impl RunReport {
     /// use evaltally_swebench::report::RunReport;
     /// let v = serde_json::json!({"resolved_ids": ["a__b-1"], "unresolved_ids": ["a__b-2"],
     ///     "infra_failure_ids": ["a__b-2"]});
-    /// let verdicts = RunReport::from_value(&v).verdicts();
+    /// let report = RunReport::from_value(&v);
+    /// let verdicts = report.verdicts();
     /// assert_eq!(verdicts[1], ("a__b-2", Outcome::Errored, Some("infra_failure")));
     /// ```
     pub fn verdicts(&self) -> Vec<(&str, Outcome, Option<&'static str>)> {

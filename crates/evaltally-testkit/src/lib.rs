@@ -5,6 +5,7 @@
 //! notice when it is missing, except under `CI=true`, where a missing folder fails the
 //! test.
 
+pub mod faults;
 pub mod hostile;
 
 use std::path::{Path, PathBuf};

@@ -62,11 +62,16 @@ pub(crate) fn settle() {
     if stats.write_errors > 0
         && let Some(root) = cache.root()
     {
+        let cause = cache.write_error().unwrap_or_else(|| "unknown cause".to_string());
+        let kept = stats.stored;
+        let tried = kept + stats.write_errors;
         #[allow(clippy::print_stderr)]
         {
             eprintln!(
-                "note: the cache folder {} cannot be written; runs are read in full each time (set EVALTALLY_CACHE, or pass --no-cache)",
-                crate::output::shown(root)
+                "note: the cache folder {} could not be written ({}): {kept} of {tried} readings were stored, the \
+                 rest are read in full next time (free room or set EVALTALLY_CACHE, or pass --no-cache)",
+                crate::output::shown(root),
+                crate::output::safe_lines(&cause)
             );
         }
     }

@@ -7,9 +7,14 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The exit codes every command follows (docs/guarantees.md says more).
+const EXIT_STATUS: &str = "Exit status: 0 done; 1 done, but the data is wrong (a file that could not be read, \
+an invalid file, a tripped gate); 2 not done: a usage error, or the machine failed (an I/O error, a full \
+disk, a server out of reach or lost); 3 a comparison inconclusive under --require-conclusive.";
+
 /// Reads LLM evaluation results and tells you what they mean.
 #[derive(Debug, Parser)]
-#[command(name = "evaltally", version = crate::VERSION, about, propagate_version = true)]
+#[command(name = "evaltally", version = crate::VERSION, about, propagate_version = true, after_help = EXIT_STATUS)]
 pub(crate) struct Cli {
     /// When to colour text output. Never when NO_COLOR is set.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
@@ -45,7 +50,8 @@ pub(crate) enum Command {
     /// Several PATHs add up.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
-    /// 2 on usage errors, when nothing was found, or when --out would write where it reads.
+    /// 2 on usage errors, when nothing was found, or when --out would write where it reads;
+    /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Stability(StabilityArgs),
     /// What regressed and improved between two runs, or two groups of runs, and whether
     /// the change is more than run-to-run noise.
@@ -63,7 +69,8 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0 on success; 1 when --fail-on trips or files had errors (or warnings,
     /// with --strict); 2 on usage errors or when nothing was found; 3 with
-    /// --require-conclusive when a verdict is inconclusive (and nothing else failed).
+    /// --require-conclusive when a verdict is inconclusive (and nothing else failed);
+    /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Compare(CompareArgs),
     /// How many runs (or, for a new benchmark, tests) bring each category's standard error
     /// under a target, and the smallest change a comparison with the runs at hand detects.
@@ -72,7 +79,7 @@ pub(crate) enum Command {
     /// of a category to tell run-to-run variance from differences between tests.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
-    /// 2 on usage errors or when nothing was found.
+    /// 2 on usage errors or when nothing was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Plan(PlanArgs),
     /// One test: its outcome in every run, error type and message, the prompt's question
     /// turns, the model's answer, the expected answer, tokens and latency.
@@ -82,7 +89,7 @@ pub(crate) enum Command {
     /// a SWE-bench instance id, a gstack test name).
     ///
     /// Exit status: 0 when the test was found; 1 when it was, but files had errors; 2 when
-    /// it is in none of the runs.
+    /// it is in none of the runs; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Show(ShowArgs),
     /// How each test moved over time: per test its pass rate, the last runs as a ✓/✗
     /// sparkline, the current streak, and a status decided as gstack's `eval trend` does
@@ -93,7 +100,7 @@ pub(crate) enum Command {
     /// last, in name order); only the last --limit runs of each model count.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
-    /// 2 on usage errors or when nothing was found.
+    /// 2 on usage errors or when nothing was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Trend(TrendArgs),
     /// One self-contained HTML file to look at and share: per model the stability overview,
     /// a tests × runs heatmap (flaky tests first; runs in time order; click a cell for the
@@ -106,7 +113,8 @@ pub(crate) enum Command {
     /// `--format markdown` also prints a summary linking to it, for a CI job summary.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
-    /// 2 on usage errors, when nothing was found, or when -o would write where it reads.
+    /// 2 on usage errors, when nothing was found, or when -o would write where it reads;
+    /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Report(ReportArgs),
     /// What runs cost: per run, calls, input and output tokens and dollars by model, from
     /// the run's own accounting (gstack's `costs`) or summed over its tests (BFCL token
@@ -114,7 +122,7 @@ pub(crate) enum Command {
     /// none says so.
     ///
     /// Exit status: 0 on success; 1 when files had errors; 2 on usage errors or when nothing
-    /// was found.
+    /// was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Cost(CostArgs),
     /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it,
     /// what the stored summary gets wrong, the resolved rule the data follows; `--format
@@ -129,7 +137,7 @@ pub(crate) enum Command {
     /// JUnit XML reports.
     ///
     /// Exit status: 0 when every file is valid; 1 when one is invalid (or has warnings, with
-    /// --strict); 2 when nothing could be checked.
+    /// --strict); 2 when nothing could be checked; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Validate(ValidateArgs),
     /// Convert a run to another format. Every field with a counterpart is mapped; what has
     /// none (and what got a default) is listed on stderr.
@@ -141,7 +149,7 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0 on success; 1 when files of IN had errors (what could be read is
     /// converted and written); 2 on usage errors, when IN holds no run or several, or when OUT
-    /// would replace an input or sit in a folder read.
+    /// would replace an input or sit in a folder read; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Convert(ConvertArgs),
     /// Export runs as JSON Lines: one normalised line per (run, test) with run, model,
     /// category, id, outcome, error type, duration, tokens and cost, the shape DuckDB, Spark
@@ -150,7 +158,7 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0 on success; 1 when files had errors (what could be read is exported);
     /// 2 on usage errors, when nothing was found, or when OUT would replace an input or sit in
-    /// a folder read.
+    /// a folder read; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Export(ExportArgs),
     /// Validate runs, then save them into the results store: a folder, under names that never
     /// collide (written atomically; links that leave a run folder are reported and not
@@ -160,7 +168,9 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
     /// not be read); 2 on usage errors, a store URL that is not postgres://, a store that is
-    /// not a folder, or a PostgreSQL store that cannot be used (password, server).
+    /// not a folder, or a PostgreSQL store that cannot be used (password, server), and when
+    /// the machine fails the push (a full disk, a connection lost): the message names the
+    /// PATH and how many PATHs before it were stored, each whole.
     Push(PushArgs),
     /// List what the results store holds, newest first (entries whose runs record no
     /// date after the others, by name): per entry the date, branch,
@@ -168,7 +178,7 @@ pub(crate) enum Command {
     /// where it was pushed from; for a PostgreSQL store, one line per stored run.
     ///
     /// Exit status: 0; 2 for a store URL that is not postgres://, a store that is not a
-    /// folder, or a PostgreSQL store that cannot be used.
+    /// folder, a PostgreSQL store that cannot be used, or an I/O error.
     Runs(RunsArgs),
     /// Print a shell completion script on stdout.
     ///
@@ -186,9 +196,9 @@ pub(crate) enum Command {
     /// $EVALTALLY_CACHE_SIZE (default 1GiB; K, M, G, T are powers of 1000, Ki, Mi, Gi, Ti
     /// of 1024) by leaving out what was used least recently. Deleting it is always safe.
     ///
-    /// Exit status: 0; 1 when the folder could not be emptied; 2 when there is no cache
-    /// folder (no $EVALTALLY_CACHE and no home folder), it is a file, or
-    /// $EVALTALLY_CACHE_SIZE is not a size.
+    /// Exit status: 0; 2 when there is no cache folder (no $EVALTALLY_CACHE and no home
+    /// folder), it is a file, $EVALTALLY_CACHE_SIZE is not a size, or the folder could not be
+    /// emptied (an I/O error).
     Cache(CacheArgs),
 }
 

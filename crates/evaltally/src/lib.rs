@@ -29,15 +29,17 @@ pub fn command() -> clap::Command {
     cli::Cli::command()
 }
 
-/// Exit codes shared by every command.
+/// Exit codes shared by every command: 1 says something about the data (damaged files, a
+/// tripped gate), 2 about the command line or the machine (a usage error, nothing to work
+/// on, an I/O error, a full disk, a server lost or out of reach).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Exit {
     /// Success.
     Ok = 0,
-    /// The work was done, but something was wrong (errors, or warnings with `--strict`,
-    /// or a gate such as `--fail-on` tripped).
+    /// The work was done, but something was wrong with the data (errors, or warnings with
+    /// `--strict`, or a gate such as `--fail-on` tripped).
     Problems = 1,
-    /// Usage error, or nothing to work on.
+    /// Usage error, nothing to work on, or the machine failed the command.
     Usage = 2,
     /// `compare --require-conclusive`: a verdict was inconclusive.
     Inconclusive = 3,
@@ -110,17 +112,52 @@ where
     }
 }
 
-/// Reports an error and picks the exit code: 2 for usage errors, 1 otherwise; a closed
-/// stdout pipe is not an error. The message goes through `output::safe_lines`: an
-/// `io::Error` or a library error may quote a path or a value from a file.
+/// Reports an error and picks the exit code: 1 for data the store holds that makes no run
+/// (the data's fault), 2 for everything else a command stops on (usage errors, and the
+/// machine's faults: I/O errors, a full disk, a server lost or out of reach; a command's
+/// problems with its input files are diagnostics, not errors); a closed stdout pipe is not
+/// an error. The message goes through `output::safe_lines`: an `io::Error` or a library
+/// error may quote a path or a value from a file.
+/// The error and its causes, each cause once: a library error that quotes its source in its
+/// own message is not followed by the source again.
+fn said(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let cause = cause.to_string();
+        if !text.ends_with(&cause) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
 fn fail(err: &anyhow::Error) -> u8 {
     if output::is_broken_pipe(err) {
         return 0;
     }
     #[allow(clippy::print_stderr)]
     {
-        eprintln!("error: {}", output::safe_lines(&format!("{err:#}")));
+        eprintln!("error: {}", output::safe_lines(&said(err)));
     }
-    let usage = err.downcast_ref::<UsageError>().is_some();
-    (if usage { Exit::Usage } else { Exit::Problems }) as u8
+    let data = err.chain().any(|e| {
+        matches!(e.downcast_ref::<evaltally_store::StoreError>(), Some(evaltally_store::StoreError::Data { .. }))
+    });
+    (if data { Exit::Problems } else { Exit::Usage }) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::said;
+
+    #[test]
+    fn a_cause_a_library_error_quotes_is_said_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let quoted = evaltally_cache::CacheError::Io { path: "/c/v2".into(), source: io };
+        assert_eq!(said(&anyhow::Error::new(quoted).context("cache clean")), "cache clean: cache /c/v2: gone");
+        let plain = anyhow::anyhow!("gone").context("reading a.json");
+        assert_eq!(said(&plain), "reading a.json: gone");
+    }
 }

@@ -310,22 +310,89 @@ pub(crate) struct Pushed {
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
 
-/// Copies `source` (a file or a run folder) into the store as a new entry named after it.
+/// The name every entry being built starts with: `.push-<pid>-<random>`, the process
+/// building it named so that a later push can tell an abandoned one.
+const BUILDING: &str = ".push-";
+
+/// How long an entry being built may stay before a later push or `runs` removes it, whether
+/// or not its writer is known to be gone.
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_hours(1);
+
+/// Removes the entries being built that no push will finish: their writer (the process
+/// their name carries) is gone, or they are older than an hour (a push killed, or its
+/// machine lost, while copying). Returns how many it removed; what it cannot remove is left
+/// for the next time.
+pub(crate) fn remove_abandoned(store: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(store) else { return 0 };
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(BUILDING)) else { continue };
+        let Ok(meta) = entry.metadata() else { continue };
+        let old =
+            meta.modified().ok().and_then(|m| now.duration_since(m).ok()).is_some_and(|age| age > ABANDONED_AFTER);
+        let writer_gone =
+            rest.split_once('-').and_then(|(pid, _)| pid.parse::<u32>().ok()).is_some_and(|pid| !alive(pid));
+        if meta.is_dir() && (old || writer_gone) && std::fs::remove_dir_all(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Whether process `pid` is running (on Linux, by its `/proc` entry; elsewhere assumed, so
+/// only age removes an abandoned entry).
+fn alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    if cfg!(target_os = "linux") { Path::new("/proc").join(pid.to_string()).exists() } else { true }
+}
+
+/// Flushes every file and folder below `dir`, and `dir` itself, to the disk: an entry
+/// renamed into place afterwards holds what was written even after a power cut.
+fn sync_tree(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            sync_tree(&entry.path())?;
+        } else {
+            std::fs::File::open(entry.path())?.sync_all()?;
+        }
+    }
+    sync_folder(dir)
+}
+
+/// Flushes a folder's entries (its names) to the disk.
+fn sync_folder(dir: &Path) -> std::io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Copies `source` (a file or a run folder) into the store as a new entry named after it:
+/// built in a folder of its own (`.push-<pid>-…`), flushed to the disk, then renamed into
+/// place and the store folder flushed, so that an entry is whole before it is visible and
+/// after a power cut. Entries being built that no push will finish are removed first.
 pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary]) -> anyhow::Result<Pushed> {
     std::fs::create_dir_all(store).with_context(|| format!("cannot create the store {}", shown(store)))?;
+    remove_abandoned(store);
     let base = source.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let stem = base.strip_suffix(".json").unwrap_or(&base);
     let base = safe_name(stem);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".push-");
+    let prefix = format!("{BUILDING}{}-", std::process::id());
+    builder.prefix(&prefix);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
         // The entry folder gets the mode of any new folder (0777 less the umask), not 0700.
         builder.permissions(std::fs::Permissions::from_mode(0o777));
     }
-    let tmp = builder.tempdir_in(store).context("cannot create a temporary folder in the store")?;
+    let tmp = builder
+        .tempdir_in(store)
+        .with_context(|| format!("cannot create a temporary folder in the store {}", shown(store)))?;
     let target_name = source.file_name().map_or_else(|| "run".into(), std::ffi::OsStr::to_os_string);
+    // On an error the temporary folder is removed as it drops.
     let diagnostics = copy_walked(source, &tmp.path().join(&target_name))?;
     let meta = json!({
         "source": source.to_string_lossy(),
@@ -333,7 +400,10 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary
         "pushed_at_unix": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()),
         "runs": runs,
     });
-    std::fs::write(tmp.path().join(ENTRY_FILE), format!("{}\n", serde_json::to_string_pretty(&meta)?))?;
+    std::fs::write(tmp.path().join(ENTRY_FILE), format!("{}\n", serde_json::to_string_pretty(&meta)?))
+        .with_context(|| format!("cannot write the entry in the store {}", shown(store)))?;
+    sync_tree(tmp.path())
+        .with_context(|| format!("cannot flush the entry to the disk of the store {}", shown(store)))?;
     let tmp = tmp.keep();
     let mut n = 1;
     loop {
@@ -344,7 +414,11 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary
             continue;
         }
         match std::fs::rename(&tmp, &dest) {
-            Ok(()) => return Ok(Pushed { name, diagnostics }),
+            Ok(()) => {
+                sync_folder(store)
+                    .with_context(|| format!("cannot flush the store folder {} to the disk", shown(store)))?;
+                return Ok(Pushed { name, diagnostics });
+            }
             // Someone took the name between the check and the rename: try the next one.
             Err(_) if dest.exists() => {}
             Err(e) => {

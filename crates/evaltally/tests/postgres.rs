@@ -53,8 +53,13 @@ fn push_then_analyses_read_the_same_runs_as_the_folders() {
         stored.push("store:name=run-2");
         stored.push("store:name=run-10");
         assert_eq!(json(&ok(&url, &stored)), files, "{command:?}: store:name=… equals the folders");
-        let gstack_files = json(&ok(&url, &[command, &["testdata/gstack/evals"]].concat()));
+        let mut gstack_files = json(&ok(&url, &[command, &["testdata/gstack/evals"]].concat()));
+        // The folder's partial save is a file on disk, never pushed: only the folder says it skipped it.
+        let skipped = gstack_files.as_object_mut().unwrap().remove("not_read").unwrap();
+        assert_eq!(skipped.as_array().map(Vec::len), Some(1), "{skipped}");
+        assert!(skipped[0]["path"].as_str().unwrap().ends_with("_partial-e2e.json"), "{skipped}");
         let gstack_store = json(&ok(&url, &[command, &["store:tier=e2e", "store:tier=llm-judge"]].concat()));
+        assert_eq!(gstack_store.get("not_read"), None, "{gstack_store}");
         assert_eq!(gstack_store, gstack_files, "{command:?}: gstack from the store");
     }
     let compare_files = json(&ok(&url, &["compare", BFCL[0], BFCL[1], "--format", "json"]));

@@ -23,6 +23,8 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         store::Location::Folder(_) => None,
     };
     let mut exit = Exit::Ok;
+    // PATHs stored (or already in the store), for what a fault leaves said.
+    let mut done = 0usize;
     for path in &args.paths {
         let validated = validate::validate(std::slice::from_ref(path), false).map_err(|e| explain(&e))?;
         output::report_diagnostics(&validated.diagnostics);
@@ -47,13 +49,25 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         let formats: BTreeSet<&str> =
             validated.files.iter().map(|f| f.format.split('-').next().unwrap_or(&f.format)).collect();
         let format = formats.into_iter().collect::<Vec<_>>().join("+");
+        // A fault (a full disk, a lost server) stops the push: said with the PATH and what
+        // the PATHs before it left in the store, each stored whole or not at all.
+        let stopped = |e: anyhow::Error| -> anyhow::Error {
+            let rest = args.paths.len() - done;
+            e.context(format!(
+                "pushing {}: not stored; {done} of {} PATHs were stored before it; push the {rest} left again",
+                output::shown(path),
+                args.paths.len()
+            ))
+        };
         if let Some(db) = &mut db {
-            push_postgres(db, path, &format)?;
+            push_postgres(db, path, &format).map_err(stopped)?;
+            done += 1;
             continue;
         }
         let store::Location::Folder(dir) = &location else { continue };
         let runs = summaries(path);
-        let pushed = store::push(dir, path, &format, &runs)?;
+        let pushed = store::push(dir, path, &format, &runs).map_err(stopped)?;
+        done += 1;
         // The copy walks the run with the policy validation read it with: anything it left
         // out (a link leaving the run, a loop) was reported above, unless it is new.
         let new: Vec<Diagnostic> =
@@ -149,6 +163,8 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
         store::Location::Folder(dir) => dir,
         store::Location::Postgres(url) => return list_postgres(args, &url),
     };
+    // A push killed while copying left its entry unfinished: no later command keeps it.
+    store::remove_abandoned(&dir);
     let total = store::entries(&dir)?;
     let found = total.len();
     let mut listed: Vec<Listed> = total
