@@ -65,6 +65,8 @@ pub struct Discovered {
     pub units: Vec<Box<dyn Unit>>,
     /// Problems met walking and grouping.
     pub diagnostics: Vec<Diagnostic>,
+    /// The folders the walk listed ([`Walked::folders`](crate::walk::Walked::folders)).
+    pub folders: Vec<PathBuf>,
 }
 
 impl Registry {
@@ -157,6 +159,7 @@ impl Registry {
         }
         let walked = walk_with(&roots, listings)?;
         let mut diagnostics = walked.diagnostics;
+        let folders = walked.folders;
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
         let mut claims: Vec<Claim> = Vec::with_capacity(formats.len());
@@ -194,7 +197,7 @@ impl Registry {
         if units.is_empty() {
             return Err(DiscoverError::NothingFound { searched: paths.to_vec(), nouns: self.nouns() });
         }
-        Ok(Discovered { units, diagnostics })
+        Ok(Discovered { units, diagnostics, folders })
     }
 }
 

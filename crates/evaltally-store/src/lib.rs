@@ -2,6 +2,7 @@
 
 mod check;
 mod connect;
+mod listen;
 mod push;
 mod read;
 mod schema;
@@ -12,6 +13,7 @@ mod tls;
 
 pub use check::{RunCheck, STATUSES};
 pub use connect::{is_postgres_url, pgpass_lookup, shown_url};
+pub use listen::{CHANNEL, Listener};
 pub use push::{PushSource, Pushed};
 pub use read::StoredRun;
 pub use schema::LATEST_VERSION;

@@ -233,6 +233,12 @@ impl Store {
                 message: "stopped before committing (test)".into(),
             });
         }
+        if !pushed.added.is_empty() {
+            // Heard by `evaltally serve` (`Store::listen`) once the push is committed.
+            let ids: Vec<String> = pushed.added.iter().map(|(_, _, id)| id.to_string()).collect();
+            tx.execute("SELECT pg_notify($1, $2)", &[&crate::CHANNEL, &ids.join(",")])
+                .map_err(err("announcing the push"))?;
+        }
         tx.commit().map_err(err("committing the push"))?;
         Ok(pushed)
     }

@@ -7,6 +7,7 @@
 
 pub mod faults;
 pub mod hostile;
+pub mod http;
 
 use std::path::{Path, PathBuf};
 
@@ -123,4 +124,30 @@ pub fn files_and_bytes_below(dir: &Path) -> (usize, u64) {
         }
     }
     total
+}
+
+/// Debian's headless-capable Chromium (`/usr/bin/chromium`, or `chromium` or
+/// `chromium-browser` on the `PATH`; `EVALTALLY_CHROMIUM` names another), for the browser
+/// tests; `None` after a printed notice when there is none.
+///
+/// # Panics
+/// When there is none under `CI=true` (`.ci/run` installs it).
+pub fn chromium() -> Option<PathBuf> {
+    let named = std::env::var_os("EVALTALLY_CHROMIUM").map(PathBuf::from);
+    let on_path = |name: &str| {
+        std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
+    };
+    let found = named
+        .filter(|p| p.is_file())
+        .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.is_file()))
+        .or_else(|| on_path("chromium"))
+        .or_else(|| on_path("chromium-browser"));
+    if found.is_none() {
+        assert!(!in_ci(), "chromium is missing; CI installs it in .ci/run (apt-get install chromium)");
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped: no chromium (apt-get install chromium, or set EVALTALLY_CHROMIUM)");
+        }
+    }
+    found
 }

@@ -116,6 +116,23 @@ pub(crate) enum Command {
     /// 2 on usage errors, when nothing was found, or when -o would write where it reads;
     /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Report(ReportArgs),
+    /// A live view in the browser of runs as they land: everything `report` shows, with trend, cost, each test in every run, search and filters.
+    ///
+    /// A local web server over the PATHs (runs, folders of runs, `store:` selections of
+    /// the team store), read through the same pipeline and digest cache as every command.
+    /// It prints its URL (127.0.0.1, a free port) and serves until stopped (Ctrl-C). When a
+    /// file below a folder served is added or changed, or a run is pushed to the store,
+    /// open pages show it within a couple of seconds, without a reload; only what changed
+    /// is read again. The page asks for what is on screen only, so thousands of runs stay
+    /// quick, and the whole view (tab, model, filters, search, test, comparison) is in its
+    /// URL: send the link, and a teammate with access sees the same view.
+    ///
+    /// It is read-only and serves only the PATHs. --bind with an address other machines
+    /// reach needs a token: --token, or one it makes and prints in the URL.
+    ///
+    /// Exit status: 2 on usage errors (a PATH that does not exist, an address that cannot be
+    /// bound, a bad token); otherwise it serves until stopped.
+    Serve(ServeArgs),
     /// What runs cost: per run, calls, input and output tokens and dollars by model, from
     /// the run's own accounting (gstack's `costs`) or summed over its tests (BFCL token
     /// counts; per-test tokens and costs of gstack, JUnit, SF-Bench). A run that records
@@ -679,6 +696,37 @@ pub(crate) struct ReportArgs {
 }
 
 #[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// Runs, folders of runs (watched for new ones), or `store:` selections.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    /// The port to listen on (default: a free one).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) port: u16,
+    /// The address to listen on. One that other machines reach needs a token.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub(crate) bind: std::net::IpAddr,
+    /// The token every request must carry (at least 16 letters, digits, '-', '_', '.' or
+    /// '~'); default with a --bind other machines reach: a new random one, in the URL printed.
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) token: Option<String>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub(crate) open: bool,
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+    /// Read every run as a run of one model ("all models").
+    #[arg(long)]
+    pub(crate) pool_models: bool,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
 pub(crate) struct CostArgs {
     /// Runs, or folders of runs.
     #[arg(required = true, value_name = "PATH")]
@@ -776,7 +824,10 @@ impl Cli {
                 Ok(())
             }
             Command::Export(a) => fix(&mut a.paths),
-            Command::Push(_) | Command::Runs(_) | Command::Completions(_) | Command::Cache(_) => Ok(()),
+            // `serve` resolves its `store:` paths at every load: entries keep landing.
+            Command::Push(_) | Command::Runs(_) | Command::Completions(_) | Command::Cache(_) | Command::Serve(_) => {
+                Ok(())
+            }
         }
     }
 }

@@ -95,6 +95,7 @@ where
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Trend(args) => commands::trend::run(&args, cli.color),
         cli::Command::Report(args) => commands::report::run(&args),
+        cli::Command::Serve(args) => commands::serve::run(&args, cli.store.as_deref()),
         cli::Command::Cost(args) => commands::cost::run(&args, cli.color),
         cli::Command::Summary(args) => commands::summary::run(&args),
         cli::Command::Validate(args) => commands::validate::run(&args, cli.color),

@@ -80,6 +80,11 @@ pub(crate) fn note(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "note: {}", safe_lines(text));
 }
 
+/// Prints a warning on stderr (through [`safe_lines`]).
+pub(crate) fn warn(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "warning: {}", safe_lines(text));
+}
+
 static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// `--verbose`: every note is printed, not only counted.

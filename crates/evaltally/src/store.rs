@@ -133,11 +133,17 @@ fn parse_selection(text: &str) -> anyhow::Result<Selection> {
 
 /// The runs the `store:…` arguments among `paths` select in the PostgreSQL store, each once.
 fn selected(store: &mut Store, paths: &[&Path]) -> anyhow::Result<Vec<StoredRun>> {
+    select(store, paths, false)
+}
+
+/// The runs the `store:` paths select, each once; a selection that finds none is a usage
+/// error unless `none_is_fine` (`serve`, for which runs land later).
+pub(crate) fn select(store: &mut Store, paths: &[&Path], none_is_fine: bool) -> anyhow::Result<Vec<StoredRun>> {
     let mut runs: Vec<StoredRun> = Vec::new();
     for p in paths {
         let text = selection_of(p).unwrap_or_default();
         let found = store.select(&parse_selection(text)?).map_err(store_error)?;
-        if found.is_empty() {
+        if found.is_empty() && !none_is_fine {
             return Err(UsageError(format!(
                 "no run in the store {} matches `store:{}`; `evaltally runs` lists them",
                 store.shown_url(),
@@ -152,6 +158,11 @@ fn selected(store: &mut Store, paths: &[&Path]) -> anyhow::Result<Vec<StoredRun>
         }
     }
     Ok(runs)
+}
+
+/// A connection to the PostgreSQL store that `store:` paths name.
+pub(crate) fn postgres() -> anyhow::Result<Store> {
+    connect(&postgres_url()?)
 }
 
 /// Splits `paths` into `store:…` arguments left for the PostgreSQL store and the rest.

@@ -15,29 +15,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{evaltally, report_data};
-use evaltally_testkit::in_ci;
+use evaltally_testkit::chromium;
 use serde_json::Value;
-
-/// The Chromium binary, or `None` (after a notice) when there is none.
-fn chromium() -> Option<PathBuf> {
-    let named = std::env::var_os("EVALTALLY_CHROMIUM").map(PathBuf::from);
-    let on_path = |name: &str| {
-        std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
-    };
-    let found = named
-        .filter(|p| p.is_file())
-        .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.is_file()))
-        .or_else(|| on_path("chromium"))
-        .or_else(|| on_path("chromium-browser"));
-    if found.is_none() {
-        assert!(!in_ci(), "chromium is missing; CI installs it in .ci/run (apt-get install chromium)");
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("skipped: no chromium (apt-get install chromium, or set EVALTALLY_CHROMIUM)");
-        }
-    }
-    found
-}
 
 /// Runs headless Chromium on `url` with `extra` options and a fresh profile; its stdout.
 fn headless(bin: &Path, extra: &[String], url: &str) -> String {

@@ -109,6 +109,7 @@ type Units = Vec<Box<dyn Unit>>;
 struct Found {
     units: Vec<Box<dyn Unit>>,
     diagnostics: Vec<Diagnostic>,
+    folders: Vec<PathBuf>,
 }
 
 fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, LoadError> {
@@ -127,7 +128,7 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
             categories: categories.into_iter().collect(),
         });
     }
-    Ok(Found { units: kept, diagnostics })
+    Ok(Found { units: kept, diagnostics, folders: found.folders })
 }
 
 /// The units whose one file has the bytes of an earlier unit's file (one run saved twice
@@ -192,7 +193,7 @@ fn said_of_readings(
     units: &[Box<dyn Unit>],
     filter: &Filter,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> BTreeMap<usize, usize> {
     for (u, out) in read.iter() {
         let empty = out.runs.iter().all(CategoryRun::is_empty);
         if empty && out.diagnostics.is_empty() {
@@ -202,7 +203,7 @@ fn said_of_readings(
         }
     }
     if filter.keep_duplicates {
-        return;
+        return BTreeMap::new();
     }
     let at: HashMap<usize, usize> = read.iter().enumerate().map(|(k, (u, _))| (*u, k)).collect();
     let print = |u: usize| at.get(&u).map(|&k| &read[k].1).filter(|r| !r.runs.is_empty()).map(reading_print);
@@ -212,6 +213,7 @@ fn said_of_readings(
             read[k].1 = evaltally_format::Read::default();
         }
     }
+    twins
 }
 
 /// A digest of the tests a reading holds and their outcomes: what the file holds, whatever
@@ -248,6 +250,9 @@ pub struct Loaded {
     pub runs: Vec<CategoryRun>,
     /// Warnings and errors, in a stable order.
     pub diagnostics: Vec<Diagnostic>,
+    /// The folders the walk listed below the paths given, sorted (for a watcher: nothing
+    /// else lists them).
+    pub folders: Vec<PathBuf>,
 }
 
 /// Finds the runs below `paths`, in every format, and reads those that `filter` keeps.
@@ -276,7 +281,8 @@ pub fn load_cached(
     });
     // What was read is stored while the runs are lined up and analysed.
     cache.write_behind();
-    finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)
+    let finished = finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)?;
+    Ok(Loaded { folders: found.folders, ..finished.loaded })
 }
 
 /// [`load_cached`] and [`records_cached`] from one reading of each unit (for `compare`,
@@ -291,8 +297,79 @@ pub fn load_with_records(
 ) -> Result<(Loaded, Records), LoadError> {
     let found = discover(paths, filter, cache)?;
     let (read, records) = split(read_both(&found.units, filter, progress, cache));
-    let loaded = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    let finished = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    let loaded = Loaded { folders: found.folders, ..finished.loaded };
     Ok((loaded, finish_records(Vec::new(), &found.units, records, filter)))
+}
+
+/// One run's record as [`load_reduced`] hands it over: named as the runs of the
+/// [`Loaded`] are, with what `reduce` made of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduced<T> {
+    /// The run, named as the [`Loaded`]'s runs name it.
+    pub run: String,
+    /// The model ([`POOLED`] when the filter pools models).
+    pub model: String,
+    /// What `reduce` kept of the record.
+    pub value: T,
+}
+
+/// [`load_with_records`] for callers that keep only a little of each record: every unit's
+/// records are handed to `reduce` in the worker that read them (tests of the categories the
+/// filter keeps, errored ones failed with `--errors-as fail`) and dropped there, so no more
+/// than one unit's records are held per worker. A unit read as twins of another (a
+/// duplicate file) gives nothing. BFCL's file pairs give one record per (run, model,
+/// category), so one run may come in several pieces; they are in model, then natural run
+/// order.
+///
+/// ```
+/// use evaltally_analyzer::{Filter, NoProgress, load};
+/// let paths = [std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/bfcl/v4")];
+/// let cache = evaltally_cache::Cache::disabled();
+/// let (loaded, failed) = load::load_reduced(&paths, &Filter::default(), &NoProgress, &cache, |record| {
+///     record.tests.iter().filter(|t| t.outcome == Some(evaltally_core::Outcome::Fail)).count()
+/// })?;
+/// let fails: usize = loaded.runs.iter().flat_map(|r| r.tests()).filter(|t| t.outcome == evaltally_core::Outcome::Fail).count();
+/// assert_eq!(failed.iter().map(|r| r.value).sum::<usize>(), fails);
+/// # Ok::<(), evaltally_analyzer::LoadError>(())
+/// ```
+pub fn load_reduced<T: Send>(
+    paths: &[PathBuf],
+    filter: &Filter,
+    progress: &dyn Progress,
+    cache: &Cache,
+    reduce: impl Fn(&RunRecord) -> T + Sync,
+) -> Result<(Loaded, Vec<Reduced<T>>), LoadError> {
+    let found = discover(paths, filter, cache)?;
+    let options = filter.options();
+    let both = read_units(&found.units, progress, |unit, scratch| {
+        let (mut read, records) = cache.read_both(unit, scratch, &options);
+        share_ids(&mut read.runs, scratch);
+        let reduced: Vec<Reduced<T>> = records
+            .runs
+            .into_iter()
+            .filter_map(|r| filtered_record(r, filter))
+            .map(|r| Reduced { value: reduce(&r), run: r.run, model: r.model })
+            .collect();
+        (read, reduced)
+    });
+    cache.write_behind();
+    let (read, reduced): (Vec<_>, Vec<_>) = both.into_iter().enumerate().map(|(i, (r, d))| ((i, r), (i, d))).unzip();
+    let finished = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    let mut out: Vec<Reduced<T>> = Vec::new();
+    for (unit, pieces) in reduced {
+        if finished.twins.contains_key(&unit) {
+            continue;
+        }
+        for mut piece in pieces {
+            if let Some(name) = finished.renames.get(&(unit, piece.run.clone())) {
+                piece.run.clone_from(name);
+            }
+            out.push(piece);
+        }
+    }
+    out.sort_by(|a, b| a.model.cmp(&b.model).then_with(|| id::natural_str_cmp(&a.run, &b.run)));
+    Ok((Loaded { folders: found.folders, ..finished.loaded }, out))
 }
 
 /// Both readings of every unit ([`Cache::read_both`]), runs sharing ids; what was read is
@@ -365,6 +442,15 @@ pub(crate) fn read_units<T: Send>(
     out.into_iter().map(|(_, value)| value).collect()
 }
 
+/// What [`finish_loaded`] made: the runs, and how it named them and which units it left out.
+struct Finished {
+    loaded: Loaded,
+    /// The new name of each (unit, run name) renamed ([`run_names`]).
+    renames: HashMap<(usize, String), String>,
+    /// Units left out as copies of another ([`duplicates`]).
+    twins: BTreeMap<usize, usize>,
+}
+
 /// The [`Loaded`] the readings of `units` make (`read` holds each unit's index and reading):
 /// runs kept, pooled and counted as `filter` says, told apart and sorted.
 fn finish_loaded(
@@ -372,9 +458,9 @@ fn finish_loaded(
     units: &[Box<dyn Unit>],
     read: Vec<(usize, evaltally_format::Read)>,
     filter: &Filter,
-) -> Result<Loaded, LoadError> {
+) -> Result<Finished, LoadError> {
     let mut read = read;
-    said_of_readings(&mut read, units, filter, &mut diagnostics);
+    let twins = said_of_readings(&mut read, units, filter, &mut diagnostics);
     // The runs, and beside them the unit each came from: thousands of category runs are
     // moved once into place here, then only swapped (no second copy of the list).
     let count = read.iter().map(|(_, out)| out.runs.len()).sum();
@@ -418,7 +504,7 @@ fn finish_loaded(
         }
     }
     sort_runs(&mut runs);
-    Ok(Loaded { runs, diagnostics })
+    Ok(Finished { loaded: Loaded { runs, diagnostics, folders: Vec::new() }, renames, twins })
 }
 
 /// Adds runs read from elsewhere (a PostgreSQL store) to `loaded`, kept, pooled and

@@ -75,6 +75,9 @@ pub struct Walked {
     pub files: Vec<WalkedFile>,
     /// Links not followed, folders that could not be listed.
     pub diagnostics: Vec<Diagnostic>,
+    /// Every folder listed (or whose stored listing was used), sorted: what a watcher of
+    /// the paths given watches, so that it lists no folder itself.
+    pub folders: Vec<PathBuf>,
 }
 
 /// Why a path given could not be walked at all.
@@ -96,6 +99,7 @@ type Entry = (usize, WalkedFile, Option<(u64, u64)>);
 struct Found {
     files: Vec<Entry>,
     diagnostics: Vec<Diagnostic>,
+    folders: Vec<PathBuf>,
 }
 
 /// Walks `paths` (see the module documentation for the policy), reading every folder.
@@ -136,7 +140,10 @@ pub fn walk_with(paths: &[PathBuf], listings: &dyn Listings) -> Result<Walked, W
         let walk = Walk { index, root, canonical_root, listings, found: &found };
         walk.folder(path, Some(meta), None);
     }
-    let Found { files, mut diagnostics } = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Found { files, mut diagnostics, mut folders } =
+        found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    folders.sort();
+    folders.dedup();
     // Natural order, by keys made once per file (`natural_key`, all in one buffer): comparing
     // the paths themselves would take their runs of digits apart at every comparison. The
     // sort moves indices, not the files (a file's metadata is a few hundred bytes).
@@ -167,7 +174,7 @@ pub fn walk_with(paths: &[PathBuf], listings: &dyn Listings) -> Result<Walked, W
         .collect();
     diagnostics.sort_by(|a, b| natural_path_cmp(&a.path, &b.path));
     diagnostics.dedup();
-    Ok(Walked { files, diagnostics })
+    Ok(Walked { files, diagnostics, folders })
 }
 
 fn lock(found: &Mutex<Found>) -> std::sync::MutexGuard<'_, Found> {
@@ -243,6 +250,7 @@ impl Walk<'_> {
                 }
             },
         };
+        lock(self.found).folders.push(folder.to_path_buf());
         let here = Ancestors { folder, parent };
         listing
             .entries

@@ -9,6 +9,7 @@ pub(crate) mod export;
 pub(crate) mod plan;
 pub(crate) mod push;
 pub(crate) mod report;
+pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod stability;
 pub(crate) mod summary;

@@ -73,7 +73,7 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
 /// Adds the details of runs read from the PostgreSQL store, kept and counted as `load::show`
 /// keeps those it reads (filters, `--errors-as fail`, models that never listed the test left
 /// out), in its order.
-fn add_stored(shown: &mut load::Shown, details: Vec<evaltally_core::TestDetail>, filter: &load::Filter) {
+pub(crate) fn add_stored(shown: &mut load::Shown, details: Vec<evaltally_core::TestDetail>, filter: &load::Filter) {
     let keeps = |model: &str, category: &str| {
         (filter.models.is_empty() || filter.models.iter().any(|m| m == model))
             && (filter.categories.is_empty() || filter.categories.iter().any(|c| c == category))
