@@ -34,6 +34,7 @@
 mod measure;
 mod postgres;
 mod report;
+mod serve;
 mod workload;
 
 #[cfg(test)]
@@ -397,12 +398,17 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         }
     }
 
+    // The live view and the HTML report, on the workloads they are held to targets on.
+    let served = serve::run(&evaltally, &workloads, &bench_dir, options.runs)?;
+    eprintln!("xtask: serve: heatmap windows of 10,000 tests x 500 runs");
+    let windows = serve::windows()?;
     let machine = report::Machine::collect(&python);
     let tables = report::Tables {
         workloads: report::workloads_table(&workloads),
         truth: report::truth_table(&truths),
         results: options.formats.iter().map(|&f| (f, report::results_table(&rows, f))).collect(),
         ratios: report::ratios_table(&rows),
+        serve: serve::section(&served, Some(&windows)),
     };
     // The PostgreSQL store, when a server is at hand (a line on stderr says when it is not).
     let postgres = postgres::run(&evaltally, options.runs)?;

@@ -49,8 +49,13 @@ fn load(shared: &Arc<Shared>, watching: &mut Watching, again: &Sender<()>) {
         Ok(input) => {
             let folders = input.watch.clone();
             let generation = shared.snapshot().generation + 1;
-            let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-            let snapshot = Snapshot::build(input, generation, ms);
+            let mut snapshot = Snapshot::build(input, generation, 0);
+            // The view a page opens on (the first model, every run) is made before the page
+            // is told, so that its first answer does not wait for the analysis.
+            if !snapshot.models.is_empty() {
+                snapshot.view(0, &crate::query::RunFilter::default());
+            }
+            snapshot.load_ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
             *shared.snapshot.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(snapshot);
             // A folder that appeared is watched only now: what was written into it since
             // the walk listed it is read by one more load.

@@ -369,3 +369,34 @@ fn show_summary_and_validate_read_runs_of_the_postgres_store() {
         ]
     ));
 }
+
+/// `serve store:all` over the team store: a run pushed while it serves is heard
+/// (`LISTEN`), appears in the page's summary, and the store's URL is in no answer.
+#[test]
+fn a_push_while_serving_the_store_appears() {
+    let Some(url) = fresh_database("serve_push") else { return };
+    ok(&url, &["push", BFCL[0]]);
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let server = evaltally_testkit::http::Serving::start(
+        Path::new(env!("CARGO_BIN_EXE_evaltally")),
+        &workspace_root(),
+        &["store:all"],
+        &[("EVALTALLY_STORE", url.as_str()), ("EVALTALLY_CACHE", cache.to_str().unwrap())],
+    );
+    assert!(server.wait_line("load 1:", std::time::Duration::from_mins(1)).is_some());
+    let before = server.get("/api/summary?model=acme_tiny-7b").json();
+    assert_eq!(before["runs"]["total"], 1, "{before}");
+    ok(&url, &["push", BFCL[1]]);
+    let heard = server.wait_line("load 2:", std::time::Duration::from_mins(1));
+    assert!(heard.is_some(), "the push was not heard");
+    let after = server.get("/api/summary?model=acme_tiny-7b").json();
+    assert_eq!(after["runs"]["total"], 2, "{after}");
+    let stored = json(&ok(&url, &["stability", "store:all", "--format", "json", "--model", "acme_tiny-7b"]));
+    assert_eq!(after["overall"]["flaky"], stored["models"][0]["overall"]["flaky"]);
+    for target in ["/api/summary", "/api/heatmap?model=acme_tiny-7b", "/api/test?model=acme_tiny-7b&id=simple_python_2"]
+    {
+        let body = server.get(target).body;
+        assert!(!body.contains("evaltally-ci-secret") && !body.contains("postgres://"), "{target}: {body}");
+    }
+}

@@ -77,10 +77,11 @@ fn the_page_in_chromium_filters_drills_down_compares_and_goes_live() {
     }
     let path = served.to_str().unwrap().to_string();
     let cache = tmp.path().join("cache");
+    // Served as `runs`, relative to the folder the server runs in, as a user types it.
     let server = Serving::start(
         Path::new(env!("CARGO_BIN_EXE_evaltally")),
         tmp.path(),
-        &[&path],
+        &["runs"],
         &[("EVALTALLY_CACHE", cache.to_str().unwrap())],
     );
     assert!(server.wait_line("load 1:", Duration::from_mins(1)).is_some());

@@ -67,6 +67,8 @@ pub(crate) struct Tables {
     /// One results table per benched format, in report order.
     pub(crate) results: Vec<(Format, String)>,
     pub(crate) ratios: String,
+    /// `evaltally serve` and `report` (the section of [`super::serve`]).
+    pub(crate) serve: String,
 }
 
 impl Tables {
@@ -76,7 +78,7 @@ impl Tables {
         for (format, table) in &self.results {
             let _ = write!(out, "{}\n{table}\n", format.title());
         }
-        out + &self.ratios
+        out + &self.ratios + "\n" + &self.serve
     }
 }
 
@@ -373,6 +375,17 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
         let _ = write!(doc, "\n### {}\n\n{table}", format.title());
     }
     let _ = write!(doc, "\n## Ratios and targets\n\n{}", tables.ratios);
+    let _ = write!(
+        doc,
+        "\n## evaltally serve and report\n\nOn `w40`, `gstack2000` and `gstack4000`, each with its own cache folder, \
+         filled first by one `report` (so it holds both readings of every unit, which `serve` and `report` read): \
+         `stability` and `report -o F` (cache warm) measured as above, and `evaltally serve W --port 0` started \
+         once to warm up, then {} times measured from its start to its first complete view: the URL printed, \
+         `/api/summary` polled until the first load is served, then what the page asks for (`/`, `/app.js`, \
+         `/app.css`, the first heatmap window of 100 tests × 200 runs); the server's peak memory is its `VmHWM` \
+         then. Memory ratios are against `stability`'s peak RSS in the same cache folder.\n\n{}",
+        options.runs, tables.serve
+    );
     doc
 }
 

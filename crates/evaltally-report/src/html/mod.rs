@@ -67,7 +67,8 @@ pub struct Input<'a> {
     /// The runs of the heatmap.
     pub runs: &'a [CategoryRun],
     /// The same runs' records, for the details of cells (error messages, tokens, latency);
-    /// cells without a record show what `runs` know (the outcome and error type).
+    /// cells without a record show what `runs` know (the outcome and error type). Only the
+    /// tests that did not pass are looked at ([`details_of`] keeps no more).
     pub records: &'a [RunRecord],
     /// The comparison of two sides, when there is one.
     pub compare: Option<&'a CompareReport>,
@@ -99,6 +100,48 @@ pub enum HtmlError {
     /// The data could not be serialized.
     #[error("cannot serialize the report's data: {0}")]
     Json(#[source] serde_json::Error),
+}
+
+/// What the page needs of a run's record: the tests that did not pass (the cells with
+/// details), their messages cut to `message_chars` characters (and one more, so that the
+/// page still marks the cut). A caller that reads many runs hands this to
+/// `evaltally_analyzer::load::load_reduced`, so that only this much of the records is held.
+///
+/// ```
+/// use evaltally_core::{Outcome, RunRecord, TestRecord};
+/// let mut run = RunRecord { run: "r".into(), model: "m".into(), ..Default::default() };
+/// run.tests.push(TestRecord { id: "a".into(), outcome: Some(Outcome::Pass), ..Default::default() });
+/// run.tests.push(TestRecord { id: "b".into(), outcome: Some(Outcome::Fail),
+///     error_message: Some("x".repeat(1000)), ..Default::default() });
+/// let kept = evaltally_report::html::details_of(&run, 300);
+/// assert_eq!(kept.tests.len(), 1);
+/// assert_eq!(kept.tests[0].error_message.as_ref().map(|m| m.chars().count()), Some(301));
+/// ```
+pub fn details_of(record: &RunRecord, message_chars: usize) -> RunRecord {
+    let tests = record
+        .tests
+        .iter()
+        .filter(|t| t.outcome != Some(evaltally_core::Outcome::Pass))
+        .map(|t| {
+            let mut t = t.clone();
+            if let Some(m) = &mut t.error_message
+                && let Some((at, _)) = m.char_indices().nth(message_chars + 1)
+            {
+                m.truncate(at);
+            }
+            t
+        })
+        .collect();
+    RunRecord {
+        run: record.run.clone(),
+        model: record.model.clone(),
+        format: record.format.clone(),
+        source: record.source.clone(),
+        started_at: record.started_at.clone(),
+        meta: record.meta.clone(),
+        costs: Vec::new(),
+        tests,
+    }
 }
 
 /// The page's data for `input` (see the module documentation).

@@ -6,7 +6,7 @@ use evaltally_analyzer::{Filter, Loaded, compare, load, stability};
 use evaltally_core::{Diagnostic, RunRecord};
 use evaltally_report::html;
 
-use super::stability::{exit_code, explain, load_runs, load_runs_and_records, something_to};
+use super::stability::{exit_code, explain, load_runs, something_to};
 use crate::cli::{ReportArgs, ReportFormat};
 use crate::{Exit, output};
 
@@ -27,8 +27,8 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         let (all, records, base, new) = load_sides(args, &filter)?;
         (all, records, Some((base, new)))
     } else {
-        let (loaded, records) = load_runs_and_records(&paths, &filter, "report on")?;
-        (loaded, records.runs, None)
+        let (loaded, records) = load_runs_and_details(&paths, &filter, args.message_chars)?;
+        (loaded, records, None)
     };
     let report = stability::analyze(&loaded.runs);
     let mut diagnostics: Vec<Diagnostic> = loaded.diagnostics.clone();
@@ -95,6 +95,30 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     }
     output::report_diagnostics(&diagnostics);
     Ok(exit_code(&diagnostics, args.strict, false))
+}
+
+/// The runs, and of their records what the cells' details need ([`html::details_of`]):
+/// each unit's records are cut down in the worker that read them, so the many passing tests
+/// of thousands of runs are never held.
+fn load_runs_and_details(paths: &[PathBuf], filter: &Filter, chars: usize) -> anyhow::Result<(Loaded, Vec<RunRecord>)> {
+    let (stored, files) = crate::store::split(paths);
+    let (mut loaded, mut details) = if files.is_empty() {
+        (Loaded::default(), Vec::new())
+    } else {
+        let progress = crate::progress::Bar::new();
+        let cache = crate::cache::get();
+        let (loaded, reduced) = load::load_reduced(&files, filter, &progress, cache, |r| html::details_of(r, chars))
+            .map_err(|e| explain(&e))?;
+        let details = reduced.into_iter().map(|r| RunRecord { run: r.run, model: r.model, ..r.value }).collect();
+        (loaded, details)
+    };
+    if !stored.is_empty() {
+        load::add_runs(&mut loaded, crate::store::category_runs(&stored)?, filter);
+        let mut records = load::Records::default();
+        load::add_records(&mut records, crate::store::records(&stored)?, filter);
+        details.extend(records.runs.iter().map(|r| html::details_of(r, chars)));
+    }
+    Ok((something_to(loaded, paths, "report on")?, details))
 }
 
 /// The runs of both sides together (for the heatmap) with their records, and each side's
