@@ -89,6 +89,15 @@ def main():
               [0.01, 0.04, 0.03, 0.005]]:
         print(p, "->", list(multipletests(p, method="holm")[1]))
 
+    section("bh (stats::multiple::tests::benjamini_hochberg_matches_statsmodels)")
+    for p in ([4.713242239575157e-6, 0.803619384765625, 0.5034446716308594, 0.0625, 0.02],
+              [0.01, 0.04, 0.03, 0.005]):
+        print(p, "->", list(multipletests(p, method="fdr_bh")[1]))
+
+    section("fisher (stats::tests::fisher_matches_scipy)")
+    for table in ([[19, 1], [3, 17]], [[10, 2], [3, 9]], [[1000, 10], [900, 110]], [[5, 0], [5, 0]]):
+        print(table, "->", repr(stats.fisher_exact(table)[1]))
+
     section("normal (stats::normal::tests::matches_scipy)")
     for z in [0.0, 1.0, 3.0, -1.5, 6.0, 1.959963984540054]:
         print(f"sf({z}) = {stats.norm.sf(z)!r}")

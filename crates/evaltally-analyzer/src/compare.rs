@@ -37,15 +37,31 @@ pub const ALPHA: f64 = 0.05;
 /// The default size of change a comparison should be able to see (`--effect`): 5 points.
 pub const DEFAULT_EFFECT: f64 = 0.05;
 
-/// How p-values of a model's categories are corrected for being tested together.
+/// How p-values tested together (a model's categories, a comparison's tests) are corrected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Correction {
-    /// Holm–Bonferroni ([`stats::multiple::holm`]).
+    /// Holm–Bonferroni ([`stats::multiple::holm`]): the chance of any false "significant"
+    /// at most α.
     #[default]
     Holm,
-    /// None: each category's p-value as it is.
+    /// Benjamini–Hochberg ([`stats::multiple::benjamini_hochberg`]): the expected share of
+    /// false ones among those called significant at most α.
+    #[serde(rename = "bh")]
+    BenjaminiHochberg,
+    /// None: each p-value as it is.
     None,
+}
+
+impl Correction {
+    /// `p` adjusted.
+    pub fn adjust(self, p: &[f64]) -> Vec<f64> {
+        match self {
+            Correction::Holm => stats::multiple::holm(p),
+            Correction::BenjaminiHochberg => stats::multiple::benjamini_hochberg(p),
+            Correction::None => p.to_vec(),
+        }
+    }
 }
 
 /// What [`compare_with`] decides with.
@@ -56,12 +72,57 @@ pub struct Settings {
     pub effect: f64,
     /// The correction across categories.
     pub correction: Correction,
+    /// The correction across the tests of a group comparison (per-test verdicts).
+    pub test_correction: Correction,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { effect: DEFAULT_EFFECT, correction: Correction::Holm }
+        Self { effect: DEFAULT_EFFECT, correction: Correction::Holm, test_correction: Correction::BenjaminiHochberg }
     }
+}
+
+/// The most runs per side [`TestVerdict::runs_needed`] names; more is `None`.
+pub const MAX_RUNS_NEEDED: usize = 10_000;
+
+/// What one test's runs say between two groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestChange {
+    /// Its pass rate dropped, significantly after the correction.
+    Regressed,
+    /// Its pass rate rose, significantly after the correction.
+    Improved,
+    /// The same pass rate on both sides: more runs at these rates would show no change.
+    NoChange,
+    /// The rates differ, but not significantly: `runs_needed` says how many runs would tell.
+    Undecided,
+}
+
+/// One test's verdict between two groups of runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TestVerdict {
+    /// The test id.
+    pub id: String,
+    /// Its pass rate on the base side.
+    pub base_rate: f64,
+    /// Its pass rate on the new side.
+    pub new_rate: f64,
+    /// `[passed, runs]` on the base side.
+    pub base: [usize; 2],
+    /// `[passed, runs]` on the new side.
+    pub new: [usize; 2],
+    /// Fisher's exact test of the two rates ([`stats::fisher_exact`]).
+    pub p_value: f64,
+    /// `p_value` after the correction across the tests of the comparison
+    /// ([`Settings::test_correction`]).
+    pub p_adjusted: f64,
+    /// What it says.
+    pub verdict: TestChange,
+    /// Undecided only: the runs per side that would decide it, were the rates to stay as
+    /// they are; `None` past [`MAX_RUNS_NEEDED`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs_needed: Option<usize>,
 }
 
 /// What the data say about a change.
@@ -128,6 +189,10 @@ pub struct CompareReport {
     pub efficiency: Option<crate::efficiency::Efficiency>,
     /// What the verdicts were decided with.
     pub settings: Settings,
+    /// What reference runs said of the benchmark, when the caller gave some (the tests
+    /// they fail or flip on were left out of both sides: [`crate::reference`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<crate::reference::Reference>,
 }
 
 /// The comparison of one model.
@@ -257,6 +322,16 @@ pub struct CategoryCompare {
     /// Groups only: every common test's passes and runs on each side.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tests: Vec<TestRates>,
+    /// Groups only: every common test's verdict, natural order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub test_verdicts: Vec<TestVerdict>,
+}
+
+impl CategoryCompare {
+    /// The tests with verdict `change`.
+    pub fn tests_with(&self, change: TestChange) -> impl Iterator<Item = &TestVerdict> {
+        self.test_verdicts.iter().filter(move |t| t.verdict == change)
+    }
 }
 
 /// One test's record on each side of a group comparison.
@@ -440,7 +515,7 @@ pub fn compare(base: &[CategoryRun], new: &[CategoryRun]) -> CompareReport {
 /// let report = compare::compare_with(&[run("a", 300)], &[run("b", 240)], Settings::default());
 /// let c = &report.models[0].categories[0].summary;
 /// assert_eq!(c.verdict, Verdict::Regression);
-/// let same = compare::compare_with(&[run("a", 300)], &[run("b", 300)], Settings { effect: 0.05, correction: Correction::None });
+/// let same = compare::compare_with(&[run("a", 300)], &[run("b", 300)], Settings { correction: Correction::None, ..Settings::default() });
 /// assert_eq!(same.models[0].categories[0].summary.verdict, Verdict::NoChange);
 /// ```
 pub fn compare_with(base: &[CategoryRun], new: &[CategoryRun], settings: Settings) -> CompareReport {
@@ -499,7 +574,7 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun], settings: Settings
             run_meta.entry(r.run.clone()).or_insert_with(|| std::sync::Arc::clone(m));
         }
     }
-    CompareReport { mode, base_runs, new_runs, run_meta, models, efficiency: None, settings }
+    CompareReport { mode, base_runs, new_runs, run_meta, models, efficiency: None, settings, reference: None }
 }
 
 /// Corrects the categories' p-values for being tested together, then gives every category
@@ -507,10 +582,8 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun], settings: Settings
 fn decide(categories: &mut [CategoryCompare], overall: &mut Summary, settings: Settings) {
     let tested: Vec<usize> = (0..categories.len()).filter(|&i| categories[i].summary.common > 0).collect();
     let p: Vec<f64> = tested.iter().map(|&i| categories[i].summary.p_value).collect();
-    let adjusted = match settings.correction {
-        Correction::Holm => stats::multiple::holm(&p),
-        Correction::None => p,
-    };
+    let adjusted = settings.correction.adjust(&p);
+    test_verdicts(categories, settings.test_correction);
     for (&i, q) in tested.iter().zip(adjusted) {
         categories[i].summary.p_adjusted = q;
     }
@@ -518,6 +591,100 @@ fn decide(categories: &mut [CategoryCompare], overall: &mut Summary, settings: S
         verdict(&mut c.summary, settings.effect);
     }
     verdict(overall, settings.effect);
+}
+
+/// Every common test's verdict in a group comparison: Fisher's exact test of its two
+/// rates, the p-values corrected across all the tests of the model's categories.
+fn test_verdicts(categories: &mut [CategoryCompare], correction: Correction) {
+    let p: Vec<f64> = categories
+        .iter()
+        .flat_map(|c| &c.tests)
+        .map(|t| stats::fisher_exact(t.base[0], t.base[1] - t.base[0], t.new[0], t.new[1] - t.new[0]))
+        .collect();
+    let adjusted = correction.adjust(&p);
+    let mut at = 0;
+    for c in categories.iter_mut() {
+        c.test_verdicts = c
+            .tests
+            .iter()
+            .map(|t| {
+                let (p_value, p_adjusted) = (p[at], adjusted[at]);
+                at += 1;
+                let rate = |[passed, runs]: [usize; 2]| passed as f64 / runs.max(1) as f64;
+                let (base_rate, new_rate) = (rate(t.base), rate(t.new));
+                let verdict = if p_adjusted < ALPHA && new_rate < base_rate {
+                    TestChange::Regressed
+                } else if p_adjusted < ALPHA && new_rate > base_rate {
+                    TestChange::Improved
+                } else if (new_rate - base_rate).abs() < 1e-12 {
+                    TestChange::NoChange
+                } else {
+                    TestChange::Undecided
+                };
+                // The raw p-value this test's would have to reach for its corrected one to pass
+                // α, the correction's factor staying as it is.
+                let factor = if p_value > 0.0 { (p_adjusted / p_value).max(1.0) } else { 1.0 };
+                let runs_needed = (verdict == TestChange::Undecided)
+                    .then(|| runs_to_decide(base_rate, new_rate, ALPHA / factor, t.base[1].max(t.new[1])))
+                    .flatten();
+                TestVerdict {
+                    id: t.id.clone(),
+                    base_rate,
+                    new_rate,
+                    base: t.base,
+                    new: t.new,
+                    p_value,
+                    p_adjusted,
+                    verdict,
+                    runs_needed,
+                }
+            })
+            .collect();
+    }
+}
+
+/// The runs per side that would make two pass rates `a` and `b` differ at level `alpha`,
+/// were they to stay as they are: the normal approximation to the test of two proportions,
+/// `n = z²·(a(1−a) + b(1−b)) / (a − b)²` with `z` the two-sided quantile of `alpha`, and
+/// Fisher's exact test itself when both rates are 0 or 1 (the approximation has no variance
+/// there). At least one run more than `now`; `None` past [`MAX_RUNS_NEEDED`].
+///
+/// ```
+/// // 8 of 10 against 6 of 10 at α = 0.05: 39 runs a side.
+/// let n = evaltally_analyzer::compare::runs_to_decide(0.8, 0.6, 0.05, 10);
+/// assert_eq!(n, Some(39));
+/// ```
+pub fn runs_to_decide(a: f64, b: f64, alpha: f64, now: usize) -> Option<usize> {
+    let d = (a - b).abs();
+    if d < 1e-12 || alpha.is_nan() || alpha <= 0.0 {
+        return None;
+    }
+    let var = a * (1.0 - a) + b * (1.0 - b);
+    let n = if var < 1e-12 {
+        // 0 against 1 on every run: the first n whose exact p-value passes.
+        (1..=MAX_RUNS_NEEDED).find(|&n| stats::fisher_exact(n, 0, 0, n) < alpha)?
+    } else {
+        let z = quantile(alpha);
+        let n = (z * z * var / (d * d)).ceil();
+        if n > MAX_RUNS_NEEDED as f64 {
+            return None;
+        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let n = n as usize;
+        n
+    };
+    let n = n.max(now + 1);
+    (n <= MAX_RUNS_NEEDED).then_some(n)
+}
+
+/// The z whose two-sided p-value is `alpha`, by bisection on [`stats::normal::two_sided_p`].
+fn quantile(alpha: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0_f64, 40.0_f64);
+    for _ in 0..100 {
+        let mid = f64::midpoint(lo, hi);
+        if stats::normal::two_sided_p(mid) > alpha { lo = mid } else { hi = mid }
+    }
+    hi
 }
 
 fn verdict(s: &mut Summary, effect: f64) {
@@ -594,6 +761,7 @@ fn category(
         flaky_regressions: Vec::new(),
         flaky_improvements: Vec::new(),
         tests: Vec::new(),
+        test_verdicts: Vec::new(),
     };
     let s = &mut out.summary;
     let mut pairs = Vec::new();

@@ -38,9 +38,85 @@ pub struct RunCost {
     /// The dollars its tests record, summed, when any does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tests_usd: Option<f64>,
+    /// Tests it passed.
+    pub passed: usize,
+    /// Dollars per passed test ([`RunCost::usd`] over `passed`), when it records a cost and
+    /// passed a test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usd_per_pass: Option<f64>,
+}
+
+/// One model's runs together: dollars, passes, and dollars per passed test over the runs
+/// that record a cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelCostSummary {
+    /// The model.
+    pub model: String,
+    /// Its runs.
+    pub runs: usize,
+    /// Those that record a cost.
+    pub runs_with_cost: usize,
+    /// Their dollars, added up.
+    pub usd: Option<f64>,
+    /// Their passed tests, added up.
+    pub passed: usize,
+    /// `usd / passed`.
+    pub usd_per_pass: Option<f64>,
+    /// Mean dollars per run (over the runs that record a cost).
+    pub usd_per_run: Option<f64>,
+}
+
+/// Per model (in name order), what its runs cost together and per passed test.
+///
+/// ```
+/// use evaltally_analyzer::cost::{by_model, run_cost};
+/// use evaltally_core::{Outcome, RunRecord, TestRecord};
+/// let run = |name: &str, usd: f64| {
+///     let mut r = RunRecord { run: name.into(), model: "m".into(), ..Default::default() };
+///     r.tests.push(TestRecord { id: "a".into(), outcome: Some(Outcome::Pass), cost_usd: Some(usd), ..Default::default() });
+///     r.tests.push(TestRecord { id: "b".into(), outcome: Some(Outcome::Fail), cost_usd: Some(usd), ..Default::default() });
+///     run_cost(&r)
+/// };
+/// let summary = by_model(&[run("r1", 0.5), run("r2", 1.5)]);
+/// assert_eq!((summary[0].usd, summary[0].passed, summary[0].usd_per_pass), (Some(4.0), 2, Some(2.0)));
+/// assert_eq!(summary[0].usd_per_run, Some(2.0));
+/// ```
+pub fn by_model(runs: &[RunCost]) -> Vec<ModelCostSummary> {
+    let mut models: std::collections::BTreeMap<&str, Vec<&RunCost>> = std::collections::BTreeMap::new();
+    for r in runs {
+        models.entry(r.model.as_str()).or_default().push(r);
+    }
+    models
+        .into_iter()
+        .map(|(model, runs)| {
+            let priced: Vec<&&RunCost> = runs.iter().filter(|r| r.usd().is_some()).collect();
+            let usd = priced.iter().filter_map(|r| r.usd()).reduce(|a, b| a + b);
+            let passed: usize = priced.iter().map(|r| r.passed).sum();
+            ModelCostSummary {
+                model: model.to_string(),
+                runs: runs.len(),
+                runs_with_cost: priced.len(),
+                usd,
+                passed,
+                usd_per_pass: usd.filter(|_| passed > 0).map(|u| u / passed as f64),
+                usd_per_run: usd.map(|u| u / priced.len() as f64),
+            }
+        })
+        .collect()
 }
 
 impl RunCost {
+    /// What the run cost in dollars: its declared total, else its priced rows added up.
+    pub fn usd(&self) -> Option<f64> {
+        self.declared_usd.or(self.total.cost_usd)
+    }
+
+    /// Dollars per passed test ([`usd`](Self::usd) over [`passed`](Self::passed)); `None`
+    /// without a cost or a pass.
+    pub fn per_pass(&self) -> Option<f64> {
+        self.usd().filter(|_| self.passed > 0).map(|usd| usd / self.passed as f64)
+    }
+
     /// Whether it records nothing: no accounting, no tokens or cost per test, no total.
     pub fn is_empty(&self) -> bool {
         self.source == CostSource::None && self.declared_usd.is_none()
@@ -117,7 +193,7 @@ pub fn run_cost(run: &RunRecord) -> RunCost {
     } else {
         (CostSource::Declared, run.costs.clone())
     };
-    RunCost {
+    let mut cost = RunCost {
         run: run.run.clone(),
         model: run.model.clone(),
         format: run.format.clone(),
@@ -126,5 +202,9 @@ pub fn run_cost(run: &RunRecord) -> RunCost {
         models,
         declared_usd: run.meta.total_cost_usd.filter(|c| c.is_finite()),
         tests_usd: run.tests.iter().filter_map(|t| t.cost_usd).reduce(|a, b| a + b),
-    }
+        passed: run.tests.iter().filter(|t| t.outcome == Some(evaltally_core::Outcome::Pass)).count(),
+        usd_per_pass: None,
+    };
+    cost.usd_per_pass = cost.per_pass();
+    cost
 }

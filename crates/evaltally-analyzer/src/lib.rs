@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod across;
 pub mod bfcl_score;
 pub mod cluster;
 pub mod compare;
@@ -9,6 +10,7 @@ pub mod load;
 mod matrix;
 pub mod plan;
 pub mod precision;
+pub mod reference;
 pub mod stability;
 pub mod stats;
 pub mod trend;

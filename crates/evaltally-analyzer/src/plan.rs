@@ -15,6 +15,8 @@
 //!   runs on each side as now, or one) detects with 80% power at α = 0.05 two-sided,
 //!   `2.80·√(2σ²_w/(T·r))`, assuming the change moves every test alike (a lower bound).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::precision::Precision;
@@ -41,6 +43,9 @@ pub struct ModelPlan {
     pub categories: Vec<Plan>,
     /// Every category's tests together.
     pub overall: Plan,
+    /// Mean dollars per run, over its runs that record a cost ([`with_costs`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usd_per_run: Option<f64>,
 }
 
 /// What one category (or a model overall) needs.
@@ -80,6 +85,27 @@ pub struct Plan {
     pub mde: Option<f64>,
     /// Minimum detectable effect of a paired comparison of two single runs.
     pub mde_single_run: Option<f64>,
+    /// What `more_runs` costs, whole runs at the model's recorded cost per run
+    /// ([`with_costs`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more_runs_usd: Option<f64>,
+    /// With a budget ([`with_costs`]): the new runs it buys, and the smallest change they
+    /// detect against the runs at hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetPlan>,
+}
+
+/// What a budget buys: new runs at the recorded cost per run, compared with the runs at
+/// hand.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BudgetPlan {
+    /// The budget, in dollars.
+    pub usd: f64,
+    /// Whole runs it buys.
+    pub runs: usize,
+    /// The smallest change in pass rate those runs, against the runs at hand, detect (80%
+    /// power, α = 0.05 two-sided): `2.80·√(σ²_w/T·(1/r + 1/k))`; `None` when it buys no run.
+    pub mde: Option<f64>,
 }
 
 /// The plan of every model in a stability report, for a target standard error.
@@ -120,6 +146,56 @@ fn model_plan(model: &ModelStability, target: f64) -> ModelPlan {
             .map(|c| one(&c.category, &c.precision, c.total, target))
             .collect(),
         overall: one("overall", &model.precision, model.overall.total, target),
+        usd_per_run: None,
+    }
+}
+
+/// Puts dollars on `report`: each model's recorded cost per run (`usd_per_run`, by model
+/// name; models without one get none), what the more runs cost, and with `budget` the runs
+/// it buys and the smallest change they detect.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use evaltally_core::{CategoryRun, Outcome};
+/// use evaltally_analyzer::{plan, stability};
+/// let runs: Vec<CategoryRun> = (0..4)
+///     .map(|r| {
+///         let mut run = CategoryRun::new(format!("run-{r}"), "m", "simple");
+///         for t in 0..50 {
+///             let pass = t < 20 || (t < 30 && (t + r) % 2 == 0);
+///             run.push(&format!("simple_{t}"), if pass { Outcome::Pass } else { Outcome::Fail }, None);
+///         }
+///         run
+///     })
+///     .collect();
+/// let mut report = plan::plan(&stability::analyze(&runs), 0.01);
+/// plan::with_costs(&mut report, &BTreeMap::from([("m".to_string(), 2.5)]), Some(20.0));
+/// let p = &report.models[0].categories[0];
+/// assert_eq!(p.more_runs_usd, Some(25.0)); // 10 more runs at $2.50
+/// let budget = p.budget.as_ref().unwrap();
+/// assert_eq!(budget.runs, 8);
+/// // 2.80·√(σ²_w/T·(1/4 + 1/8)) with σ²_w = 1/15, T = 50.
+/// assert!((budget.mde.unwrap() - 0.062_645).abs() < 1e-6);
+/// ```
+pub fn with_costs(report: &mut PlanReport, usd_per_run: &BTreeMap<String, f64>, budget: Option<f64>) {
+    for model in &mut report.models {
+        let Some(&usd) = usd_per_run.get(&model.model).filter(|u| u.is_finite() && **u > 0.0) else { continue };
+        model.usd_per_run = Some(usd);
+        for p in model.categories.iter_mut().chain(std::iter::once(&mut model.overall)) {
+            p.more_runs_usd = p.more_runs.map(|n| n as f64 * usd);
+            p.budget = budget.filter(|b| b.is_finite() && *b >= 0.0).map(|b| {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let runs = (b / usd).floor() as usize;
+                let mde = match (p.within, runs) {
+                    (Some(within), k) if k > 0 && p.tests > 0 => {
+                        let se = (within / p.tests as f64 * (1.0 / p.runs.max(1.0) + 1.0 / k as f64)).sqrt();
+                        Some(power::mde(se))
+                    }
+                    _ => None,
+                };
+                BudgetPlan { usd: b, runs, mde }
+            });
+        }
     }
 }
 
@@ -143,6 +219,8 @@ pub fn one(name: &str, p: &Precision, tests: usize, target: f64) -> Plan {
         tests_needed_current_runs: None,
         mde: None,
         mde_single_run: None,
+        more_runs_usd: None,
+        budget: None,
     };
     let Some(c) = p.components else {
         plan.cannot_estimate = Some(if tests < 2 {

@@ -35,6 +35,14 @@ use crate::stats::se::Tally;
 pub struct StabilityReport {
     /// One entry per model, sorted by name.
     pub models: Vec<ModelStability>,
+    /// Per category that two or more models judged, its flaky tests told apart: the
+    /// benchmark's and each model's own ([`crate::across`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub across_models: BTreeMap<String, crate::across::CategoryAcross>,
+    /// What reference runs said of the benchmark, when the caller gave some (the tests
+    /// they fail or flip on were left out of `models`: [`crate::reference`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<crate::reference::Reference>,
 }
 
 /// Stability of one model's categories.
@@ -84,6 +92,10 @@ pub struct Counts {
     /// Tests with at least one errored result, whatever their class.
     #[serde(skip_serializing_if = "is_zero")]
     pub with_errors: usize,
+    /// Of the flaky tests, those flaky under most models that judged them: the benchmark's
+    /// ([`crate::across`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub benchmark_flaky: usize,
 }
 
 impl Counts {
@@ -94,6 +106,7 @@ impl Counts {
         self.stable_fail += other.stable_fail;
         self.errored += other.errored;
         self.with_errors += other.with_errors;
+        self.benchmark_flaky += other.benchmark_flaky;
     }
 
     /// `part` as a percentage of `total` (0 when there are no tests).
@@ -128,6 +141,10 @@ pub struct CategoryStability {
     pub stable_pass: usize,
     /// Mixed results.
     pub flaky: usize,
+    /// Of the flaky tests, those flaky under most models that judged them: the benchmark's
+    /// ([`crate::across`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub benchmark_flaky: usize,
     /// Failed in every run that judged them.
     pub stable_fail: usize,
     /// Errored in more than half of the runs that list them (in no other class).
@@ -263,6 +280,7 @@ impl CategoryStability {
             stable_fail: self.stable_fail,
             errored: self.errored,
             with_errors: self.with_errors,
+            benchmark_flaky: self.benchmark_flaky,
         }
     }
 }
@@ -348,7 +366,7 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
     }
     let mut meta: Vec<((&str, &str), &std::sync::Arc<evaltally_core::RunMeta>)> = meta.into_iter().collect();
     meta.sort_unstable_by_key(|&(key, _)| key);
-    let models = by_model
+    let mut models: Vec<ModelStability> = by_model
         .into_iter()
         .map(|(model, categories)| {
             let mut m = model_stability(model, categories, settings);
@@ -361,7 +379,8 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
             m
         })
         .collect();
-    StabilityReport { models }
+    let across_models = crate::across::classify(&mut models);
+    StabilityReport { models, across_models, reference: None }
 }
 
 fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Settings) -> ModelStability {
@@ -496,6 +515,7 @@ fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
         total: 0,
         stable_pass: 0,
         flaky: 0,
+        benchmark_flaky: 0,
         stable_fail: 0,
         errored: 0,
         correct: scored.iter().map(|&r| m.runs[r].passed()).collect(),

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use evaltally_analyzer::cost::{CostSource, RunCost};
+use evaltally_analyzer::cost::{CostSource, ModelCostSummary, RunCost, by_model};
 use evaltally_core::text::{markdown_text, printable};
 use evaltally_core::{Diagnostic, ModelCost};
 use serde::Serialize;
@@ -74,8 +74,35 @@ pub fn text(runs: &[RunCost], style: Style) -> String {
         if run.declared_usd.is_some() || run.tests_usd.is_some() && run.source == CostSource::Declared {
             let _ = writeln!(out, "  {}", dollar_line(run));
         }
+        if let Some(per) = run.usd_per_pass {
+            let _ = writeln!(out, "  {} passed: {} per passed test", run.passed, dollars(Some(per)));
+        }
+    }
+    let summary = by_model(runs);
+    if summary.iter().any(|m| m.usd.is_some()) {
+        out.push('\n');
+        for m in &summary {
+            let _ = writeln!(out, "{}", model_line(m));
+        }
     }
     out
+}
+
+/// What a model's runs cost together and per passed test, in words.
+fn model_line(m: &ModelCostSummary) -> String {
+    match m.usd {
+        None => format!("{}: no run records a cost", printable(&m.model)),
+        Some(usd) => format!(
+            "{}: {} over {} of {} runs ({} a run), {} passed tests: {} per passed test",
+            printable(&m.model),
+            dollars(Some(usd)),
+            m.runs_with_cost,
+            m.runs,
+            dollars(m.usd_per_run),
+            m.passed,
+            dollars(m.usd_per_pass)
+        ),
+    }
 }
 
 /// The run's declared total beside what its tests sum to, when it has either apart from the
@@ -126,6 +153,16 @@ pub fn markdown(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
         if run.declared_usd.is_some() || run.tests_usd.is_some() && run.source == CostSource::Declared {
             let _ = writeln!(out, "\n{}.", capital(&dollar_line(run)));
         }
+        if let Some(per) = run.usd_per_pass {
+            let _ = writeln!(out, "\n{} passed: {} per passed test.", run.passed, dollars(Some(per)));
+        }
+    }
+    let summary = by_model(runs);
+    if summary.iter().any(|m| m.usd.is_some()) {
+        out.push_str("\n## Per model\n\n");
+        for m in &summary {
+            let _ = writeln!(out, "- {}", markdown_text(&model_line(m)));
+        }
     }
     crate::diagnostics_markdown(&mut out, diagnostics);
     out
@@ -143,6 +180,9 @@ pub struct Document<'a> {
     /// `none`), one row per model and the total, and the run's declared total in dollars
     /// (`declared_usd`) and its tests' (`tests_usd`) when it has them.
     pub runs: &'a [RunCost],
+    /// Per model: dollars, passed tests and dollars per passed test over its runs that
+    /// record a cost.
+    pub models: Vec<ModelCostSummary>,
     /// What reading the files said: warnings, errors and the files not read.
     #[serde(flatten)]
     pub diagnostics: crate::Listed<'a>,
@@ -150,6 +190,6 @@ pub struct Document<'a> {
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
-    let doc = Document { runs, diagnostics: crate::Listed::of(diagnostics) };
+    let doc = Document { runs, models: by_model(runs), diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }

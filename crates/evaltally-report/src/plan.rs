@@ -80,6 +80,9 @@ pub fn text(report: &PlanReport, style: Style) -> String {
         for n in notes {
             let _ = writeln!(out, "  {n}");
         }
+        for line in dollar_lines(model) {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     out.push_str(concat!(
         "\n  SE now: run-to-run standard error of the mean over the runs there are (the tests fixed);\n",
@@ -90,6 +93,29 @@ pub fn text(report: &PlanReport, style: Style) -> String {
         "  a lower bound, as a change that moves tests unevenly adds variance.\n",
     ));
     out
+}
+
+/// What the runs cost at the model's recorded cost per run, and what a budget buys.
+fn dollar_lines(model: &evaltally_analyzer::plan::ModelPlan) -> Vec<String> {
+    let Some(usd) = model.usd_per_run else { return Vec::new() };
+    let o = &model.overall;
+    let mut lines = vec![match (o.more_runs, o.more_runs_usd) {
+        (Some(0), _) => format!("at ${usd:.2} a run (as recorded): the target is met with the runs there are"),
+        (Some(n), Some(cost)) => format!("at ${usd:.2} a run (as recorded): the {n} more runs overall cost ${cost:.2}"),
+        _ => format!("at ${usd:.2} a run (as recorded)"),
+    }];
+    if let Some(b) = &o.budget {
+        lines.push(match b.mde {
+            Some(mde) => format!(
+                "a budget of ${:.2} buys {} runs: against the runs there are, they detect a change of {:.1} points overall",
+                b.usd,
+                b.runs,
+                100.0 * mde
+            ),
+            None => format!("a budget of ${:.2} buys {} runs", b.usd, b.runs),
+        });
+    }
+    lines
 }
 
 fn widths() -> [usize; 9] {
@@ -119,6 +145,9 @@ pub fn markdown(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
             if let Some(why) = p.cannot_estimate {
                 let _ = writeln!(out, "\n{}: cannot estimate ({why}).", markdown_text(&p.category));
             }
+        }
+        for line in dollar_lines(model) {
+            let _ = writeln!(out, "\n{}.", markdown_text(&line));
         }
     }
     out.push_str(

@@ -321,6 +321,8 @@ fn merged(mut a: RunCost, b: &RunCost) -> RunCost {
     a.total = sum(&a.total, &b.total);
     a.declared_usd = add(a.declared_usd, b.declared_usd);
     a.tests_usd = add(a.tests_usd, b.tests_usd);
+    a.passed += b.passed;
+    a.usd_per_pass = a.per_pass();
     if b.source == CostSource::Declared {
         a.source = CostSource::Declared;
     } else if a.source == CostSource::None {

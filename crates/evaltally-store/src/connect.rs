@@ -387,14 +387,35 @@ fn is_tls(e: &postgres::Error) -> bool {
 }
 
 /// An error with its causes, on one line.
+/// What a lost connection is said as.
+pub(crate) const LOST: &str = "the connection to the server was lost (the server stopped, or the network dropped it)";
+
+/// Whether an I/O error is a connection going away.
+pub(crate) fn is_lost(io: &std::io::Error) -> bool {
+    matches!(
+        io.kind(),
+        std::io::ErrorKind::BrokenPipe
+            | std::io::ErrorKind::ConnectionReset
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::UnexpectedEof
+    )
+}
+
 pub(crate) fn full_message(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
+        // A server stopping (or told to end the connection) says why as it closes.
+        if db.code().code().starts_with("57P") {
+            return format!("{LOST}: {}", db.message());
+        }
         return db.message().to_string();
     }
-    if e.is_closed() {
-        // The server stopped or restarted, or the network dropped the connection: the
-        // client library keeps a stopping server's last words from us.
-        return "the connection to the server was lost (the server stopped, or the network dropped it)".into();
+    // The server stopped or restarted, or the network dropped the connection; the client
+    // library may keep a stopping server's last words from us.
+    let io_lost = std::iter::successors(std::error::Error::source(e), |s| s.source())
+        .filter_map(|s| s.downcast_ref::<std::io::Error>())
+        .any(is_lost);
+    if e.is_closed() || io_lost {
+        return LOST.into();
     }
     let mut out = e.to_string();
     let mut source = std::error::Error::source(e);

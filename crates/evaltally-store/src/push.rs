@@ -220,6 +220,7 @@ impl Store {
                 what: "adding results",
                 message: match e.get_ref().and_then(|inner| inner.downcast_ref::<postgres::Error>()) {
                     Some(pg) => crate::connect::full_message(pg),
+                    None if crate::connect::is_lost(&e) => crate::connect::LOST.to_string(),
                     None => e.to_string(),
                 },
             })?;

@@ -332,11 +332,13 @@ pub(crate) enum FailOn {
     Significant,
 }
 
-/// `--correction`: how categories' p-values are corrected for being tested together.
+/// `--correction`: how p-values tested together are corrected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Correction {
-    /// Holm–Bonferroni across each model's categories.
+    /// Holm–Bonferroni: the chance of any false "significant" at most 5%.
     Holm,
+    /// Benjamini–Hochberg: the expected share of false ones among the "significant" at most 5%.
+    Bh,
     /// None.
     None,
 }
@@ -387,9 +389,10 @@ pub(crate) struct CompareArgs {
     /// "no change"; below that power it says "inconclusive".
     #[arg(long, value_name = "RATE", default_value_t = 0.05)]
     pub(crate) effect: f64,
-    /// Correct the categories' p-values for being tested together.
-    #[arg(long, value_enum, default_value_t = Correction::Holm)]
-    pub(crate) correction: Correction,
+    /// Correct p-values tested together: the categories' and, between groups, the tests'.
+    /// Default: Holm across categories, Benjamini–Hochberg across tests.
+    #[arg(long, value_enum)]
+    pub(crate) correction: Option<Correction>,
     /// Exit 3 when a verdict is inconclusive: the data cannot tell a change of --effect from
     /// noise.
     #[arg(long)]
@@ -397,6 +400,11 @@ pub(crate) struct CompareArgs {
     /// Exit 1 when reading the files gave warnings.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Runs of a reference solution (SWE-bench gold patches, a known-good model): a test
+    /// that fails or flips under them is the benchmark's, said and left out of the models'
+    /// verdicts. Give them apart from the PATHs (runs among both are taken as the reference's).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub(crate) reference: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
 }
@@ -615,6 +623,11 @@ pub(crate) struct StabilityArgs {
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// Runs of a reference solution (SWE-bench gold patches, a known-good model): a test
+    /// that fails or flips under them is the benchmark's, said and left out of the models'
+    /// verdicts. Give them apart from the PATHs (runs among both are taken as the reference's).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub(crate) reference: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
 }
@@ -642,6 +655,10 @@ pub(crate) struct PlanArgs {
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
+    /// What this many dollars buys: the runs, at the recorded cost per run, and the smallest
+    /// change they detect against the runs at hand.
+    #[arg(long, value_name = "USD")]
+    pub(crate) budget: Option<f64>,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
 }
@@ -786,7 +803,10 @@ impl Cli {
             Ok(())
         };
         match &mut self.command {
-            Command::Stability(a) => fix(&mut a.paths),
+            Command::Stability(a) => {
+                fix(&mut a.paths)?;
+                fix(&mut a.reference)
+            }
             Command::Plan(a) => fix(&mut a.paths),
             Command::Trend(a) => fix(&mut a.paths),
             Command::Report(a) => {
@@ -798,7 +818,8 @@ impl Cli {
             Command::Compare(a) => {
                 fix(&mut a.runs)?;
                 fix(&mut a.base)?;
-                fix(&mut a.new)
+                fix(&mut a.new)?;
+                fix(&mut a.reference)
             }
             Command::Show(a) => {
                 // The last argument is the test id.

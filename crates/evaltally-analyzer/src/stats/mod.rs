@@ -11,7 +11,8 @@
 //! * [`se`]: naive and cluster-robust standard errors of a pass rate.
 //! * [`variance`]: between-test and within-test (run-to-run) variance components.
 //! * [`power`]: minimum detectable effects, and the runs or tests a target SE needs.
-//! * [`multiple`]: Holm–Bonferroni adjusted p-values.
+//! * [`fisher_exact`]: Fisher's exact test of two pass rates (a test's runs before and after).
+//! * [`multiple`]: Holm–Bonferroni and Benjamini–Hochberg adjusted p-values.
 //! * [`normal`]: the standard normal distribution function.
 //!
 //! `docs/statistics.md` has every formula; the unit tests hold values computed with scipy
@@ -49,9 +50,15 @@ pub fn wilson(passed: usize, total: usize, z: f64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
-/// ln(n!) for the binomial terms, exact by summation (n is a number of tests: small).
+/// ln(n!) for the binomial terms: exact by summation up to 256, then by Stirling's series
+/// (relative error below 1e-15 there).
 fn ln_factorial(n: u64) -> f64 {
-    (2..=n).map(|i| (i as f64).ln()).sum()
+    if n <= 256 {
+        return (2..=n).map(|i| (i as f64).ln()).sum();
+    }
+    let x = n as f64;
+    x * x.ln() - x + 0.5 * (2.0 * std::f64::consts::PI * x).ln() + 1.0 / (12.0 * x) - 1.0 / (360.0 * x.powi(3))
+        + 1.0 / (1260.0 * x.powi(5))
 }
 
 fn ln_choose(n: u64, k: u64) -> f64 {
@@ -76,6 +83,32 @@ pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
     let ln_half_n = -(n as f64) * std::f64::consts::LN_2;
     let tail: f64 = (0..=k).map(|i| (ln_choose(n, i) + ln_half_n).exp()).sum();
     (2.0 * tail).min(1.0)
+}
+
+/// The two-sided p-value of Fisher's exact test on the 2 × 2 table `[[a, b], [c, d]]` (here:
+/// a test's passes and fails on the base side, then on the new side): the chance, given
+/// the margins, of a table at most as likely as the one seen (tables within a relative
+/// 1e-7 of it counted as equally likely, as R and scipy do). 1 when a margin is empty.
+///
+/// ```
+/// // 19 of 20 passes before, 3 of 20 after.
+/// let p = evaltally_analyzer::stats::fisher_exact(19, 1, 3, 17);
+/// assert!((p - 4.055_379_593_417_026_4e-7).abs() < 1e-15);
+/// assert_eq!(evaltally_analyzer::stats::fisher_exact(5, 0, 5, 0), 1.0);
+/// ```
+pub fn fisher_exact(a: usize, b: usize, c: usize, d: usize) -> f64 {
+    let (row1, row2, col1) = ((a + b) as u64, (c + d) as u64, (a + c) as u64);
+    let n = row1 + row2;
+    if row1 == 0 || row2 == 0 || col1 == 0 || col1 == n {
+        return 1.0;
+    }
+    let ln_total = ln_choose(n, col1);
+    let ln_p = |x: u64| ln_choose(row1, x) + ln_choose(row2, col1 - x) - ln_total;
+    let seen = ln_p(a as u64);
+    let (lo, hi) = (col1.saturating_sub(row2), col1.min(row1));
+    let bound = seen + 1e-7_f64.ln_1p();
+    let p: f64 = (lo..=hi).map(ln_p).filter(|&l| l <= bound).map(f64::exp).sum();
+    p.min(1.0)
 }
 
 /// The Wald interval of a paired difference of proportions from `b` pairs that went
@@ -264,6 +297,22 @@ pub fn sign_flip_p(diffs: &[f64], iterations: usize, seed: u64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    /// Values from scipy 1.x `fisher_exact(table)[1]`, computed by `xtask/stats/fixtures.py`
+    /// (section `fisher`); the last table's margins pass 256, where ln n! is Stirling's.
+    #[test]
+    fn fisher_matches_scipy() {
+        let cases = [
+            ((19, 1, 3, 17), 4.055_379_593_417_026_4e-7),
+            ((10, 2, 3, 9), 0.012_278_137_799_742_322),
+            ((1000, 10, 900, 110), 1.409_142_283_673_428e-23),
+            ((5, 0, 5, 0), 1.0),
+        ];
+        for ((a, b, c, d), want) in cases {
+            let got = super::fisher_exact(a, b, c, d);
+            assert!((got - want).abs() <= 1e-9 * want, "{a} {b} {c} {d}: {got} vs {want}");
+        }
+    }
+
     use super::*;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {

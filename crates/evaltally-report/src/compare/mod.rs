@@ -98,12 +98,27 @@ fn legend(report: &CompareReport) -> String {
     let s = report.settings;
     let correction = match s.correction {
         evaltally_analyzer::compare::Correction::Holm => "p-values Holm-adjusted across each model's categories",
+        evaltally_analyzer::compare::Correction::BenjaminiHochberg => {
+            "p-values Benjamini-Hochberg-adjusted across each model's categories"
+        }
         evaltally_analyzer::compare::Correction::None => "p-values not corrected across categories",
+    };
+    let tests = match (report.mode, s.test_correction) {
+        (evaltally_analyzer::compare::Mode::Runs, _) => String::new(),
+        (_, c) => format!(
+            "; per test: Fisher's exact test of its pass rates, p-values {} across the comparison's tests, regressed \
+             or improved below 0.05",
+            match c {
+                evaltally_analyzer::compare::Correction::Holm => "Holm-adjusted",
+                evaltally_analyzer::compare::Correction::BenjaminiHochberg => "Benjamini-Hochberg-adjusted",
+                evaltally_analyzer::compare::Correction::None => "not corrected",
+            }
+        ),
     };
     format!(
         "verdicts: regression/improvement when p < 0.05 ({correction}; * marks them); no change when a \
          {:.1}-point change would have been detected (MDE, 80% power) and the 95% interval stays within \
-         ±{:.1} points; otherwise inconclusive (--effect)",
+         ±{:.1} points; otherwise inconclusive (--effect){tests}",
         100.0 * s.effect,
         100.0 * s.effect
     )

@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use evaltally_analyzer::compare::{CategoryCompare, CompareReport, Mode, Summary};
+use evaltally_analyzer::compare::{CategoryCompare, CompareReport, Mode, Summary, TestChange, TestVerdict};
 use evaltally_core::text::printable;
 
-use super::{by_count, num, p_cell, percent, side_name, signed, statistics};
+use super::{by_count, num, p_cell, p_text, percent, side_name, signed, statistics};
 use crate::{Style, width_of};
 
 /// Lists of tests present on one side only are cut to this many in text.
@@ -64,6 +64,15 @@ pub fn text(report: &CompareReport, style: Style) -> String {
             let _ = writeln!(out, "  {}", super::bfcl_sentence(b));
         }
     }
+    if let Some(r) = &report.reference {
+        let broken: usize = r.broken.values().map(Vec::len).sum();
+        let _ = writeln!(
+            out,
+            "\nreference runs ({}): {broken} tests fail or flip under them, the benchmark's; {} left out of both sides",
+            crate::run_list(&r.runs),
+            r.left_out
+        );
+    }
     let _ = writeln!(out, "\n{}", super::legend(report));
     if let Some(e) = &report.efficiency {
         super::efficiency::text(&mut out, e, style);
@@ -101,9 +110,76 @@ fn row(out: &mut String, name: &str, s: &Summary, width: usize, style: Style) {
     }
 }
 
+/// Group comparisons: each test's verdict, the regressed and improved ones listed with their
+/// rates, then how many are undecided and what would decide them.
+fn test_verdicts(out: &mut String, c: &CategoryCompare, style: Style) {
+    if c.test_verdicts.is_empty() {
+        return;
+    }
+    let rates = |t: &TestVerdict| {
+        format!(
+            "{} {}/{} → {}/{} (p {})",
+            printable(&t.id),
+            t.base[0],
+            t.base[1],
+            t.new[0],
+            t.new[1],
+            p_text(t.p_adjusted)
+        )
+    };
+    for (change, word, paint) in [
+        (TestChange::Regressed, "regressed", Style::red as fn(Style, &str) -> String),
+        (TestChange::Improved, "improved", Style::green as fn(Style, &str) -> String),
+    ] {
+        let tests: Vec<&TestVerdict> = c.tests_with(change).collect();
+        if tests.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "    {} ({}, passes/runs base → new, adjusted p):",
+            paint(style, &format!("tests {word}")),
+            tests.len()
+        );
+        for t in tests.iter().take(MAX_LISTED) {
+            let _ = writeln!(out, "      {}", rates(t));
+        }
+        if tests.len() > MAX_LISTED {
+            let _ = writeln!(out, "      … {} more in --format json", tests.len() - MAX_LISTED);
+        }
+    }
+    let undecided: Vec<&TestVerdict> = c.tests_with(TestChange::Undecided).collect();
+    if !undecided.is_empty() {
+        let mut needed: Vec<usize> = undecided.iter().filter_map(|t| t.runs_needed).collect();
+        needed.sort_unstable();
+        let beyond = undecided.len() - needed.len();
+        let most = evaltally_analyzer::compare::MAX_RUNS_NEEDED;
+        let (them, it) = if undecided.len() == 1 { ("it", "1 test") } else { ("them", "") };
+        let tell = match (needed.first(), needed.last(), needed.get(needed.len() / 2)) {
+            (Some(least), Some(largest), _) if least == largest => {
+                format!("; at the rates seen, {least} runs a side would decide {them}")
+            }
+            (Some(least), Some(largest), Some(median)) => {
+                format!("; at the rates seen, {least} to {largest} runs a side would decide {them} (median {median})")
+            }
+            _ => format!("; at the rates seen, more than {most} runs a side"),
+        };
+        let beyond = if beyond > 0 && !needed.is_empty() {
+            format!(" ({beyond} would need more than {most})")
+        } else {
+            String::new()
+        };
+        let count = if it.is_empty() { format!("{} tests", undecided.len()) } else { it.to_string() };
+        let _ = writeln!(out, "    {count} undecided (rates differ, not significantly){tell}{beyond}");
+    }
+}
+
 fn details(out: &mut String, c: &CategoryCompare, mode: Mode, style: Style) {
     let s = &c.summary;
     let _ = writeln!(out, "\n  {}", style.bold(&printable(&c.category)));
+    if mode == Mode::Groups {
+        test_verdicts(out, c, style);
+    }
     let consistent = if mode == Mode::Groups { "consistent " } else { "" };
     if !c.regressions.is_empty() {
         let _ = writeln!(

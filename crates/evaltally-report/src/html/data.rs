@@ -103,6 +103,14 @@ pub struct Counts {
     pub stable_fail: usize,
     /// Errored in more than half of the runs that list them.
     pub errored: usize,
+    /// Of the flaky, those flaky under most models that judged them: the benchmark's.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub benchmark_flaky: usize,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl From<stability::Counts> for Counts {
@@ -113,6 +121,7 @@ impl From<stability::Counts> for Counts {
             flaky: c.flaky,
             stable_fail: c.stable_fail,
             errored: c.errored,
+            benchmark_flaky: c.benchmark_flaky,
         }
     }
 }
@@ -160,6 +169,9 @@ pub struct TestData {
     /// Share of consecutive judged runs (in run-name order) whose outcome differs.
     #[serde(rename = "f")]
     pub flip_rate: f64,
+    /// Flaky under most models that judged it: the benchmark's, not this model's.
+    #[serde(rename = "b", skip_serializing_if = "std::ops::Not::not")]
+    pub benchmark_flaky: bool,
     /// Details of its cells that did not pass: `[column, error type, message, input
     /// tokens, output tokens, latency ms]`, unknowns `null`; types and messages index the
     /// model's tables.
@@ -242,7 +254,7 @@ pub(crate) fn build(input: &Input<'_>, options: &super::Options) -> Data {
     }
     for model in &input.stability.models {
         let runs = by_model.remove(model.model.as_str()).unwrap_or_default();
-        models.push(model_data(model, &runs, &index, &mut details));
+        models.push(model_data(model, &runs, &index, &mut details, &input.stability.across_models));
     }
     let mut data = Data {
         generator: format!("evaltally {}", env!("CARGO_PKG_VERSION")),
@@ -278,6 +290,7 @@ fn model_data(
     runs: &[&CategoryRun],
     index: &DetailIndex<'_>,
     details: &mut Details,
+    across: &BTreeMap<String, evaltally_analyzer::across::CategoryAcross>,
 ) -> ModelData {
     let columns = runs_in_time_order(runs.iter().copied());
     let column: HashMap<&str, usize> = columns.iter().enumerate().map(|(i, r)| (r.name.as_str(), i)).collect();
@@ -300,6 +313,8 @@ fn model_data(
         let stab = &model.categories[c];
         let judged: HashMap<&str, &stability::TestStability> = stab.tests.iter().map(|t| (t.id.as_str(), t)).collect();
         let cols: Vec<usize> = matrix.runs.iter().map(|r| column[r.run.as_str()]).collect();
+        let benchmark: Option<hashbrown::HashSet<&str>> =
+            across.get(matrix.category).map(|a| a.benchmark_flaky.iter().map(String::as_str).collect());
         for (t, test_id) in matrix.ids.iter().enumerate() {
             let mut outcomes = vec![b'-'; columns.len()];
             let (mut passed, mut runs_judged, mut errored) = (0, 0, 0);
@@ -337,6 +352,7 @@ fn model_data(
                     counts: [passed, runs_judged, errored],
                     wilson: stat.map(|s| [unit(s.wilson[0]), unit(s.wilson[1])]),
                     flip_rate: stat.map_or(0.0, |s| unit(s.flip_rate)),
+                    benchmark_flaky: benchmark.as_ref().is_some_and(|b| b.contains(test_id)),
                     details: Vec::new(),
                 },
             ));

@@ -63,6 +63,16 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
             top_flaky_table(&mut out, model, options.top_flaky);
         }
     }
+    let across = super::across_lines(report);
+    if !across.is_empty() {
+        out.push_str("\n## Across models\n\n");
+        for line in across {
+            let _ = writeln!(out, "- {}", markdown_text(line.trim_start()));
+        }
+    }
+    if let Some(line) = super::reference_line(report) {
+        let _ = writeln!(out, "\n## Reference runs\n\n{}", markdown_text(&line));
+    }
     crate::diagnostics_markdown(&mut out, diagnostics);
     out
 }

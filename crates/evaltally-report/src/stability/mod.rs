@@ -31,6 +31,12 @@ pub struct Options {
 pub struct Document<'a> {
     /// Per-model stability.
     pub models: Vec<ModelDocument<'a>>,
+    /// Per category two or more models judged: the benchmark's flaky tests and each model's.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub across_models: &'a BTreeMap<String, evaltally_analyzer::across::CategoryAcross>,
+    /// What the reference runs said, when there were some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<&'a evaltally_analyzer::reference::Reference>,
     /// What reading the files said: warnings, errors and the files not read.
     #[serde(flatten)]
     pub diagnostics: crate::Listed<'a>,
@@ -93,6 +99,70 @@ fn errored_legend(overall: stability::Counts) -> Vec<String> {
     lines
 }
 
+/// How many ids a text or Markdown list of benchmark-flaky or reference-broken tests shows.
+const SHOWN_IDS: usize = 20;
+
+/// The lines that say which flaky tests are the benchmark's, across models: a summary,
+/// then per category the benchmark's tests (up to [`SHOWN_IDS`]) and each model's count.
+fn across_lines(report: &StabilityReport) -> Vec<String> {
+    let across = &report.across_models;
+    let benchmark: usize = across.values().map(|c| c.benchmark_flaky.len()).sum();
+    let own: usize = across.values().flat_map(|c| c.model_flaky.values()).map(Vec::len).sum();
+    // Said only when some test is the benchmark's; the JSON has every model's own.
+    if benchmark == 0 {
+        return Vec::new();
+    }
+    let are = if benchmark == 1 { "1 flaky test is".to_string() } else { format!("{benchmark} flaky tests are") };
+    let mut lines = vec![format!(
+        "across models: {are} the benchmark's (flaky under at least two models and at least half of those that ran \
+         it), {own} a model's own"
+    )];
+    for (category, c) in across {
+        if c.benchmark_flaky.is_empty() && c.model_flaky.is_empty() {
+            continue;
+        }
+        let models: Vec<String> = c
+            .model_flaky
+            .iter()
+            .map(|(m, ids)| format!("{} {}", evaltally_core::text::printable(m), ids.len()))
+            .collect();
+        lines.push(format!(
+            "  {}: {} the benchmark's{}{}",
+            evaltally_core::text::printable(category),
+            c.benchmark_flaky.len(),
+            if models.is_empty() { String::new() } else { format!("; models' own: {}", models.join(", ")) },
+            if c.benchmark_flaky.is_empty() { String::new() } else { format!("; {}", id_list(&c.benchmark_flaky)) }
+        ));
+    }
+    lines
+}
+
+/// The line that says what the reference runs left out.
+fn reference_line(report: &StabilityReport) -> Option<String> {
+    let r = report.reference.as_ref()?;
+    let broken: usize = r.broken.values().map(Vec::len).sum();
+    let listed: Vec<String> =
+        r.broken.iter().map(|(c, ids)| format!("{}: {}", evaltally_core::text::printable(c), id_list(ids))).collect();
+    Some(format!(
+        "reference runs ({}): {} fail or flip under them, the benchmark's; {} left out of the verdicts above{}",
+        crate::run_list(&r.runs),
+        plural(broken, "test"),
+        plural(r.left_out, "test"),
+        if listed.is_empty() { String::new() } else { format!(" ({})", listed.join("; ")) }
+    ))
+}
+
+/// Up to [`SHOWN_IDS`] ids, shown with `printable`, and how many more.
+fn id_list(ids: &[String]) -> String {
+    let shown: Vec<String> =
+        ids.iter().take(SHOWN_IDS).map(|i| evaltally_core::text::printable(i).into_owned()).collect();
+    if ids.len() > SHOWN_IDS {
+        format!("{} and {} more", shown.join(", "), ids.len() - SHOWN_IDS)
+    } else {
+        shown.join(", ")
+    }
+}
+
 fn top_flaky(model: &ModelStability, n: usize) -> Vec<FlakyTest<'_>> {
     stability::top_flaky(model, n).into_iter().map(|(c, test)| FlakyTest { category: &c.category, test }).collect()
 }
@@ -105,6 +175,8 @@ pub fn document<'a>(report: &'a StabilityReport, diagnostics: &'a [Diagnostic], 
             .iter()
             .map(|m| ModelDocument { stability: m, top_flaky: top_flaky(m, options.top_flaky) })
             .collect(),
+        across_models: &report.across_models,
+        reference: report.reference.as_ref(),
         diagnostics: crate::Listed::of(diagnostics),
     }
 }

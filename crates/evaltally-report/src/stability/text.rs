@@ -18,6 +18,16 @@ pub fn text(report: &StabilityReport, options: Options) -> String {
         }
         model_text(&mut out, model, options);
     }
+    let across = super::across_lines(report);
+    if !across.is_empty() {
+        out.push('\n');
+        for line in across {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if let Some(line) = super::reference_line(report) {
+        let _ = writeln!(out, "\n{line}");
+    }
     out
 }
 
@@ -49,6 +59,13 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             row(out, &printable(&cat.category), &cat.runs.len().to_string(), cat.counts(), width, style, errored);
         }
         row(out, "overall", "", model.overall, width, style, errored);
+        if model.overall.benchmark_flaky > 0 {
+            let _ = writeln!(
+                out,
+                "  of the flaky, {} the benchmark's: flaky under most models that ran them (below)",
+                model.overall.benchmark_flaky
+            );
+        }
         for line in super::errored_legend(model.overall) {
             let _ = writeln!(out, "  {line}");
         }

@@ -16,7 +16,7 @@ use crate::{Exit, UsageError};
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
     let quarantine = Quarantine::read(&args.known_flaky)?;
-    let ((base, base_records), (new, new_records)) = match (args.runs.as_slice(), args.base.is_empty()) {
+    let ((mut base, base_records), (mut new, new_records)) = match (args.runs.as_slice(), args.base.is_empty()) {
         ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),
         ([], false) => (load_side(&args.base, &filter)?, load_side(&args.new, &filter)?),
         _ => {
@@ -32,14 +32,26 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
             UsageError(format!("--effect {}: give a change in pass rate above 0 and at most 1", args.effect)).into()
         );
     }
+    let chosen = args.correction.map(|c| match c {
+        Correction::Holm => compare::Correction::Holm,
+        Correction::Bh => compare::Correction::BenjaminiHochberg,
+        Correction::None => compare::Correction::None,
+    });
+    let defaults = compare::Settings::default();
     let settings = compare::Settings {
         effect: args.effect,
-        correction: match args.correction {
-            Correction::Holm => compare::Correction::Holm,
-            Correction::None => compare::Correction::None,
-        },
+        correction: chosen.unwrap_or(defaults.correction),
+        test_correction: chosen.unwrap_or(defaults.test_correction),
     };
+    // Reference runs: the tests they fail or flip on leave both sides.
+    let mut reference = super::stability::with_reference(&mut base, &args.reference, &filter)?;
+    if let Some(r) = reference.as_mut() {
+        let theirs: std::collections::BTreeSet<&str> = r.runs.iter().map(String::as_str).collect();
+        new.runs.retain(|run| !theirs.contains(run.run.as_str()));
+        new.runs = r.leave_out(&new.runs);
+    }
     let mut report = compare::compare_with(&base.runs, &new.runs, settings);
+    report.reference = reference;
     // Cost, duration and tokens live in the runs' records, read with the runs; what reading
     // them says was said with the runs.
     report.efficiency = efficiency::efficiency(&base_records.runs, &new_records.runs);

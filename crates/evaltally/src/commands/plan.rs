@@ -1,6 +1,9 @@
 //! `evaltally plan`.
 
-use evaltally_analyzer::{plan, stability};
+use std::collections::BTreeMap;
+
+use evaltally_analyzer::cost::{RunCost, by_model, run_cost};
+use evaltally_analyzer::{load, plan, stability};
 use evaltally_report::{Style, plan as render};
 
 use crate::cli::{ColorChoice, Format, PlanArgs};
@@ -13,9 +16,40 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
             UsageError(format!("--target-se {}: give a standard error above 0 and below 1", args.target_se)).into()
         );
     }
+    if args.budget.is_some_and(|b| !(b.is_finite() && b >= 0.0)) {
+        return Err(UsageError("--budget: give an amount of dollars, 0 or more".to_string()).into());
+    }
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
-    let loaded = super::stability::load_runs(&args.paths, &filter, "plan")?;
-    let report = plan::plan(&stability::analyze(&loaded.runs), args.target_se);
+    // The runs, and of their records what they cost (read from the same reading of each file).
+    let (stored, files) = crate::store::split(&args.paths);
+    let (mut loaded, mut costs) = if files.is_empty() {
+        (evaltally_analyzer::Loaded::default(), Vec::new())
+    } else {
+        let (loaded, costs) =
+            load::load_reduced(&files, &filter, &crate::progress::Bar::new(), crate::cache::get(), run_cost)
+                .map_err(|e| super::stability::explain(&e))?;
+        (
+            loaded,
+            costs
+                .into_iter()
+                .map(|c| evaltally_analyzer::cost::RunCost { run: c.run, model: c.model, ..c.value })
+                .collect(),
+        )
+    };
+    if !stored.is_empty() {
+        load::add_runs(&mut loaded, crate::store::category_runs(&stored)?, &filter);
+        let mut records = load::Records::default();
+        load::add_records(&mut records, crate::store::records(&stored)?, &filter);
+        costs.extend(records.runs.iter().map(run_cost));
+    }
+    let loaded = super::stability::something_to(loaded, &args.paths, "plan")?;
+    let mut report = plan::plan(&stability::analyze(&loaded.runs), args.target_se);
+    let per_run: BTreeMap<String, f64> =
+        by_model(&merged(costs)).into_iter().filter_map(|m| Some((m.model, m.usd_per_run?))).collect();
+    plan::with_costs(&mut report, &per_run, args.budget);
+    if args.budget.is_some() && per_run.is_empty() {
+        output::note("--budget: no run records a cost, so there is no price per run to spend it at");
+    }
     let text = match args.format {
         Format::Text => render::text(&report, if output::use_color(color) { Style::colored() } else { Style::plain() }),
         Format::Json => render::json(&report, &loaded.diagnostics),
@@ -24,4 +58,26 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
     Ok(super::stability::exit_code(&loaded.diagnostics, args.strict, false))
+}
+
+/// One cost per (model, run): BFCL's file pairs give a run in pieces, added up here.
+fn merged(costs: Vec<RunCost>) -> Vec<RunCost> {
+    let mut by: BTreeMap<(String, String), RunCost> = BTreeMap::new();
+    for c in costs {
+        match by.get_mut(&(c.model.clone(), c.run.clone())) {
+            Some(have) => {
+                let add = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                    (Some(x), Some(y)) => Some(x + y),
+                    (x, y) => x.or(y),
+                };
+                have.total.cost_usd = add(have.total.cost_usd, c.total.cost_usd);
+                have.declared_usd = add(have.declared_usd, c.declared_usd);
+                have.passed += c.passed;
+            }
+            None => {
+                by.insert((c.model.clone(), c.run.clone()), c);
+            }
+        }
+    }
+    by.into_values().collect()
 }

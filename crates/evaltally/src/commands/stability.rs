@@ -23,12 +23,14 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
     }
     let quarantine = Quarantine::read(&args.known_flaky)?;
     let filter = filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
-    let loaded = load_runs(&args.paths, &filter, "analyse")?;
+    let mut loaded = load_runs(&args.paths, &filter, "analyse")?;
+    let reference = with_reference(&mut loaded, &args.reference, &filter)?;
     let cluster_by = match args.cluster_by {
         crate::cli::ClusterBy::Test => evaltally_analyzer::cluster::ClusterBy::Test,
         crate::cli::ClusterBy::Group => evaltally_analyzer::cluster::ClusterBy::Group,
     };
-    let report = stability::analyze_with(&loaded.runs, stability::Settings { cluster_by });
+    let mut report = stability::analyze_with(&loaded.runs, stability::Settings { cluster_by });
+    report.reference = reference;
 
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let options = render::Options { style, top_flaky: args.top_flaky };
@@ -103,6 +105,32 @@ fn under_rate(report: &stability::StabilityReport, rate: f64, quarantine: &Quara
         }
     }
     below.is_empty()
+}
+
+/// With `--reference PATH...`: the reference runs read (any model: the filter's models
+/// aside), `loaded`'s runs of the same (model, run) taken out, and the tests the reference
+/// fails or flips on left out of the rest. `None` without reference paths.
+pub(crate) fn with_reference(
+    loaded: &mut Loaded,
+    paths: &[PathBuf],
+    filter: &Filter,
+) -> anyhow::Result<Option<evaltally_analyzer::reference::Reference>> {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let any_model = Filter { models: Vec::new(), ..filter.clone() };
+    let gold = load_runs(paths, &any_model, "use as the reference")?;
+    for d in gold.diagnostics {
+        if !loaded.diagnostics.contains(&d) {
+            loaded.diagnostics.push(d);
+        }
+    }
+    let theirs: std::collections::BTreeSet<(&str, &str)> =
+        gold.runs.iter().map(|r| (r.model.as_str(), r.run.as_str())).collect();
+    loaded.runs.retain(|r| !theirs.contains(&(r.model.as_str(), r.run.as_str())));
+    let mut reference = evaltally_analyzer::reference::Reference::of(&gold.runs);
+    loaded.runs = reference.leave_out(&loaded.runs);
+    Ok(Some(reference))
 }
 
 /// "1 test" / "3 tests".

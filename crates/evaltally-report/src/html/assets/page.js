@@ -138,7 +138,7 @@
       card('runs', m.runs.length, null),
       card('tests', o.total, null),
       card('stable pass', o.stable_pass, o.stable_pass, CLASSES.pass.color),
-      card('flaky', o.flaky, o.flaky, CLASSES.flaky.color),
+      card(o.benchmark_flaky ? 'flaky (' + num(o.benchmark_flaky) + ' the benchmark\u2019s)' : 'flaky', o.flaky, o.flaky, CLASSES.flaky.color),
       card('stable fail', o.stable_fail, o.stable_fail, CLASSES.fail.color),
       card('errored in most runs', o.errored, o.errored, CLASSES.errored.color));
     var cell = function (n, total) { return h('td', null, num(n), h('span', { 'class': 'pct', text: share(n, total) })); };
@@ -190,7 +190,8 @@
     m.least_stable.forEach(function (ti) {
       var t = m.tests[ti];
       var tr = h('tr', { 'class': 'pick', title: 'Show in the heatmap' },
-        h('td', { 'class': 'mono', text: t.id }), h('td', { 'class': 'l', text: m.categories[t.c].category }),
+        h('td', { 'class': 'mono', text: t.id + (t.b ? ' (the benchmark\u2019s: flaky under most models)' : '') }),
+        h('td', { 'class': 'l', text: m.categories[t.c].category }),
         h('td', { 'class': 'l' }, strip(t, -1)), h('td', { text: t.n[0] + ' of ' + t.n[1] }),
         h('td', { text: share(t.n[0], t.n[1]) }), h('td', { text: wilson(t) }), h('td', { text: pct(t.f) }));
       tr.addEventListener('click', function () { focusTest(ti); });
