@@ -12,27 +12,44 @@ const EXIT_STATUS: &str = "Exit status: 0 done; 1 done, but the data is wrong (a
 an invalid file, a tripped gate); 2 not done: a usage error, or the machine failed (an I/O error, a full \
 disk, a server out of reach or lost); 3 a comparison inconclusive under --require-conclusive.";
 
+/// The exit codes, in one line of `-h`.
+const EXIT_SHORT: &str =
+    "Exit status: 0 done; 1 the data is wrong; 2 a usage error or the machine failed; 3 inconclusive";
+
 /// Reads LLM evaluation results and tells you what they mean.
 #[derive(Debug, Parser)]
-#[command(name = "evaltally", version = crate::VERSION, about, propagate_version = true, after_help = EXIT_STATUS)]
+#[command(
+    name = "evaltally",
+    version = crate::VERSION,
+    about = "Reads LLM evaluation results (`evaltally formats` lists them) and tells you what they mean",
+    propagate_version = true,
+    after_help = EXIT_SHORT,
+    after_long_help = EXIT_STATUS
+)]
 pub(crate) struct Cli {
-    /// When to colour text output. Never when NO_COLOR is set.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    /// When to colour text output: auto, always or never.
+    ///
+    /// auto colours a terminal only; never when NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, hide_possible_values = true)]
     pub(crate) color: ColorChoice,
-    /// The results store: a folder, or a PostgreSQL team store as a postgres:// URL
-    /// (default: $EVALTALLY_STORE, else a folder under the user's data directory; other URLs
-    /// are refused). Any PATH may be `store:<name>` or `store:<filters>`, e.g.
-    /// `store:branch=main,last=20` (also model=, tier=, since=DATE, name=; `store:all`).
+    /// The results store: a folder or a postgres:// URL.
+    ///
+    /// A folder, or a PostgreSQL team store as a postgres:// URL (default: $EVALTALLY_STORE,
+    /// else a folder under the user's data directory; other URLs are refused). Any PATH may
+    /// be `store:<name>` or `store:<filters>`, e.g. `store:branch=main,last=20` (also model=,
+    /// tier=, since=DATE, name=; `store:all`).
     #[arg(long, value_name = "DIR|URL", global = true)]
     pub(crate) store: Option<PathBuf>,
-    /// Read every file, neither using nor filling the digest cache. The cache (in
-    /// $EVALTALLY_CACHE, else the user's cache folder) keeps what reading each unchanged
-    /// run gave, so analyses read only new or changed files; `evaltally cache` shows and
-    /// empties it.
+    /// Read every file, neither using nor filling the digest cache.
+    ///
+    /// The cache (in $EVALTALLY_CACHE, else the user's cache folder) keeps what reading each
+    /// unchanged run gave, so analyses read only new or changed files; `evaltally cache`
+    /// shows and empties it.
     #[arg(long, global = true)]
     pub(crate) no_cache: bool,
-    /// Say why each file found was not read (by default one line counts them, with their
-    /// names).
+    /// Say why each file found was not read.
+    ///
+    /// By default one line counts them, with their names.
     #[arg(long, short = 'v', global = true)]
     pub(crate) verbose: bool,
     #[command(subcommand)]
@@ -49,12 +66,23 @@ pub(crate) enum Command {
     /// SF-Bench or SWE-bench report, a gstack result, a JUnit XML report, or a folder of them.
     /// Several PATHs add up.
     ///
+    /// Columns: runs (that judged the category), tests, stable pass (passed in every run that
+    /// judged it), flaky (passed in some, failed in others), stable fail (failed in every one),
+    /// errored (errored in more than half of its runs). With --detail: pass^k (all of k runs
+    /// pass) and pass@k (at least one does), means over tests; mean (pass rate), SE naive
+    /// (results independent) and SE clust (results of one test correlated), in points;
+    /// run noise (the share of one run's score variance that is run-to-run); one run (its
+    /// 95% range from that noise) and runs seen (the range of the runs there are; ! when
+    /// they spread further).
+    ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors, when nothing was found, or when --out would write where it reads;
     /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Stability(StabilityArgs),
-    /// What regressed and improved between two runs, or two groups of runs, and whether
-    /// the change is more than run-to-run noise.
+    /// What regressed and improved between two runs or groups, and whether it is noise.
+    ///
+    /// What regressed and improved between two runs, or two groups of runs, and whether the
+    /// change is more than run-to-run noise.
     ///
     /// `evaltally compare BASE NEW` compares two run folders (exact McNemar test, Wilson
     /// intervals); `evaltally compare --base PATH... --new PATH...` compares two groups of
@@ -72,6 +100,8 @@ pub(crate) enum Command {
     /// --require-conclusive when a verdict is inconclusive (and nothing else failed);
     /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Compare(CompareArgs),
+    /// How many runs (or tests) a target precision needs, and what a budget buys.
+    ///
     /// How many runs (or, for a new benchmark, tests) bring each category's standard error
     /// under a target, and the smallest change a comparison with the runs at hand detects.
     ///
@@ -81,8 +111,10 @@ pub(crate) enum Command {
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors or when nothing was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Plan(PlanArgs),
-    /// One test: its outcome in every run, error type and message, the prompt's question
-    /// turns, the model's answer, the expected answer, tokens and latency.
+    /// One test in every run: outcome, error, prompt, answer, tokens, latency.
+    ///
+    /// One test: its outcome in every run, error type and message, the prompt's question turns,
+    /// the model's answer, the expected answer, tokens and latency.
     ///
     /// PATHs are run folders or folders of runs in any layout, or report and result files of
     /// any format; TEST_ID is the test id (`multi_turn_base_3`, `live_simple_29-7-2`,
@@ -91,9 +123,11 @@ pub(crate) enum Command {
     /// Exit status: 0 when the test was found; 1 when it was, but files had errors; 2 when
     /// it is in none of the runs; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Show(ShowArgs),
-    /// How each test moved over time: per test its pass rate, the last runs as a ✓/✗
-    /// sparkline, the current streak, and a status decided as gstack's `eval trend` does
-    /// (improving, degrading, flaky, stable-pass, stable-fail).
+    /// How each test moved over time: its rate, last runs, streak and status.
+    ///
+    /// How each test moved over time: per test its pass rate, the last runs as a ✓/✗ sparkline,
+    /// the current streak, and a status decided as gstack's `eval trend` does (improving,
+    /// degrading, flaky, stable-pass, stable-fail).
     ///
     /// PATHs are runs of any format, or folders of them (`store:<name>` too). Runs are
     /// ordered by their timestamp, then by name (runs without one, such as BFCL folders,
@@ -102,11 +136,13 @@ pub(crate) enum Command {
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors or when nothing was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Trend(TrendArgs),
-    /// One self-contained HTML file to look at and share: per model the stability overview,
-    /// a tests × runs heatmap (flaky tests first; runs in time order; click a cell for the
-    /// error type, message, tokens and latency of that test in that run), the least stable
-    /// tests, the pass rate per category over time when runs are timed, and, with --base and
-    /// --new, the comparison of two sides. It opens offline: nothing is loaded from anywhere.
+    /// One self-contained HTML file to look at and share.
+    ///
+    /// One self-contained HTML file to look at and share: per model the stability overview, a
+    /// tests × runs heatmap (flaky tests first; runs in time order; click a cell for the error
+    /// type, message, tokens and latency of that test in that run), the least stable tests, the
+    /// pass rate per category over time when runs are timed, and, with --base and --new, the
+    /// comparison of two sides. It opens offline: nothing is loaded from anywhere.
     ///
     /// PATHs are runs of any format, or folders of them; with --base/--new and no PATH, the
     /// heatmap shows the runs of both sides. The file is written atomically to -o;
@@ -116,7 +152,10 @@ pub(crate) enum Command {
     /// 2 on usage errors, when nothing was found, or when -o would write where it reads;
     /// 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Report(ReportArgs),
-    /// A live view in the browser of runs as they land: everything `report` shows, with trend, cost, each test in every run, search and filters.
+    /// A live view in the browser of runs as they land.
+    ///
+    /// A live view in the browser of runs as they land: everything `report` shows, with trend,
+    /// cost, each test in every run, search and filters.
     ///
     /// A local web server over the PATHs (runs, folders of runs, `store:` selections of
     /// the team store), read through the same pipeline and digest cache as every command.
@@ -133,31 +172,38 @@ pub(crate) enum Command {
     /// Exit status: 2 on usage errors (a PATH that does not exist, an address that cannot be
     /// bound, a bad token); otherwise it serves until stopped.
     Serve(ServeArgs),
-    /// What runs cost: per run, calls, input and output tokens and dollars by model, from
-    /// the run's own accounting (gstack's `costs`) or summed over its tests (BFCL token
-    /// counts; per-test tokens and costs of gstack, JUnit, SF-Bench). A run that records
-    /// none says so.
+    /// What runs cost: calls, tokens and dollars, per run and per passed test.
+    ///
+    /// What runs cost: per run, calls, input and output tokens and dollars by model, from the
+    /// run's own accounting (gstack's `costs`) or summed over its tests (BFCL token counts;
+    /// per-test tokens and costs of gstack, JUnit, SF-Bench). A run that records none says so.
     ///
     /// Exit status: 0 on success; 1 when files had errors; 2 on usage errors or when nothing
     /// was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Cost(CostArgs),
-    /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it,
-    /// what the stored summary gets wrong, the resolved rule the data follows; `--format
-    /// markdown` renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the
-    /// resolve rate over each denominator).
+    /// Recompute an SF-Bench or SWE-bench report's summary.
+    ///
+    /// Recompute a report's summary: SF-Bench (every summary field as SF-Bench defines it, what
+    /// the stored summary gets wrong, the resolved rule the data follows; `--format markdown`
+    /// renders SF-Bench's summary.md) or a SWE-bench run report (counts, and the resolve rate
+    /// over each denominator).
     ///
     /// Exit status: 0 on success; 2 when FILE cannot be read or is not such a report.
     Summary(SummaryArgs),
-    /// Check files against their format: BFCL result and score files (every line parsed,
-    /// the summary line against the files, every failure in the result file, no duplicate
-    /// ids, categories matching file names), SF-Bench and SWE-bench reports, gstack results,
-    /// JUnit XML reports.
+    /// Check files against their format, and say where they are wrong.
+    ///
+    /// Check files against their format: BFCL result and score files (every line parsed, the
+    /// summary line against the files, every failure in the result file, no duplicate ids,
+    /// categories matching file names), SF-Bench and SWE-bench reports, gstack results, JUnit
+    /// XML reports.
     ///
     /// Exit status: 0 when every file is valid; 1 when one is invalid (or has warnings, with
     /// --strict); 2 when nothing could be checked; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Validate(ValidateArgs),
-    /// Convert a run to another format. Every field with a counterpart is mapped; what has
-    /// none (and what got a default) is listed on stderr.
+    /// Convert a run to gstack, SF-Bench v2, SWE-bench or JUnit XML.
+    ///
+    /// Convert a run to another format. Every field with a counterpart is mapped; what has none
+    /// (and what got a default) is listed on stderr.
     ///
     /// IN is any run evaltally reads: a BFCL run folder, an SF-Bench or SWE-bench report, a
     /// gstack result. `--to sfbench-v2` also migrates SF-Bench v1 files (the migrate-input
@@ -168,20 +214,23 @@ pub(crate) enum Command {
     /// converted and written); 2 on usage errors, when IN holds no run or several, or when OUT
     /// would replace an input or sit in a folder read; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Convert(ConvertArgs),
+    /// Export runs as JSON Lines or Parquet: one row per run and test.
+    ///
     /// Export runs as JSON Lines: one normalised line per (run, test) with run, model,
-    /// category, id, outcome, error type, duration, tokens and cost, the shape DuckDB, Spark
-    /// or BigQuery load directly; or as Parquet, the same columns typed (--format parquet
-    /// -o FILE). See docs/export.md.
+    /// category, id, outcome, error type, duration, tokens and cost, the shape DuckDB, Spark or
+    /// BigQuery load directly; or as Parquet, the same columns typed (--format parquet -o
+    /// FILE). See docs/export.md.
     ///
     /// Exit status: 0 on success; 1 when files had errors (what could be read is exported);
     /// 2 on usage errors, when nothing was found, or when OUT would replace an input or sit in
     /// a folder read; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Export(ExportArgs),
+    /// Validate runs and save them in the results store.
+    ///
     /// Validate runs, then save them into the results store: a folder, under names that never
-    /// collide (written atomically; links that leave a run folder are reported and not
-    /// copied), or a PostgreSQL team store, each PATH in one transaction, keyed by the digest
-    /// of its files so that pushing it again adds nothing. Each PATH is a report file or a run
-    /// folder.
+    /// collide (written atomically; links that leave a run folder are reported and not copied),
+    /// or a PostgreSQL team store, each PATH in one transaction, keyed by the digest of its
+    /// files so that pushing it again adds nothing. Each PATH is a report file or a run folder.
     ///
     /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
     /// not be read); 2 on usage errors, a store URL that is not postgres://, a store that is
@@ -189,14 +238,18 @@ pub(crate) enum Command {
     /// the machine fails the push (a full disk, a connection lost): the message names the
     /// PATH and how many PATHs before it were stored, each whole.
     Push(PushArgs),
-    /// List what the results store holds, newest first (entries whose runs record no
-    /// date after the others, by name): per entry the date, branch,
-    /// tier, passes out of scored tests, cost and version its runs record, its format and
-    /// where it was pushed from; for a PostgreSQL store, one line per stored run.
+    /// List what the results store holds, newest first.
+    ///
+    /// List what the results store holds, newest first (entries whose runs record no date after
+    /// the others, by name): per entry the date, branch, tier, passes out of scored tests, cost
+    /// and version its runs record, its format and where it was pushed from; for a PostgreSQL
+    /// store, one line per stored run.
     ///
     /// Exit status: 0; 2 for a store URL that is not postgres://, a store that is not a
     /// folder, a PostgreSQL store that cannot be used, or an I/O error.
     Runs(RunsArgs),
+    /// Print a shell completion script.
+    ///
     /// Print a shell completion script on stdout.
     ///
     /// bash: `evaltally completions bash > ~/.local/share/bash-completion/completions/evaltally`;
@@ -207,6 +260,8 @@ pub(crate) enum Command {
     ///
     /// Exit status: 0.
     Completions(CompletionsArgs),
+    /// Look after the digest cache: where it is, what it holds, emptying it.
+    ///
     /// Look after the digest cache: where it is, what it holds, emptying and pruning it.
     ///
     /// The cache is in $EVALTALLY_CACHE, else the user's cache folder, and is kept under
@@ -217,6 +272,27 @@ pub(crate) enum Command {
     /// folder), it is a file, $EVALTALLY_CACHE_SIZE is not a size, or the folder could not be
     /// emptied (an I/O error).
     Cache(CacheArgs),
+    /// List the formats evaltally reads: their names, aliases and the files they claim.
+    ///
+    /// The names and aliases are what --as takes.
+    ///
+    /// Exit status: 0.
+    Formats(FormatsArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FormatsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatsFormat::Text)]
+    pub(crate) format: FormatsFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FormatsFormat {
+    /// One block per format.
+    Text,
+    /// One JSON document: a list of {name, aliases, files}.
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -614,9 +690,14 @@ pub(crate) struct StabilityArgs {
     /// for every model.
     #[arg(long, value_name = "FILE")]
     pub(crate) known_flaky: Vec<PathBuf>,
-    /// Also list the N least stable tests per model, with their per-run outcomes.
+    /// List the N least stable tests per model, with their per-run outcomes (text: 10 by
+    /// default; JSON and Markdown: none by default).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(crate) top_flaky: usize,
+    /// Text: add pass^k and pass@k, the precision of each pass rate, the most flaky and most
+    /// stable category and, for BFCL, its overall score.
+    #[arg(long)]
+    pub(crate) detail: bool,
     /// The clusters of the clustered standard error: each test, or tests sharing context.
     #[arg(long, value_enum, default_value_t = ClusterBy::Test)]
     pub(crate) cluster_by: ClusterBy,
@@ -846,9 +927,12 @@ impl Cli {
             }
             Command::Export(a) => fix(&mut a.paths),
             // `serve` resolves its `store:` paths at every load: entries keep landing.
-            Command::Push(_) | Command::Runs(_) | Command::Completions(_) | Command::Cache(_) | Command::Serve(_) => {
-                Ok(())
-            }
+            Command::Push(_)
+            | Command::Runs(_)
+            | Command::Completions(_)
+            | Command::Cache(_)
+            | Command::Serve(_)
+            | Command::Formats(_) => Ok(()),
         }
     }
 }

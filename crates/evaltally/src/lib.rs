@@ -105,6 +105,7 @@ where
         cli::Command::Runs(args) => commands::push::list(&args, cli.store.as_deref()),
         cli::Command::Completions(args) => commands::completions::run(&args),
         cli::Command::Cache(args) => commands::cache::run(&args),
+        cli::Command::Formats(args) => commands::formats::run(&args),
     };
     cache::settle();
     match result {

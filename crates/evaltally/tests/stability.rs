@@ -14,6 +14,11 @@ fn text_on_a_folder_of_runs() {
 }
 
 #[test]
+fn text_with_detail_adds_pass_k_and_precision() {
+    insta::assert_snapshot!(evaltally(&["stability", "testdata/bfcl/v4", "--detail"]).transcript());
+}
+
+#[test]
 fn json_on_a_folder_of_runs() {
     let run = evaltally(&["stability", "testdata/bfcl/v4", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);

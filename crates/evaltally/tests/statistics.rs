@@ -40,7 +40,8 @@ fn cluster_by_group_pools_tests_sharing_context() {
         "--category",
         "memory_kv",
         "--cluster-by",
-        "group"
+        "group",
+        "--detail"
     ]]));
 }
 
@@ -88,7 +89,7 @@ fn bbrowning_runs() {
     let Some(root) = evaltally_testkit::refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
     let root = root.to_string_lossy().into_owned();
     let m = ["--model", "openai_gpt-oss-120b", "--errors-as", "fail"];
-    let stability = evaltally(&[&["stability", root.as_str()][..], &m[..]].concat());
+    let stability = evaltally(&[&["stability", root.as_str(), "--detail"][..], &m[..]].concat());
     assert_eq!(stability.code, 0, "{}", stability.stderr);
     let row = stability.stdout.lines().find(|l| l.contains("multi_turn_base") && l.contains('±')).unwrap();
     assert!(row.contains("51.5%") && row.contains("±1.6") && row.contains("±2.6") && row.contains("57%"), "{row}");

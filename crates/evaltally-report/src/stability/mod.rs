@@ -22,9 +22,16 @@ use crate::Style;
 pub struct Options {
     /// Colours for text output.
     pub style: Style,
-    /// List this many least stable tests per model (0: none).
+    /// List this many least stable tests per model (0: the text lists up to
+    /// [`SHOWN_FLAKY`]; JSON and Markdown none).
     pub top_flaky: usize,
+    /// Text: add pass^k and pass@k, the precision of each pass rate, and the most flaky and
+    /// most stable category.
+    pub detail: bool,
 }
+
+/// How many flaky tests the text lists per model by default.
+pub const SHOWN_FLAKY: usize = 10;
 
 /// The JSON document `evaltally stability --format json` prints.
 #[derive(Debug, Serialize)]

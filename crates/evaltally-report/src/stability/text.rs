@@ -18,6 +18,18 @@ pub fn text(report: &StabilityReport, options: Options) -> String {
         }
         model_text(&mut out, model, options);
     }
+    if report.models.iter().any(|m| !m.runs.is_empty()) {
+        let _ = writeln!(
+            out,
+            "\nstable pass: passed in every run that judged it; flaky: passed in some, failed in others; stable fail: \
+             failed in every one.{}",
+            if options.detail {
+                ""
+            } else {
+                " --detail adds pass^k, pass@k and each rate's precision (`evaltally help stability`)"
+            }
+        );
+    }
     let across = super::across_lines(report);
     if !across.is_empty() {
         out.push('\n');
@@ -97,6 +109,15 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             let _ = writeln!(out, "    {:<width$}  {tests}{runs}", printable(&c.category));
         }
     }
+    // The answer first: which tests flip (the most unstable first, a screen's worth).
+    if !scored.is_empty() {
+        let n = if options.top_flaky > 0 { options.top_flaky } else { super::SHOWN_FLAKY };
+        top_flaky_table(out, model, n);
+    }
+    errored_tests(out, model);
+    if !options.detail {
+        return;
+    }
     if let Some(flaky) = model.most_flaky().filter(|c| c.flaky > 0) {
         let _ = writeln!(
             out,
@@ -106,8 +127,6 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             flaky.total,
             flaky.counts().percent(flaky.flaky)
         );
-    } else if !scored.is_empty() {
-        let _ = writeln!(out, "\n  no flaky tests");
     }
     if let Some(stable) = model.most_stable().filter(|c| c.stable_pass > 0) {
         let _ = writeln!(
@@ -119,13 +138,9 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             stable.counts().percent(stable.stable_pass)
         );
     }
-    errored_tests(out, model);
     if scored.iter().any(|c| c.runs.len() > 1) {
         pass_k_table(out, &scored, width);
         precision_table(out, model, &scored, width);
-    }
-    if options.top_flaky > 0 {
-        top_flaky_table(out, model, options.top_flaky);
     }
 }
 
@@ -236,7 +251,7 @@ fn precision_table(out: &mut String, model: &ModelStability, scored: &[&Category
 fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
     let top = top_flaky(model, n);
     if top.is_empty() {
-        let _ = writeln!(out, "\n  least stable tests: none (no test is flaky)");
+        let _ = writeln!(out, "\n  no flaky tests");
         return;
     }
     let legend = if model.overall.with_errors > 0 {
@@ -244,7 +259,7 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
     } else {
         "P pass, F fail, - not run"
     };
-    let _ = writeln!(out, "\n  least stable tests ({legend}; runs in the order above):");
+    let _ = writeln!(out, "\n  flaky tests, least stable first ({legend}; runs in the order above):");
     let id_w = top.iter().map(|t| width_of(&t.test.id)).max().unwrap_or(0).max("test".len());
     let cat_w = top.iter().map(|t| width_of(t.category)).max().unwrap_or(0).max("category".len());
     let _ =
@@ -259,5 +274,9 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
             t.test.flip_rate,
             crate::outcomes_text(&t.test.outcomes)
         );
+    }
+    let flaky = model.overall.flaky;
+    if flaky > n {
+        let _ = writeln!(out, "    and {} more (--top-flaky N lists more; --format json all)", flaky - n);
     }
 }

@@ -6,6 +6,7 @@ pub(crate) mod completions;
 pub(crate) mod convert;
 pub(crate) mod cost;
 pub(crate) mod export;
+pub(crate) mod formats;
 pub(crate) mod plan;
 pub(crate) mod push;
 pub(crate) mod report;

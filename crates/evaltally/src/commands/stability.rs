@@ -33,7 +33,7 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
     report.reference = reference;
 
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
-    let options = render::Options { style, top_flaky: args.top_flaky };
+    let options = render::Options { style, top_flaky: args.top_flaky, detail: args.detail };
     if let Some(dir) = &args.out {
         write_id_files(dir, &report, &args.paths)?;
     }
