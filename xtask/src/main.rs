@@ -23,6 +23,8 @@ mod bench;
 mod ci;
 mod fuzz;
 mod man;
+#[cfg(test)]
+mod modules;
 mod snapshots;
 mod wheel;
 

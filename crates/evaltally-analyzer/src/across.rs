@@ -13,8 +13,6 @@ use hashbrown::HashMap;
 use evaltally_core::id;
 use serde::Serialize;
 
-use crate::stability::{Class, ModelStability};
-
 /// The fewest models that must find a test flaky for it to be the benchmark's.
 pub const MIN_MODELS: usize = 2;
 
@@ -43,10 +41,21 @@ pub fn benchmark_flaky(flaky: usize, judged: usize) -> bool {
     flaky >= MIN_MODELS && 2 * flaky >= judged
 }
 
-/// The flaky tests of every category that two or more of `models` judged, told apart (by
-/// category name; empty when no category was judged by two models), and each category's
-/// and model's count of benchmark-flaky tests set (`benchmark_flaky` of
-/// [`crate::stability::CategoryStability`] and of the model's overall counts).
+/// One model's judged tests of one category: each test's id and whether it is flaky there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged<'a> {
+    /// The model.
+    pub model: &'a str,
+    /// The category.
+    pub category: &'a str,
+    /// Each judged test: its id, and whether it is flaky under this model.
+    pub tests: Vec<(&'a str, bool)>,
+}
+
+/// The flaky tests of every category that two or more of the `judged` entries' models
+/// judged, told apart (by category name; empty when no category was judged by two models),
+/// and for each entry how many of its flaky tests are the benchmark's. `stability` calls it
+/// and sets each category's and model's `benchmark_flaky` count from it.
 ///
 /// ```
 /// use evaltally_core::{CategoryRun, Outcome};
@@ -68,59 +77,51 @@ pub fn benchmark_flaky(flaky: usize, judged: usize) -> bool {
 /// assert_eq!(c.model_flaky["a"], ["t1"]);
 /// assert_eq!(report.models[0].overall.benchmark_flaky, 1);
 /// ```
-pub fn classify(models: &mut [ModelStability]) -> BTreeMap<String, CategoryAcross> {
-    // Per category, the (model, category) entries that judged it.
-    let mut by_category: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
-    for (m, model) in models.iter().enumerate() {
-        for (c, cat) in model.categories.iter().enumerate() {
-            if cat.judged().next().is_some() {
-                by_category.entry(cat.category.clone()).or_default().push((m, c));
-            }
+pub fn classify(judged: &[Judged<'_>]) -> (BTreeMap<String, CategoryAcross>, Vec<usize>) {
+    let mut by_category: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, j) in judged.iter().enumerate() {
+        if !j.tests.is_empty() {
+            by_category.entry(j.category).or_default().push(i);
         }
     }
+    let mut counts = vec![0; judged.len()];
     let mut out = BTreeMap::new();
     for (category, entries) in by_category.into_iter().filter(|(_, e)| e.len() >= MIN_MODELS) {
-        // Per test: the models that judged it, and those under which it is flaky.
+        // Per test: how many models judged it, and the entries under which it is flaky.
         let mut tally: HashMap<&str, (usize, Vec<usize>)> = HashMap::new();
-        for &(m, c) in &entries {
-            for t in models[m].categories[c].judged() {
-                let e = tally.entry(t.id.as_str()).or_default();
-                e.0 += 1;
-                if t.class == Class::Flaky {
-                    e.1.push(m);
+        for &e in &entries {
+            for &(id, flaky) in &judged[e].tests {
+                let t = tally.entry(id).or_default();
+                t.0 += 1;
+                if flaky {
+                    t.1.push(e);
                 }
             }
         }
         let mut across = CategoryAcross {
-            models: entries.iter().map(|&(m, _)| models[m].model.clone()).collect(),
+            models: entries.iter().map(|&e| judged[e].model.to_string()).collect(),
             ..CategoryAcross::default()
         };
-        let mut per_model: Vec<usize> = vec![0; models.len()];
-        for (test, (judged, flaky)) in &tally {
+        for (test, (models, flaky)) in &tally {
             if flaky.is_empty() {
                 continue;
             }
-            if benchmark_flaky(flaky.len(), *judged) {
+            if benchmark_flaky(flaky.len(), *models) {
                 across.benchmark_flaky.push((*test).to_string());
-                for &m in flaky {
-                    per_model[m] += 1;
+                for &e in flaky {
+                    counts[e] += 1;
                 }
             } else {
-                for &m in flaky {
-                    across.model_flaky.entry(models[m].model.clone()).or_default().push((*test).to_string());
+                for &e in flaky {
+                    across.model_flaky.entry(judged[e].model.to_string()).or_default().push((*test).to_string());
                 }
             }
         }
-        drop(tally);
         across.benchmark_flaky.sort_by(|a, b| id::natural_str_cmp(a, b));
         for ids in across.model_flaky.values_mut() {
             ids.sort_by(|a, b| id::natural_str_cmp(a, b));
         }
-        for &(m, c) in &entries {
-            models[m].categories[c].benchmark_flaky = per_model[m];
-            models[m].overall.benchmark_flaky += per_model[m];
-        }
-        out.insert(category, across);
+        out.insert(category.to_string(), across);
     }
-    out
+    (out, counts)
 }

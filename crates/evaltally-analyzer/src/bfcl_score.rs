@@ -33,7 +33,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::stability::CategoryStability;
 use crate::stats::Z95;
 
 /// The overall weight of each summary: non-live, live, irrelevance, multi-turn, agentic.
@@ -161,30 +160,44 @@ pub struct RunScore {
     pub score: f64,
 }
 
+/// What the overall score needs of one category: its tests, its mean pass rate with its
+/// standard errors, and each run's pass rate (`stability` gives them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CategoryScore<'a> {
+    /// The category.
+    pub category: &'a str,
+    /// Tests judged.
+    pub tests: usize,
+    /// Mean pass rate.
+    pub mean: Option<f64>,
+    /// Its clustered standard error.
+    pub se: Option<f64>,
+    /// Its run-to-run standard error.
+    pub run_se: Option<f64>,
+    /// Each run that scored the category, with its pass rate there.
+    pub runs: Vec<(&'a str, Option<f64>)>,
+}
+
 /// BFCL's overall score of a model's categories, when they are BFCL's (every category a
 /// BFCL v4 name, at least one in the overall score); `None` otherwise.
-pub fn score(categories: &[CategoryStability]) -> Option<BfclScore> {
-    let judged: Vec<&CategoryStability> = categories.iter().filter(|c| c.total > 0).collect();
-    if judged.is_empty() || !categories.iter().all(|c| is_bfcl_category(&c.category)) {
+pub fn score(categories: &[CategoryScore<'_>]) -> Option<BfclScore> {
+    let judged: Vec<&CategoryScore<'_>> = categories.iter().filter(|c| c.tests > 0).collect();
+    if judged.is_empty() || !categories.iter().all(|c| is_bfcl_category(c.category)) {
         return None;
     }
-    let live_counts: BTreeMap<&str, usize> = judged
-        .iter()
-        .filter(|c| LIVE.iter().any(|(l, _)| *l == c.category))
-        .map(|c| (c.category.as_str(), c.total))
-        .collect();
+    let live_counts: BTreeMap<&str, usize> =
+        judged.iter().filter(|c| LIVE.iter().any(|(l, _)| *l == c.category)).map(|c| (c.category, c.tests)).collect();
     let weights = weights(&live_counts);
-    let scoring: Vec<(&CategoryStability, f64)> =
-        judged.iter().filter_map(|c| weights.get(c.category.as_str()).map(|w| (*c, *w))).collect();
+    let scoring: Vec<(&CategoryScore<'_>, f64)> =
+        judged.iter().filter_map(|c| weights.get(c.category).map(|w| (*c, *w))).collect();
     if scoring.is_empty() {
         return None;
     }
     let missing: Vec<&'static str> =
         weights.keys().copied().filter(|w| !scoring.iter().any(|(c, _)| c.category == *w)).collect();
-    let overall: f64 = scoring.iter().map(|(c, w)| w * c.precision.mean.unwrap_or(0.0)).sum();
-    let se = combine(scoring.iter().map(|(c, w)| (*w, c.precision.se_clustered)));
-    let run_se =
-        combine(scoring.iter().map(|(c, w)| (*w, c.precision.components.map(|k| k.run_se(k.runs_per_test())))));
+    let overall: f64 = scoring.iter().map(|(c, w)| w * c.mean.unwrap_or(0.0)).sum();
+    let se = combine(scoring.iter().map(|(c, w)| (*w, c.se)));
+    let run_se = combine(scoring.iter().map(|(c, w)| (*w, c.run_se)));
     Some(BfclScore {
         overall,
         se,
@@ -215,21 +228,38 @@ pub struct BfclChange {
     pub missing: Vec<&'static str>,
 }
 
+/// What the change in the overall score needs of one category of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CategoryChange<'a> {
+    /// The category.
+    pub category: &'a str,
+    /// Tests judged on both sides.
+    pub common: usize,
+    /// Base pass rate.
+    pub base_rate: f64,
+    /// New pass rate.
+    pub new_rate: f64,
+    /// Mean change over the common tests.
+    pub difference: f64,
+    /// Its paired standard error.
+    pub se_difference: Option<f64>,
+}
+
 /// The change in BFCL's overall score across a comparison's categories, when they are
 /// BFCL's; `None` otherwise.
-pub fn change(categories: &[crate::compare::CategoryCompare]) -> Option<BfclChange> {
-    if categories.is_empty() || !categories.iter().all(|c| is_bfcl_category(&c.category)) {
+pub fn change(categories: &[CategoryChange<'_>]) -> Option<BfclChange> {
+    if categories.is_empty() || !categories.iter().all(|c| is_bfcl_category(c.category)) {
         return None;
     }
-    let compared: Vec<&crate::compare::CategoryCompare> = categories.iter().filter(|c| c.summary.common > 0).collect();
+    let compared: Vec<&CategoryChange<'_>> = categories.iter().filter(|c| c.common > 0).collect();
     let live_counts: BTreeMap<&str, usize> = compared
         .iter()
         .filter(|c| LIVE.iter().any(|(l, _)| *l == c.category))
-        .map(|c| (c.category.as_str(), c.summary.common))
+        .map(|c| (c.category, c.common))
         .collect();
     let weights = weights(&live_counts);
-    let scoring: Vec<(&crate::compare::Summary, f64)> =
-        compared.iter().filter_map(|c| weights.get(c.category.as_str()).map(|w| (&c.summary, *w))).collect();
+    let scoring: Vec<(&CategoryChange<'_>, f64)> =
+        compared.iter().filter_map(|c| weights.get(c.category).map(|w| (*c, *w))).collect();
     if scoring.is_empty() {
         return None;
     }
@@ -257,8 +287,8 @@ fn combine(items: impl Iterator<Item = (f64, Option<f64>)>) -> Option<f64> {
 }
 
 /// Each run's score, over the runs that scored every category present.
-fn run_scores(scoring: &[(&CategoryStability, f64)]) -> Vec<RunScore> {
-    let mut names: Vec<&String> = scoring.iter().flat_map(|(c, _)| c.runs.iter()).collect();
+fn run_scores(scoring: &[(&CategoryScore<'_>, f64)]) -> Vec<RunScore> {
+    let mut names: Vec<&str> = scoring.iter().flat_map(|(c, _)| c.runs.iter().map(|(r, _)| *r)).collect();
     names.sort_by(|a, b| evaltally_core::id::natural_str_cmp(a, b));
     names.dedup();
     names
@@ -266,10 +296,10 @@ fn run_scores(scoring: &[(&CategoryStability, f64)]) -> Vec<RunScore> {
         .filter_map(|run| {
             let mut score = 0.0;
             for (c, w) in scoring {
-                let i = c.runs.iter().position(|r| r == run)?;
-                score += w * c.run_tallies.get(i)?.rate()?;
+                let rate = c.runs.iter().find(|(r, _)| *r == run)?.1?;
+                score += w * rate;
             }
-            Some(RunScore { run: run.clone(), score })
+            Some(RunScore { run: run.to_string(), score })
         })
         .collect()
 }

@@ -564,7 +564,18 @@ fn compare_matched(base: &[CategoryRun], new: &[CategoryRun], settings: Settings
         .map(|(model, (mut categories, pairs))| {
             let mut overall = overall(mode, &categories, &pairs);
             decide(&mut categories, &mut overall, settings);
-            let bfcl = crate::bfcl_score::change(&categories);
+            let changes: Vec<crate::bfcl_score::CategoryChange<'_>> = categories
+                .iter()
+                .map(|c| crate::bfcl_score::CategoryChange {
+                    category: &c.category,
+                    common: c.summary.common,
+                    base_rate: c.summary.base_rate,
+                    new_rate: c.summary.new_rate,
+                    difference: c.summary.difference,
+                    se_difference: c.summary.se_difference,
+                })
+                .collect();
+            let bfcl = crate::bfcl_score::change(&changes);
             ModelCompare { model, categories, overall, bfcl }
         })
         .collect();

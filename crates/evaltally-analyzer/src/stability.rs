@@ -379,8 +379,41 @@ pub fn analyze_with(runs: &[CategoryRun], settings: Settings) -> StabilityReport
             m
         })
         .collect();
-    let across_models = crate::across::classify(&mut models);
+    let across_models = across_models(&mut models);
     StabilityReport { models, across_models, reference: None }
+}
+
+/// The flaky tests told apart across models ([`crate::across`]), each category's and model's
+/// count of the benchmark's set.
+fn across_models(models: &mut [ModelStability]) -> BTreeMap<String, crate::across::CategoryAcross> {
+    let mut at = Vec::new();
+    let judged: Vec<crate::across::Judged<'_>> = models
+        .iter()
+        .enumerate()
+        .flat_map(|(m, model)| {
+            model.categories.iter().enumerate().map(move |(c, cat)| {
+                (
+                    (m, c),
+                    crate::across::Judged {
+                        model: &model.model,
+                        category: &cat.category,
+                        tests: cat.judged().map(|t| (t.id.as_str(), t.class == Class::Flaky)).collect(),
+                    },
+                )
+            })
+        })
+        .map(|(place, j)| {
+            at.push(place);
+            j
+        })
+        .collect();
+    let (across, counts) = crate::across::classify(&judged);
+    drop(judged);
+    for ((m, c), n) in at.into_iter().zip(counts) {
+        models[m].categories[c].benchmark_flaky = n;
+        models[m].overall.benchmark_flaky += n;
+    }
+    across
 }
 
 fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Settings) -> ModelStability {
@@ -397,7 +430,20 @@ fn model_stability(model: &str, categories: Vec<CategoryStability>, settings: Se
             let precision = overall_precision(&categories, &runs, settings);
             (runs, unscored_runs, precision)
         },
-        || crate::bfcl_score::score(&categories),
+        || {
+            let scores: Vec<crate::bfcl_score::CategoryScore<'_>> = categories
+                .iter()
+                .map(|c| crate::bfcl_score::CategoryScore {
+                    category: &c.category,
+                    tests: c.total,
+                    mean: c.precision.mean,
+                    se: c.precision.se_clustered,
+                    run_se: c.precision.components.map(|k| k.run_se(k.runs_per_test())),
+                    runs: c.runs.iter().map(String::as_str).zip(c.run_tallies.iter().map(|t| t.rate())).collect(),
+                })
+                .collect();
+            crate::bfcl_score::score(&scores)
+        },
     );
     ModelStability {
         model: model.to_string(),

@@ -5,6 +5,7 @@ use std::fmt::Debug;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use crate::options::Options;
 use crate::outputs::{FileValidation, Read, Records, Shown};
 use crate::scan::{Before, Member, members_before, object_members, string_value};
 use crate::unit::Unit;
@@ -21,76 +22,6 @@ pub enum Claim {
     Group,
     /// Perhaps this format's file: its content decides ([`Format::sniff`]).
     Sniff,
-}
-
-/// What the files are read for: sniffers may accept more when validating (a fragment of a
-/// document, a document example with placeholders).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Purpose {
-    /// Analysing runs: `stability`, `compare`, `show`, `export`, `convert`.
-    #[default]
-    Read,
-    /// `validate`.
-    Validate,
-}
-
-/// How formats that record a score rather than a verdict (`inspect_ai`, lm-eval, HELM) turn
-/// it into pass or fail: `--pass-threshold` and `--scorer`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Scoring {
-    /// A score at or above this passes; `None`: only a full score (1) passes, the rule
-    /// these harnesses' accuracy metrics count.
-    pub pass_threshold: Option<f64>,
-    /// The scorer (inspect) or metric (lm-eval) to read when a log has several; `None`: the
-    /// first the log lists.
-    pub scorer: Option<String>,
-}
-
-impl Scoring {
-    /// Whether a score passes.
-    ///
-    /// ```
-    /// use evaltally_format::Scoring;
-    /// assert!(Scoring::default().passes(1.0) && !Scoring::default().passes(0.5));
-    /// let half = Scoring { pass_threshold: Some(0.5), ..Scoring::default() };
-    /// assert!(half.passes(0.5) && !half.passes(0.49) && !half.passes(f64::NAN));
-    /// ```
-    pub fn passes(&self, score: f64) -> bool {
-        match self.pass_threshold {
-            Some(t) => score >= t,
-            None => (score - 1.0).abs() <= 1e-9,
-        }
-    }
-
-    /// How a failing score is labelled: `<what>_below_1`, or `<what>_below_<threshold>`.
-    ///
-    /// ```
-    /// use evaltally_format::Scoring;
-    /// assert_eq!(Scoring::default().fail_label("exact_match"), "exact_match_below_1");
-    /// assert_eq!(Scoring { pass_threshold: Some(0.5), ..Scoring::default() }.fail_label("match"), "match_below_0.5");
-    /// ```
-    pub fn fail_label(&self, what: &str) -> String {
-        match self.pass_threshold {
-            Some(t) => format!("{what}_below_{t}"),
-            None => format!("{what}_below_1"),
-        }
-    }
-}
-
-/// How to read.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Options {
-    /// What the files are read for.
-    pub purpose: Purpose,
-    /// Read files the format marks as unfinished (gstack's `_partial` saves), which are left
-    /// out by default.
-    pub include_partial: bool,
-    /// Add the checks upstream validators lack (for [`Purpose::Validate`]).
-    pub strict: bool,
-    /// Read every file as this format (its [`Format::name`]) without sniffing: `--as`.
-    pub forced: Option<&'static str>,
-    /// How scores become pass or fail, for formats that record scores.
-    pub scoring: Scoring,
 }
 
 /// One file's bytes, with what sniffers share: the members of the top-level JSON object,

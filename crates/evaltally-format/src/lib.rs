@@ -8,6 +8,7 @@ mod file;
 mod format;
 pub mod identity;
 pub mod json;
+mod options;
 
 pub mod keys;
 pub mod naming;
@@ -21,10 +22,9 @@ pub mod walk;
 mod write;
 
 pub use file::read_file;
-pub use format::{
-    Claim, Format, Input, Options, Purpose, Resemblance, Scoring, file_name, has_extension, names_above, utf8,
-};
+pub use format::{Claim, Format, Input, Resemblance, file_name, has_extension, names_above, utf8};
 pub use keys::Keys;
+pub use options::{Options, Purpose, Scoring};
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};
 pub use registry::{DiscoverError, Discovered, Registry};
 pub use unit::{Scratch, Unit};

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use evaltally_core::{Diagnostic, Finding};
 
-use crate::format::{Claim, Format, Input, Options, Resemblance};
+use crate::format::{Claim, Format, Input, Resemblance};
+use crate::options::Options;
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
 use crate::unread;

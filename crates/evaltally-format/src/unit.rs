@@ -3,7 +3,7 @@
 use std::any::Any;
 use std::fmt::Debug;
 
-use crate::format::Options;
+use crate::options::Options;
 use crate::outputs::{Read, Records, Shown, Validated};
 
 /// Reusable memory for one worker thread: a file buffer every format reads into, and one

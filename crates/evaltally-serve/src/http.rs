@@ -20,7 +20,7 @@ use axum::routing::get;
 use serde_json::{Value, json};
 
 use crate::query::{MAX_WINDOW, Params};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::state::{Snapshot, shown_test};
 
 /// The longest a request may take (the change events excepted).

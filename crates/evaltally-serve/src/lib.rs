@@ -4,6 +4,7 @@ mod http;
 mod live;
 mod query;
 mod server;
+mod shared;
 mod state;
 
 use std::path::PathBuf;

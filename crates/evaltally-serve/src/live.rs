@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use notify::{EventKind, RecursiveMode, Watcher};
 
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::state::Snapshot;
 
 /// How often to load when the folders cannot all be watched.

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use evaltally_analyzer::{Filter, Records, load};
 use evaltally_cache::{Cache, DEFAULT_LIMIT, ENV_SIZE, parse_size};
 
 use crate::UsageError;
@@ -93,20 +92,4 @@ pub(crate) fn settle() {
             );
         }
     }
-}
-
-/// The run records below `paths` ([`load::records`]) through the cache, and those the
-/// `store:…` arguments left unresolved select in the PostgreSQL store; "nothing found" is
-/// explained as a usage error.
-pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Records> {
-    let (stored, files) = crate::store::split(paths);
-    let mut records = if files.is_empty() {
-        Records::default()
-    } else {
-        load::records_cached(&files, filter, get()).map_err(|e| crate::commands::stability::explain(&e))?
-    };
-    if !stored.is_empty() {
-        load::add_records(&mut records, crate::store::records(&stored)?, filter);
-    }
-    Ok(records)
 }

@@ -82,7 +82,7 @@ where
     };
     output::set_verbose(cli.verbose);
     store::init(cli.store.clone());
-    if let Err(err) = cli.resolve_store_paths() {
+    if let Err(err) = store::resolve_command_paths(&mut cli) {
         return fail(&err);
     }
     if let Err(err) = cache::init(cli.no_cache, exe) {

@@ -33,6 +33,7 @@ use evaltally_store::{Selection, Store, StoreError, StoredRun};
 use serde_json::json;
 
 use crate::UsageError;
+use crate::cli::{Cli, Command};
 use crate::output::shown;
 
 /// The file inside each entry that describes it.
@@ -524,5 +525,65 @@ pub(crate) fn entry_file(path: PathBuf) -> PathBuf {
     match files.as_slice() {
         [one] if one.is_file() => one.clone(),
         _ => path,
+    }
+}
+
+/// Replaces `store:<name>` paths of every command with the store entry's folder.
+pub(crate) fn resolve_command_paths(cli: &mut Cli) -> anyhow::Result<()> {
+    let store = cli.store.clone();
+    let fix = |paths: &mut Vec<PathBuf>| -> anyhow::Result<()> {
+        *paths = resolve(paths, store.as_deref())?;
+        Ok(())
+    };
+    match &mut cli.command {
+        Command::Stability(a) => {
+            fix(&mut a.paths)?;
+            fix(&mut a.reference)
+        }
+        Command::Plan(a) => fix(&mut a.paths),
+        Command::Trend(a) => fix(&mut a.paths),
+        Command::Report(a) => {
+            fix(&mut a.paths)?;
+            fix(&mut a.base)?;
+            fix(&mut a.new)
+        }
+        Command::Cost(a) => fix(&mut a.paths),
+        Command::Compare(a) => {
+            fix(&mut a.runs)?;
+            fix(&mut a.base)?;
+            fix(&mut a.new)?;
+            fix(&mut a.reference)
+        }
+        Command::Show(a) => {
+            // The last argument is the test id.
+            let n = a.args.len().saturating_sub(1);
+            let mut paths: Vec<PathBuf> = a.args[..n].iter().map(PathBuf::from).collect();
+            fix(&mut paths)?;
+            for (slot, p) in a.args.iter_mut().zip(paths) {
+                *slot = p.to_string_lossy().into_owned();
+            }
+            Ok(())
+        }
+        Command::Summary(a) => {
+            let mut v = vec![a.file.clone()];
+            fix(&mut v)?;
+            a.file = entry_file(v.remove(0));
+            Ok(())
+        }
+        Command::Validate(a) => fix(&mut a.paths),
+        Command::Convert(a) => {
+            let mut v = vec![a.input.clone()];
+            fix(&mut v)?;
+            a.input = entry_file(v.remove(0));
+            Ok(())
+        }
+        Command::Export(a) => fix(&mut a.paths),
+        // `serve` resolves its `store:` paths at every load: entries keep landing.
+        Command::Push(_)
+        | Command::Runs(_)
+        | Command::Completions(_)
+        | Command::Cache(_)
+        | Command::Serve(_)
+        | Command::Formats(_) => Ok(()),
     }
 }

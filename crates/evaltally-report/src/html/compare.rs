@@ -7,7 +7,7 @@ use evaltally_analyzer::compare::{CategoryCompare, CompareReport, Mode, ModelCom
 use evaltally_core::text::printable;
 use serde::Serialize;
 
-use super::data::{round, unit};
+use super::number::{round, unit};
 
 /// The comparison of two sides.
 #[derive(Clone, Debug, Serialize)]

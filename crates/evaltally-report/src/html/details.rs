@@ -7,7 +7,10 @@ use hashbrown::{HashMap, HashSet};
 use evaltally_core::text::{printable, printable_block};
 use evaltally_core::{RunRecord, TestRecord};
 
-use super::data::{CellDetail, round};
+use super::number::round;
+
+/// `[column, error type, message, input tokens, output tokens, latency ms]`.
+pub type CellDetail = (usize, Option<usize>, Option<usize>, Option<u64>, Option<u64>, Option<f64>);
 
 /// The records of every (model, run, category, test), for lookups.
 pub(crate) struct DetailIndex<'a> {

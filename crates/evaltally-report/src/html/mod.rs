@@ -47,6 +47,7 @@ mod data;
 mod details;
 mod escape;
 mod markdown;
+mod number;
 mod page;
 
 use evaltally_analyzer::compare::CompareReport;
@@ -54,7 +55,8 @@ use evaltally_analyzer::stability::StabilityReport;
 use evaltally_core::{CategoryRun, Diagnostic, RunRecord};
 
 pub use compare::{CompareCategory, CompareData, CompareModel, CompareSummary};
-pub use data::{CategoryData, CellDetail, Counts, Data, DiagnosticsData, ModelData, RunData, TestData, TrendSeries};
+pub use data::{CategoryData, Counts, Data, DiagnosticsData, ModelData, RunData, TestData, TrendSeries};
+pub use details::CellDetail;
 pub use escape::{html_text, script_json};
 pub use markdown::markdown;
 pub use page::{DATA_ELEMENT_ID, page};

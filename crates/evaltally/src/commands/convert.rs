@@ -54,7 +54,7 @@ fn migration(writer: &dyn Writer, input: &Path) -> anyhow::Result<Option<Written
 /// The one run of IN that `--model` and `--run` select, and whether reading IN gave errors.
 fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
     let filter = super::stability::filter(&args.read, args.model.iter().cloned().collect(), Vec::new(), false)?;
-    let records = crate::cache::records(std::slice::from_ref(&args.input), &filter)?;
+    let records = super::stability::records(std::slice::from_ref(&args.input), &filter)?;
     output::report_diagnostics(&records.diagnostics);
     let errors = records.diagnostics.iter().any(evaltally_core::Diagnostic::is_error);
     let mut runs: Vec<RunRecord> =

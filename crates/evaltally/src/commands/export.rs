@@ -10,7 +10,7 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         output::refuse_overwriting_input(out, &args.paths)?;
     }
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), false)?;
-    let records = crate::cache::records(&args.paths, &filter)?;
+    let records = super::stability::records(&args.paths, &filter)?;
     let bytes = match args.format {
         ExportFormat::Jsonl => {
             let mut text = String::new();

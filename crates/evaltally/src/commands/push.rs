@@ -89,7 +89,7 @@ fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str) -> 
         crate::cache::get(),
     )
     .map_err(|e| explain(&e))?;
-    let records = crate::cache::records(&paths, &filter)?;
+    let records = super::stability::records(&paths, &filter)?;
     crate::cache::settle();
     let walked = evaltally_format::walk::walk(&paths)?;
     let mut files = Vec::with_capacity(walked.files.len());
@@ -132,7 +132,7 @@ fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str) -> 
 
 /// What `runs` shows of each run below `path` (quietly: its files were checked already).
 fn summaries(path: &Path) -> Vec<store::RunSummary> {
-    let records = crate::cache::records(std::slice::from_ref(&path.to_path_buf()), &Filter::default());
+    let records = super::stability::records(std::slice::from_ref(&path.to_path_buf()), &Filter::default());
     records.map(|r| r.runs.iter().map(store::RunSummary::of).collect()).unwrap_or_default()
 }
 

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use evaltally_analyzer::{Filter, LoadError, Loaded, load, stability};
+use evaltally_analyzer::{Filter, LoadError, Loaded, Records, load, stability};
 use evaltally_core::text::printable;
 use evaltally_format::DiscoverError;
 use evaltally_report::{Style, stability as render};
@@ -263,4 +263,20 @@ fn write_id_files(dir: &Path, report: &stability::StabilityReport, inputs: &[Pat
             .with_context(|| format!("writing --out files for model {}", printable(model)))?;
     }
     Ok(())
+}
+
+/// The run records below `paths` ([`load::records`]) through the cache, and those the
+/// `store:…` arguments left unresolved select in the PostgreSQL store; "nothing found" is
+/// explained as a usage error.
+pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Records> {
+    let (stored, files) = crate::store::split(paths);
+    let mut records = if files.is_empty() {
+        Records::default()
+    } else {
+        load::records_cached(&files, filter, crate::cache::get()).map_err(|e| explain(&e))?
+    };
+    if !stored.is_empty() {
+        load::add_records(&mut records, crate::store::records(&stored)?, filter);
+    }
+    Ok(records)
 }
