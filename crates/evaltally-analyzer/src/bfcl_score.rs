@@ -1,5 +1,8 @@
 //! BFCL's overall score, recomputed as BFCL computes it, with an interval from the runs.
 //!
+//! It lives here rather than in `evaltally-bfcl`: it reads only category names, it needs the
+//! analyzer's statistics, and the analyzer names no adapter crate.
+//!
 //! BFCL v4 (`bfcl_eval/eval_checker/eval_runner_helper.py`, `generate_leaderboard_csv`)
 //! weighs five summaries 10/10/10/30/40:
 //!

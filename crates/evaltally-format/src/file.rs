@@ -8,6 +8,10 @@ use std::path::Path;
 /// file read until its end (whatever its size is now: a file cut or grown since is read as
 /// it is).
 ///
+/// Inputs are read into buffers, never memory-mapped: a result file cut short while mapped
+/// (a crashing eval job) would kill the process with SIGBUS. Only the digest cache maps
+/// files, its own, which are replaced only by rename.
+///
 /// `std`'s own `read_to_end` on a `File` asks the system for the file's size and position
 /// first, two calls per file that the walk already answered; at thousands of small reports
 /// they were a third of the reading's system calls. (Reading through a `Take` avoids them

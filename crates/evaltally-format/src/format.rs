@@ -143,7 +143,8 @@ impl<'a> Input<'a> {
 /// Every method gets its input from the pipeline (paths from the one walk, bytes from the one
 /// read) and reports problems as [`Diagnostic`]s naming file, line and column: a broken file
 /// never stops the rest of the work. Only [`group`](Format::group)'s units and the methods'
-/// defaults open files.
+/// defaults open files. An adapter never writes a file and never lists a folder: its paths
+/// come from the walk.
 pub trait Format: Send + Sync + Debug + 'static {
     /// The name `--as` takes and outputs show (`bfcl`, `gstack`, `junit`, …).
     fn name(&self) -> &'static str;

@@ -55,7 +55,8 @@ pub trait Unit: Send + Sync + Debug {
     /// Every file whose bytes the unit's reading depends on: its own files and those read
     /// beside them (a run spec, a results file naming the model). The digest cache stamps
     /// them to know that a stored reading still holds, so a unit that reads a file must
-    /// list it. By default, [`source`](Unit::source).
+    /// list it; a unit that lists none is never stored, and is read every time. By default,
+    /// [`source`](Unit::source).
     fn inputs(&self) -> Vec<std::path::PathBuf> {
         self.source().map(std::path::Path::to_path_buf).into_iter().collect()
     }

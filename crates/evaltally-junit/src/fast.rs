@@ -10,7 +10,7 @@
 //! strictly, an unknown or numeric reference, a `<property>` whose value is its text,
 //! mismatched tags, a `time` or count that is not a plain number, declared counts that
 //! disagree, a test case without a name, a token or cost property that is not a number, and
-//! a duplicate test. Both paths give the same runs: `tests/fast_path.rs` checks it on every
+//! a duplicate test. Both paths give the same runs: `src/fast/tests.rs` checks it on every
 //! fixture, on the reference data and on thousands of damaged variations.
 
 use std::borrow::Cow;

@@ -13,8 +13,8 @@ fn main() -> std::process::ExitCode {
 /// `GLIBC_TUNABLES` already says something of that tunable, or the kernel has huge pages
 /// off. Analysing a few hundred thousand results touches tens of megabytes of fresh memory;
 /// taken 4 KiB at a time, a fault per page cost a fifth of a warm run. The second start
-/// costs about a millisecond; warm runs took 10-25% less (`docs/performance.md`), peak
-/// memory a few MiB more. Same process, arguments and descriptors: `exec` returns only when
+/// costs about a millisecond; warm runs are faster (`cargo xtask bench` measures them),
+/// peak memory a few MiB more. Same process, arguments and descriptors: `exec` returns only when
 /// it failed, and then this run goes on as it is.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn with_huge_pages() {
@@ -51,9 +51,9 @@ fn with_huge_pages() {}
 /// Reading thousands of files on every core allocates and frees buffers and vectors per
 /// file: by default glibc maps the larger ones afresh each time (page faults on every
 /// reuse), grows each thread's arena a few pages at a time (thousands of `mprotect` calls)
-/// and gives freed memory back at once. With these settings the largest workloads ran
-/// 5-12% faster with the same peak memory (`docs/performance.md`). Only the binary chooses;
-/// the library crates and the Python module leave their allocator to their user.
+/// and gives freed memory back at once. With these settings the largest workloads run
+/// faster with the same peak memory. Only the binary chooses; the library crates and the
+/// Python module leave their allocator to their user.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
 fn keep_freed_memory() {

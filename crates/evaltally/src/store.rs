@@ -3,8 +3,9 @@
 //!
 //! The store is a folder (`--store`, else `$EVALTALLY_STORE`, else
 //! `$XDG_DATA_HOME/evaltally/store`, else `~/.local/share/evaltally/store`) holding one
-//! folder per pushed entry: the pushed file or run folder, and `evaltally-entry.json`
-//! saying what it is. Entries are built in a temporary folder and renamed into place, so a
+//! folder per pushed entry: the pushed file or run folder, and `.evaltally-entry.json`
+//! saying what it is (hidden, so that the walk over an entry does not take it for a result
+//! file; entries that call it `evaltally-entry.json` are read too). Entries are built in a temporary folder and renamed into place, so a
 //! reader never sees half of one, and a name already taken gets a numbered suffix.
 //!
 //! A store given as a `postgres://` (or `postgresql://`) URL is the team store in PostgreSQL
@@ -37,7 +38,16 @@ use crate::cli::{Cli, Command};
 use crate::output::shown;
 
 /// The file inside each entry that describes it.
-pub(crate) const ENTRY_FILE: &str = "evaltally-entry.json";
+pub(crate) const ENTRY_FILE: &str = ".evaltally-entry.json";
+/// What an entry's file was called before it was hidden from the walk (which reported it as
+/// a file no format reads): still read.
+const OLD_ENTRY_FILE: &str = "evaltally-entry.json";
+
+/// The file that says what the entry in `dir` is, under either name; `None` when `dir` is no
+/// entry.
+fn entry_meta(dir: &Path) -> Option<PathBuf> {
+    [ENTRY_FILE, OLD_ENTRY_FILE].iter().map(|name| dir.join(name)).find(|p| p.is_file())
+}
 
 /// Where the store is.
 #[derive(Clone, Debug)]
@@ -229,7 +239,7 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
         if let (Some(name), true) = (selection.name.as_deref(), only_name) {
             let dir = store.join(name);
             let plain = !matches!(name, "" | "." | "..") && !name.contains(['/', '\\']);
-            if !plain || !dir.join(ENTRY_FILE).is_file() {
+            if !plain || entry_meta(&dir).is_none() {
                 return Err(UsageError(format!(
                     "no entry `{}` in the store {}; `evaltally runs` lists them",
                     printable(name),
@@ -498,7 +508,7 @@ pub(crate) fn entries(store: &Path) -> anyhow::Result<Vec<Entry>> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(store).with_context(|| format!("cannot list {}", shown(store)))? {
         let e = e?;
-        let meta_path = e.path().join(ENTRY_FILE);
+        let Some(meta_path) = entry_meta(&e.path()) else { continue };
         let Ok(text) = std::fs::read_to_string(&meta_path) else { continue };
         let meta: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
         out.push(Entry {
@@ -516,11 +526,15 @@ pub(crate) fn entries(store: &Path) -> anyhow::Result<Vec<Entry>> {
 /// A store entry folder holding one pushed file stands for that file (for commands that
 /// take a file).
 pub(crate) fn entry_file(path: PathBuf) -> PathBuf {
-    if !path.join(ENTRY_FILE).is_file() {
+    if entry_meta(&path).is_none() {
         return path;
     }
     let files: Vec<PathBuf> = std::fs::read_dir(&path)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| !p.ends_with(ENTRY_FILE)).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| !p.ends_with(ENTRY_FILE) && !p.ends_with(OLD_ENTRY_FILE))
+                .collect()
+        })
         .unwrap_or_default();
     match files.as_slice() {
         [one] if one.is_file() => one.clone(),

@@ -125,10 +125,12 @@ fn push_copies_nothing_a_link_leads_to_outside_the_run() {
         }
     }
     copied.sort();
-    assert_eq!(copied, ["evaltally-entry.json", "run/nightly-1.json", "run/nightly-2.json"]);
+    assert_eq!(copied, [".evaltally-entry.json", "run/nightly-1.json", "run/nightly-2.json"]);
     let runs = evaltally_in(dir, &["stability", "store:run", "--format", "json"], &env);
     let doc: serde_json::Value = serde_json::from_str(&runs.stdout).unwrap();
     assert_eq!(doc["models"][0]["runs"].as_array().unwrap().len(), 2, "{}", runs.stdout);
+    // The entry's own file is no result file left unread.
+    assert!(!runs.stderr.contains("not read"), "{}", runs.stderr);
     insta::assert_snapshot!(transcripts(dir, &[("evaltally push run", &push)]));
 }
 

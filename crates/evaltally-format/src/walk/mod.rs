@@ -7,6 +7,7 @@
 //!   outside what the user named is read (or copied into a store). A link to a folder that
 //!   contains it (a loop) is reported and not followed.
 //! * Hidden entries (names starting with `.`) are skipped unless given by name.
+//! * A broken link is a warning and is left out.
 //! * Folders that cannot be listed are errors naming the folder; the walk goes on.
 //! * Only regular files are yielded (no FIFOs, sockets or devices), each once: a file
 //!   reached twice (through a link, or two overlapping paths) is kept under the first path
@@ -16,7 +17,10 @@
 //!
 //! Folders are listed in parallel (rayon), each once; the files' metadata is taken on
 //! every core. With [`walk_with`], a folder whose identity and times are those a stored
-//! listing was taken with is not read again ([`Listings`], [`FolderStamp`]).
+//! listing was taken with is not read again ([`Listings`], [`FolderStamp`]). That is why the
+//! walk is evaltally's own rather than the `ignore` crate's (whose loop rule it keeps: a link
+//! whose target is a folder on the way down is not followed): a warm run takes folder
+//! listings from the digest cache.
 
 mod listing;
 mod stat;

@@ -1,5 +1,8 @@
 //! JSON as JavaScript sees it, for byte-exact reproductions of gstack's output.
 //!
+//! The workspace builds `serde_json` without `preserve_order`; this module is where key order
+//! is kept.
+//!
 //! gstack writes its files with `JSON.stringify(x, null, 2) + "\n"`. Reproducing them byte
 //! for byte needs three things [`serde_json::Value`] does not give:
 //!
