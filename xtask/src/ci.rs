@@ -1,6 +1,6 @@
 //! `cargo xtask ci`: the full CI check, step by step, stopping at the first
 //! failure: format, lints, API docs, doctests, the packaging of every publishable crate,
-//! the Python wheel, then the tests with the snapshot check.
+//! the format features one by one, the Python wheel, then the tests with the snapshot check.
 //!
 //! The last step is the snapshot check, whose test runner prints the final
 //! summary line. Nothing is printed after it on success, because CI judges the
@@ -8,7 +8,7 @@
 
 use anyhow::Result;
 
-use crate::{cargo, run_cmd, snapshots, wheel};
+use crate::{cargo, features, run_cmd, snapshots, wheel};
 
 pub(crate) fn run() -> Result<()> {
     run_cmd(&mut cargo(&["fmt", "--all", "--check"]))?;
@@ -38,6 +38,8 @@ pub(crate) fn run() -> Result<()> {
         "--no-verify",
         "--allow-dirty",
     ]))?;
+    // Each format feature alone, and the smallest build's size and example.
+    features::run()?;
     // The Python wheel, installed into a fresh virtual environment.
     wheel::run()?;
     snapshots::check()

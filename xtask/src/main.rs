@@ -5,6 +5,7 @@
 //! - `ci`: everything CI checks, in order, stopping at the first failure.
 //! - `snapshots [--check|--review|--accept]`: run the tests against the insta
 //!   snapshots and check, review or accept them.
+//! - `features`: each format feature alone, the BFCL-only build's size and example.
 //! - `wheel`: build the Python wheel, install it into a fresh virtual environment and run
 //!   the `evaltally` command and module from it.
 //! - `man [DIR]`: write evaltally's man pages (`evaltally.1`, one per subcommand).
@@ -21,6 +22,7 @@
 
 mod bench;
 mod ci;
+mod features;
 mod fuzz;
 mod man;
 #[cfg(test)]
@@ -70,6 +72,9 @@ commands:
                         junit_report; default all)
                         for N seconds (default 60) from a seed corpus built
                         from testdata/; needs nightly and cargo-fuzz
+  features              check evaltally-analyzer with each format feature alone,
+                        keep its BFCL-only dependency tree at most 50 crates, and
+                        run its stability_bfcl example
   wheel                 build the Python wheel (maturin), install it into a fresh
                         virtual environment and run the evaltally command and the
                         evaltally module from it; skipped without maturin unless CI=true
@@ -88,6 +93,7 @@ fn main() -> ExitCode {
         }
         ["ci"] => ci::run(),
         ["wheel"] => wheel::run(),
+        ["features"] => features::run(),
         ["man"] => man::run(None),
         ["man", dir] if !dir.starts_with('-') => man::run(Some(Path::new(dir))),
         ["bench", flags @ ..] => match bench::Options::parse(flags) {

@@ -1,9 +1,12 @@
-//! `cargo xtask wheel`: builds the Python wheel (maturin, `crates/evaltally-python`),
-//! installs it into a fresh virtual environment and runs both the `evaltally` command and
-//! the `evaltally` module from it, as `pip install evaltally` users would.
+//! `cargo xtask wheel`: `pip install .` from the repository's root (its `pyproject.toml`
+//! builds `crates/evaltally-python` with maturin) into a fresh virtual environment, then
+//! runs both the `evaltally` command and the `evaltally` module from it, as users who
+//! install from a checkout or `pip install git+<url>` would.
 //!
-//! Needs `python3` with maturin (`pip install maturin`). Without maturin the step is skipped
-//! with a notice, except under `CI=true`, where it fails.
+//! Needs `python3` with maturin (`pip install maturin`): the environment sees the system's
+//! packages and builds without isolation, so that nothing is downloaded, and maturin builds
+//! with the dev profile (`MATURIN_PEP517_ARGS`), reusing the workspace's build. Without
+//! maturin the step is skipped with a notice, except under `CI=true`, where it fails.
 
 use std::process::{Command, Stdio};
 
@@ -18,6 +21,8 @@ report = evaltally.stability(['testdata/bfcl/v4'])
 models = [m['model'] for m in report['models']]
 assert models == ['acme_big-70b', 'acme_tiny-7b'], models
 rows = evaltally.load('testdata/bfcl/v4', model='acme_tiny-7b')
+# A pandas DataFrame where pandas is installed, else a list of dicts.
+rows = rows.to_dict('records') if hasattr(rows, 'to_dict') else rows
 assert len(rows) > 10 and all(r['model'] == 'acme_tiny-7b' for r in rows), rows
 change = evaltally.compare('testdata/bfcl/v4/run-1', 'testdata/bfcl/v4/run-2', category='simple_python')
 assert change['models'], change
@@ -39,29 +44,19 @@ pub(crate) fn run() -> Result<()> {
         eprintln!("xtask: notice: skipping the wheel test: maturin is missing (python3 -m pip install maturin)");
         return Ok(());
     }
-    let root = target_dir()?;
-    let wheels = root.join("wheels");
-    let venv = root.join("wheel-venv");
-    for dir in [&wheels, &venv] {
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
-        }
+    let venv = target_dir()?.join("wheel-venv");
+    if venv.exists() {
+        std::fs::remove_dir_all(&venv).with_context(|| format!("removing {}", venv.display()))?;
     }
-    // The dev profile: this checks the packaging, not the speed, and reuses the build.
-    let mut build = Command::new("python3");
-    build.args(["-m", "maturin", "build", "--profile", "dev", "-m", "crates/evaltally-python/Cargo.toml", "--out"]);
-    build.arg(&wheels).current_dir(workspace_root());
-    run_cmd(&mut build)?;
-    let wheel = std::fs::read_dir(&wheels)?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|e| e == "whl"))
-        .context("maturin built no wheel")?;
-
-    run_cmd(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    run_cmd(Command::new("python3").args(["-m", "venv", "--system-site-packages"]).arg(&venv))?;
     let bin = venv.join("bin");
-    // The wheel has no dependencies: nothing is downloaded.
-    run_cmd(Command::new(bin.join("python")).args(["-m", "pip", "install", "--quiet", "--no-index"]).arg(&wheel))?;
+    // This checks the packaging, not the speed: the dev profile reuses the workspace's build.
+    run_cmd(
+        Command::new(bin.join("python"))
+            .args(["-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index", "."])
+            .env("MATURIN_PEP517_ARGS", "--profile dev")
+            .current_dir(workspace_root()),
+    )?;
 
     let cli = output(
         "evaltally stability testdata/bfcl/v4",
@@ -69,7 +64,7 @@ pub(crate) fn run() -> Result<()> {
     )?;
     ensure!(cli.contains("acme_tiny-7b: 3 runs"), "`evaltally stability` from the wheel printed:\n{cli}");
     let module = output("python -c 'import evaltally; …'", Command::new(bin.join("python")).args(["-c", PROBE]))?;
-    eprintln!("xtask: wheel {}: command ok, {}", relative(&wheel).display(), module.trim());
+    eprintln!("xtask: pip install . ({}): command ok, {}", relative(&venv).display(), module.trim());
     Ok(())
 }
 

@@ -78,6 +78,7 @@ pub fn jsonl(run: &RunRecord, out: &mut String) {
     }
 }
 
+#[cfg(feature = "parquet")]
 /// The Parquet schema of [`parquet`]: the columns of [`Line`], typed, in the same order.
 const PARQUET_SCHEMA: &str = "message evaltally_export {
     REQUIRED BINARY run (STRING);
@@ -105,11 +106,14 @@ const PARQUET_SCHEMA: &str = "message evaltally_export {
 }";
 
 /// One exported row: the run, its source as text, the test.
+#[cfg(feature = "parquet")]
 type Row<'a> = (&'a RunRecord, String, &'a evaltally_core::TestRecord);
 
+#[cfg(feature = "parquet")]
 /// Rows per row group: large enough for good compression, small enough to stream.
 const ROW_GROUP: usize = 65_536;
 
+#[cfg(feature = "parquet")]
 /// One Parquet column's values for a row group.
 enum Column {
     Text(Vec<parquet::data_type::ByteArray>, Option<Vec<i16>>),
@@ -117,6 +121,7 @@ enum Column {
     Int(Vec<i64>, Vec<i16>),
 }
 
+#[cfg(feature = "parquet")]
 /// `values` as a required or optional text column.
 fn text<'a>(values: impl Iterator<Item = Option<&'a str>>, required: bool) -> Column {
     let mut data = Vec::new();
@@ -130,6 +135,7 @@ fn text<'a>(values: impl Iterator<Item = Option<&'a str>>, required: bool) -> Co
     Column::Text(data, (!required).then_some(levels))
 }
 
+#[cfg(feature = "parquet")]
 fn double(values: impl Iterator<Item = Option<f64>>) -> Column {
     let (mut data, mut levels) = (Vec::new(), Vec::new());
     for v in values {
@@ -139,6 +145,7 @@ fn double(values: impl Iterator<Item = Option<f64>>) -> Column {
     Column::Double(data, levels)
 }
 
+#[cfg(feature = "parquet")]
 fn int(values: impl Iterator<Item = Option<u64>>) -> Column {
     let (mut data, mut levels) = (Vec::new(), Vec::new());
     for v in values.map(|v| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX))) {
@@ -148,6 +155,7 @@ fn int(values: impl Iterator<Item = Option<u64>>) -> Column {
     Column::Int(data, levels)
 }
 
+#[cfg(feature = "parquet")]
 /// The runs as one Parquet file (Snappy-compressed), one row per (run, test), with the
 /// columns of the JSON Lines export ([`Line`]) typed: text as strings, durations and costs
 /// as doubles, tokens as 64-bit integers, absent values null.
