@@ -7,7 +7,10 @@
 //! that file (`insta::env::memoize_snapshot_file`, called from
 //! `insta::runtime::assert_snapshot` before the comparison, so even failing
 //! assertions are recorded). Any `.snap` file under `crates/` missing from that
-//! list after a full run belongs to no test.
+//! list after a full run belongs to no test, unless some test skipped (no
+//! PostgreSQL, no `../shared`, no Chromium): such a test says so in the file
+//! `EVALTALLY_SKIPPED_TESTS` names, and then its snapshots are neither reported
+//! nor deleted, only counted in a notice.
 //!
 //! Modes:
 //! - `--check` (default): `INSTA_UPDATE=no`, fail on any mismatch, on
@@ -15,7 +18,7 @@
 //! - `--review`: record changes as `.snap.new` / `.pending-snap` and review them.
 //! - `--accept`: overwrite `.snap` files, then delete the unreferenced ones.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,8 +65,21 @@ pub(crate) fn check() -> Result<()> {
     tests.env("INSTA_UPDATE", "no").env("INSTA_FORCE_PASS", "0");
     run_cmd(&mut tests)?;
 
-    let unreferenced = refs.unreferenced()?;
     let pending = pending_files()?;
+    let unreferenced = refs.unreferenced()?;
+    let skips = refs.skips()?;
+    let unreferenced = if skips.is_empty() {
+        unreferenced
+    } else {
+        if !unreferenced.is_empty() {
+            eprintln!(
+                "xtask: notice: not checked whether {} snapshot(s) are still used, as tests skipped: {}",
+                unreferenced.len(),
+                skips.join("; ")
+            );
+        }
+        Vec::new()
+    };
     if unreferenced.is_empty() && pending.is_empty() {
         return Ok(());
     }
@@ -103,7 +119,7 @@ fn review() -> Result<()> {
             );
         }
     }
-    if tests_result.is_ok() {
+    if tests_result.is_ok() && refs.skips()?.is_empty() {
         let unreferenced = refs.unreferenced()?;
         if !unreferenced.is_empty() {
             eprintln!("xtask: unreferenced snapshots (`--accept` deletes them):{}", list(&unreferenced));
@@ -122,7 +138,17 @@ fn accept() -> Result<()> {
     // unreferenced, so only delete after a fully green run.
     run_cmd(&mut tests).context("not deleting unreferenced snapshots")?;
 
-    for path in refs.unreferenced()? {
+    // Nor after a run where some test skipped: its snapshots were not asserted, not unused.
+    let skips = refs.skips()?;
+    let unreferenced = refs.unreferenced()?;
+    if !skips.is_empty() && !unreferenced.is_empty() {
+        eprintln!(
+            "xtask: notice: kept {} unreferenced snapshot(s), as tests skipped: {}",
+            unreferenced.len(),
+            skips.join("; ")
+        );
+    }
+    for path in unreferenced.into_iter().filter(|_| skips.is_empty()) {
         fs::remove_file(workspace_root().join(&path))
             .with_context(|| format!("could not delete {}", path.display()))?;
         eprintln!("xtask: deleted unreferenced snapshot {}", path.display());
@@ -151,12 +177,13 @@ fn test_command(refs: &References) -> Command {
         eprintln!("xtask: cargo-nextest is not installed, falling back to cargo test");
         cargo(&["test", "--workspace", "--no-fail-fast"])
     };
-    cmd.env("INSTA_SNAPSHOT_REFERENCES_FILE", &refs.0);
+    cmd.env("INSTA_SNAPSHOT_REFERENCES_FILE", &refs.0).env("EVALTALLY_SKIPPED_TESTS", &refs.1);
     cmd
 }
 
-/// A fresh, empty references file under the target directory; deleted on drop.
-struct References(PathBuf);
+/// A fresh, empty references file under the target directory, and beside it the file where
+/// tests that skip say so (`evaltally_testkit::skipped`); both deleted on drop.
+struct References(PathBuf, PathBuf);
 
 impl References {
     fn create() -> Result<Self> {
@@ -166,7 +193,16 @@ impl References {
         fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
         let path = dir.join(format!("snapshot-references-{}.txt", std::process::id()));
         fs::write(&path, "").with_context(|| format!("could not create {}", path.display()))?;
-        Ok(Self(path))
+        let skips = dir.join(format!("skipped-tests-{}.txt", std::process::id()));
+        fs::write(&skips, "").with_context(|| format!("could not create {}", skips.display()))?;
+        Ok(Self(path, skips))
+    }
+
+    /// Why tests skipped part of their work in this run, each reason once, sorted.
+    fn skips(&self) -> Result<Vec<String>> {
+        let text = fs::read_to_string(&self.1).with_context(|| format!("could not read {}", self.1.display()))?;
+        let reasons: BTreeSet<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        Ok(reasons.into_iter().map(str::to_owned).collect())
     }
 
     /// The `.snap` files under `crates/` that no assertion referenced,
@@ -191,6 +227,7 @@ impl References {
 impl Drop for References {
     fn drop(&mut self) {
         let _ = fs::remove_file(&self.0);
+        let _ = fs::remove_file(&self.1);
     }
 }
 

@@ -16,9 +16,16 @@ pub fn fresh_database(test: &str) -> Option<String> {
             std::env::var("CI").as_deref() != Ok("true"),
             "{test}: EVALTALLY_TEST_PG_URL is not set under CI=true (.ci/run starts a PostgreSQL and sets it)"
         );
+        let reason = "EVALTALLY_TEST_PG_URL is not set (see .ci/postgres.sh to start a server)";
         #[allow(clippy::print_stderr)]
         {
-            eprintln!("skipped {test}: EVALTALLY_TEST_PG_URL is not set (see .ci/postgres.sh to start a server)");
+            eprintln!("skipped {test}: {reason}");
+        }
+        // As `evaltally_testkit::skipped` does (this crate cannot depend on the test kit).
+        if let Some(log) = std::env::var_os("EVALTALLY_SKIPPED_TESTS") {
+            use std::io::Write as _;
+            let file = std::fs::OpenOptions::new().create(true).append(true).open(log);
+            let _ = file.and_then(|mut f| f.write_all(format!("{reason}\n").as_bytes()));
         }
         return None;
     };

@@ -39,6 +39,22 @@ pub fn shared_dir() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
+/// Says that a test skips part of its work, and why: a line on stderr, and a line appended
+/// to the file `EVALTALLY_SKIPPED_TESTS` names when it is set (`cargo xtask snapshots` sets
+/// it, so that the snapshots of a skipped test are not taken for unreferenced ones).
+pub fn skipped(reason: &str) {
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("skipped: {reason}");
+    }
+    if let Some(log) = std::env::var_os("EVALTALLY_SKIPPED_TESTS") {
+        use std::io::Write as _;
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(log);
+        // One write of one line: concurrent test processes append whole lines.
+        let _ = file.and_then(|mut f| f.write_all(format!("{reason}\n").as_bytes()));
+    }
+}
+
 /// A path inside `../shared/<rel>`: `Some` when it exists; `None` (after printing a notice)
 /// when it does not.
 ///
@@ -50,10 +66,7 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
         Some(p) if p.exists() => Some(p),
         _ => {
             assert!(!in_ci(), "../shared/{rel} is missing; CI must have the shared data beside the checkout");
-            #[allow(clippy::print_stderr)]
-            {
-                eprintln!("skipped: ../shared/{rel} not found beside the checkout");
-            }
+            skipped(&format!("../shared/{rel} not found beside the checkout"));
             None
         }
     }
@@ -144,10 +157,7 @@ pub fn chromium() -> Option<PathBuf> {
         .or_else(|| on_path("chromium-browser"));
     if found.is_none() {
         assert!(!in_ci(), "chromium is missing; CI installs it in .ci/run (apt-get install chromium)");
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("skipped: no chromium (apt-get install chromium, or set EVALTALLY_CHROMIUM)");
-        }
+        skipped("no chromium (apt-get install chromium, or set EVALTALLY_CHROMIUM)");
     }
     found
 }
