@@ -32,6 +32,8 @@ const COOKIE: &str = "evaltally_token";
 
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
+/// The colours and DOM helpers the report file shares, loaded before `app.js`.
+const COMMON_SCRIPT: &str = evaltally_report::html::COMMON_SCRIPT;
 const STYLE: &str = include_str!("assets/app.css");
 
 /// The page may load its own script and style and ask its own server, nothing else.
@@ -41,6 +43,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 pub(crate) fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/", get(|| async { page(INDEX, "text/html; charset=utf-8") }))
+        .route("/common.js", get(|| async { page(COMMON_SCRIPT, "text/javascript; charset=utf-8") }))
         .route("/app.js", get(|| async { page(SCRIPT, "text/javascript; charset=utf-8") }))
         .route("/app.css", get(|| async { page(STYLE, "text/css; charset=utf-8") }))
         .route("/api/summary", get(summary))

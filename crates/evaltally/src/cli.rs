@@ -367,6 +367,17 @@ pub(crate) enum ErrorsAs {
 }
 
 /// How files are read: the options every command that reads runs shares.
+/// `--model` and `--category`: what part of the runs a command answers for.
+#[derive(Debug, Args)]
+pub(crate) struct Select {
+    /// Only this model (repeatable).
+    #[arg(long = "model", short = 'm', value_name = "M")]
+    pub(crate) models: Vec<String>,
+    /// Only this category (repeatable).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ReadArgs {
     /// Also read gstack's incremental saves (`_partial-e2e.json`, or `"_partial": true`
@@ -440,12 +451,8 @@ pub(crate) struct CompareArgs {
     /// The new group: run folders or folders of runs.
     #[arg(long, value_name = "PATH", num_args = 1.., requires = "base")]
     pub(crate) new: Vec<PathBuf>,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
@@ -600,12 +607,8 @@ pub(crate) struct ExportArgs {
     /// Write here (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub(crate) output: Option<PathBuf>,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
 }
@@ -663,12 +666,8 @@ pub(crate) struct StabilityArgs {
     /// Run folders or folders of runs.
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     /// Write stable_tests.json, flaky_tests.json and failing_tests.json here (one folder
     /// per model when there are several).
     #[arg(long, value_name = "DIR")]
@@ -718,12 +717,8 @@ pub(crate) struct PlanArgs {
     /// Run folders or folders of runs.
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     /// The standard error to reach, as a rate (0.01 = 1 point).
     #[arg(long, value_name = "SE", default_value_t = 0.01)]
     pub(crate) target_se: f64,
@@ -773,12 +768,8 @@ pub(crate) struct ReportArgs {
     /// name of the CI artifact that holds it.
     #[arg(long, value_name = "URL")]
     pub(crate) link: Option<String>,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     /// Read every run as a run of one model ("all models").
     #[arg(long)]
     pub(crate) pool_models: bool,
@@ -811,12 +802,8 @@ pub(crate) struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub(crate) open: bool,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     /// Read every run as a run of one model ("all models").
     #[arg(long)]
     pub(crate) pool_models: bool,
@@ -856,12 +843,8 @@ pub(crate) struct TrendArgs {
     /// Only tests whose id contains this text.
     #[arg(long, value_name = "TEXT")]
     pub(crate) test: Option<String>,
-    /// Only this model (repeatable).
-    #[arg(long = "model", short = 'm', value_name = "M")]
-    pub(crate) models: Vec<String>,
-    /// Only this category (repeatable).
-    #[arg(long = "category", short = 'c', value_name = "C")]
-    pub(crate) categories: Vec<String>,
+    #[command(flatten)]
+    pub(crate) select: Select,
     /// Only tests with this status (repeatable).
     #[arg(long, value_name = "STATUS", value_parser = ["improving", "degrading", "flaky", "stable-pass", "stable-fail"])]
     pub(crate) status: Vec<String>,

@@ -72,13 +72,18 @@ fn every_view_answers_what_the_commands_print() {
     assert!(server.url.starts_with("http://127.0.0.1:"), "{}", server.url);
     assert!(server.wait_line("load 1:", Duration::from_mins(1)).is_some());
 
-    // The page and its two files, under a policy that lets it load nothing else.
+    // The page and its three files, under a policy that lets it load nothing else.
     let page = server.get("/");
     assert_eq!(page.status, 200);
     assert!(page.header("content-type").unwrap().starts_with("text/html"));
     assert!(page.header("content-security-policy").unwrap().contains("default-src 'none'"));
-    assert!(page.body.contains(r#"<script src="/app.js""#));
-    assert!(server.get("/app.js").header("content-type").unwrap().starts_with("text/javascript"));
+    assert!(page.body.contains(
+        r#"<script src="/common.js" defer></script>
+<script src="/app.js""#
+    ));
+    for script in ["/common.js", "/app.js"] {
+        assert!(server.get(script).header("content-type").unwrap().starts_with("text/javascript"));
+    }
     assert!(server.get("/app.css").header("content-type").unwrap().starts_with("text/css"));
 
     // The summary: the models and, for one, the categories `stability` counts.

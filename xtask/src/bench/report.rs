@@ -381,8 +381,8 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
          filled first by one `report` (so it holds both readings of every unit, which `serve` and `report` read): \
          `stability` and `report -o F` (cache warm) measured as above, and `evaltally serve W --port 0` started \
          once to warm up, then {} times measured from its start to its first complete view: the URL printed, \
-         `/api/summary` polled until the first load is served, then what the page asks for (`/`, `/app.js`, \
-         `/app.css`, the first heatmap window of 100 tests × 200 runs); the server's peak memory is its `VmHWM` \
+         `/api/summary` polled until the first load is served, then what the page asks for (`/`, `/common.js`, \
+         `/app.js`, `/app.css`, the first heatmap window of 100 tests × 200 runs); the server's peak memory is its `VmHWM` \
          then. Memory ratios are against `stability`'s peak RSS in the same cache folder.\n\n{}",
         options.runs, tables.serve
     );

@@ -157,7 +157,7 @@ fn first_view(evaltally: &Path, dir: &Path, cache: &Path) -> Result<(f64, u64)> 
             .nth(1)
             .and_then(|s| s.split('"').next())
             .context("no model in the summary")?;
-        for target in ["/", "/app.js", "/app.css"] {
+        for target in ["/", "/common.js", "/app.js", "/app.css"] {
             get(addr, target)?;
         }
         get(addr, &format!("/api/heatmap?model={model}&rows={}&cols={}", WINDOW.0, WINDOW.1))?;

@@ -59,7 +59,7 @@ pub use data::{CategoryData, Counts, Data, DiagnosticsData, ModelData, RunData, 
 pub use details::CellDetail;
 pub use escape::{html_text, script_json};
 pub use markdown::markdown;
-pub use page::{DATA_ELEMENT_ID, page};
+pub use page::{COMMON_SCRIPT, DATA_ELEMENT_ID, page};
 
 /// What the report is made of.
 #[derive(Clone, Copy, Debug)]

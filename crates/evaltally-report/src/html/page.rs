@@ -9,8 +9,12 @@ const BODY: &str = include_str!("assets/body.html");
 const STYLE: &str = include_str!("assets/page.css");
 const SCRIPT: &str = include_str!("assets/page.js");
 
+/// The script both evaltally pages load before their own (this one, and `evaltally-serve`'s
+/// live page): the outcome colours and the DOM helpers, as the global `evaltallyCommon`.
+pub const COMMON_SCRIPT: &str = include_str!("assets/common.js");
+
 /// What the page holds besides its data and title, in bytes (for the size budget).
-pub(crate) const TEMPLATE_BYTES: usize = BODY.len() + STYLE.len() + SCRIPT.len() + 1024;
+pub(crate) const TEMPLATE_BYTES: usize = BODY.len() + STYLE.len() + COMMON_SCRIPT.len() + SCRIPT.len() + 1024;
 
 /// The `id` of the `<script type="application/json">` element that holds the data.
 pub const DATA_ELEMENT_ID: &str = "evaltally-data";
@@ -44,6 +48,7 @@ pub fn page(data: &Data) -> Result<String, HtmlError> {
     out.push_str("\">");
     out.push_str(&json);
     out.push_str("</script>\n<script>\n");
+    out.push_str(COMMON_SCRIPT);
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body>\n</html>\n");
     Ok(out)

@@ -6,20 +6,7 @@
   'use strict';
 
   var $ = function (id) { return document.getElementById(id); };
-  var OUT = {
-    'P': { name: 'passed', color: '#56b4e9', glyph: '', ink: '#ffffff' },
-    'F': { name: 'failed', color: '#d55e00', glyph: '\u2715', ink: '#ffffff' },
-    'E': { name: 'errored', color: '#cc79a7', glyph: '!', ink: '#ffffff' },
-    'U': { name: 'unscored', color: '#a8adb5', glyph: '?', ink: '#1d2330' },
-    '-': { name: 'not run', color: '#eceef1', glyph: '', ink: '#5d6675' }
-  };
-  var CLASSES = {
-    flaky: { name: 'flaky', color: '#e69f00' },
-    fail: { name: 'stable fail', color: '#d55e00' },
-    pass: { name: 'stable pass', color: '#56b4e9' },
-    errored: { name: 'errored in most runs', color: '#cc79a7' },
-    none: { name: 'not judged', color: '#a8adb5' }
-  };
+  var OUT = evaltallyCommon.OUT, CLASSES = evaltallyCommon.CLASSES;
   var STATUS = {
     passed: '#009e73', failed: '#d55e00', errored: '#cc79a7', unscored: '#8a919c', not_run: '#b8bec8'
   };
@@ -38,33 +25,7 @@
   window.evaltallyOpenedAt = Date.now();
 
   // ---- helpers -------------------------------------------------------------------------
-  function h(tag, props) {
-    var e = document.createElement(tag);
-    if (props) {
-      Object.keys(props).forEach(function (k) {
-        var v = props[k];
-        if (v === null || v === undefined || v === false) return;
-        if (k === 'text') e.textContent = String(v);
-        else if (k === 'class') e.className = v;
-        // Through the CSSOM: the page's policy forbids style attributes.
-        else if (k === 'style') String(v).split(';').forEach(function (d) {
-          var at = d.indexOf(':');
-          if (at > 0) e.style.setProperty(d.slice(0, at).trim(), d.slice(at + 1).trim());
-        });
-        else if (k.slice(0, 2) === 'on') e.addEventListener(k.slice(2), v);
-        else e.setAttribute(k, String(v));
-      });
-    }
-    for (var i = 2; i < arguments.length; i++) add(e, arguments[i]);
-    return e;
-  }
-  function add(parent, kid) {
-    if (kid === null || kid === undefined || kid === false) return;
-    if (Array.isArray(kid)) { kid.forEach(function (k) { add(parent, k); }); return; }
-    parent.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  function pct(x) { return x === null || x === undefined ? '\u2013' : (100 * x).toFixed(1) + '%'; }
-  function num(n) { return n === null || n === undefined ? '\u2013' : Number(n).toLocaleString('en-US'); }
+  var h = evaltallyCommon.h, pct = evaltallyCommon.pct, num = evaltallyCommon.num;
   function usd(n) { return n === null || n === undefined ? '\u2013' : '$' + Number(n).toFixed(n < 1 ? 4 : 2); }
   function plural(n, word) { return num(n) + ' ' + word + (n === 1 ? '' : 's'); }
   function dot(color) { return h('span', { 'class': 'dot', style: 'background:' + color }); }

@@ -14,7 +14,12 @@ use crate::quarantine::Quarantine;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let filter = super::stability::filter(
+        &args.read,
+        args.select.models.clone(),
+        args.select.categories.clone(),
+        args.pool_models,
+    )?;
     let quarantine = Quarantine::read(&args.known_flaky)?;
     let ((mut base, base_records), (mut new, new_records)) = match (args.runs.as_slice(), args.base.is_empty()) {
         ([base, new], true) => (load_one(base, "BASE", &filter)?, load_one(new, "NEW", &filter)?),

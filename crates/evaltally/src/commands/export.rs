@@ -9,7 +9,8 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
     if let Some(out) = &args.output {
         output::refuse_overwriting_input(out, &args.paths)?;
     }
-    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), false)?;
+    let filter =
+        super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
     let records = super::stability::records(&args.paths, &filter)?;
     let bytes = match args.format {
         ExportFormat::Jsonl => {

@@ -19,7 +19,12 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     if args.budget.is_some_and(|b| !(b.is_finite() && b >= 0.0)) {
         return Err(UsageError("--budget: give an amount of dollars, 0 or more".to_string()).into());
     }
-    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let filter = super::stability::filter(
+        &args.read,
+        args.select.models.clone(),
+        args.select.categories.clone(),
+        args.pool_models,
+    )?;
     // The runs, and of their records what they cost (read from the same reading of each file).
     let (stored, files) = crate::store::split(&args.paths);
     let (mut loaded, mut costs) = if files.is_empty() {

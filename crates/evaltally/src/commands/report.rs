@@ -11,7 +11,12 @@ use crate::cli::{ReportArgs, ReportFormat};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
-    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let filter = super::stability::filter(
+        &args.read,
+        args.select.models.clone(),
+        args.select.categories.clone(),
+        args.pool_models,
+    )?;
     let two_sides = !args.base.is_empty();
     // The heatmap's runs: the PATHs, else both sides of the comparison.
     let paths: Vec<PathBuf> =

@@ -17,7 +17,12 @@ use crate::cli::ServeArgs;
 use crate::{Exit, UsageError, output, store};
 
 pub(crate) fn run(args: &ServeArgs, explicit_store: Option<&Path>) -> anyhow::Result<Exit> {
-    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let filter = super::stability::filter(
+        &args.read,
+        args.select.models.clone(),
+        args.select.categories.clone(),
+        args.pool_models,
+    )?;
     for p in &args.paths {
         if store::selection_of(p).is_none() && !p.exists() {
             return Err(UsageError(format!("{}: no such file or folder", output::shown(p))).into());

@@ -22,7 +22,7 @@ pub(crate) fn run(args: &StabilityArgs, color: ColorChoice) -> anyhow::Result<Ex
         return Err(UsageError(format!("--fail-under-test-rate {rate}: give a share from 0 to 1")).into());
     }
     let quarantine = Quarantine::read(&args.known_flaky)?;
-    let filter = filter(&args.read, args.models.clone(), args.categories.clone(), args.pool_models)?;
+    let filter = filter(&args.read, args.select.models.clone(), args.select.categories.clone(), args.pool_models)?;
     let mut loaded = load_runs(&args.paths, &filter, "analyse")?;
     let reference = with_reference(&mut loaded, &args.reference, &filter)?;
     let cluster_by = match args.cluster_by {

@@ -8,7 +8,8 @@ use crate::cli::{ColorChoice, Format, TrendArgs};
 use crate::{Exit, output};
 
 pub(crate) fn run(args: &TrendArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), false)?;
+    let filter =
+        super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
     let loaded = load_runs(&args.paths, &filter, "analyse")?;
     let options = TrendOptions { limit: args.limit, branch: args.branch.clone(), tier: args.tier.clone() };
     let mut report = trend::analyze(&loaded.runs, &options);

@@ -7,21 +7,7 @@
   var data = JSON.parse(document.getElementById('evaltally-data').textContent);
   var $ = function (id) { return document.getElementById(id); };
 
-  // Okabe-Ito colours, each outcome with its own glyph so colour is never the only cue.
-  var OUT = {
-    'P': { name: 'passed', color: '#56b4e9', glyph: '', ink: '#ffffff' },
-    'F': { name: 'failed', color: '#d55e00', glyph: '\u2715', ink: '#ffffff' },
-    'E': { name: 'errored', color: '#cc79a7', glyph: '!', ink: '#ffffff' },
-    'U': { name: 'unscored', color: '#a8adb5', glyph: '?', ink: '#1d2330' },
-    '-': { name: 'not run', color: '#eceef1', glyph: '', ink: '#5d6675' }
-  };
-  var CLASSES = {
-    flaky: { name: 'flaky', color: '#e69f00' },
-    fail: { name: 'stable fail', color: '#d55e00' },
-    pass: { name: 'stable pass', color: '#56b4e9' },
-    errored: { name: 'errored in most runs', color: '#cc79a7' },
-    none: { name: 'not judged', color: '#a8adb5' }
-  };
+  var OUT = evaltallyCommon.OUT, CLASSES = evaltallyCommon.CLASSES;
   var CLASS_ORDER = ['flaky', 'fail', 'pass', 'errored', 'none'];
 
   var state = {
@@ -33,29 +19,8 @@
   var HM = { rowH: 18, headH: 92, gutter: 240, cellW: 16, width: 0, canvasH: 0, dpr: 1, labels: {} };
 
   // ---- helpers -------------------------------------------------------------------------
-  function h(tag, props) {
-    var e = document.createElement(tag);
-    if (props) {
-      Object.keys(props).forEach(function (k) {
-        var v = props[k];
-        if (v === null || v === undefined || v === false) return;
-        if (k === 'text') e.textContent = String(v);
-        else if (k === 'class') e.className = v;
-        else if (k.slice(0, 2) === 'on') e.addEventListener(k.slice(2), v);
-        else e.setAttribute(k, String(v));
-      });
-    }
-    for (var i = 2; i < arguments.length; i++) add(e, arguments[i]);
-    return e;
-  }
-  function add(parent, kid) {
-    if (kid === null || kid === undefined || kid === false) return;
-    if (Array.isArray(kid)) { kid.forEach(function (k) { add(parent, k); }); return; }
-    parent.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  function pct(x) { return x === null || x === undefined ? '\u2013' : (100 * x).toFixed(1) + '%'; }
+  var h = evaltallyCommon.h, pct = evaltallyCommon.pct, num = evaltallyCommon.num;
   function share(part, total) { return total ? pct(part / total) : '\u2013'; }
-  function num(n) { return n === null || n === undefined ? '\u2013' : Number(n).toLocaleString('en-US'); }
   function seconds(ms) {
     if (ms === null || ms === undefined) return '\u2013';
     return ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : (Math.round(ms * 10) / 10) + ' ms';
