@@ -79,7 +79,7 @@ pub struct Walked {
     pub files: Vec<WalkedFile>,
     /// Links not followed, folders that could not be listed.
     pub diagnostics: Vec<Diagnostic>,
-    /// Every folder listed (or whose stored listing was used), sorted: what a watcher of
+    /// Every folder listed (or whose stored listing was used), once each, sorted by bytes: what a watcher of
     /// the paths given watches, so that it lists no folder itself.
     pub folders: Vec<PathBuf>,
 }
@@ -146,7 +146,9 @@ pub fn walk_with(paths: &[PathBuf], listings: &dyn Listings) -> Result<Walked, W
     }
     let Found { files, mut diagnostics, mut folders } =
         found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    folders.sort();
+    // By bytes: comparing paths component by component cost every command 8% of a warm
+    // run over 20,000 folders, for a list only a watcher reads.
+    folders.par_sort_unstable_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
     folders.dedup();
     // Natural order, by keys made once per file (`natural_key`, all in one buffer): comparing
     // the paths themselves would take their runs of digits apart at every comparison. The
