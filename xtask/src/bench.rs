@@ -67,11 +67,29 @@ pub(crate) enum Format {
     Junit,
     Swebench,
     Sfbench,
+    Inspect,
+    Lmeval,
+    Promptfoo,
+    Helm,
+    OpenaiEvals,
+    Taubench,
 }
 
 impl Format {
     /// Every format, in the order of the report.
-    pub(crate) const ALL: [Self; 5] = [Self::Bfcl, Self::Gstack, Self::Junit, Self::Swebench, Self::Sfbench];
+    pub(crate) const ALL: [Self; 11] = [
+        Self::Bfcl,
+        Self::Gstack,
+        Self::Junit,
+        Self::Swebench,
+        Self::Sfbench,
+        Self::Inspect,
+        Self::Lmeval,
+        Self::Promptfoo,
+        Self::Helm,
+        Self::OpenaiEvals,
+        Self::Taubench,
+    ];
 
     /// The name `--format` takes.
     pub(crate) fn name(self) -> &'static str {
@@ -81,6 +99,12 @@ impl Format {
             Self::Junit => "junit",
             Self::Swebench => "swebench",
             Self::Sfbench => "sfbench",
+            Self::Inspect => "inspect",
+            Self::Lmeval => "lmeval",
+            Self::Promptfoo => "promptfoo",
+            Self::Helm => "helm",
+            Self::OpenaiEvals => "openai-evals",
+            Self::Taubench => "taubench",
         }
     }
 
@@ -96,6 +120,12 @@ impl Format {
             Self::Junit => "JUnit XML reports",
             Self::Swebench => "SWE-bench per-instance reports",
             Self::Sfbench => "SF-Bench v2 reports",
+            Self::Inspect => "inspect_ai logs",
+            Self::Lmeval => "lm-evaluation-harness sample logs",
+            Self::Promptfoo => "promptfoo eval output",
+            Self::Helm => "HELM run folders",
+            Self::OpenaiEvals => "OpenAI Evals record logs",
+            Self::Taubench => "τ-bench results",
         }
     }
 
@@ -107,6 +137,12 @@ impl Format {
             Self::Junit => "ref_junit.py",
             Self::Swebench => "ref_swebench.py",
             Self::Sfbench => "ref_sfbench.py",
+            Self::Inspect => "ref_inspect.py",
+            Self::Lmeval => "ref_lmeval.py",
+            Self::Promptfoo => "ref_promptfoo.py",
+            Self::Helm => "ref_helm.py",
+            Self::OpenaiEvals => "ref_openai_evals.py",
+            Self::Taubench => "ref_taubench.py",
         }
     }
 
@@ -118,6 +154,12 @@ impl Format {
             Self::Junit => "gen_junit.py",
             Self::Swebench => "gen_swebench.py",
             Self::Sfbench => "gen_sfbench.py",
+            Self::Inspect => "gen_inspect.py",
+            Self::Lmeval => "gen_lmeval.py",
+            Self::Promptfoo => "gen_promptfoo.py",
+            Self::Helm => "gen_helm.py",
+            Self::OpenaiEvals => "gen_openai_evals.py",
+            Self::Taubench => "gen_taubench.py",
         }
     }
 
@@ -403,19 +445,17 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     eprintln!("xtask: serve: heatmap windows of 10,000 tests x 500 runs");
     let windows = serve::windows()?;
     let machine = report::Machine::collect(&python);
+    // The PostgreSQL store, when a server is at hand (a line on stderr says when it is not).
+    let postgres = postgres::run(&evaltally, options.runs)?;
     let tables = report::Tables {
         workloads: report::workloads_table(&workloads),
         truth: report::truth_table(&truths),
         results: options.formats.iter().map(|&f| (f, report::results_table(&rows, f))).collect(),
         ratios: report::ratios_table(&rows),
         serve: serve::section(&served, Some(&windows)),
+        store: postgres::section(postgres.as_ref()),
     };
-    // The PostgreSQL store, when a server is at hand (a line on stderr says when it is not).
-    let postgres = postgres::run(&evaltally, options.runs)?;
     println!("{}", tables.terminal());
-    if let Some(median) = postgres {
-        println!("PostgreSQL store: stability over 1,000 stored runs x 4,000 tests: median {median:.3} s");
-    }
     let doc = report::document(&machine, options, python_runs, &tables);
     let path = root.join("docs/benchmarks.md");
     write_atomically(&path, &doc)?;
@@ -602,8 +642,8 @@ fn write_atomically(path: &Path, contents: &str) -> Result<()> {
 pub(crate) fn run_store(runs: usize) -> Result<()> {
     run_cmd(&mut cargo(&["build", "--release", "-p", "evaltally"]))?;
     let evaltally = target_dir()?.join("release/evaltally");
-    if let Some(median) = postgres::run(&evaltally, runs)? {
-        println!("PostgreSQL store: stability over 1,000 stored runs x 4,000 tests: median {median:.3} s");
+    if let Some(stats) = postgres::run(&evaltally, runs)? {
+        print!("{}", postgres::section(Some(&stats)));
     }
     Ok(())
 }

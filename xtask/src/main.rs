@@ -51,17 +51,16 @@ commands:
                         unreferenced .snap files
   bench [--runs N] [--quick] [--format NAME]...
                         time evaltally against a Python baseline and `cat` on
-                        generated workloads, two per format, the second with
-                        twice the runs (BFCL 40 and 80 runs, gstack 2000 and
-                        4000, JUnit 1000 and 2000, SWE-bench 20 and 40 x 500
-                        instances, SF-Bench 200 and 400; cached under
-                        <target>/bench), after checking evaltally's counts
-                        against the generators' ground truth, and write
-                        docs/benchmarks.md; N measured runs per command
-                        (default 5, Python at most 3); --quick: only the
-                        smaller workload of each format; --format (bfcl,
-                        gstack, junit, swebench, sfbench; repeatable or
-                        comma-separated): only these formats
+                        generated workloads of every format, two per format,
+                        the second with twice the runs (cached under
+                        <target>/bench; docs/benchmarks.md lists them), after
+                        checking evaltally's counts against the generators'
+                        ground truth, and write docs/benchmarks.md; N measured
+                        runs per command (default 5, Python at most 3);
+                        --quick: only the smaller workload of each format;
+                        --format (bfcl, gstack, junit, swebench, sfbench,
+                        inspect, lmeval, promptfoo, helm, openai-evals,
+                        taubench; repeatable or comma-separated): only these
   bench-store           only the PostgreSQL store's measurement of bench:
                         stability over 1,000 stored runs x 4,000 tests on
                         the server EVALTALLY_TEST_PG_URL names (skipped

@@ -69,6 +69,8 @@ pub(crate) struct Tables {
     pub(crate) ratios: String,
     /// `evaltally serve` and `report` (the section of [`super::serve`]).
     pub(crate) serve: String,
+    /// The PostgreSQL store (the section of [`super::postgres`]).
+    pub(crate) store: String,
 }
 
 impl Tables {
@@ -78,7 +80,7 @@ impl Tables {
         for (format, table) in &self.results {
             let _ = write!(out, "{}\n{table}\n", format.title());
         }
-        out + &self.ratios + "\n" + &self.serve
+        out + &self.ratios + "\n" + &self.serve + "\n" + &self.store
     }
 }
 
@@ -354,7 +356,8 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
     doc += "- evaltally validate (w40 only): `evaltally --no-cache validate W` (checking every file)\n";
     doc += "- validate, cache warm (w40 only): `EVALTALLY_CACHE=C evaltally validate W`, with one folder C filled by the warm-up run\n";
     doc += "- ref_stability.py (BFCL): `python3 ../shared/bench/ref_stability.py W`\n";
-    doc += "- ref_gstack.py, ref_junit.py, ref_swebench.py, ref_sfbench.py: `python3 xtask/bench/ref_<format>.py W`\n";
+    let others: Vec<&str> = Format::ALL.iter().filter(|&&f| f != Format::Bfcl).map(|f| f.reference()).collect();
+    let _ = writeln!(doc, "- {}: `python3 xtask/bench/ref_<format>.py W`", others.join(", "));
     doc += "- cat (all files): `cat` with every regular file below `W`, sorted, as arguments (several `cat` \
             processes one after the other when the list passes about 1 MB)\n";
     doc += "- stat (all files): `stat --format=%s` with the same arguments, split the same way: it looks at \
@@ -386,6 +389,7 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
          then. Memory ratios are against `stability`'s peak RSS in the same cache folder.\n\n{}",
         options.runs, tables.serve
     );
+    let _ = write!(doc, "\n## The PostgreSQL store\n\n{}", tables.store);
     doc
 }
 

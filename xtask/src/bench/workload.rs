@@ -48,6 +48,12 @@ pub(crate) fn specs(format: Format) -> Vec<Spec> {
         Format::Junit => (1000, &["--tests", "100"], |runs| format!("junit{runs}")),
         Format::Swebench => (20, &["--instances", "500"], |runs| format!("swebench{runs}x500")),
         Format::Sfbench => (200, &["--instances", "300"], |runs| format!("sfbench{runs}")),
+        Format::Inspect => (100, &["--samples", "200"], |runs| format!("inspect{runs}")),
+        Format::Lmeval => (50, &["--docs", "200"], |runs| format!("lmeval{runs}")),
+        Format::Promptfoo => (40, &["--tests", "100"], |runs| format!("promptfoo{runs}")),
+        Format::Helm => (10, &["--instances", "200"], |runs| format!("helm{runs}")),
+        Format::OpenaiEvals => (24, &["--tests", "500"], |runs| format!("openaievals{runs}")),
+        Format::Taubench => (8, &["--tasks", "165"], |runs| format!("taubench{runs}")),
     };
     let mut specs: Vec<Spec> =
         [runs, 2 * runs].map(|runs| Spec { name: name(runs), format, runs, size_args, baseline: true }).into();
@@ -174,6 +180,7 @@ fn generate(spec: &Spec, dir: &Path, marker: &Path, expected: &Path, args: &[OsS
     // Where one entry appears per run started.
     let runs_dir = match spec.format {
         Format::Swebench => dir.join("logs/run_evaluation"),
+        Format::Helm => dir.join("runs"),
         _ => dir.to_path_buf(),
     };
     let mut next_report = REPORT_EVERY;
