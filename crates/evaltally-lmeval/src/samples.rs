@@ -102,6 +102,32 @@ fn read_documents(
     let mut out = Vec::with_capacity(raw.len());
     for (line_no, bytes) in raw {
         let err = |what: String| Diagnostic::error(path, format!("{what}; line left out")).at_line(line_no);
+        if !keep && let Some(line) = scanned(bytes) {
+            for r in evaltally_format::json::repeated_keys(bytes) {
+                let message = format!("key `{}` appears twice on this line; the last value is read", r.key);
+                diagnostics.push(Diagnostic::warning(path, message).at(line_no, r.again as u64 + 1));
+            }
+            let occurrence = seen.entry(line.doc_id.clone()).or_default();
+            let filter = match line.filter {
+                Some(f) => Some(f),
+                None if filters.len() > 1 => filters.get(*occurrence).cloned(),
+                None => None,
+            };
+            *occurrence += 1;
+            let id = match filter.as_deref() {
+                None | Some("none") => line.doc_id,
+                Some(f) => format!("{}/{f}", line.doc_id),
+            };
+            if !ids.insert(id.clone()) {
+                diagnostics.push(
+                    Diagnostic::warning(path, format!("document {id} listed again; the first is kept"))
+                        .at_line(line_no),
+                );
+                continue;
+            }
+            out.push(Doc { id, line: line_no, metrics: line.metrics, full: None });
+            continue;
+        }
         let doc: Value = match serde_json::from_slice(bytes) {
             Ok(v) => v,
             Err(e) => {
@@ -144,6 +170,130 @@ fn read_documents(
         out.push(Doc { id, line: line_no, metrics, full: keep.then_some(doc) });
     }
     out
+}
+
+/// What the reading needs of one line, found by the scanner without building the line.
+#[derive(Debug, PartialEq)]
+struct Scanned {
+    doc_id: String,
+    filter: Option<String>,
+    metrics: Vec<(String, f64)>,
+}
+
+/// The line's `doc_id`, `filter` and metrics as [`metrics_of`] gives them, read with the
+/// scanner (`evaltally_format::scan`): most of a line is the document, the prompt and the
+/// answers, which are skipped, not built. `None` for any line that is not plainly well
+/// formed (a structure the scanner rejects, damaged bytes, a key with escapes, a value
+/// of an unexpected kind or a number the scanner would pass but a JSON parser not): the
+/// caller then parses it whole, so its diagnostics are those of the full parse.
+fn scanned(bytes: &[u8]) -> Option<Scanned> {
+    let members = evaltally_format::scan::object_members(bytes).ok()?;
+    if !evaltally_format::damage::find(bytes, 1).is_empty() {
+        return None;
+    }
+    // The last value of a key, as a JSON parser keeps it. A line has a dozen keys: a list
+    // searched in place costs less than hashing each.
+    let mut last: Vec<(&str, &[u8])> = Vec::with_capacity(members.len());
+    for m in &members {
+        let key = &bytes[m.key.clone()];
+        if key.contains(&b'\\') {
+            return None;
+        }
+        let (key, value) = (std::str::from_utf8(key).ok()?, &bytes[m.value.clone()]);
+        match last.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => last.push((key, value)),
+        }
+    }
+    let get = |key: &str| last.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    let doc_id = match get("doc_id")? {
+        raw if raw.first() == Some(&b'"') => evaltally_format::scan::string_value(raw)?.into_owned(),
+        raw if raw.iter().all(u8::is_ascii_digit) && json_number(raw) => {
+            u64::try_from(evaltally_format::scan::int_value(raw)?).ok()?.to_string()
+        }
+        _ => return None,
+    };
+    let filter = match get("filter") {
+        None => None,
+        Some(raw) => Some(evaltally_format::scan::string_value(raw)?.into_owned()),
+    };
+    let mut metrics = Vec::new();
+    if let Some(raw) = get("metrics") {
+        let names: Vec<String> = serde_json::from_slice(raw).ok()?;
+        for name in names {
+            if let Some(raw) = get(&name)
+                && let Scalar::Number(v) = scalar(raw)?
+            {
+                metrics.push((name, v));
+            }
+        }
+    } else {
+        // In key order, as the parsed object (a sorted map) gives them.
+        let mut keys: Vec<(&str, &[u8])> =
+            last.iter().filter(|(k, _)| !FIXED_KEYS.contains(k)).map(|(k, v)| (*k, *v)).collect();
+        keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        for (k, raw) in keys {
+            if let Scalar::Number(v) = scalar(raw)? {
+                metrics.push((k.to_string(), v));
+            }
+        }
+    }
+    Some(Scanned { doc_id, filter, metrics })
+}
+
+/// A value as [`metrics_of`] reads it.
+enum Scalar {
+    /// A number, or a boolean as 1 or 0.
+    Number(f64),
+    /// Another well-formed value (a string, null, a list, an object): not a metric.
+    Other,
+}
+
+/// `raw` as a [`Scalar`]; `None` for a value this reading does not vouch for (the caller
+/// then parses the line whole).
+fn scalar(raw: &[u8]) -> Option<Scalar> {
+    match raw.first()? {
+        b't' if raw == b"true" => Some(Scalar::Number(1.0)),
+        b'f' if raw == b"false" => Some(Scalar::Number(0.0)),
+        b'n' if raw == b"null" => Some(Scalar::Other),
+        b'"' | b'[' | b'{' => Some(Scalar::Other),
+        // A JSON parser refuses a number past f64's range; so does this reading.
+        b'-' | b'0'..=b'9' if json_number(raw) => {
+            std::str::from_utf8(raw).ok()?.parse().ok().filter(|v: &f64| v.is_finite()).map(Scalar::Number)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `raw` is a number as JSON writes it: `-`? (`0` | [1-9][0-9]*) (`.` [0-9]+)?
+/// ([eE] [+-]? [0-9]+)?.
+fn json_number(raw: &[u8]) -> bool {
+    let digits = |b: &[u8], i: usize| b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = usize::from(raw.first() == Some(&b'-'));
+    match raw.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i += digits(raw, i),
+        _ => return false,
+    }
+    if raw.get(i) == Some(&b'.') {
+        let n = digits(raw, i + 1);
+        if n == 0 {
+            return false;
+        }
+        i += 1 + n;
+    }
+    if matches!(raw.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(raw.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let n = digits(raw, i);
+        if n == 0 {
+            return false;
+        }
+        i += n;
+    }
+    i == raw.len()
 }
 
 /// A line's numeric metrics: those `metrics` names, else every key but the fixed ones.
@@ -226,4 +376,52 @@ pub(crate) fn metric(
         ));
     }
     Some((*first).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the full parse makes of a line: its `doc_id`, `filter` and metrics.
+    fn parsed(line: &str) -> Option<Scanned> {
+        let doc: Value = serde_json::from_str(line).ok()?;
+        let id = doc.get("doc_id")?;
+        let id = id.as_u64().map(|n| n.to_string()).or_else(|| id.as_str().map(str::to_string))?;
+        let filter = doc.get("filter").and_then(Value::as_str).map(str::to_string);
+        Some(Scanned { doc_id: id, filter, metrics: metrics_of(&doc) })
+    }
+
+    #[test]
+    fn the_scan_reads_what_the_full_parse_reads_or_leaves_the_line_to_it() {
+        let lines = [
+            r#"{"doc_id": 0, "doc": {"q": "a \"b\" {c}"}, "filter": "strict-match", "metrics": ["exact_match"], "exact_match": 1.0}"#,
+            r#"{"doc_id": 7, "metrics": ["acc", "acc_norm"], "acc": true, "acc_norm": 0, "resps": [["x"]]}"#,
+            r#"{"doc_id": "q-12", "filter": "none", "metrics": ["f1"], "f1": 0.25e1}"#,
+            r#"{"doc_id": 3, "exact_match": 1.0, "acc": false, "target": "4", "bleu": "n/a", "z": null}"#,
+            r#"{"doc_id": 3, "b": 1, "a": 0, "b": 0}"#,
+            r#"{"doc_id": 4, "metrics": ["m", "m"], "m": -0.0, "x": 1}"#,
+            r#"{"doc_id": 5, "metrics": ["gone"], "here": 1}"#,
+            r#"{"doc_id": 6, "metrics": "acc", "acc": 1}"#,
+            r#"{"doc_id": 6, "metrics": [1, "acc"], "acc": 1}"#,
+            r#"{"doc_id": 007, "acc": 1}"#,
+            r#"{"doc_id": -1, "acc": 1}"#,
+            r#"{"doc_id": 1.0, "acc": 1}"#,
+            r#"{"doc_id": 8, "acc": 01}"#,
+            r#"{"doc_id": 8, "acc": 1e999}"#,
+            r#"{"doc_id": 8, "acc": NaN}"#,
+            r#"{"doc_id": 9, "filter": null, "acc": 1}"#,
+            r#"{"doc_\u0069d": 9, "acc": 1}"#,
+            r#"{"doc_id": 10, "acc": 1"#,
+            r#"[{"doc_id": 11}]"#,
+            r#"{"acc": 1}"#,
+        ];
+        let mut fast = 0;
+        for line in lines {
+            if let Some(got) = scanned(line.as_bytes()) {
+                fast += 1;
+                assert_eq!(Some(got), parsed(line), "{line}");
+            }
+        }
+        assert!(fast >= 7, "the plain lines take the scan ({fast})");
+    }
 }
