@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod fast;
 mod format;
 mod views;
 
@@ -349,9 +350,13 @@ pub fn read_bytes(path: &Path, bytes: &[u8], spec: &RunSpec) -> Result<Read, Dia
 }
 
 /// [`read_bytes`]; `note_keys` adds a warning per key repeated in an object (`validate`
-/// reports those as errors itself).
+/// reports those as errors itself). Reading (`note_keys`) takes the fast path when it reads
+/// the file; `validate` always reads the tolerant way, which checks every byte.
 pub(crate) fn read_entries(path: &Path, bytes: &[u8], spec: &RunSpec, note_keys: bool) -> Result<Read, Diagnostic> {
-    let (instances, diagnostics) = instances(path, bytes, note_keys)?;
+    let (instances, diagnostics) = match note_keys.then(|| fast::instances(bytes)).flatten() {
+        Some(instances) => (instances, Vec::new()),
+        None => instances(path, bytes, note_keys)?,
+    };
     let mut trials: BTreeMap<u64, CategoryRun> = BTreeMap::new();
     for t in instances {
         let run = trials.entry(t.trial).or_insert_with(|| {

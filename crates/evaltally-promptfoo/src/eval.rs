@@ -244,7 +244,7 @@ pub(crate) struct Eval {
 }
 
 /// One result before its id is settled.
-struct Parsed {
+pub(crate) struct Parsed {
     index: usize,
     description: Option<String>,
     vars: String,
@@ -293,7 +293,7 @@ fn number(v: Option<&Value>, what: &str, i: usize, notes: &mut Vec<Note>) -> Opt
 }
 
 /// Reads result `i`, or says why it cannot be read.
-fn parse_entry(i: usize, raw: Value, notes: &mut Vec<Note>) -> Option<Parsed> {
+pub(crate) fn parse_entry(i: usize, raw: Value, notes: &mut Vec<Note>) -> Option<Parsed> {
     let Value::Object(entry) = raw else {
         notes.push(Note::left_out(i, &format!("expected a result object, found {}", found(Some(&raw)))));
         return None;
@@ -402,6 +402,42 @@ fn declared_stats(results: &Map<String, Value>) -> Option<[u64; 3]> {
     Some([count("successes")?, count("failures")?, count("errors")?])
 }
 
+/// What the document says besides its results: the category, the run's metadata, and the
+/// counts `results.stats` declares.
+pub(crate) struct Head {
+    pub(crate) category: String,
+    pub(crate) meta: RunMeta,
+    pub(crate) declared: Option<[u64; 3]>,
+}
+
+impl Head {
+    /// The head from `config.description`, `metadata.promptfooVersion` and the `results`
+    /// object (its `timestamp`, `version` and `stats`); a warning when the version is not
+    /// one evaltally reads.
+    pub(crate) fn new(
+        config: Option<&Value>,
+        metadata: Option<&Value>,
+        results: &Map<String, Value>,
+        notes: &mut Vec<Note>,
+    ) -> Self {
+        let category = text(config.and_then(|c| c.get("description"))).unwrap_or(DEFAULT_CATEGORY).to_string();
+        let promptfoo_version = text(metadata.and_then(|m| m.get("promptfooVersion"))).map(str::to_string);
+        let meta = RunMeta {
+            timestamp: text(results.get("timestamp")).map(str::to_string),
+            version: promptfoo_version,
+            ..RunMeta::default()
+        };
+        match results.get("version") {
+            Some(v) if v.as_u64().is_some_and(|n| VERSIONS.contains(&n)) => {}
+            v => notes.push(Note::warning(
+                "results.version",
+                format!("version {}: evaltally reads versions 2 and 3; read as version 3", found(v)),
+            )),
+        }
+        Self { category, meta, declared: declared_stats(results) }
+    }
+}
+
 /// Reads the document: every result that can be read, and notes on the rest. An error when
 /// the bytes are not JSON or not promptfoo's output shape.
 pub(crate) fn parse(
@@ -419,8 +455,6 @@ pub(crate) fn parse(
             format!("expected promptfoo's output, an object with `results`, found {}", found(Some(&doc))),
         ));
     };
-    let category = text(doc.get("config").and_then(|c| c.get("description"))).unwrap_or(DEFAULT_CATEGORY).to_string();
-    let promptfoo_version = text(doc.get("metadata").and_then(|m| m.get("promptfooVersion"))).map(str::to_string);
     let mut results = match doc.remove("results") {
         Some(Value::Object(results)) => results,
         other => {
@@ -430,20 +464,8 @@ pub(crate) fn parse(
             ));
         }
     };
-    let meta = RunMeta {
-        timestamp: text(results.get("timestamp")).map(str::to_string),
-        version: promptfoo_version,
-        ..RunMeta::default()
-    };
     let mut notes = Vec::new();
-    match results.get("version") {
-        Some(v) if v.as_u64().is_some_and(|n| VERSIONS.contains(&n)) => {}
-        v => notes.push(Note::warning(
-            "results.version",
-            format!("version {}: evaltally reads versions 2 and 3; read as version 3", found(v)),
-        )),
-    }
-    let declared = declared_stats(&results);
+    let head = Head::new(doc.get("config"), doc.get("metadata"), &results, &mut notes);
     let entries = match results.remove("results") {
         Some(Value::Array(entries)) => entries,
         other => {
@@ -455,7 +477,27 @@ pub(crate) fn parse(
     };
     let parsed: Vec<Parsed> =
         entries.into_iter().enumerate().filter_map(|(i, raw)| parse_entry(i, raw, &mut notes)).collect();
+    let eval = settle(head, parsed, &mut notes);
+    // The version first, then each result's notes in file order, then the stats.
+    notes.sort_by_key(|n| match n.entry {
+        Some(i) => (1, i),
+        None if n.at == "results.stats" => (2, 0),
+        None => (0, 0),
+    });
+    if notes.iter().any(|n| n.entry.is_some()) {
+        let lines = entry_lines(bytes);
+        for n in &mut notes {
+            n.line = n.entry.and_then(|i| lines.get(i).copied());
+        }
+    }
+    Ok((eval, notes))
+}
 
+/// The results read, with their ids and repeats settled: what every reader of the document
+/// shares once its results are parsed. Adds a note per result listed twice and one when
+/// the counts `results.stats` declares are not those read.
+pub(crate) fn settle(head: Head, parsed: Vec<Parsed>, notes: &mut Vec<Note>) -> Eval {
+    let Head { category, meta, declared } = head;
     // One description over test cases with different variables (variables that expand into
     // several): tell them apart by their variables.
     let mut vars_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -546,19 +588,7 @@ pub(crate) fn parse(
         })
         .collect();
 
-    // The version first, then each result's notes in file order, then the stats.
-    notes.sort_by_key(|n| match n.entry {
-        Some(i) => (1, i),
-        None if n.at == "results.stats" => (2, 0),
-        None => (0, 0),
-    });
-    if notes.iter().any(|n| n.entry.is_some()) {
-        let lines = entry_lines(bytes);
-        for n in &mut notes {
-            n.line = n.entry.and_then(|i| lines.get(i).copied());
-        }
-    }
-    Ok((Eval { category, meta, results }, notes))
+    Eval { category, meta, results }
 }
 
 /// [`parse`] with its notes as diagnostics, after one warning per key written twice in an

@@ -5,8 +5,6 @@ use std::path::Path;
 
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
-use crate::read_bytes;
-
 /// promptfoo output files.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Promptfoo;
@@ -49,7 +47,7 @@ impl Format for Promptfoo {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        read_bytes(file.path, file.bytes).map(|read| (read.runs, read.diagnostics)).into()
+        crate::read_input(file).map(|read| (read.runs, read.diagnostics)).into()
     }
 
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod eval;
+mod fast;
 mod format;
 mod views;
 
@@ -40,7 +41,18 @@ pub struct Read {
 /// (`<file stem>#repeat-<k>`). An error when the bytes are not JSON, or not an object whose
 /// `results` holds a list of results.
 pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<Read, Diagnostic> {
-    let (eval, diagnostics) = eval::read(path, bytes, true)?;
+    read_input(&evaltally_format::Input::new(path, bytes, false))
+}
+
+/// [`read_bytes`] of a file as the pipeline hands it over (its top-level members perhaps
+/// already found by the sniffer): the fast path when it reads the file, else the tolerant
+/// reader, which gives the same runs and says what is wrong.
+pub(crate) fn read_input(file: &evaltally_format::Input<'_>) -> Result<Read, Diagnostic> {
+    let path = file.path;
+    let (eval, diagnostics) = match fast::read(file) {
+        Some(eval) => (eval, Vec::new()),
+        None => eval::read(path, file.bytes, true)?,
+    };
     let stem = evaltally_format::json::stem(path);
     let meta = (!eval.meta.is_empty()).then(|| Arc::new(eval.meta.clone()));
     let mut runs: BTreeMap<(usize, &str), CategoryRun> = BTreeMap::new();
