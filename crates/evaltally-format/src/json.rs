@@ -6,7 +6,7 @@ use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
 
-use crate::scan::{array_at, object_at, string_value, value_end};
+use crate::scan::{array_at, object_at_with, string_value, value_end};
 
 /// A `serde_json` error's message without its trailing ` at line L column C`, which
 /// diagnostics carry as fields.
@@ -150,41 +150,72 @@ pub fn repeated_keys(bytes: &[u8]) -> Vec<RepeatedKey> {
     let mut out = Vec::new();
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
     let start = if bytes[start..].starts_with(b"\xEF\xBB\xBF") { start + 3 } else { start };
-    walk(bytes, start, 0, &mut out);
+    let _ = walk(bytes, start, 0, &mut Vec::new(), &mut out);
     out
 }
 
-fn walk(b: &[u8], at: usize, depth: usize, out: &mut Vec<RepeatedKey>) {
+/// The keys of the objects being walked, innermost last: (decoded name, offset of the
+/// opening quote).
+type Seen<'b> = Vec<(Cow<'b, str>, usize)>;
+
+/// Past this many keys an object's names are looked up in a hash map.
+const LINEAR_KEYS: usize = 32;
+
+/// Walks the value at `b[at]` in one pass, noting in `out` every key repeated within one of
+/// its objects, and returns the offset just past it. An object that is not well-formed
+/// notes nothing (what was noted inside it is taken back); a malformed value inside a
+/// container is skipped as [`value_end`] skips it, so the container's own structure decides
+/// whether the rest of it is looked at. Beyond [`MAX_DEPTH`], values are only skipped.
+fn walk<'b>(
+    b: &'b [u8],
+    at: usize,
+    depth: usize,
+    seen: &mut Seen<'b>,
+    out: &mut Vec<RepeatedKey>,
+) -> Result<usize, crate::scan::ScanError> {
     if depth >= MAX_DEPTH {
-        return;
+        return value_end(b, at);
     }
+    // A value that is not well-formed inside: skipped as a whole, if it can be.
+    let member = |seen: &mut Seen<'b>, out: &mut Vec<RepeatedKey>, i: usize| {
+        walk(b, i, depth + 1, seen, out).or_else(|_| value_end(b, i))
+    };
     match b.get(at) {
         Some(b'{') => {
-            let mut members = Vec::new();
-            if object_at(b, at, |key, value| members.push((key, value))).is_err() {
-                return;
-            }
-            let mut seen: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(members.len());
-            for (key, value) in members {
+            let (base, noted) = (seen.len(), out.len());
+            let mut index: Option<HashMap<Cow<'b, str>, usize>> = None;
+            let walked = object_at_with(b, at, |key, value| {
                 let quoted = &b[(key.start - 1)..=key.end];
                 let name = string_value(quoted).unwrap_or_else(|| String::from_utf8_lossy(quoted).into_owned().into());
                 let offset = key.start - 1;
-                match seen.get(&name) {
-                    Some(&first) => out.push(RepeatedKey { key: name.into_owned(), first, again: offset }),
-                    None => {
-                        seen.insert(name, offset);
-                    }
+                let keys = seen.len() - base;
+                if keys == LINEAR_KEYS && index.is_none() {
+                    index = Some(seen[base..].iter().cloned().collect());
                 }
-                walk(b, value.start, depth + 1, out);
-            }
-        }
-        Some(b'[') => {
-            let _ = array_at(b, at, |i| {
-                walk(b, i, depth + 1, out);
-                value_end(b, i)
+                let first = match &mut index {
+                    Some(index) => index.get(&name).copied().or_else(|| {
+                        index.insert(name.clone(), offset);
+                        None
+                    }),
+                    None => seen[base..].iter().find(|(n, _)| *n == name).map(|&(_, first)| first),
+                };
+                match first {
+                    Some(first) => out.push(RepeatedKey { key: name.into_owned(), first, again: offset }),
+                    None => seen.push((name, offset)),
+                }
+                let mark = seen.len();
+                let end = member(seen, out, value);
+                seen.truncate(mark);
+                end
             });
+            seen.truncate(base);
+            if walked.is_err() {
+                out.truncate(noted);
+            }
+            walked
         }
-        _ => {}
+        Some(b'[') => array_at(b, at, |i| member(seen, out, i)),
+        _ => value_end(b, at),
     }
 }
 
@@ -347,4 +378,77 @@ pub fn python_non_finite_as_null(bytes: &[u8]) -> Cow<'_, [u8]> {
         }
     }
     Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write;
+
+    use super::*;
+    use crate::scan::object_at;
+
+    /// The walk `repeated_keys` made before it was one pass: each object's members found
+    /// first, then each value walked (every byte skipped once per level above it).
+    fn walk_per_level(b: &[u8], at: usize, depth: usize, out: &mut Vec<RepeatedKey>) {
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        match b.get(at) {
+            Some(b'{') => {
+                let mut members = Vec::new();
+                if object_at(b, at, |key, value| members.push((key, value))).is_err() {
+                    return;
+                }
+                let mut seen: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(members.len());
+                for (key, value) in members {
+                    let quoted = &b[(key.start - 1)..=key.end];
+                    let name =
+                        string_value(quoted).unwrap_or_else(|| String::from_utf8_lossy(quoted).into_owned().into());
+                    let offset = key.start - 1;
+                    match seen.get(&name) {
+                        Some(&first) => out.push(RepeatedKey { key: name.into_owned(), first, again: offset }),
+                        None => {
+                            seen.insert(name, offset);
+                        }
+                    }
+                    walk_per_level(b, value.start, depth + 1, out);
+                }
+            }
+            Some(b'[') => {
+                let _ = array_at(b, at, |i| {
+                    walk_per_level(b, i, depth + 1, out);
+                    value_end(b, i)
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// The one-pass walk finds what the walk per level found, on whole, cut and broken
+    /// documents alike.
+    #[test]
+    fn repeated_keys_as_walked_per_level() {
+        let mut many = String::new();
+        for k in 0..40 {
+            write!(many, "\"k{}\": {k}, ", k % 37).unwrap();
+        }
+        let docs = [
+            r#"{"a": 1, "b": {"a": 2, "a": [ {"x": 1, "y": 2, "x": 3} ]}, "a": 4}"#.to_string(),
+            r#"[{"t": 1, "t": 2}, {"u": {"v" 1}, "u": 2}, {"w": 1, "w": 2}]"#.to_string(),
+            r#"{"a": {"b": 1 "b": 2}, "a": 3, "c": [1, {"d": 1, "d": 2}]}"#.to_string(),
+            r#"{"a": [1, {"b": "c"]], "a": {"e": 1, "e": 2}, "\u0061": 5}"#.to_string(),
+            format!("{{{many}\"k1\": 0, \"z\": {{{many}\"q\": 1}}}}"),
+            format!("{}{{\"a\": 1, \"a\": 2}}{}", "[".repeat(130), "]".repeat(130)),
+            format!("{}{{\"a\": 1, \"a\": 2}}{}", "{\"n\": ".repeat(126), "}".repeat(126)),
+        ];
+        for doc in &docs {
+            for cut in (0..=doc.len()).filter(|&c| doc.is_char_boundary(c)) {
+                let b = &doc.as_bytes()[..cut];
+                let mut want = Vec::new();
+                let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+                walk_per_level(b, start, 0, &mut want);
+                assert_eq!(repeated_keys(b), want, "{}", &doc[..cut]);
+            }
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl Format for OpenAiEvals {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        let read = read_lines(file.path, file.bytes, true);
+        let read = read_lines(file.path, file.bytes, true, true);
         Read { runs: read.runs, diagnostics: read.diagnostics }
     }
 
@@ -88,7 +88,7 @@ impl Format for OpenAiEvals {
     /// Every line left out, and every key written twice on a line, is an error; what was
     /// read with a default is a warning.
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
-        let findings = read_lines(file.path, file.bytes, true)
+        let findings = read_lines(file.path, file.bytes, true, false)
             .diagnostics
             .into_iter()
             .map(|d| {

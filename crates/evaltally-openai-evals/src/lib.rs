@@ -183,24 +183,31 @@ pub(crate) fn parse_line(
         }
     };
     if note_keys {
-        for r in evaltally_format::json::repeated_keys(line) {
-            let message = format!("{REPEATED_KEY}`{}` appears twice on this line; the last value is read", r.key);
-            diagnostics.push(Diagnostic::warning(path, message).at(line_no, r.again as u64 + 1));
-        }
+        note_repeated_keys(path, line_no, line, diagnostics);
     }
     Some(doc)
 }
 
+/// A warning per key written twice in an object of line `line_no`.
+pub(crate) fn note_repeated_keys(path: &Path, line_no: u64, line: &[u8], diagnostics: &mut Vec<Diagnostic>) {
+    for r in evaltally_format::json::repeated_keys(line) {
+        let message = format!("{REPEATED_KEY}`{}` appears twice on this line; the last value is read", r.key);
+        diagnostics.push(Diagnostic::warning(path, message).at(line_no, r.again as u64 + 1));
+    }
+}
+
 /// Every line of a file that can be read, each (run, test) once, with the runs' models
-/// filled in; what is wrong goes to the diagnostics, naming the line.
-pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool) -> (Vec<Item>, Vec<Diagnostic>) {
+/// filled in; what is wrong goes to the diagnostics, naming the line. `outcomes_only`: the
+/// caller reads the items' outcomes, runs and categories, not their documents (a record
+/// log's events are then read with the scanner and [`Item::doc`] is left null).
+pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: bool) -> (Vec<Item>, Vec<Diagnostic>) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes
         .split(|&b| b == b'\n')
         .find(|l| !l.iter().all(u8::is_ascii_whitespace))
         .is_some_and(record_log::is_spec_line)
     {
-        return record_log::items(path, bytes, note_keys);
+        return record_log::items(path, bytes, note_keys, outcomes_only);
     }
     let mut diagnostics = Vec::new();
     let mut out: Vec<Item> = Vec::new();
@@ -257,12 +264,14 @@ pub struct Read {
 
 /// Reads an output items file from its bytes.
 pub fn read_bytes(path: &Path, bytes: &[u8]) -> Read {
-    read_lines(path, bytes, true)
+    read_lines(path, bytes, true, true)
 }
 
-/// [`read_bytes`]; `note_keys` adds a warning per key written twice on a line.
-pub(crate) fn read_lines(path: &Path, bytes: &[u8], note_keys: bool) -> Read {
-    let (items, diagnostics) = items(path, bytes, note_keys);
+/// [`read_bytes`]; `note_keys` adds a warning per key written twice on a line; `fast`
+/// reads a record log's plainly well-formed event lines with the scanner (`validate` parses
+/// every line).
+pub(crate) fn read_lines(path: &Path, bytes: &[u8], note_keys: bool, fast: bool) -> Read {
+    let (items, diagnostics) = items(path, bytes, note_keys, fast);
     let mut runs: BTreeMap<(String, String, String), CategoryRun> = BTreeMap::new();
     for i in items {
         let key = (i.run.clone(), model(&i).to_string(), i.category.clone());

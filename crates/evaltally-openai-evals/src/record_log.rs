@@ -3,10 +3,12 @@
 //! data}`. A sample's `match` event (`data.correct`) judges it; its `sampling` events hold
 //! the prompt and what the model sampled.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 
 use evaltally_core::Diagnostic;
+use evaltally_format::fields::{Fallback as Slow, boolean, fields, string};
 use serde_json::{Value, json};
 
 use crate::{Item, Verdict};
@@ -40,15 +42,109 @@ struct Sample {
     judged: Option<(u64, bool, Value)>,
 }
 
-/// Every sample of a record log, with what was wrong, naming the line.
-pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool) -> (Vec<Item>, Vec<Diagnostic>) {
+/// What the scanner read of an event line (the fast path of [`items`]).
+enum Event<'a> {
+    /// A `final_report` line.
+    Report,
+    /// An event of a sample: its id, `run_id`, `type`, and a `match` event's `data.correct`.
+    Sample { id: String, run: Option<Cow<'a, str>>, kind: Option<Cow<'a, str>>, correct: Option<bool> },
+}
+
+/// JSON's white space (other bytes below 0x20 are damage: such a file takes the tolerant
+/// path).
+fn is_json_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The event of line `t` as the tolerant reader reads it without a word, found with the
+/// scanner (the prompts and samples are skipped without being built); anything else (a
+/// `spec` line, a structure error, a key of these written twice, an id that is not a
+/// plain string or integer, a `match` event without a boolean `data.correct`) is a
+/// [`Slow`]: the line is parsed.
+fn scan_event(t: &str) -> Result<Event<'_>, Slow> {
+    let b = t.as_bytes();
+    let start = b.iter().position(|c| !is_json_space(*c)).ok_or(Slow)?;
+    let ([spec, report, sample_id, run_id, kind, data], end) =
+        fields(b, start, ["spec", "final_report", "sample_id", "run_id", "type", "data"])?;
+    if spec.is_some() || !b[end..].iter().all(|&c| is_json_space(c)) {
+        return Err(Slow);
+    }
+    if report.is_some() {
+        return Ok(Event::Report);
+    }
+    let raw = sample_id.ok_or(Slow)?;
+    let id = if b[raw.start] == b'"' {
+        string(t, Some(&raw))?.filter(|s| !s.is_empty()).ok_or(Slow)?.into_owned()
+    } else {
+        // An integer written plainly: its decimal text is the bytes themselves.
+        let digits = &b[raw.clone()];
+        let plain = matches!(digits, [b'0'] | [b'1'..=b'9', ..]) && digits.iter().all(u8::is_ascii_digit);
+        if !plain || digits.len() > 19 {
+            return Err(Slow);
+        }
+        t[raw].to_string()
+    };
+    let kind = string(t, kind.as_ref())?;
+    let correct = if kind.as_deref() == Some("match") {
+        let data = data.filter(|d| b[d.start] == b'{').ok_or(Slow)?;
+        let ([correct], _) = fields(b, data.start, ["correct"])?;
+        Some(boolean(b, correct.as_ref()).ok_or(Slow)?)
+    } else {
+        None
+    };
+    Ok(Event::Sample { id, run: string(t, run_id.as_ref())?, kind, correct })
+}
+
+/// The text of a file whose bytes are UTF-8 with no raw control character, for the scanner.
+fn clean_text(bytes: &[u8]) -> Option<&str> {
+    evaltally_format::damage::find(bytes, 1).is_empty().then(|| std::str::from_utf8(bytes).ok()).flatten()
+}
+
+/// Every sample of a record log, with what was wrong, naming the line. `outcomes_only`:
+/// event lines are read with the scanner where they are plainly well-formed, and the
+/// items' documents are left null.
+pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: bool) -> (Vec<Item>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let (mut run, mut model, mut category, mut created) = (None, None, None, None);
     let mut order: Vec<String> = Vec::new();
     let mut samples: HashMap<String, Sample> = HashMap::new();
+    let text = if outcomes_only { clean_text(bytes) } else { None };
+    let mut offset = 0;
     for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let line_no = n as u64 + 1;
+        let at = offset;
+        offset += line.len() + 1;
         if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        // Lines end at a `\n`, so they are whole characters of the text.
+        if let Some(event) = text.and_then(|t| scan_event(&t[at..at + line.len()]).ok()) {
+            if note_keys {
+                crate::note_repeated_keys(path, line_no, line, &mut diagnostics);
+            }
+            let Event::Sample { id, run: event_run, kind, correct } = event else { continue };
+            let entry = samples.entry(id.clone()).or_insert_with(|| {
+                order.push(id.clone());
+                Sample {
+                    line: line_no,
+                    run: event_run
+                        .map(Cow::into_owned)
+                        .or_else(|| run.clone())
+                        .unwrap_or_else(|| evaltally_format::json::stem(path)),
+                    sampling: Vec::new(),
+                    judged: None,
+                }
+            });
+            if let (Some("match"), Some(correct)) = (kind.as_deref(), correct) {
+                if entry.judged.is_some() {
+                    diagnostics.push(
+                        Diagnostic::warning(path, format!("sample {id} judged again; the first is kept"))
+                            .at_line(line_no),
+                    );
+                } else {
+                    entry.judged = Some((line_no, correct, Value::Null));
+                }
+            }
             continue;
         }
         let Some(doc) = crate::parse_line(path, line_no, line, note_keys, &mut diagnostics) else { continue };

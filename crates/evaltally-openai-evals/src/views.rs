@@ -37,7 +37,7 @@ fn message(item: &Item) -> Option<String> {
 /// Every run of a file as a run record (for `export` and `convert`), one per (run, model),
 /// with tokens where the sample has them.
 pub fn records(path: &Path, bytes: &[u8]) -> (Vec<RunRecord>, Vec<Diagnostic>) {
-    let (items, diagnostics) = items(path, bytes, true);
+    let (items, diagnostics) = items(path, bytes, true, false);
     let mut runs: BTreeMap<(String, String), RunRecord> = BTreeMap::new();
     for i in items {
         let run = runs.entry((i.run.clone(), model(&i).to_string())).or_insert_with(|| RunRecord {
@@ -84,7 +84,7 @@ fn messages(list: Option<&Value>) -> Vec<Message> {
 /// detail per run that holds it, with the sampled conversation as the question, the outputs
 /// as the answer, and the item, grades, passes and error as details.
 pub fn show(path: &Path, bytes: &[u8], id: &str) -> Vec<TestDetail> {
-    let (items, _) = items(path, bytes, false);
+    let (items, _) = items(path, bytes, false, false);
     items
         .into_iter()
         .filter(|i| i.id == id)

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod fast;
 mod format;
 mod tau2;
 mod views;
@@ -191,13 +192,21 @@ fn task_id(v: &Value) -> Option<String> {
 /// Reads a τ-bench results file from its bytes; `path` names it and gives model, category
 /// and run names. An error when the bytes are not a JSON list.
 pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<Read, Diagnostic> {
-    read_entries(path, bytes, true)
+    match fast::trials(path, bytes) {
+        Some((results, diagnostics)) => Ok(runs_of(path, results, diagnostics)),
+        None => read_entries(path, bytes, true),
+    }
 }
 
 /// [`read_bytes`]; `note_keys` adds a warning per key repeated in an object (`validate`
 /// reports those as errors itself).
 pub(crate) fn read_entries(path: &Path, bytes: &[u8], note_keys: bool) -> Result<Read, Diagnostic> {
     let (results, diagnostics) = trials(path, bytes, note_keys)?;
+    Ok(runs_of(path, results, diagnostics))
+}
+
+/// One category run per trial of what was read, in trial order.
+fn runs_of(path: &Path, results: Results, diagnostics: Vec<Diagnostic>) -> Read {
     let stem = evaltally_format::json::stem(path);
     let mut trials: BTreeMap<u64, CategoryRun> = BTreeMap::new();
     for t in results.tasks {
@@ -214,7 +223,7 @@ pub(crate) fn read_entries(path: &Path, bytes: &[u8], note_keys: bool) -> Result
         let scored = r.tests().any(|t| t.outcome != Outcome::Unscored);
         r.scored = scored;
     }
-    Ok(Read { runs, diagnostics })
+    Read { runs, diagnostics }
 }
 
 /// The run of trial `trial` of the file with stem `stem`: `<stem>#trial-<n>`.
