@@ -293,6 +293,63 @@ pub(crate) fn read_lines(path: &Path, bytes: &[u8], note_keys: bool, fast: bool)
 mod tests {
     use super::*;
 
+    /// `read_bytes` (event lines read with the scanner) gives the runs and the words that
+    /// reading every line whole gives.
+    fn fast_agrees(name: &str, bytes: &[u8]) {
+        let path = Path::new(name);
+        let said = |r: &Read| (format!("{:?}", r.runs), messages(r));
+        assert_eq!(said(&read_bytes(path, bytes)), said(&read_lines(path, bytes, true, false)), "{name}");
+    }
+
+    #[test]
+    fn the_fast_path_reads_what_parsing_every_line_reads() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut files = 0;
+        for dir in [
+            "oaieval",
+            "shapes/openai-evals/record-log-2024",
+            "shapes/openai-evals/record-log-2023-03",
+            "shapes/openai-evals/record-log-modelgraded",
+        ] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "jsonl") {
+                    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                    fast_agrees(&name, &std::fs::read(&path).unwrap());
+                    files += 1;
+                }
+            }
+        }
+        assert!(files >= 6, "{files} record logs");
+        // Odd event lines: each read alike, by the scanner or whole.
+        let spec = r#"{"spec": {"completion_fns": ["m"], "eval_name": "arith.dev.v0", "base_eval": "arith", "run_id": "R1", "created_at": "2026-11-01 09:00:00"}}"#;
+        let sampling = r#"{"run_id": "R1", "event_id": 0, "sample_id": "arith.dev.0", "type": "sampling", "data": {"prompt": [{"role": "user", "content": "2+2 \"x\" {"}], "sampled": ["4"]}}"#;
+        let matched = r#"{"run_id": "R1", "event_id": 1, "sample_id": "arith.dev.0", "type": "match", "data": {"correct": true, "picked": "4"}}"#;
+        let lines = [
+            matched.to_string(),
+            matched.replace("true", "false"),
+            matched.replace("true", "null"),
+            matched.replace("true", "1"),
+            matched.replace(r#""correct": true, "#, ""),
+            matched.replace(r#""data": {"correct": true, "picked": "4"}"#, r#""data": 3"#),
+            matched.replace(r#""arith.dev.0""#, "7"),
+            matched.replace(r#""arith.dev.0""#, "-7"),
+            matched.replace(r#""arith.dev.0""#, r#""""#),
+            matched.replace(r#""arith.dev.0""#, r#""arith.dev.\u0030""#),
+            matched.replace(r#""run_id": "R1""#, r#""run_id": "R2""#),
+            matched.replace(r#""type": "match""#, r#""type": "match", "type": "sampling""#),
+            matched.replace(r#""correct": true"#, r#""correct": true, "correct": false"#),
+            format!("{matched} x"),
+            matched[..matched.len() - 2].to_string(),
+            r#"{"final_report": {"accuracy": 1.0}}"#.to_string(),
+            "[1, 2]".to_string(),
+        ];
+        for line in &lines {
+            let log = format!("{spec}\n{sampling}\n{line}\n");
+            fast_agrees("R1_m_arith.jsonl", log.as_bytes());
+        }
+    }
+
     fn messages(read: &Read) -> Vec<String> {
         read.diagnostics.iter().map(ToString::to_string).collect()
     }

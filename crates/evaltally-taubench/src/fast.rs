@@ -89,3 +89,68 @@ pub(crate) fn trials(path: &Path, bytes: &[u8]) -> Option<(Results, Vec<Diagnost
     let (model, category) = crate::identity(path);
     Some((Results { model, category, tasks }, repeated_key_warnings(path, bytes)))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    /// What a reading gives, to compare: the runs and every diagnostic as printed.
+    fn outcome(read: &crate::Read) -> String {
+        let said: Vec<String> = read.diagnostics.iter().map(ToString::to_string).collect();
+        format!("{:?}\n{said:?}", read.runs)
+    }
+
+    /// The fast path's runs and words equal the tolerant reader's on `bytes`; whether the
+    /// fast path took the file.
+    fn agrees(name: &str, bytes: &[u8]) -> bool {
+        let path = PathBuf::from(name);
+        let tolerant = crate::read_entries(&path, bytes, true).map(|r| outcome(&r)).map_err(|d| d.to_string());
+        let fast = crate::read_bytes(&path, bytes).map(|r| outcome(&r)).map_err(|d| d.to_string());
+        assert_eq!(fast, tolerant, "{name}: {}", String::from_utf8_lossy(bytes));
+        super::trials(&path, bytes).is_some()
+    }
+
+    #[test]
+    fn the_fast_path_reads_what_the_tolerant_reader_reads() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let mut taken = 0;
+        for dir in ["taubench", "shapes/taubench/results-list-v1/results", "shapes/taubench/results-list-run/results"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    taken += usize::from(agrees("acme-7b-retail.json", &std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        assert!(taken >= 2, "the fixtures take the fast path ({taken})");
+        // Odd entries: each either read alike or left to the tolerant reader.
+        let entry = r#"{"task_id": 1, "reward": 1.0, "info": {"x": [1, {"y": "z"}]}, "traj": [], "trial": 0}"#;
+        let variants = [
+            format!("[{entry}]"),
+            format!("  [ {entry} , {} ]\n", entry.replace("\"task_id\": 1", "\"task_id\": \"t-2\"")),
+            format!("[{}]", entry.replace("1.0", "0")),
+            format!("[{}]", entry.replace("1.0", "1e0")),
+            format!("[{}]", entry.replace("1.0", "null")),
+            format!("[{}]", entry.replace("1.0", "\"1\"")),
+            format!("[{}]", entry.replace("\"task_id\": 1", "\"task_id\": -1")),
+            format!("[{}]", entry.replace("\"task_id\": 1", "\"task_id\": 1.5")),
+            format!("[{}]", entry.replace("\"task_id\": 1", "\"task_id\": 01")),
+            format!("[{}]", entry.replace("\"task_id\": 1", "\"task_id\": \"a\\u00e9\"")),
+            format!("[{}]", entry.replace("\"trial\": 0", "\"trial\": 2.0")),
+            format!("[{}]", entry.replace("\"trial\": 0", "\"trial\": 0, \"trial\": 1")),
+            format!("[{}]", entry.replace("\"trial\": 0", "\"trial\": 0, \"info\": 1")),
+            format!("[{entry}, {entry}]"),
+            format!("[{entry}, 3]"),
+            format!("[{entry}"),
+            format!("[{entry}] x"),
+            format!("\u{feff}[{entry}]"),
+            format!("{{\"a\": [{entry}]}}"),
+            "[]".to_string(),
+        ];
+        let mut fast = 0;
+        for v in &variants {
+            fast += usize::from(agrees("acme-7b-retail.json", v.as_bytes()));
+        }
+        assert!(fast >= 4, "plain variants take the fast path ({fast})");
+    }
+}
