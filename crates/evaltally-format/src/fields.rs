@@ -25,6 +25,30 @@ use crate::scan::{Member, array_at, object_at, string_value, value_end};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fallback;
 
+impl From<crate::scan::ScanError> for Fallback {
+    fn from(_: crate::scan::ScanError) -> Self {
+        Fallback
+    }
+}
+
+/// Whether the keys of one object (their ranges in `b`, inside the quotes) are written once
+/// each, none with an escape (which could spell another key): a fast path that reads an
+/// object whose every key this holds for owes no warning about a repeated key.
+///
+/// ```
+/// use evaltally_format::fields::distinct;
+/// let b = br#"{"a": 1, "b": 2, "a": 3}"#;
+/// assert!(distinct(b, &[2..3, 10..11]));
+/// assert!(!distinct(b, &[2..3, 10..11, 18..19]));
+/// assert!(!distinct(br#"{"\u0061": 1}"#, &[2..8]));
+/// ```
+pub fn distinct(b: &[u8], keys: &[Range<usize>]) -> bool {
+    keys.iter().enumerate().all(|(i, k)| {
+        let key = &b[k.clone()];
+        !key.contains(&b'\\') && keys[..i].iter().all(|o| o.len() != key.len() || &b[o.clone()] != key)
+    })
+}
+
 /// The value ranges of the keys asked for, in their order (`None` where absent).
 pub type Found<const N: usize> = [Option<Range<usize>>; N];
 

@@ -21,28 +21,11 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use evaltally_format::scan::{ScanError, array_at, object_at_with, string_value, value_end};
+use evaltally_format::fields::{Fallback as Slow, distinct};
+use evaltally_format::scan::{array_at, object_at_with, string_value, value_end};
 use serde_json::{Map, Value};
 
 use crate::{Instance, METRICS, entry_key};
-
-/// Not for the fast path: the tolerant reader reads the file and says what is wrong.
-struct Slow;
-
-impl From<ScanError> for Slow {
-    fn from(_: ScanError) -> Self {
-        Slow
-    }
-}
-
-/// Whether the keys of one object are written once each, none with an escape (which could
-/// spell another key).
-fn distinct(b: &[u8], keys: &[Range<usize>]) -> bool {
-    keys.iter().enumerate().all(|(i, k)| {
-        let key = &b[k.clone()];
-        !key.contains(&b'\\') && keys[..i].iter().all(|o| o.len() != key.len() || &b[o.clone()] != key)
-    })
-}
 
 /// The value ranges of the members asked for, in their order (`None` where absent).
 type Found<const N: usize> = [Option<Range<usize>>; N];

@@ -22,28 +22,11 @@
 use std::ops::Range;
 
 use evaltally_format::Input;
+use evaltally_format::fields::{Fallback as Slow, distinct};
 use evaltally_format::scan::{ScanError, array_at, object_at_with, value_end};
 use serde_json::{Map, Value};
 
 use crate::eval::{Eval, Head, Parsed, parse_entry, settle};
-
-/// Not for the fast path: the tolerant reader reads the document and says what is wrong.
-struct Slow;
-
-impl From<ScanError> for Slow {
-    fn from(_: ScanError) -> Self {
-        Slow
-    }
-}
-
-/// Whether the keys of one object are written once each, none with an escape (which could
-/// spell another key).
-fn distinct(b: &[u8], keys: &[Range<usize>]) -> bool {
-    keys.iter().enumerate().all(|(i, k)| {
-        let key = &b[k.clone()];
-        !key.contains(&b'\\') && keys[..i].iter().all(|o| o.len() != key.len() || &b[o.clone()] != key)
-    })
-}
 
 /// Walks the object at `b[start]`, calling `each(key, value start)`, which returns the offset
 /// just past the value; returns the offset just past the object. A structure error, or a
