@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::scan::{Member, array_at, object_at, string_value, value_end};
+use crate::scan::{Member, array_at, object_at, object_at_with, string_value, value_end};
 
 /// The document is not for the fast path: read it the tolerant way, which says what is
 /// wrong with it.
@@ -47,6 +47,54 @@ pub fn distinct(b: &[u8], keys: &[Range<usize>]) -> bool {
         let key = &b[k.clone()];
         !key.contains(&b'\\') && keys[..i].iter().all(|o| o.len() != key.len() || &b[o.clone()] != key)
     })
+}
+
+/// Walks the object at `b[start]`, calling `each(key, value start)`, which returns the
+/// offset just past the value; returns the offset just past the object. A structure error,
+/// or a key written twice or escaped anywhere in the object ([`distinct`]), is a
+/// [`Fallback`]. `keys` is scratch room for the object's keys.
+///
+/// ```
+/// use evaltally_format::fields::walk_distinct;
+/// let doc = br#"{"a": 1, "b": [2, 3]}"#;
+/// let mut seen = Vec::new();
+/// let end = walk_distinct(doc, 0, &mut Vec::new(), |k, v| {
+///     seen.push(k.to_vec());
+///     Ok(evaltally_format::scan::value_end(doc, v)?)
+/// });
+/// assert_eq!((end, seen), (Ok(doc.len()), vec![b"a".to_vec(), b"b".to_vec()]));
+/// assert!(walk_distinct(br#"{"a": 1, "a": 2}"#, 0, &mut Vec::new(), |_, v| Ok(v + 1)).is_err());
+/// ```
+pub fn walk_distinct(
+    b: &[u8],
+    start: usize,
+    keys: &mut Vec<Range<usize>>,
+    mut each: impl FnMut(&[u8], usize) -> Result<usize, Fallback>,
+) -> Result<usize, Fallback> {
+    keys.clear();
+    let end = object_at_with(b, start, |k, v| {
+        keys.push(k.clone());
+        each(&b[k], v).map_err(|Fallback| crate::scan::ScanError { offset: v, message: "a member the fast path reads" })
+    })?;
+    if distinct(b, keys) { Ok(end) } else { Err(Fallback) }
+}
+
+/// A member's value built, as a tolerant reader builds it: one that does not parse, or an
+/// object or list with a key written twice inside, is a [`Fallback`].
+///
+/// ```
+/// use evaltally_format::fields::built;
+/// let doc = br#"{"a": {"x": 1}, "b": {"x": 1, "x": 2}}"#;
+/// assert_eq!(built(doc, &(6..14)), Ok(serde_json::json!({"x": 1})));
+/// assert!(built(doc, &(21..37)).is_err());
+/// ```
+pub fn built(b: &[u8], r: &Range<usize>) -> Result<serde_json::Value, Fallback> {
+    let raw = &b[r.clone()];
+    let v = serde_json::from_slice(raw).map_err(|_| Fallback)?;
+    if matches!(raw.first(), Some(b'{' | b'[')) && !crate::json::repeated_keys(raw).is_empty() {
+        return Err(Fallback);
+    }
+    Ok(v)
 }
 
 /// The value ranges of the keys asked for, in their order (`None` where absent).

@@ -21,47 +21,30 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use evaltally_format::fields::{Fallback as Slow, distinct};
-use evaltally_format::scan::{array_at, object_at_with, string_value, value_end};
-use serde_json::{Map, Value};
+use evaltally_format::fields::{Fallback as Slow, Found, built as value, walk_distinct};
+use evaltally_format::scan::{array_at, string_value, value_end};
+use serde_json::Map;
 
 use crate::{Instance, METRICS, entry_key};
 
-/// The value ranges of the members asked for, in their order (`None` where absent).
-type Found<const N: usize> = [Option<Range<usize>>; N];
-
-/// Walks the object at `b[start]`, keeping the value ranges of `wanted`'s members; returns
-/// them with the offset just past the object. A structure error, or a key written twice, is
-/// [`Slow`]. `keys` is scratch room for the object's keys.
+/// Walks the object at `b[start]` ([`walk_distinct`]), keeping the value ranges of
+/// `wanted`'s members; returns them with the offset just past the object. `keys` is scratch
+/// room for the object's keys.
 fn fields<const N: usize>(
     b: &[u8],
     start: usize,
     wanted: [&str; N],
     keys: &mut Vec<Range<usize>>,
 ) -> Result<(Found<N>, usize), Slow> {
-    keys.clear();
     let mut found: Found<N> = std::array::from_fn(|_| None);
-    let end = object_at_with(b, start, |k, v| {
+    let end = walk_distinct(b, start, keys, |key, v| {
         let end = value_end(b, v)?;
-        let key = &b[k.clone()];
         if let Some(at) = wanted.iter().position(|w| w.as_bytes() == key) {
             found[at] = Some(v..end);
         }
-        keys.push(k);
         Ok(end)
     })?;
-    if distinct(b, keys) { Ok((found, end)) } else { Err(Slow) }
-}
-
-/// A member's value built, as the tolerant reader builds it; one that does not parse, or an
-/// object or list with a key written twice inside, is [`Slow`].
-fn value(b: &[u8], r: &Range<usize>) -> Result<Value, Slow> {
-    let raw = &b[r.clone()];
-    let v = serde_json::from_slice(raw).map_err(|_| Slow)?;
-    if matches!(raw.first(), Some(b'{' | b'[')) && !evaltally_format::json::repeated_keys(raw).is_empty() {
-        return Err(Slow);
-    }
-    Ok(v)
+    Ok((found, end))
 }
 
 /// Scratch room for the keys of the objects walked, one per depth.

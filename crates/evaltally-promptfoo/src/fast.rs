@@ -22,39 +22,11 @@
 use std::ops::Range;
 
 use evaltally_format::Input;
-use evaltally_format::fields::{Fallback as Slow, distinct};
-use evaltally_format::scan::{ScanError, array_at, object_at_with, value_end};
+use evaltally_format::fields::{Fallback as Slow, built as value, distinct, walk_distinct as walk};
+use evaltally_format::scan::{ScanError, array_at, value_end};
 use serde_json::{Map, Value};
 
 use crate::eval::{Eval, Head, Parsed, parse_entry, settle};
-
-/// Walks the object at `b[start]`, calling `each(key, value start)`, which returns the offset
-/// just past the value; returns the offset just past the object. A structure error, or a
-/// key written twice, is [`Slow`]. `keys` is scratch room for the object's keys.
-fn walk(
-    b: &[u8],
-    start: usize,
-    keys: &mut Vec<Range<usize>>,
-    mut each: impl FnMut(&[u8], usize) -> Result<usize, Slow>,
-) -> Result<usize, Slow> {
-    keys.clear();
-    let end = object_at_with(b, start, |k, v| {
-        keys.push(k.clone());
-        each(&b[k], v).map_err(|Slow| ScanError { offset: v, message: "a member the fast path reads" })
-    })?;
-    if distinct(b, keys) { Ok(end) } else { Err(Slow) }
-}
-
-/// A member's value built, as the tolerant reader builds it; one that does not parse, or an
-/// object or list with a key written twice inside, is [`Slow`].
-fn value(b: &[u8], r: &Range<usize>) -> Result<Value, Slow> {
-    let raw = &b[r.clone()];
-    let v = serde_json::from_slice(raw).map_err(|_| Slow)?;
-    if matches!(raw.first(), Some(b'{' | b'[')) && !evaltally_format::json::repeated_keys(raw).is_empty() {
-        return Err(Slow);
-    }
-    Ok(v)
-}
 
 /// A member whose value is walked for a few of its own members.
 enum Sub<const N: usize> {
