@@ -87,6 +87,18 @@ pub fn classify(file_name: &str) -> Option<(FileKind, &str)> {
     valid.then_some((kind, category))
 }
 
+/// Whether a file bears the name BFCL v1's writer gave result files
+/// (`gorilla_openfunctions_v1_test_<category>_result.json`), whose ids were integers.
+///
+/// ```
+/// use evaltally_bfcl::layout::is_v1_name;
+/// assert!(is_v1_name(std::path::Path::new("r/m/gorilla_openfunctions_v1_test_simple_result.json")));
+/// assert!(!is_v1_name(std::path::Path::new("r/m/BFCL_v4_simple_python_result.json")));
+/// ```
+pub fn is_v1_name(path: &std::path::Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("gorilla_openfunctions_v1_test_"))
+}
+
 /// Strips `BFCL_v<digits>_`.
 fn strip_version_prefix(body: &str) -> Option<&str> {
     let rest = body.strip_prefix("BFCL_v")?;

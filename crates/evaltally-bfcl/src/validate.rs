@@ -51,6 +51,10 @@ impl FileReport {
         self.findings.push(Finding::warning(format!("line {line}"), message));
     }
 
+    fn info(&mut self, line: u64, message: impl Into<String>) {
+        self.findings.push(Finding::info(format!("line {line}"), message));
+    }
+
     fn file_error(&mut self, message: impl Into<String>) {
         self.findings.push(Finding::error("file", message));
     }
@@ -150,8 +154,12 @@ fn check_newline(buf: &[u8], report: &mut FileReport) {
         report.warn(1, "starts with a UTF-8 byte order mark: read past it here, but BFCL's own json.loads refuses it");
     }
     if !buf.is_empty() && !buf.ends_with(b"\n") {
-        let last = lines::split(buf).last().map_or(1, |(n, _)| n);
-        report.warn(last, "no newline at the end of the file (was it cut short?)");
+        let (last, line) = lines::split(buf).last().unwrap_or((1, buf));
+        if line.trim_ascii_end().ends_with(b"}") {
+            report.info(last, crate::read::NO_FINAL_NEWLINE);
+        } else {
+            report.warn(last, "no newline at the end of the file (was it cut short?)");
+        }
     }
 }
 
@@ -182,6 +190,7 @@ fn results_in(
     let mut out = ResultIds::default();
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut foreign = 0usize;
+    let mut v1: Option<u64> = None;
     for (line_no, line) in lines::split(buf) {
         if lines::is_blank(line) {
             report.warn(line_no, "blank line");
@@ -205,7 +214,24 @@ fn results_in(
         }
         let id = match (value.get("id"), value.get("idx")) {
             (Some(v), _) if v.as_str().is_some() => v.as_str().unwrap_or_default().to_string(),
-            (None, Some(v)) if v.as_u64().is_some() => format!("{category}_{}", v.as_u64().unwrap_or(0)),
+            // BFCL v1's shapes: integer ids (in files of its name), or `idx`.
+            (Some(v), _) if v.as_u64().is_some() && crate::layout::is_v1_name(&report.path) => {
+                if v1.is_none() {
+                    v1 = Some(line_no);
+                    report.info(line_no, format!("v1 integer ids in a result file; named `{category}_<id>`"));
+                }
+                format!("{category}_{}", v.as_u64().unwrap_or(0))
+            }
+            (None, Some(v)) if v.as_u64().is_some() => {
+                if v1.is_none() {
+                    v1 = Some(line_no);
+                    report.info(
+                        line_no,
+                        format!("v1 result lines keyed `idx` (0-based) instead of `id`; ids named `{category}_<idx>`"),
+                    );
+                }
+                format!("{category}_{}", v.as_u64().unwrap_or(0))
+            }
             (Some(v), _) => {
                 report.error(line_no, format!("`id` must be a string, found {}", type_name(v)));
                 continue;

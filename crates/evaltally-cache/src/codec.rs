@@ -300,6 +300,7 @@ fn severity_byte(severity: Severity) -> u8 {
         Severity::Warning => 0,
         Severity::Error => 1,
         Severity::Note => 2,
+        Severity::Info => 3,
     }
 }
 
@@ -308,6 +309,7 @@ fn severity_from(byte: u8) -> Option<Severity> {
         0 => Some(Severity::Warning),
         1 => Some(Severity::Error),
         2 => Some(Severity::Note),
+        3 => Some(Severity::Info),
         _ => None,
     }
 }
@@ -320,6 +322,7 @@ fn encode_diagnostics(diagnostics: &[Diagnostic], w: &mut Writer<'_>) {
         w.opt_u64(d.line);
         w.opt_u64(d.column);
         w.str(&d.message);
+        w.u64(d.more);
     }
 }
 
@@ -331,7 +334,8 @@ fn decode_diagnostics(r: &mut Reader<'_>) -> Option<Vec<Diagnostic>> {
         let path = r.path()?;
         let (line, column) = (r.opt_u64()?, r.opt_u64()?);
         let message = r.str()?.to_string();
-        diagnostics.push(Diagnostic { severity, path, line, column, message });
+        let more = r.u64()?;
+        diagnostics.push(Diagnostic { severity, path, line, column, message, more });
     }
     Some(diagnostics)
 }

@@ -7,6 +7,10 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
+    /// A fact of the file's shape that its writer always gives (BFCL v1's integer ids, a
+    /// score file with no final newline): nothing is wrong. `validate` and `--verbose` say
+    /// it; it is not counted as a problem.
+    Info,
     /// Said, not wrong: a file found and not read (no format evaltally reads takes it, or
     /// its format keeps no runs in it). Commands count these in one line.
     Note,
@@ -39,6 +43,15 @@ pub struct Diagnostic {
     pub column: Option<u64>,
     /// What was found and what was expected.
     pub message: String,
+    /// How many more problems of the same kind the file holds that were counted, not kept
+    /// (readers keep the first few of a kind per file).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more: u64,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Diagnostic {
@@ -59,13 +72,24 @@ impl Diagnostic {
         Self::new(Severity::Note, path.into(), message.into())
     }
 
+    /// A fact of `path`'s shape that its writer always gives (see [`Severity::Info`]).
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// let d = Diagnostic::info("r/m/simple_result.json", "v1 result lines keyed `idx`");
+    /// assert!(d.is_info() && !d.is_problem());
+    /// ```
+    pub fn info(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Info, path.into(), message.into())
+    }
+
     /// An error about `path`.
     pub fn error(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Self::new(Severity::Error, path.into(), message.into())
     }
 
     fn new(severity: Severity, path: PathBuf, message: String) -> Self {
-        Self { severity, path, line: None, column: None, message }
+        Self { severity, path, line: None, column: None, message, more: 0 }
     }
 
     /// Sets the 1-based line.
@@ -82,6 +106,67 @@ impl Diagnostic {
         self.line = Some(line);
         self.column = (column > 0).then_some(column);
         self
+    }
+
+    /// Says that `more` further problems of this kind in the same file were counted and
+    /// not kept.
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// let d = Diagnostic::warning("s.json", "duplicate id `simple_3`").at_line(7).with_more(12);
+    /// assert_eq!(d.to_string(), "s.json:7: warning: duplicate id `simple_3` (and 12 more like it in this file)");
+    /// assert_eq!(d.count(), 13);
+    /// ```
+    #[must_use]
+    pub fn with_more(mut self, more: u64) -> Self {
+        self.more = more;
+        self
+    }
+
+    /// How many problems this diagnostic stands for: itself and the [`more`](Self::more)
+    /// it counted.
+    pub fn count(&self) -> u64 {
+        1 + self.more
+    }
+
+    /// The kind of problem, for saying each kind once: the severity and the message with
+    /// what varies from one occurrence to the next masked (text between backticks becomes
+    /// `` `…` ``, a run of digits `N`). Messages put names, ids and paths between backticks
+    /// so that two occurrences of one problem have one kind.
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// let a = Diagnostic::warning("a.json", "duplicate id `simple_3` on line 7");
+    /// let b = Diagnostic::warning("b.json", "duplicate id `multiple_12` on line 40");
+    /// assert_eq!(a.kind(), b.kind());
+    /// assert_eq!(a.kind(), "warning: duplicate id `…` on line N");
+    /// assert_ne!(a.kind(), Diagnostic::error("a.json", "duplicate id `x` on line 1").kind());
+    /// ```
+    pub fn kind(&self) -> String {
+        let mut out = String::with_capacity(self.message.len() + 10);
+        out.push_str(self.severity.word());
+        out.push_str(": ");
+        let mut quoted = false;
+        let mut digits = false;
+        for c in self.message.chars() {
+            if c == '`' {
+                if !quoted {
+                    out.push_str("`…`");
+                }
+                quoted = !quoted;
+                digits = false;
+            } else if quoted {
+            } else if c.is_ascii_digit() {
+                if !digits {
+                    out.push('N');
+                }
+                digits = true;
+            } else {
+                digits = false;
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// The path as given.
@@ -102,6 +187,28 @@ impl Diagnostic {
     /// Whether this is a note (a file found and not read).
     pub fn is_note(&self) -> bool {
         self.severity == Severity::Note
+    }
+
+    /// Whether this is a fact of the file's shape (see [`Severity::Info`]).
+    pub fn is_info(&self) -> bool {
+        self.severity == Severity::Info
+    }
+
+    /// Whether this is a problem: a warning or an error.
+    pub fn is_problem(&self) -> bool {
+        self.severity >= Severity::Warning
+    }
+}
+
+impl Severity {
+    /// The word diagnostics are printed with: `info`, `note`, `warning` or `error`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
     }
 }
 
@@ -129,11 +236,103 @@ impl fmt::Display for Diagnostic {
                 write!(f, ":{col}")?;
             }
         }
-        let kind = match self.severity {
-            Severity::Note => "note",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        };
-        write!(f, ": {kind}: {}", crate::text::printable(&self.message))
+        write!(f, ": {}: {}", self.severity.word(), crate::text::printable(&self.message))?;
+        match self.more {
+            0 => Ok(()),
+            n => write!(f, " (and {n} more like it in this file)"),
+        }
     }
+}
+
+/// The diagnostics of one [kind](Diagnostic::kind), as [`group`] gathers them.
+#[derive(Clone, Debug)]
+pub struct Group<'a> {
+    /// Every diagnostic of the kind, in the order given.
+    pub members: Vec<&'a Diagnostic>,
+    /// How many problems they stand for, with those counted and not kept
+    /// ([`Diagnostic::more`]).
+    pub count: u64,
+    /// How many files they are about.
+    pub files: usize,
+}
+
+impl Group<'_> {
+    /// The first diagnostic of the kind.
+    pub fn first(&self) -> &Diagnostic {
+        self.members[0]
+    }
+
+    /// The group in one line for people: the first diagnostic as it prints, then, when
+    /// there are more, how many and in how many files, naming the next file.
+    ///
+    /// ```
+    /// use evaltally_core::{diag::group, Diagnostic};
+    /// let d = [
+    ///     Diagnostic::warning("a.json", "holds no tests"),
+    ///     Diagnostic::warning("b.json", "holds no tests"),
+    ///     Diagnostic::warning("c.json", "holds no tests"),
+    /// ];
+    /// let groups = group(&d);
+    /// assert_eq!(groups.len(), 1);
+    /// assert_eq!(groups[0].line(), "a.json: warning: holds no tests (3 files like it: also b.json and 1 more)");
+    /// ```
+    pub fn line(&self) -> String {
+        use std::fmt::Write as _;
+        let first = self.first();
+        let mut line = Diagnostic { more: 0, ..first.clone() }.to_string();
+        if self.count == 1 {
+            return line;
+        }
+        if self.files == 1 {
+            let _ = write!(line, " ({} like it in this file)", self.count);
+            return line;
+        }
+        let times = if self.count == self.files as u64 { String::new() } else { format!("{} times, ", self.count) };
+        let _ = write!(line, " ({times}{} files like it", self.files);
+        // The next file the kind is about, as it was first met.
+        if let Some(next) = self.members.iter().find(|d| d.path != first.path) {
+            let _ = write!(line, ": also {}", crate::text::printable(&next.path.to_string_lossy()));
+        }
+        match self.files - 2 {
+            0 => line.push(')'),
+            n => {
+                let _ = write!(line, " and {n} more)");
+            }
+        }
+        line
+    }
+}
+
+/// Gathers `diagnostics` by [kind](Diagnostic::kind), the groups in the order their kinds
+/// first appear, so that each kind of problem can be said once.
+///
+/// ```
+/// use evaltally_core::{diag::group, Diagnostic};
+/// let d = [
+///     Diagnostic::warning("a.json", "duplicate id `x`").at_line(3),
+///     Diagnostic::error("b.json", "not valid JSON"),
+///     Diagnostic::warning("a.json", "duplicate id `y`").at_line(9).with_more(4),
+/// ];
+/// let groups = group(&d);
+/// assert_eq!(groups.len(), 2);
+/// assert_eq!((groups[0].members.len(), groups[0].count, groups[0].files), (2, 6, 1));
+/// assert_eq!(groups[0].line(), "a.json:3: warning: duplicate id `x` (6 like it in this file)");
+/// ```
+pub fn group(diagnostics: &[Diagnostic]) -> Vec<Group<'_>> {
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    let mut paths: Vec<std::collections::HashSet<&Path>> = Vec::new();
+    for d in diagnostics {
+        let i = *index.entry(d.kind()).or_insert_with(|| {
+            groups.push(Group { members: Vec::new(), count: 0, files: 0 });
+            paths.push(std::collections::HashSet::new());
+            groups.len() - 1
+        });
+        groups[i].members.push(d);
+        groups[i].count += d.count();
+        if paths[i].insert(&d.path) {
+            groups[i].files += 1;
+        }
+    }
+    groups
 }

@@ -29,6 +29,11 @@ impl Finding {
         Self { severity: Severity::Error, path: path.into(), message: message.into() }
     }
 
+    /// A fact of the document's shape at `path` (see [`Severity::Info`]).
+    pub fn info(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { severity: Severity::Info, path: path.into(), message: message.into() }
+    }
+
     /// A warning at `path`.
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
         Self { severity: Severity::Warning, path: path.into(), message: message.into() }
@@ -67,11 +72,12 @@ impl Finding {
 /// and the JSON keep the exact text.
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.severity {
-            Severity::Note => "note",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        };
-        write!(f, "{}: {kind}: {}", crate::text::printable(&self.path), crate::text::printable(&self.message))
+        write!(
+            f,
+            "{}: {}: {}",
+            crate::text::printable(&self.path),
+            self.severity.word(),
+            crate::text::printable(&self.message)
+        )
     }
 }

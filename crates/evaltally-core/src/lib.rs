@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod detail;
-mod diag;
+pub mod diag;
 mod error_type;
 mod finding;
 mod group;

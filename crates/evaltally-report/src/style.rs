@@ -99,16 +99,17 @@ pub(crate) fn diagnostics_markdown(out: &mut String, diagnostics: &[evaltally_co
         return;
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let warnings = diagnostics.iter().filter(|d| d.is_warning()).count();
     let notes = diagnostics.iter().filter(|d| d.is_note()).count();
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let not_read = if notes == 0 { String::new() } else { format!(", {} not read", count(notes, "file")) };
     let _ = writeln!(
         out,
         "\n<details><summary>{}, {}{not_read}</summary>\n",
-        count(diagnostics.len() - errors - notes, "warning"),
+        count(warnings, "warning"),
         count(errors, "error")
     );
-    for d in diagnostics {
+    for d in diagnostics.iter().filter(|d| !d.is_info()) {
         let _ = writeln!(out, "- {}", evaltally_core::text::markdown_code(&d.to_string().replace('`', "'"), false));
     }
     out.push_str("\n</details>\n");

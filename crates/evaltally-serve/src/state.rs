@@ -668,7 +668,7 @@ fn diagnostics_json(diagnostics: &[Diagnostic]) -> Value {
     let notes = diagnostics.iter().filter(|d| d.is_note()).count();
     let listed: Vec<String> = diagnostics
         .iter()
-        .filter(|d| !d.is_note())
+        .filter(|d| d.is_problem())
         .chain(diagnostics.iter().filter(|d| d.is_note()))
         .take(DIAGNOSTICS_LISTED)
         .map(|d| printable_block(&d.to_string()).into_owned())

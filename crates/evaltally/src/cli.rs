@@ -47,9 +47,13 @@ pub(crate) struct Cli {
     /// shows and empties it.
     #[arg(long, global = true)]
     pub(crate) no_cache: bool,
-    /// Say why each file found was not read.
+    /// List every problem and every file not read, with why, and each format's facts.
     ///
-    /// By default one line counts them, with their names.
+    /// By default stderr says each kind of problem once (the first, then how many and in
+    /// how many files) and counts the files not read in one line. With --verbose every
+    /// warning and error is listed with its file and place, every file not read with the
+    /// reason, and the facts of each file's format that are no problem (BFCL v1's `idx`
+    /// keys, a score file without a final newline), which `validate` also says.
     #[arg(long, short = 'v', global = true)]
     pub(crate) verbose: bool,
     #[command(subcommand)]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use evaltally_core::Diagnostic;
+use evaltally_core::diag::group;
 use evaltally_core::text::printable;
 use evaltally_format::walk::identity;
 
@@ -97,29 +98,38 @@ fn verbose() -> bool {
 }
 
 /// Prints diagnostics on stderr (their `Display` escapes what came from files), then a
-/// one-line count. Notes (files found and not read) are each printed with `--verbose`;
-/// otherwise one line counts and names them.
+/// one-line count. Each kind of problem is one line, errors first: the first occurrence,
+/// then how many and in how many files ([`evaltally_core::diag::Group::line`]). Notes (files found and not read)
+/// are counted in one line, naming the first few. With `--verbose`, every diagnostic is
+/// printed, the facts of each file's shape (`info`) and the notes with them.
 pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
     if diags.is_empty() {
         return;
     }
     let mut err = std::io::stderr().lock();
-    let (notes, said): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diags.iter().partition(|d| d.is_note());
-    for d in &said {
-        let _ = writeln!(err, "{d}");
-    }
+    let notes: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_note()).collect();
+    let mut folded = false;
     if verbose() {
-        for d in &notes {
+        for d in diags.iter().filter(|d| !d.is_note()).chain(notes.iter().copied()) {
             let _ = writeln!(err, "{d}");
+        }
+    } else {
+        let mut groups = group(diags);
+        groups.retain(|g| g.first().is_problem());
+        groups.sort_by_key(|g| std::cmp::Reverse(g.first().severity));
+        for g in &groups {
+            folded |= g.count > 1;
+            let _ = writeln!(err, "{}", g.line());
         }
     }
     for line in not_read_lines(&notes) {
         let _ = writeln!(err, "note: {line}");
     }
-    if !said.is_empty() {
-        let errors = said.iter().filter(|d| d.is_error()).count();
-        let warnings = said.len() - errors;
-        let _ = writeln!(err, "{warnings} warning{}, {errors} error{}", plural(warnings), plural(errors));
+    let count = |pick: fn(&Diagnostic) -> bool| diags.iter().filter(|d| pick(d)).map(Diagnostic::count).sum::<u64>();
+    let (warnings, errors) = (count(Diagnostic::is_warning), count(Diagnostic::is_error));
+    if warnings + errors > 0 {
+        let every = if folded { " (--verbose lists every one)" } else { "" };
+        let _ = writeln!(err, "{warnings} warning{}, {errors} error{}{every}", plural(warnings), plural(errors));
     }
 }
 
@@ -149,10 +159,11 @@ fn not_read_lines(notes: &[&Diagnostic]) -> Vec<String> {
 
 /// Whether `diags` hold a warning or an error (notes aside).
 pub(crate) fn has_problems(diags: &[Diagnostic]) -> bool {
-    diags.iter().any(|d| !d.is_note())
+    diags.iter().any(Diagnostic::is_problem)
 }
 
-fn plural(n: usize) -> &'static str {
+fn plural(n: impl Into<u64>) -> &'static str {
+    let n: u64 = n.into();
     if n == 1 { "" } else { "s" }
 }
 

@@ -288,7 +288,7 @@ fn same_named_logs_keep_their_epochs_apart() {
     }
     // The same bytes twice: one run saved twice, read once and said.
     let once = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
-    assert!(once.stderr.contains("b/arith.eval: warning: the same bytes as ./a/arith.eval"), "{}", once.stderr);
+    assert!(once.stderr.contains("b/arith.eval: warning: the same bytes as `./a/arith.eval`"), "{}", once.stderr);
     let doc: serde_json::Value = serde_json::from_str(&once.stdout).unwrap();
     assert_eq!(doc["models"][0]["runs"].as_array().unwrap().len(), 3);
     let run = evaltally_in(dir.path(), &["stability", ".", "--format", "json", "--keep-duplicates"], &[]);

@@ -172,7 +172,7 @@ fn duplicates_are_read_once_and_empties_said() {
     write(dir.path(), "b/acme-7b-retail-copy.json", &text);
     let once = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
     assert!(
-        once.stderr.contains("b/acme-7b-retail-copy.json: warning: the same bytes as ./a/acme-7b-retail.json"),
+        once.stderr.contains("b/acme-7b-retail-copy.json: warning: the same bytes as `./a/acme-7b-retail.json`"),
         "{}",
         once.stderr
     );

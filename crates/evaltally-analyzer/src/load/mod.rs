@@ -177,8 +177,8 @@ pub(crate) fn duplicates(
         diagnostics.push(Diagnostic::warning(
             d,
             format!(
-                "the same bytes as {} (one run saved twice?): read once; --keep-duplicates reads both",
-                evaltally_core::text::printable(&k.to_string_lossy())
+                "the same bytes as `{}` (one run saved twice?): read once; --keep-duplicates reads both",
+                k.to_string_lossy()
             ),
         ));
     }

@@ -11,6 +11,7 @@ use evaltally_core::{CategoryRun, Diagnostic, Outcome};
 
 use crate::layout::FilePair;
 pub(crate) use numbers::Numbers;
+pub(crate) use reporter::NO_FINAL_NEWLINE;
 use reporter::Reporter;
 use results::Results;
 

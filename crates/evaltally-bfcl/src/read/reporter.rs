@@ -7,6 +7,11 @@ use evaltally_core::Diagnostic;
 
 use crate::scan::ScanError;
 
+/// What [`Reporter::check_final_newline`] says of a complete last line without a newline,
+/// and `validate` too.
+pub(crate) const NO_FINAL_NEWLINE: &str =
+    "no newline at the end of the file, as BFCL's writer ends its files; the last line is complete";
+
 /// At most this many diagnostics of one kind are reported per file; the rest are counted.
 const MAX_REPEATS: usize = 10;
 
@@ -14,7 +19,8 @@ const MAX_REPEATS: usize = 10;
 pub(super) struct Reporter<'p> {
     path: &'p Path,
     out: Vec<Diagnostic>,
-    counts: HashMap<&'static str, usize>,
+    /// Per kind: how many were met, and where in `out` the last one kept is.
+    counts: HashMap<&'static str, (usize, usize)>,
 }
 
 impl<'p> Reporter<'p> {
@@ -23,11 +29,22 @@ impl<'p> Reporter<'p> {
     }
 
     fn push(&mut self, kind: &'static str, diag: Diagnostic) {
-        let n = self.counts.entry(kind).or_insert(0);
+        let (n, last) = self.counts.entry(kind).or_insert((0, 0));
         *n += 1;
         if *n <= MAX_REPEATS {
+            *last = self.out.len();
             self.out.push(diag);
         }
+    }
+
+    /// Whether the file bears BFCL v1's result file name.
+    pub(super) fn is_v1(&self) -> bool {
+        crate::layout::is_v1_name(self.path)
+    }
+
+    /// A fact of the file's shape that its writer always gives (BFCL v1's ids).
+    pub(super) fn info(&mut self, line: u64, message: String) {
+        self.out.push(Diagnostic::info(self.path, message).at_line(line));
     }
 
     pub(super) fn warn(&mut self, kind: &'static str, line: u64, message: String) {
@@ -51,34 +68,36 @@ impl<'p> Reporter<'p> {
         );
     }
 
-    /// Warns when the last line has no newline: a JSON Lines writer ends every line with
-    /// one, so its absence often means the writer stopped early.
+    /// Says when the last line has no newline. BFCL's own writer
+    /// (`write_list_of_dicts_to_file`, for score files and sorted result files) ends no
+    /// file with one, so a last line that closes its object is a fact of the file's shape;
+    /// one that does not may have been cut short, which the line's own error also says.
     pub(super) fn check_final_newline(&mut self, buf: &[u8]) {
         if buf.is_empty() || buf.ends_with(b"\n") {
             return;
         }
-        let last_line = crate::lines::split(buf).last().map_or(1, |(n, _)| n);
-        self.warn(
-            "final newline",
-            last_line,
-            "no newline at the end of the file (was it cut short?); the last line was read as it is".into(),
-        );
+        let (last_line, last) = crate::lines::split(buf).last().unwrap_or((1, buf));
+        if last.trim_ascii_end().ends_with(b"}") {
+            self.info(last_line, NO_FINAL_NEWLINE.into());
+        } else {
+            self.warn(
+                "final newline",
+                last_line,
+                "no newline at the end of the file (was it cut short?); the last line was read as it is".into(),
+            );
+        }
     }
 
     /// Appends the diagnostics to `into`: file-level ones (no line) first, then by line
-    /// (stable, so same-line messages keep the order they were found in), then a count of
-    /// what was held back.
+    /// (stable, so same-line messages keep the order they were found in). The last one kept
+    /// of a kind counts those held back ([`Diagnostic::more`]).
     pub(super) fn finish(mut self, into: &mut Vec<Diagnostic>) {
-        self.out.sort_by_key(|d| d.line);
-        let mut extra: Vec<(&str, usize)> =
-            self.counts.iter().filter(|(_, n)| **n > MAX_REPEATS).map(|(k, n)| (*k, *n)).collect();
-        extra.sort_unstable();
-        for (kind, n) in extra {
-            self.out.push(Diagnostic::warning(
-                self.path,
-                format!("{} more `{kind}` messages for this file not shown", n - MAX_REPEATS),
-            ));
+        for &(n, last) in self.counts.values() {
+            if n > MAX_REPEATS {
+                self.out[last].more = (n - MAX_REPEATS) as u64;
+            }
         }
+        self.out.sort_by_key(|d| d.line);
         into.append(&mut self.out);
     }
 }

@@ -71,6 +71,7 @@ impl Results {
         self.clear();
         rep.check_final_newline(buf);
         let mut first_idx = None;
+        let mut first_integer = None;
         for (line_no, line) in lines::split(buf) {
             if lines::is_blank(line) {
                 rep.warn("blank line", line_no, "blank line ignored".into());
@@ -102,7 +103,7 @@ impl Results {
                     (id, IdSource::Idx)
                 }
                 Ok((id, IdSource::IntegerId)) => {
-                    rep.warn("integer id", line_no, format!("integer id in a result file; named `{id}`"));
+                    first_integer.get_or_insert(line_no);
                     (id, IdSource::IntegerId)
                 }
                 Err(IdProblem::WrongType) => {
@@ -141,12 +142,20 @@ impl Results {
                 }
             }
         }
+        // What BFCL v1's writer always did: facts of the file's shape, not problems.
         if let Some(first) = first_idx {
-            rep.warn(
-                "v1 idx",
+            rep.info(
                 first,
                 format!("v1 result lines keyed `idx` (0-based) instead of `id`; ids named `{category}_<idx>`"),
             );
+        }
+        if let Some(first) = first_integer {
+            let message = format!("integer ids in a result file; named `{category}_<id>`");
+            if rep.is_v1() {
+                rep.info(first, format!("v1 {message}"));
+            } else {
+                rep.warn("integer id", first, format!("{message} (only BFCL v1's writer wrote integer ids)"));
+            }
         }
     }
 }

@@ -1,0 +1,135 @@
+//! What stderr says: each kind of problem once, with how many and in how many files; every
+//! one with `--verbose`; what a writer always does (a fact of its format) only with
+//! `--verbose` and in `validate`; and every distinct problem named, whatever else repeats.
+
+mod common;
+
+use std::path::Path;
+
+use common::evaltally_in;
+
+/// A BFCL v4 result file of `tests` simple tests.
+fn result_lines(tests: usize) -> String {
+    use std::fmt::Write as _;
+    (0..tests).fold(String::new(), |mut out, i| {
+        let _ = writeln!(out, "{{\"id\": \"simple_python_{i}\", \"result\": \"f()\"}}");
+        out
+    })
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn one_kind_of_problem_in_many_files_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for m in 0..12 {
+        write(dir.path(), &format!("run/result/model-{m:02}/BFCL_v4_simple_python_result.json"), &result_lines(3));
+    }
+    let run = evaltally_in(dir.path(), &["stability", "run"], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "one line for the kind, one count:\n{}", run.stderr);
+    assert!(
+        lines[0].starts_with(
+            "run/result/model-00/BFCL_v4_simple_python_result.json: warning: result file without its score file"
+        ),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0]
+            .ends_with("(12 files like it: also run/result/model-01/BFCL_v4_simple_python_result.json and 10 more)"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], "12 warnings, 0 errors (--verbose lists every one)");
+
+    // --verbose names every file.
+    let verbose = evaltally_in(dir.path(), &["stability", "run", "--verbose"], &[]);
+    assert_eq!(verbose.code, 0);
+    for m in 0..12 {
+        let file = format!("run/result/model-{m:02}/BFCL_v4_simple_python_result.json: warning: result file without");
+        assert_eq!(verbose.stderr.matches(&file).count(), 1, "{file}:\n{}", verbose.stderr);
+    }
+    assert_eq!(verbose.stderr.lines().last(), Some("12 warnings, 0 errors"));
+}
+
+#[test]
+fn three_distinct_problems_are_each_named_among_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // 1. A run that cannot be judged, in 8 files: result files without their score files.
+    for m in 0..8 {
+        write(d, &format!("run/result/lone-{m}/BFCL_v4_simple_python_result.json"), &result_lines(2));
+    }
+    // 2. Damage: a line cut short in a result file that has its score file.
+    let mut cut = result_lines(3);
+    cut.push_str("{\"id\": \"simple_python_3\", \"res\n");
+    write(d, "run/result/scored/BFCL_v4_simple_python_result.json", &cut);
+    write(
+        d,
+        "run/score/scored/BFCL_v4_simple_python_score.json",
+        "{\"accuracy\": 1.0, \"correct_count\": 3, \"total_count\": 3}\n",
+    );
+    // 3. A file no format reads.
+    write(d, "run/notes.json", "{\"comment\": \"not results\"}\n");
+    let run = evaltally_in(d, &["stability", "run"], &[]);
+    // The damaged line makes it exit 1, as before.
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "three problems and the count:\n{}", run.stderr);
+    // Errors first, then warnings, then what was not read.
+    assert!(lines[0].starts_with("run/result/scored/BFCL_v4_simple_python_result.json:4:"), "{}", lines[0]);
+    assert!(lines[0].contains("error: not a complete JSON result object"), "{}", lines[0]);
+    assert!(lines[1].contains("warning: result file without its score file"), "{}", lines[1]);
+    assert!(
+        lines[1].ends_with("(8 files like it: also run/result/lone-1/BFCL_v4_simple_python_result.json and 6 more)")
+    );
+    assert_eq!(lines[2], "note: 1 file not read: run/notes.json (--verbose says why)");
+    assert_eq!(lines[3], "8 warnings, 1 error (--verbose lists every one)");
+}
+
+#[test]
+fn what_a_writer_always_does_is_said_by_validate_and_verbose_only() {
+    // BFCL v1's writers key result lines by `idx` and end files without a newline.
+    let quiet = evaltally_in(&evaltally_testkit::workspace_root(), &["stability", "testdata/bfcl/v1"], &[]);
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
+    let verbose =
+        evaltally_in(&evaltally_testkit::workspace_root(), &["stability", "testdata/bfcl/v1", "--verbose"], &[]);
+    assert_eq!(verbose.code, 0);
+    assert!(
+        verbose.stderr.contains("info: v1 result lines keyed `idx` (0-based) instead of `id`"),
+        "{}",
+        verbose.stderr
+    );
+    assert!(verbose.stderr.contains("info: no newline at the end of the file, as BFCL's writer ends its files"));
+    assert!(!verbose.stderr.contains("warning"), "{}", verbose.stderr);
+    let validate = evaltally_in(&evaltally_testkit::workspace_root(), &["validate", "testdata/bfcl/v1"], &[]);
+    assert_eq!(validate.code, 0, "{}", validate.stdout);
+    assert!(validate.stdout.contains("  line 1: info: v1 result lines keyed `idx`"), "{}", validate.stdout);
+    assert!(validate.stdout.ends_with("4 files: 4 valid, 0 invalid, 0 with warnings\n"), "{}", validate.stdout);
+}
+
+#[test]
+fn a_last_line_cut_short_is_still_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = result_lines(2);
+    text.push_str("{\"id\": \"simple_python_2\", \"result\": \"f(");
+    write(dir.path(), "run/result/m/BFCL_v4_simple_python_result.json", &text);
+    write(
+        dir.path(),
+        "run/score/m/BFCL_v4_simple_python_score.json",
+        "{\"accuracy\": 1.0, \"correct_count\": 2, \"total_count\": 2}\n",
+    );
+    let run = evaltally_in(dir.path(), &["stability", "run"], &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(":3: warning: no newline at the end of the file (was it cut short?)"),
+        "{}",
+        run.stderr
+    );
+}
