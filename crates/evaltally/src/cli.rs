@@ -622,6 +622,14 @@ pub(crate) struct PushArgs {
     /// Report files or run folders.
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
+    /// Record the runs as made on this git branch, where their files do not say (in CI:
+    /// $GITHUB_REF_NAME, $CI_COMMIT_BRANCH), so that `store:branch=B` finds them.
+    #[arg(long, value_name = "B")]
+    pub(crate) branch: Option<String>,
+    /// Record the runs as made at this git commit, where their files do not say (in CI:
+    /// $GITHUB_SHA, $CI_COMMIT_SHA).
+    #[arg(long, value_name = "SHA")]
+    pub(crate) commit: Option<String>,
 }
 
 #[derive(Debug, Args)]

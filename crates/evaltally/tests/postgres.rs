@@ -106,6 +106,26 @@ fn store_filters_select_runs() {
     assert!(bad.stderr.contains("unknown filter `colour`"), "{}", bad.stderr);
 }
 
+/// `push --branch --commit` label runs whose files say neither, and leave what files say.
+#[test]
+fn push_labels_runs_with_the_branch_and_commit_given() {
+    let Some(url) = fresh_database("push_labels") else { return };
+    ok(&url, &["push", BFCL[0], "--branch", "feature-x", "--commit", "deadbee"]);
+    // gstack's files name their branch (main): --branch does not overwrite it.
+    ok(&url, &["push", "testdata/gstack/evals", "--branch", "feature-x"]);
+    let listed = json(&ok(&url, &["runs", "--format", "json", "--limit", "0"]));
+    let runs = listed["runs"].as_array().unwrap();
+    let branch_of = |run: &str| -> Vec<String> {
+        runs.iter().filter(|r| r["run"] == run).map(|r| r["git_branch"].as_str().unwrap_or("").to_string()).collect()
+    };
+    assert_eq!(branch_of("run-1"), ["feature-x"], "{listed}");
+    assert!(runs.iter().any(|r| r["run"] == "run-1" && r["git_sha"] == "deadbee"), "{listed}");
+    assert!(runs.iter().filter(|r| r["format"] == "gstack").all(|r| r["git_branch"] == "main"), "{listed}");
+    let picked = json(&ok(&url, &["stability", "store:branch=feature-x", "--format", "json"]));
+    let models: Vec<&str> = picked["models"].as_array().unwrap().iter().map(|m| m["model"].as_str().unwrap()).collect();
+    assert_eq!(models, ["acme_tiny-7b"]);
+}
+
 #[test]
 fn twenty_concurrent_pushes_lose_nothing() {
     let Some(url) = fresh_database("concurrent") else { return };

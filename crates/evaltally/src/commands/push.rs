@@ -60,12 +60,12 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
             ))
         };
         if let Some(db) = &mut db {
-            push_postgres(db, path, &format).map_err(stopped)?;
+            push_postgres(db, path, &format, args).map_err(stopped)?;
             done += 1;
             continue;
         }
         let store::Location::Folder(dir) = &location else { continue };
-        let runs = summaries(path);
+        let runs = summaries(path, Some(args));
         let pushed = store::push(dir, path, &format, &runs).map_err(stopped)?;
         done += 1;
         // The copy walks the run with the policy validation read it with: anything it left
@@ -79,17 +79,26 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
 }
 
 /// Pushes the runs below `path` into the PostgreSQL store, in one transaction.
-fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str) -> anyhow::Result<()> {
+fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str, args: &PushArgs) -> anyhow::Result<()> {
     let paths = [path.to_path_buf()];
     let filter = Filter::default();
-    let loaded = evaltally_analyzer::load::load_cached(
+    let mut loaded = evaltally_analyzer::load::load_cached(
         &paths,
         &filter,
         &evaltally_analyzer::load::NoProgress,
         crate::cache::get(),
     )
     .map_err(|e| explain(&e))?;
-    let records = super::stability::records(&paths, &filter)?;
+    let mut records = super::stability::records(&paths, &filter)?;
+    for run in &mut loaded.runs {
+        let mut meta = run.meta.as_deref().cloned().unwrap_or_default();
+        if label(&mut meta, args) {
+            run.meta = Some(std::sync::Arc::new(meta));
+        }
+    }
+    for run in &mut records.runs {
+        label(&mut run.meta, args);
+    }
     crate::cache::settle();
     let walked = evaltally_format::walk::walk(&paths)?;
     let mut files = Vec::with_capacity(walked.files.len());
@@ -131,9 +140,29 @@ fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str) -> 
 }
 
 /// What `runs` shows of each run below `path` (quietly: its files were checked already).
-fn summaries(path: &Path) -> Vec<store::RunSummary> {
+/// The summaries of the runs below `path`, labelled as `push` was told (`--branch`, `--commit`).
+fn summaries(path: &Path, args: Option<&PushArgs>) -> Vec<store::RunSummary> {
     let records = super::stability::records(std::slice::from_ref(&path.to_path_buf()), &Filter::default());
-    records.map(|r| r.runs.iter().map(store::RunSummary::of).collect()).unwrap_or_default()
+    let mut runs = records.map(|r| r.runs).unwrap_or_default();
+    if let Some(args) = args {
+        for run in &mut runs {
+            label(&mut run.meta, args);
+        }
+    }
+    runs.iter().map(store::RunSummary::of).collect()
+}
+
+/// Fills the branch and commit `--branch` and `--commit` give where the run's files do not
+/// say them; whether anything changed.
+fn label(meta: &mut evaltally_core::RunMeta, args: &PushArgs) -> bool {
+    let mut changed = false;
+    for (field, given) in [(&mut meta.git_branch, &args.branch), (&mut meta.git_sha, &args.commit)] {
+        if field.is_none() && given.is_some() {
+            field.clone_from(given);
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// One line of `runs`: an entry with what its runs say (the first run that says it).
@@ -171,7 +200,7 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
         .into_iter()
         .map(|entry| {
             // An entry pushed before summaries were kept is read now.
-            let runs = entry.runs.clone().unwrap_or_else(|| summaries(&dir.join(&entry.name)));
+            let runs = entry.runs.clone().unwrap_or_else(|| summaries(&dir.join(&entry.name), None));
             Listed { entry, runs }
         })
         .filter(|l| {
