@@ -24,6 +24,8 @@ mod bench;
 mod ci;
 mod features;
 mod fuzz;
+#[cfg(test)]
+mod listing;
 mod man;
 #[cfg(test)]
 mod modules;

@@ -88,18 +88,81 @@ fn edges(mods: &BTreeMap<String, PathBuf>) -> BTreeMap<String, BTreeSet<String>>
             let end = text[at..]
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
                 .map_or(text.len(), |e| at + e);
-            let path: Vec<&str> = text[at..end].split("::").filter(|s| !s.is_empty()).collect();
-            if let Some(target) = resolve(module, &path, mods) {
-                let related = target == *module
-                    || target.is_empty()
-                    || module.is_empty()
-                    || target.starts_with(&format!("{module}::"))
-                    || module.starts_with(&format!("{target}::"));
-                if !related {
-                    out.entry(module.clone()).or_default().insert(target);
+            let prefix: Vec<String> = text[at..end].split("::").filter(|s| !s.is_empty()).map(str::to_string).collect();
+            // `crate::{a, b::C}`: every path of the group, nested groups too.
+            let (paths, end) = if text[end..].starts_with('{') {
+                let close = matching_brace(&text, end);
+                (group_paths(&prefix, &text[end + 1..close]), close + 1)
+            } else {
+                (vec![prefix], end)
+            };
+            for path in paths {
+                let path: Vec<&str> = path.iter().map(String::as_str).collect();
+                if let Some(target) = resolve(module, &path, mods) {
+                    let related = target == *module
+                        || target.is_empty()
+                        || module.is_empty()
+                        || target.starts_with(&format!("{module}::"))
+                        || module.starts_with(&format!("{target}::"));
+                    if !related {
+                        out.entry(module.clone()).or_default().insert(target);
+                    }
                 }
             }
             at = end.max(at + 1);
+        }
+    }
+    out
+}
+
+/// The index of the `}` closing the `{` at `open` (the text's end when it is not closed).
+fn matching_brace(text: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + i;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// The paths a `use` group names, each `prefix` followed by an item: `a`, `b::C`,
+/// `c::{D, e::F}` (nested), `self` (the prefix itself), `g as H`.
+fn group_paths(prefix: &[String], group: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut items = Vec::new();
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                items.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&group[start..]);
+    for item in items.into_iter().map(str::trim).filter(|i| !i.is_empty()) {
+        let item = item.split(" as ").next().unwrap_or(item).trim();
+        if let Some(open) = item.find('{') {
+            let mut inner: Vec<String> = prefix.to_vec();
+            inner.extend(item[..open].split("::").filter(|s| !s.is_empty()).map(str::to_string));
+            let close = matching_brace(item, open);
+            out.extend(group_paths(&inner, &item[open + 1..close]));
+        } else {
+            let mut path: Vec<String> = prefix.to_vec();
+            path.extend(item.split("::").filter(|s| !s.is_empty() && *s != "self").map(str::to_string));
+            out.push(path);
         }
     }
     out
@@ -161,6 +224,20 @@ mod tests {
     fn no_crate_has_an_import_circle_between_its_files() {
         let circles = super::circles(crate::workspace_root());
         assert!(circles.is_empty(), "files that use each other in a circle:\n{}", circles.join("\n"));
+    }
+
+    #[test]
+    fn a_circle_through_use_groups_is_found() {
+        let dir = std::env::temp_dir().join(format!("evaltally-groups-{}", std::process::id()));
+        let src = dir.join("crates/demo/src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod c;\n").unwrap();
+        std::fs::write(src.join("a.rs"), "use crate::{c::C, b::{B, self as bee}};\npub struct A;\n").unwrap();
+        std::fs::write(src.join("b.rs"), "use crate::{a::A};\npub struct B;\n").unwrap();
+        std::fs::write(src.join("c.rs"), "pub struct C;\n").unwrap();
+        let found = super::circles(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(found, ["demo: a ↔ b"]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod codec;
 mod entry;
+mod files;
 mod folder;
 mod frame;
 mod listings;

@@ -179,7 +179,7 @@ impl Store {
     /// The stored listings, mapped from the layout folder `dir()` the first time.
     fn stored(&self, dir: impl FnOnce() -> PathBuf) -> &[Stored] {
         self.stored
-            .get_or_init(|| crate::folder::by_time(&dir(), EXTENSION).iter().filter_map(|p| Stored::read(p)).collect())
+            .get_or_init(|| crate::files::by_time(&dir(), EXTENSION).iter().filter_map(|p| Stored::read(p)).collect())
     }
 
     /// The listing stored for `folder` with `stamp`, if any (`dir`: the layout folder). The
@@ -244,7 +244,7 @@ impl Store {
                 }
             }
         }
-        crate::folder::write_by_time(dir, &file.finish(), EXTENSION)?;
+        crate::files::write_by_time(dir, &file.finish(), EXTENSION)?;
         for old in merged {
             // Another process may have merged it already.
             let _ = std::fs::remove_file(&old.path);
@@ -457,11 +457,11 @@ mod tests {
 
     /// The listings files in `dir`, decoded, oldest first.
     fn files(dir: &Path) -> Vec<std::collections::HashMap<PathBuf, (FolderStamp, Listing)>> {
-        crate::folder::by_time(dir, EXTENSION).iter().map(|p| decode(&std::fs::read(p).unwrap()).unwrap()).collect()
+        crate::files::by_time(dir, EXTENSION).iter().map(|p| decode(&std::fs::read(p).unwrap()).unwrap()).collect()
     }
 
     fn write_one(dir: &Path, folders: &[(PathBuf, FolderStamp, Listing)]) {
-        crate::folder::write_by_time(dir, &encode(folders.iter().map(|(p, s, l)| (p, s, l))), EXTENSION).unwrap();
+        crate::files::write_by_time(dir, &encode(folders.iter().map(|(p, s, l)| (p, s, l))), EXTENSION).unwrap();
     }
 
     #[test]

@@ -179,7 +179,7 @@ fn open_checked(path: &Path) -> Option<Pack> {
 
 /// The packs in `dir`, oldest first.
 pub(crate) fn list(dir: &Path) -> Vec<PathBuf> {
-    crate::folder::by_time(dir, "pack")
+    crate::files::by_time(dir, "pack")
 }
 
 /// How many packs `dir` holds, and how many entries they keep (the newest of each identity
@@ -248,7 +248,7 @@ pub(crate) struct Writer {
 impl Writer {
     /// Starts a pack in `dir` (created if need be).
     pub(crate) fn create(dir: &Path) -> std::io::Result<Self> {
-        crate::folder::make_dir(dir)?;
+        crate::files::make_dir(dir)?;
         let mut file = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
         file.as_file_mut().write_all(MAGIC)?;
         Ok(Self { file, dir: dir.to_path_buf(), end: MAGIC.len() as u64, rows: Vec::new() })
@@ -297,7 +297,7 @@ impl Writer {
         }
         frame::close(&mut tail, MAGIC, 0, self.end, self.rows.len() as u64);
         self.file.as_file_mut().write_all(&tail)?;
-        crate::folder::persist_by_time(self.file, &self.dir, "pack")
+        crate::files::persist_by_time(self.file, &self.dir, "pack")
     }
 }
 
@@ -428,7 +428,7 @@ pub(crate) fn compact(
 }
 
 fn remove_leftovers(root: &Path, dir: &Path, pruned: &mut Pruned) {
-    for (older, current) in crate::folder::own_folders(root, dir) {
+    for (older, current) in crate::files::own_folders(root, dir) {
         if !current {
             let _ = std::fs::remove_dir_all(older);
             pruned.removed += 1;

@@ -116,7 +116,7 @@ impl Store {
         }
         let files = self
             .files
-            .get_or_init(|| crate::folder::by_time(&dir(), EXTENSION).iter().filter_map(|p| File::read(p)).collect());
+            .get_or_init(|| crate::files::by_time(&dir(), EXTENSION).iter().filter_map(|p| File::read(p)).collect());
         if files.iter().filter_map(|f| f.find(hash)).any(recent) {
             return;
         }
@@ -150,7 +150,7 @@ impl Store {
 pub(crate) fn recorded(dir: &Path) -> (HashMap<u128, u64>, Vec<PathBuf>) {
     let mut uses: HashMap<u128, u64> = HashMap::new();
     let mut read = Vec::new();
-    for path in crate::folder::by_time(dir, EXTENSION) {
+    for path in crate::files::by_time(dir, EXTENSION) {
         let Some(file) = File::read(&path) else { continue };
         keep_latest(&mut uses, &file);
         read.push(path);
@@ -178,7 +178,7 @@ fn write_file(dir: &Path, uses: &HashMap<u128, u64>) -> std::io::Result<PathBuf>
         bytes.extend_from_slice(&time.to_le_bytes());
     }
     frame::close(&mut bytes, MAGIC, index_at, index_at as u64, rows.len() as u64);
-    crate::folder::write_by_time(dir, &bytes, EXTENSION)
+    crate::files::write_by_time(dir, &bytes, EXTENSION)
 }
 
 #[cfg(test)]
@@ -188,7 +188,7 @@ mod tests {
     const DAY: u64 = REFRESH;
 
     fn files(dir: &Path) -> Vec<PathBuf> {
-        crate::folder::by_time(dir, EXTENSION)
+        crate::files::by_time(dir, EXTENSION)
     }
 
     #[test]
