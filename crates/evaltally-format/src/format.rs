@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Debug;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::options::Options;
@@ -34,13 +34,29 @@ pub struct Input<'a> {
     pub bytes: &'a [u8],
     /// Whether the user named the file itself (rather than a folder holding it).
     pub named: bool,
+    /// The files beside it that reading it depends on, as its format found them in the
+    /// walk's listing ([`Format::beside`]); they need not exist.
+    beside: &'a [PathBuf],
     members: OnceLock<Option<Vec<Member>>>,
 }
 
 impl<'a> Input<'a> {
     /// A file's content.
     pub fn new(path: &'a Path, bytes: &'a [u8], named: bool) -> Self {
-        Self { path, bytes, named, members: OnceLock::new() }
+        Self { path, bytes, named, beside: &[], members: OnceLock::new() }
+    }
+
+    /// The content with the files beside it that reading it depends on ([`Format::beside`]).
+    #[must_use]
+    pub fn with_beside(mut self, beside: &'a [PathBuf]) -> Self {
+        self.beside = beside;
+        self
+    }
+
+    /// The files beside this one that its format said reading it depends on, found in the
+    /// walk's listing of its folder (empty when the file was not found by a walk).
+    pub fn beside(&self) -> &'a [PathBuf] {
+        self.beside
     }
 
     /// The content without a UTF-8 byte order mark.
@@ -137,6 +153,46 @@ impl<'a> Input<'a> {
     }
 }
 
+/// The walk's listing of a file's folder, for [`Format::beside`]: the names of the files the
+/// walk found there, gathered when first asked.
+pub struct Folder<'a> {
+    listing: Option<&'a dyn FolderListing>,
+    folder: &'a Path,
+}
+
+/// Where [`Folder`] finds its names (the registry's listing of the walk).
+pub(crate) trait FolderListing {
+    /// The names of the files found in `folder`.
+    fn names(&self, folder: &Path) -> &[&str];
+}
+
+impl<'a> Folder<'a> {
+    pub(crate) fn new(listing: &'a dyn FolderListing, folder: &'a Path) -> Self {
+        Self { listing: Some(listing), folder }
+    }
+
+    /// A folder of which nothing is known (a file read outside a walk).
+    ///
+    /// ```
+    /// let folder = evaltally_format::Folder::unknown();
+    /// assert!(folder.names().is_empty());
+    /// ```
+    pub fn unknown() -> Folder<'static> {
+        Folder { listing: None, folder: Path::new("") }
+    }
+
+    /// The names of the files the walk found in the folder (those that are UTF-8).
+    pub fn names(&self) -> &[&str] {
+        self.listing.map_or(&[], |l| l.names(self.folder))
+    }
+}
+
+impl std::fmt::Debug for Folder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Folder").field("folder", &self.folder).finish_non_exhaustive()
+    }
+}
+
 /// One result-file format: how its files are found, grouped, told apart, read, shown and
 /// validated. Implemented once per adapter crate and listed in the registry.
 ///
@@ -172,10 +228,12 @@ pub trait Format: Send + Sync + Debug + 'static {
     }
 
     /// Files beside `path` whose bytes reading it as this format also depends on (HELM's
-    /// `run_spec.json`, lm-eval's `results_<date>.json`): the digest cache stamps them with
-    /// the file, so a change to them is never hidden by a stored reading. Paths only; they
-    /// need not exist.
-    fn beside(&self, _path: &Path) -> Vec<std::path::PathBuf> {
+    /// `run_spec.json`, lm-eval's `results_<date>.json`), chosen from `folder`, the names
+    /// of the files the walk found in `path`'s folder: an adapter never lists a folder. The
+    /// reader gets them in [`Input::beside`], and the digest cache stamps them with the
+    /// file, so a change to them is never hidden by a stored reading. Paths only; they need
+    /// not exist.
+    fn beside(&self, _path: &Path, _folder: &Folder<'_>) -> Vec<std::path::PathBuf> {
         Vec::new()
     }
 

@@ -22,7 +22,7 @@ pub mod walk;
 mod write;
 
 pub use file::read_file;
-pub use format::{Claim, Format, Input, Resemblance, file_name, has_extension, names_above, utf8};
+pub use format::{Claim, Folder, Format, Input, Resemblance, file_name, has_extension, names_above, utf8};
 pub use keys::Keys;
 pub use options::{Options, Purpose, Scoring};
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};

@@ -39,17 +39,36 @@ impl Scoring {
         }
     }
 
-    /// How a failing score is labelled: `<what>_below_1`, or `<what>_below_<threshold>`.
+    /// How a failing score is labelled, by the rule it failed: `<what>_not_1` (only a full
+    /// score passes; 0.5 and 8 alike fail it), or `<what>_below_<threshold>`.
     ///
     /// ```
     /// use evaltally_format::Scoring;
-    /// assert_eq!(Scoring::default().fail_label("exact_match"), "exact_match_below_1");
+    /// assert_eq!(Scoring::default().fail_label("exact_match"), "exact_match_not_1");
     /// assert_eq!(Scoring { pass_threshold: Some(0.5), ..Scoring::default() }.fail_label("match"), "match_below_0.5");
     /// ```
     pub fn fail_label(&self, what: &str) -> String {
         match self.pass_threshold {
             Some(t) => format!("{what}_below_{t}"),
-            None => format!("{what}_below_1"),
+            None => format!("{what}_not_1"),
+        }
+    }
+
+    /// What a failing score was and the rule it failed, for a failure's message.
+    ///
+    /// ```
+    /// use evaltally_format::Scoring;
+    /// assert_eq!(Scoring::default().fail_message("suspicion", 8.0), "suspicion = 8, pass needs 1");
+    /// assert_eq!(Scoring::default().fail_message("acc", 0.25), "acc = 0.25, pass needs 1");
+    /// let half = Scoring { pass_threshold: Some(0.5), ..Scoring::default() };
+    /// assert_eq!(half.fail_message("match", 0.3), "match = 0.3, below the threshold 0.5");
+    /// // A value as its log wrote it, with the number it counts as.
+    /// assert_eq!(Scoring::default().fail_message("match", "I (0)"), "match = I (0), pass needs 1");
+    /// ```
+    pub fn fail_message(&self, what: &str, score: impl std::fmt::Display) -> String {
+        match self.pass_threshold {
+            Some(t) => format!("{what} = {score}, below the threshold {t}"),
+            None => format!("{what} = {score}, pass needs 1"),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use evaltally_core::{Diagnostic, Finding};
 
-use crate::format::{Claim, Format, Input, Resemblance};
+use crate::format::{Claim, Folder, FolderListing, Format, Input, Resemblance};
 use crate::options::Options;
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
@@ -161,31 +161,51 @@ impl Registry {
         let walked = walk_with(&roots, listings)?;
         let mut diagnostics = walked.diagnostics;
         let folders = walked.folders;
-        let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
-        let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
+        let listing = FolderNames::new(&walked.files);
         let mut claims: Vec<Claim> = Vec::with_capacity(formats.len());
         let mut candidate_sets = CandidateSets::default();
         let mut candidates: Vec<&'static dyn Format> = Vec::with_capacity(formats.len());
-        'files: for file in walked.files {
-            // The first format that groups the file takes it; else those that would sniff
-            // it are its candidates.
-            claims.clear();
-            for (at, format) in formats.iter().enumerate() {
-                let claim = format.claim(&file.path);
-                if claim == Claim::Group {
-                    grouped[at].push(file);
-                    continue 'files;
+        let goes: Vec<Goes> = walked
+            .files
+            .iter()
+            .map(|file| {
+                // The first format that groups the file takes it; else those that would
+                // sniff it are its candidates.
+                claims.clear();
+                for (at, format) in formats.iter().enumerate() {
+                    let claim = format.claim(&file.path);
+                    if claim == Claim::Group {
+                        return Goes::Grouped(at);
+                    }
+                    claims.push(claim);
                 }
-                claims.push(claim);
-            }
-            candidates.clear();
-            candidates.extend(formats.iter().zip(&claims).filter(|(_, c)| **c == Claim::Sniff).map(|(f, _)| *f));
-            if candidates.is_empty() && file.named {
-                candidates.clone_from(&formats);
-            }
-            if !candidates.is_empty() {
-                let candidates = candidate_sets.shared(&candidates);
-                sniffed.push(Box::new(SniffedFile { file, candidates }));
+                candidates.clear();
+                candidates.extend(formats.iter().zip(&claims).filter(|(_, c)| **c == Claim::Sniff).map(|(f, _)| *f));
+                if candidates.is_empty() && file.named {
+                    candidates.clone_from(&formats);
+                }
+                if candidates.is_empty() {
+                    return Goes::Nowhere;
+                }
+                let mut beside: Vec<PathBuf> = Vec::new();
+                for format in &candidates {
+                    for path in format.beside(&file.path, &listing.of(&file.path)) {
+                        if path != file.path && !beside.contains(&path) {
+                            beside.push(path);
+                        }
+                    }
+                }
+                Goes::Sniffed(candidate_sets.shared(&candidates), beside)
+            })
+            .collect();
+        drop(listing);
+        let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
+        let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
+        for (file, goes) in walked.files.into_iter().zip(goes) {
+            match goes {
+                Goes::Grouped(at) => grouped[at].push(file),
+                Goes::Sniffed(candidates, beside) => sniffed.push(Box::new(SniffedFile { file, candidates, beside })),
+                Goes::Nowhere => {}
             }
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
@@ -202,11 +222,55 @@ impl Registry {
     }
 }
 
+/// Where a walked file goes: the format that groups it, or the formats that would sniff it
+/// (and the files beside it they read with it, from the walk's own listing).
+enum Goes {
+    Grouped(usize),
+    Sniffed(Arc<Candidates>, Vec<PathBuf>),
+    Nowhere,
+}
+
 /// A file whose content decides its format: read once into the worker's buffer, sniffed by
 /// the candidate formats, read by the first that says yes.
 struct SniffedFile {
     file: WalkedFile,
     candidates: Arc<Candidates>,
+    /// The files beside it its candidates read with it ([`Format::beside`]).
+    beside: Vec<PathBuf>,
+}
+
+/// The names of the files the walk found in each folder, gathered the first time a format
+/// asks ([`Format::beside`]): most walks hold no file whose format reads another beside it.
+struct FolderNames<'a> {
+    files: &'a [WalkedFile],
+    by_folder: std::cell::OnceCell<std::collections::HashMap<&'a Path, Vec<&'a str>>>,
+}
+
+impl<'a> FolderNames<'a> {
+    fn new(files: &'a [WalkedFile]) -> Self {
+        Self { files, by_folder: std::cell::OnceCell::new() }
+    }
+
+    /// What a format is given as the listing of `path`'s folder: the names of the files
+    /// the walk found in it (those that are UTF-8), built only when it is read.
+    fn of<'s>(&'s self, path: &'s Path) -> Folder<'s> {
+        Folder::new(self, path.parent().unwrap_or(Path::new("")))
+    }
+}
+
+impl FolderListing for FolderNames<'_> {
+    fn names(&self, folder: &Path) -> &[&str] {
+        let by_folder = self.by_folder.get_or_init(|| {
+            let mut map: std::collections::HashMap<&Path, Vec<&str>> = std::collections::HashMap::new();
+            for f in self.files {
+                if let (Some(parent), Some(name)) = (f.path.parent(), f.path.file_name().and_then(|n| n.to_str())) {
+                    map.entry(parent).or_default().push(name);
+                }
+            }
+            map
+        });
+        by_folder.get(folder).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// The formats that may take a file, shared by the files that have the same (a walk meets
@@ -264,7 +328,11 @@ impl fmt::Debug for SniffedFile {
         f.write_str(" size ")?;
         crate::identity::number(f, self.file.size)?;
         f.write_str(if self.file.named { " named true" } else { " named false" })?;
-        f.write_str(&self.candidates.identity)
+        f.write_str(&self.candidates.identity)?;
+        for b in &self.beside {
+            path(f, "beside", Some(b))?;
+        }
+        Ok(())
     }
 }
 
@@ -286,7 +354,7 @@ impl SniffedFile {
             then(Sniffed::Unreadable(e))
         } else {
             {
-                let input = Input::new(&self.file.path, &buf, self.file.named);
+                let input = Input::new(&self.file.path, &buf, self.file.named).with_beside(&self.beside);
                 let format = if options.forced.is_some() {
                     self.candidates.first().copied()
                 } else {
@@ -306,25 +374,22 @@ impl SniffedFile {
         Diagnostic::error(&self.file.path, format!("cannot read file: {e}"))
     }
 
-    /// Why no format took the file. An error when it looks like JSON and is not valid JSON
+    /// Why no format took the file. An error when it looks like JSON cut short or damaged
     /// (a broken report looks exactly so), or when the user named it; a warning when it has
     /// a format's key fields and fails one of its checks; else, for a JSON or XML document,
-    /// a note (`not read: …`) that commands count in one line. Other files (a CSV, a log)
-    /// go without a word.
+    /// and for text that is not JSON under a JSON name (a hand-annotated copy with comment
+    /// lines, JSON Lines in a `.json` file), a note (`not read: …`) that commands count in
+    /// one line: formats claim files only under the names their writers use, so such a file
+    /// is no run's. Other files (a CSV, a log) go without a word.
     fn unknown(&self, input: &Input<'_>) -> Option<Diagnostic> {
         let path = input.path;
-        match unread::kind(input) {
-            unread::Kind::JsonLines => {
-                if let Some(d) = unread::json_lines_error(path, input.bytes) {
-                    return Some(d);
-                }
-            }
-            unread::Kind::Json => {
-                if let Some(e) = crate::json::syntax_error(input.bytes) {
-                    return Some(crate::json::error_diagnostic(path, &e));
-                }
-            }
-            unread::Kind::Xml | unread::Kind::Other => {}
+        let broken = match unread::kind(input) {
+            unread::Kind::JsonLines => unread::json_lines_problem(path, input.bytes),
+            unread::Kind::Json => unread::json_problem(path, input.bytes),
+            unread::Kind::Xml | unread::Kind::Other => None,
+        };
+        if let Some(broken) = broken {
+            return Some(broken.said(input.named));
         }
         if input.named {
             return Some(Diagnostic::error(path, self.not_known(input)));
@@ -405,13 +470,7 @@ impl Unit for SniffedFile {
 
     fn inputs(&self) -> Vec<std::path::PathBuf> {
         let mut inputs = vec![self.file.path.clone()];
-        for format in self.candidates.iter() {
-            for path in format.beside(&self.file.path) {
-                if !inputs.contains(&path) {
-                    inputs.push(path);
-                }
-            }
-        }
+        inputs.extend(self.beside.iter().cloned());
         inputs
     }
 

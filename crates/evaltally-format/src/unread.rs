@@ -41,19 +41,80 @@ pub(crate) fn kind(input: &Input<'_>) -> Kind {
     }
 }
 
+/// What is wrong with a JSON or JSON Lines file no format took, and whether it is damage
+/// (an error: a document cut short, bytes that are not UTF-8, raw control characters) or
+/// text that simply is not what a JSON writer writes (a note: comment lines, a second
+/// document after the first, a hand-annotated copy).
+#[derive(Debug)]
+pub(crate) struct Broken {
+    /// The error at the first bad place, `not valid JSON: …` or `not valid JSON Lines: …`.
+    pub(crate) error: Diagnostic,
+    /// Cut short or damaged, rather than not JSON.
+    pub(crate) damaged: bool,
+}
+
+impl Broken {
+    /// What to say: the error when the file is damaged or the user named it, else a note
+    /// that it was not read, with the place.
+    pub(crate) fn said(self, named: bool) -> Diagnostic {
+        if self.damaged || named {
+            return self.error;
+        }
+        let place = match (self.error.line, self.error.column) {
+            (Some(l), Some(c)) => format!("line {l}, column {c}: "),
+            (Some(l), None) => format!("line {l}: "),
+            _ => String::new(),
+        };
+        let what = self.error.message.split_once(": ").map_or(self.error.message.as_str(), |(_, m)| m);
+        let kind = if self.error.message.starts_with("not valid JSON Lines") { "JSON Lines" } else { "JSON" };
+        Diagnostic::note(
+            &self.error.path,
+            format!("not read: not valid {kind} ({place}{what}), so no file a format's writer writes"),
+        )
+    }
+}
+
+/// Whether a `serde_json` error on `bytes` means damage rather than text that is not JSON:
+/// the document ends before it is complete, or the bytes hold what no JSON text may (bytes
+/// that are not UTF-8, raw control characters).
+fn damaged(bytes: &[u8], e: &serde_json::Error) -> bool {
+    e.classify() == serde_json::error::Category::Eof || bad_bytes(bytes)
+}
+
+/// Bytes no JSON text holds: not UTF-8, or raw control characters.
+fn bad_bytes(bytes: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_err() || bytes.iter().any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+}
+
+/// What is wrong with a JSON document, if anything.
+pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
+    let e = crate::json::syntax_error(bytes)?;
+    Some(Broken { damaged: damaged(bytes, &e), error: crate::json::error_diagnostic(path, &e) })
+}
+
 /// The first line of a JSON Lines file that is not a JSON document, as an error at its line
-/// and column; blank lines are allowed.
-pub(crate) fn json_lines_error(path: &Path, bytes: &[u8]) -> Option<Diagnostic> {
+/// and column; blank lines are allowed. Damage when that line is cut short and is the
+/// last, or holds bytes no JSON text may.
+pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
+    let last = bytes.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !blank(l)).map(|(i, _)| i).last();
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
+        if blank(line) {
             continue;
         }
         if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(line) {
-            return Some(
-                Diagnostic::error(path, format!("not valid JSON Lines: line {}: {}", i + 1, crate::json::message(&e)))
-                    .at(i as u64 + 1, e.column() as u64),
-            );
+            // A line that ends inside its value is cut short only when it is the last.
+            let damaged =
+                if e.classify() == serde_json::error::Category::Eof { Some(i) == last } else { bad_bytes(line) };
+            return Some(Broken {
+                damaged,
+                error: Diagnostic::error(
+                    path,
+                    format!("not valid JSON Lines: line {}: {}", i + 1, crate::json::message(&e)),
+                )
+                .at(i as u64 + 1, e.column() as u64),
+            });
         }
     }
     None
@@ -182,9 +243,36 @@ mod tests {
 
     #[test]
     fn a_broken_json_line_is_named_by_line_and_column() {
-        let d = json_lines_error(Path::new("s.jsonl"), b"{\"a\": 1}\n\n{\"a\": }\n").unwrap();
-        assert_eq!((d.line, d.column), (Some(3), Some(7)));
-        assert!(d.message.starts_with("not valid JSON Lines: line 3: "), "{}", d.message);
-        assert!(json_lines_error(Path::new("s.jsonl"), b"{\"a\": 1}\n{\"a\": 2}").is_none());
+        let b = json_lines_problem(Path::new("s.jsonl"), b"{\"a\": 1}\n\n{\"a\": }\n").unwrap();
+        assert_eq!((b.error.line, b.error.column), (Some(3), Some(7)));
+        assert!(b.error.message.starts_with("not valid JSON Lines: line 3: "), "{}", b.error.message);
+        assert!(!b.damaged, "a value missing mid-line is not a cut");
+        assert!(json_lines_problem(Path::new("s.jsonl"), b"{\"a\": 1}\n{\"a\": 2}").is_none());
+    }
+
+    #[test]
+    fn a_cut_or_damaged_file_is_an_error_and_other_text_a_note() {
+        let said = |name: &str, bytes: &[u8]| -> Diagnostic {
+            let path = Path::new(name);
+            let broken = if name.ends_with('l') { json_lines_problem(path, bytes) } else { json_problem(path, bytes) };
+            broken.unwrap().said(false)
+        };
+        // Cut short: the last line (or the document) ends inside a value.
+        assert!(said("s.jsonl", b"{\"a\": 1}\n{\"a\": [1, 2").is_error());
+        assert!(said("r.json", b"{\"a\": {\"b\": 1").is_error());
+        // Damage: a NUL byte, bytes that are not UTF-8.
+        assert!(said("r.json", b"{\"a\": \"x\x00\"}").is_error());
+        assert!(said("r.json", b"{\"a\": \"\xff\"}").is_error());
+        // Not JSON: comment lines, JSON Lines in a `.json` file, a bad line before the last.
+        let note = said("s_annotated.json", b"// checked by hand\n{\"a\": 1}\n");
+        assert!(note.is_note(), "{note}");
+        assert_eq!(
+            note.message,
+            "not read: not valid JSON (line 1, column 1: expected value), so no file a format's writer writes"
+        );
+        assert!(said("result.json", b"{\"id\": 1}\n{\"id\": 2}\n").is_note());
+        assert!(said("s.jsonl", b"# notes\n{\"a\": 1}\n").is_note());
+        // A file the user named is read as asked: its problem is an error.
+        assert!(json_problem(Path::new("r.json"), b"// x\n{}").unwrap().said(true).is_error());
     }
 }

@@ -78,7 +78,7 @@ impl Format for Helm {
         files.into_iter().map(|file| Box::new(RunFolder { file }) as Box<dyn Unit>).collect()
     }
 
-    fn beside(&self, path: &Path) -> Vec<std::path::PathBuf> {
+    fn beside(&self, path: &Path, _folder: &evaltally_format::Folder<'_>) -> Vec<std::path::PathBuf> {
         vec![path.with_file_name(crate::RUN_SPEC_FILE)]
     }
 

@@ -168,9 +168,9 @@ impl Judged {
         (self.mean - 1.0).abs() <= 1e-9
     }
 
-    /// The error label of a failure: `<metric>_below_1`.
+    /// The error label of a failure, by the rule it failed: `<metric>_not_1`.
     pub(crate) fn label(self) -> String {
-        format!("{}_below_1", self.metric)
+        format!("{}_not_1", self.metric)
     }
 }
 
@@ -408,7 +408,7 @@ mod tests {
         );
         let tests: Vec<_> =
             r.runs[0].tests().map(|t| (t.outcome, t.error_type.map(|e| e.as_str().to_string()))).collect();
-        assert_eq!(tests, [(Outcome::Unscored, None), (Outcome::Fail, Some("exact_match_below_1".to_string()))]);
+        assert_eq!(tests, [(Outcome::Unscored, None), (Outcome::Fail, Some("exact_match_not_1".to_string()))]);
     }
 
     #[test]

@@ -16,11 +16,11 @@ fn tokens(mean: Option<f64>) -> Option<u64> {
     mean.filter(|m| m.is_finite() && *m >= 0.0).map(|m| m.round() as u64)
 }
 
-/// Why a judged instance failed (`exact_match 0`), or that nothing judged it.
+/// Why a judged instance failed (`exact_match = 0, pass needs 1`), or that nothing judged it.
 fn message(t: &Instance) -> Option<String> {
     match t.judged() {
         Some(j) if j.passed() => None,
-        Some(j) => Some(format!("{} {}", j.metric, j.mean)),
+        Some(j) => Some(format!("{} = {}, pass needs 1", j.metric, j.mean)),
         None => Some("no exact_match or quasi_exact_match stat".to_string()),
     }
 }

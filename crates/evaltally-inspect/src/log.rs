@@ -48,8 +48,13 @@ pub(crate) struct Log {
     pub(crate) task: String,
     pub(crate) created: Option<String>,
     pub(crate) commit: Option<String>,
-    /// Scorer names in the order the header lists them (`results.scores[].scorer`: `name`
-    /// is a key of the scorer's values when a metric was asked of it).
+    /// The task's scorers in the task's order (`eval.scorers[].name`), the same in every
+    /// log of the task, whether it finished or was cancelled; empty in logs written before
+    /// `inspect_ai` recorded them.
+    pub(crate) task_scorers: Vec<String>,
+    /// Scorer names in the order the header's results list them (`results.scores[].scorer`:
+    /// `name` is a key of the scorer's values when a metric was asked of it); empty in a
+    /// log that was cancelled before it had results.
     pub(crate) scorers: Vec<String>,
     /// `None` for a header-only log (no samples were logged).
     pub(crate) samples: Option<Vec<Sample>>,
@@ -212,11 +217,17 @@ fn header_log(
         .unwrap_or_default();
     // Version 1 names its one scorer in `results.scorer`.
     scorers.extend(text(results.and_then(|r| r.get("scorer")).and_then(|s| s.get("name"))));
+    let task_scorers = eval
+        .get("scorers")
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(|s| text(s.get("name"))).collect())
+        .unwrap_or_default();
     Ok(Log {
         model,
         task,
         created: text(eval.get("created")),
         commit: text(eval.get("revision").and_then(|r| r.get("commit"))),
+        task_scorers,
         scorers,
         samples: None,
     })

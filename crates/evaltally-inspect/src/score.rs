@@ -74,17 +74,48 @@ impl Choice {
 }
 
 /// The choice for `log` under `wanted` (`--scorer`): a scorer's name, a key of the
-/// dictionaries one scorer gives, or `SCORER/KEY`; without it, the first scorer the header
-/// lists (else the first by name), and its only key when its values are dictionaries of one.
+/// dictionaries one scorer gives, or `SCORER/KEY`; without it, the task's first scorer, and
+/// its only key when its values are dictionaries of one.
+///
+/// The task's first scorer is the first of `eval.scorers`, which every log of the task lists
+/// alike, finished or cancelled; in logs without it, the first the results list, else the
+/// first the samples give by name. So every log of a task is judged by one scorer: a log
+/// whose samples that scorer never scored (a cancelled one) is unscored, and says so, rather
+/// than judged by another scorer (a monitor's suspicion score, say).
 pub(crate) fn choose(log: &Log, wanted: Option<&str>) -> Choice {
     let samples = || log.samples.iter().flatten();
+    let in_samples: BTreeSet<&str> = samples().flat_map(|s| s.scores.iter().map(|c| c.scorer.as_str())).collect();
+    // A task's scorer as the samples name it: registered names may carry their package
+    // (`inspect_evals/swe_bench_scorer`), score keys do not.
+    let as_scored = |name: &str| -> String {
+        if in_samples.contains(name) {
+            return name.to_string();
+        }
+        let bare = name.rsplit('/').next().unwrap_or(name);
+        if in_samples.contains(bare) { bare.to_string() } else { name.to_string() }
+    };
+    if wanted.is_none()
+        && let Some(first) = log.task_scorers.first().map(|s| as_scored(s))
+        && !in_samples.contains(first.as_str())
+        && samples().next().is_some()
+    {
+        return Choice {
+            problem: Some(format!(
+                "scorer `{first}`, the task's first (`eval.scorers`), scored no sample in this log (cancelled or \
+                 cut short?); every sample is unscored, as in every log of the task it did not score (--scorer \
+                 chooses another)"
+            )),
+            scorer: Some(first),
+            key: None,
+        };
+    }
     let mut scorers: Vec<&str> = Vec::new();
-    for s in log.scorers.iter().map(String::as_str) {
+    let task: Vec<String> = log.task_scorers.iter().map(|s| as_scored(s)).collect();
+    for s in task.iter().map(String::as_str).chain(log.scorers.iter().map(String::as_str)) {
         if !scorers.contains(&s) {
             scorers.push(s);
         }
     }
-    let in_samples: BTreeSet<&str> = samples().flat_map(|s| s.scores.iter().map(|c| c.scorer.as_str())).collect();
     scorers.retain(|s| in_samples.contains(s));
     scorers.extend(in_samples.iter().filter(|s| !scorers.contains(s)).copied().collect::<Vec<_>>());
     let keys = |scorer: &str| -> BTreeSet<&str> {
@@ -192,9 +223,17 @@ pub(crate) fn verdict(sample: &Sample, choice: &Choice, scoring: &Scoring) -> Ju
         Verdict {
             outcome: Outcome::Fail,
             label: Some(scoring.fail_label(choice.key.as_deref().unwrap_or(scorer))),
-            message: Some(match &score.answer {
-                Some(answer) => format!("{name} = {value} (answer: {answer})"),
-                None => format!("{name} = {value}"),
+            message: Some({
+                // The value as the log writes it (`I`, `false`), with the number it counts as.
+                let rule = match value {
+                    Value::Number(_) => scoring.fail_message(&name, number),
+                    Value::String(s) => scoring.fail_message(&name, format!("{s} ({number})")),
+                    other => scoring.fail_message(&name, format!("{other} ({number})")),
+                };
+                match &score.answer {
+                    Some(answer) => format!("{rule} (answer: {answer})"),
+                    None => rule,
+                }
             }),
         }
     })

@@ -46,6 +46,11 @@ fn is_results_name(path: &Path) -> bool {
     })
 }
 
+/// What the results file the pipeline found beside a samples file says.
+fn beside(file: &Input<'_>) -> Beside {
+    Beside::read(file.path, file.beside().first().map(std::path::PathBuf::as_path))
+}
+
 impl Format for LmEval {
     fn name(&self) -> &'static str {
         crate::FORMAT
@@ -69,8 +74,9 @@ impl Format for LmEval {
         if task_and_date(path).is_some() || is_results_name(path) { Claim::Sniff } else { Claim::No }
     }
 
-    fn beside(&self, path: &Path) -> Vec<std::path::PathBuf> {
-        crate::results_file(path).into_iter().collect()
+    /// The results file of the samples file's run, found in the walk's listing.
+    fn beside(&self, path: &Path, folder: &evaltally_format::Folder<'_>) -> Vec<std::path::PathBuf> {
+        crate::results_file(path, folder.names()).into_iter().collect()
     }
 
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
@@ -89,20 +95,18 @@ impl Format for LmEval {
     }
 
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {
-        let read = read_with(file.path, file.bytes, &Beside::of(file.path), &options.scoring);
+        let read = read_with(file.path, file.bytes, &beside(file), &options.scoring);
         Read { runs: read.runs, diagnostics: read.diagnostics }
     }
 
     fn records(&self, file: &Input<'_>, options: &Options) -> Records {
-        let (runs, diagnostics) = crate::records(file.path, file.bytes, &Beside::of(file.path), &options.scoring);
+        let (runs, diagnostics) = crate::records(file.path, file.bytes, &beside(file), &options.scoring);
         Records { runs, diagnostics }
     }
 
     fn show(&self, file: &Input<'_>, test: &str, options: &Options) -> Shown {
         Shown {
-            details: crate::show(file.path, file.bytes, test, &Beside::of(file.path), &options.scoring)
-                .into_iter()
-                .collect(),
+            details: crate::show(file.path, file.bytes, test, &beside(file), &options.scoring).into_iter().collect(),
             diagnostics: Vec::new(),
         }
     }
@@ -110,7 +114,7 @@ impl Format for LmEval {
     /// Every line left out, and every key written twice on a line, is an error; documents
     /// listed twice are warnings.
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
-        let findings = read_with(file.path, file.bytes, &Beside::of(file.path), &options.scoring)
+        let findings = read_with(file.path, file.bytes, &beside(file), &options.scoring)
             .diagnostics
             .into_iter()
             .map(|d| {

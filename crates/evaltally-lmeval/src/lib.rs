@@ -37,21 +37,27 @@ pub fn task_and_date(path: &Path) -> Option<(String, String)> {
 }
 
 /// The results file beside a samples file: `results_<date>.json`, or, when lm-eval 0.4.9
-/// and later were given `--output_path <name>.json`, `<name>_<date>.json`.
-pub fn results_file(path: &Path) -> Option<PathBuf> {
+/// and later were given `--output_path <name>.json`, `<name>_<date>.json`; chosen from
+/// `folder`, the names of the files found beside it (a walk's listing: nothing here lists a
+/// folder). `results_<date>.json` when neither is there.
+///
+/// ```
+/// use std::path::{Path, PathBuf};
+/// use evaltally_lmeval::results_file;
+/// let samples = Path::new("out/m/samples_gsm8k_2026-01-01T00-00-00.1.jsonl");
+/// let listed = ["samples_gsm8k_2026-01-01T00-00-00.1.jsonl", "run_2026-01-01T00-00-00.1.json"];
+/// assert_eq!(results_file(samples, &listed), Some(PathBuf::from("out/m/run_2026-01-01T00-00-00.1.json")));
+/// assert_eq!(results_file(samples, &[]), Some(PathBuf::from("out/m/results_2026-01-01T00-00-00.1.json")));
+/// ```
+pub fn results_file(path: &Path, folder: &[&str]) -> Option<PathBuf> {
     let (_, date) = task_and_date(path)?;
-    let usual = path.with_file_name(format!("results_{date}.json"));
-    if usual.is_file() {
-        return Some(usual);
+    let usual = format!("results_{date}.json");
+    if folder.contains(&usual.as_str()) {
+        return Some(path.with_file_name(usual));
     }
     let suffix = format!("_{date}.json");
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let named = std::fs::read_dir(folder).ok()?.filter_map(Result::ok).map(|e| e.path()).find(|p| {
-        evaltally_format::file_name(p)
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(&suffix) && !n.starts_with("samples_"))
-    });
-    Some(named.unwrap_or(usual))
+    let named = folder.iter().find(|n| n.ends_with(&suffix) && !n.starts_with("samples_"));
+    Some(path.with_file_name(named.map_or(usual.as_str(), |n| n)))
 }
 
 /// What the results file beside a samples file says about its run: the model and the
@@ -67,10 +73,10 @@ pub struct Beside {
 }
 
 impl Beside {
-    /// What the results file beside the samples file at `path` says (defaults when there is
-    /// none).
-    pub fn of(path: &Path) -> Self {
-        let doc = results_file(path).and_then(|p| evaltally_format::json::read(&p).ok());
+    /// What the results file `results` says about the samples file at `path` (defaults
+    /// when there is none, or it cannot be read): `results` as [`results_file`] found it.
+    pub fn read(path: &Path, results: Option<&Path>) -> Self {
+        let doc = results.and_then(|p| evaltally_format::json::read(p).ok());
         let task = task_and_date(path).map(|(t, _)| t);
         Self::from_results(doc.as_ref(), task.as_deref())
     }
@@ -115,9 +121,9 @@ fn model_in_args(args: &Value) -> Option<String> {
     }
 }
 
-/// The model `results_<date>.json` names, when the file is there.
-pub fn model_of(path: &Path) -> Option<String> {
-    Some(Beside::of(path).model).filter(|m| m != "unknown")
+/// The model the results file `results` names, when it is there and names one.
+pub fn model_of(path: &Path, results: Option<&Path>) -> Option<String> {
+    Some(Beside::read(path, results).model).filter(|m| m != "unknown")
 }
 
 /// What a samples file holds: its run, and what was wrong with its lines.
@@ -139,6 +145,19 @@ pub fn read_bytes(path: &Path, bytes: &[u8], model: &str, scoring: &Scoring) -> 
 
 /// [`read_bytes`], with what the results file beside it says.
 pub fn read_with(path: &Path, bytes: &[u8], beside: &Beside, scoring: &Scoring) -> Read {
+    let (run, diagnostics) = judged(path, bytes, beside, scoring, |_, _, _| {});
+    Read { runs: run.into_iter().collect(), diagnostics }
+}
+
+/// The run of a samples file and the metric that judged it, `each` told every failing
+/// document's id and value.
+fn judged(
+    path: &Path,
+    bytes: &[u8],
+    beside: &Beside,
+    scoring: &Scoring,
+    mut each: impl FnMut(&str, &str, f64),
+) -> (Option<CategoryRun>, Vec<Diagnostic>) {
     let (task, date) =
         task_and_date(path).unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)));
     let mut run = CategoryRun::new(date, &beside.model, task);
@@ -146,33 +165,38 @@ pub fn read_with(path: &Path, bytes: &[u8], beside: &Beside, scoring: &Scoring) 
     let mut diagnostics = Vec::new();
     let docs = documents(path, bytes, &beside.filters, &mut diagnostics);
     let Some(metric) = samples::metric(path, &docs, scoring, &mut diagnostics) else {
-        return Read { runs: Vec::new(), diagnostics };
+        return (None, diagnostics);
     };
+    let label = scoring.fail_label(&metric);
     for doc in &docs {
         match doc.value(&metric) {
             Some(value) if scoring.passes(value) => run.push(&doc.id, Outcome::Pass, None),
-            Some(_) => run.push(&doc.id, Outcome::Fail, Some(&scoring.fail_label(&metric))),
+            Some(value) => {
+                run.push(&doc.id, Outcome::Fail, Some(&label));
+                each(&doc.id, &metric, value);
+            }
             None => diagnostics.push(
                 Diagnostic::error(path, format!("document {}: no numeric `{metric}`; left out", doc.id))
                     .at_line(doc.line),
             ),
         }
     }
-    let runs = if run.is_empty() { Vec::new() } else { vec![run] };
-    Read { runs, diagnostics }
+    ((!run.is_empty()).then_some(run), diagnostics)
 }
 
 /// The run of a samples file test by test (for `export`, `convert` and the store), as
-/// [`read_with`] reads it.
+/// [`read_with`] judges it, each failure with what its metric was and the rule it failed.
 pub fn records(
     path: &Path,
     bytes: &[u8],
     beside: &Beside,
     scoring: &Scoring,
 ) -> (Vec<evaltally_core::RunRecord>, Vec<Diagnostic>) {
-    let read = read_with(path, bytes, beside, scoring);
-    let runs = read
-        .runs
+    let mut messages: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let (run, diagnostics) = judged(path, bytes, beside, scoring, |id, metric, value| {
+        messages.insert(id.to_string(), scoring.fail_message(metric, value));
+    });
+    let runs = run
         .iter()
         .map(|run| evaltally_core::RunRecord {
             run: run.run.clone(),
@@ -186,13 +210,14 @@ pub fn records(
                     category: run.category.clone(),
                     outcome: Some(t.outcome),
                     error_type: t.error_type.map(|e| e.as_str().to_string()),
+                    error_message: messages.get(t.id).cloned(),
                     ..evaltally_core::TestRecord::default()
                 })
                 .collect(),
             ..evaltally_core::RunRecord::default()
         })
         .collect();
-    (runs, read.diagnostics)
+    (runs, diagnostics)
 }
 
 /// Everything a samples file says about document `id` (as [`read_with`] names it): its

@@ -29,11 +29,13 @@ fn is_harness_instance_place(path: &Path) -> bool {
     if evaltally_format::file_name(path).is_none_or(|n| n != "report.json") {
         return false;
     }
-    match evaltally_format::names_above::<4>(path, 2) {
-        Some([_model, _run, rv, logs]) if rv == "run_evaluation" && logs == "logs" => true,
-        Some([logs, ..]) => logs == "logs",
-        None => false,
+    if let Some([_model, _run, rv, logs]) = evaltally_format::names_above::<4>(path, 2)
+        && rv == "run_evaluation"
+        && logs == "logs"
+    {
+        return true;
     }
+    evaltally_format::names_above::<2>(path, 2).is_some_and(|[logs, _run]| logs == "logs")
 }
 
 /// The runs of a document whose format is known, read from the buffer.

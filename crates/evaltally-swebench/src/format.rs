@@ -79,12 +79,16 @@ fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation>
     match detect(&value) {
         Some(format) => {
             findings.extend(crate::validate::validate(&value, format));
-            if format == Detected::InstanceReport
+            // A `report.json` where the harness writes per-instance reports is one, even
+            // when it holds other instances beside its folder's.
+            let at_instance_place = is_instance_report(file.path);
+            let named = if at_instance_place { Detected::InstanceReport } else { format };
+            if (format == Detected::InstanceReport || at_instance_place)
                 && let Some(note) = folder_mismatch(file.path, &value)
             {
                 findings.push(Finding::warning("$", note));
             }
-            vec![FileValidation::new(file.path, format.name(), findings)]
+            vec![FileValidation::new(file.path, named.name(), findings)]
         }
         // A `report.json` where the harness writes per-instance reports is one, whatever it holds.
         None if is_instance_report(file.path) => {
@@ -102,11 +106,11 @@ fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation>
     }
 }
 
-/// What the reader notes when an instance report's key is not its folder's name.
+/// What the reader notes when an instance report's keys are not its folder's name alone.
 fn folder_mismatch(path: &Path, doc: &serde_json::Value) -> Option<String> {
     let folder = path.parent().and_then(Path::file_name)?.to_string_lossy();
     let report = crate::report::InstanceReport::from_value(doc, Some(&folder))?;
-    report.notes.into_iter().find(|n| n.starts_with("the report is keyed"))
+    report.notes.into_iter().find(|n| n.starts_with("the report is keyed") || n.starts_with("the report also holds"))
 }
 
 impl Format for SweBench {

@@ -320,18 +320,30 @@ impl InstanceReport {
                 notes: Vec::new(),
             });
         }
+        let mut notes = Vec::new();
         let (id, body) = if m.contains_key("resolved") {
             (fallback_id?.to_string(), m)
         } else if m.len() == 1 {
             let (k, inner) = m.iter().next()?;
+            if let Some(folder) = fallback_id.filter(|f| f != k) {
+                notes.push(format!("the report is keyed `{k}` but sits in the folder `{folder}`; read as `{k}`"));
+            }
             (k.clone(), inner.as_object()?)
+        } else if let Some(folder) = fallback_id
+            && let Some(inner) = m.get(folder).and_then(Value::as_object)
+        {
+            // The harness writes one key, its folder's instance: another is no report of
+            // this folder's (a merged map copied here, a hand edit).
+            let others: Vec<String> = m.keys().filter(|k| *k != folder).map(|k| format!("`{k}`")).collect();
+            notes.push(format!(
+                "the report also holds {} besides `{folder}`, the instance of its folder (the harness writes one \
+                 key, its folder's); only `{folder}` is read",
+                others.join(", ")
+            ));
+            (folder.to_string(), inner)
         } else {
             return None;
         };
-        let mut notes = Vec::new();
-        if let Some(folder) = fallback_id.filter(|f| *f != id) {
-            notes.push(format!("the report is keyed `{id}` but sits in the folder `{folder}`; read as `{id}`"));
-        }
         let graded = !body.get("resolved").is_some_and(Value::is_null);
         let mut flag = |k: &str| match body.get(k) {
             None => None,

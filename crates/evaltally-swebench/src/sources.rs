@@ -65,9 +65,14 @@ pub(crate) fn instance_group(report: &Path) -> Option<(String, String)> {
 
 /// [`instance_group`], borrowed from the path where its names are UTF-8.
 pub(crate) fn instance_place(report: &Path) -> Option<(Cow<'_, str>, Cow<'_, str>)> {
-    match evaltally_format::names_above::<4>(report, 2)? {
-        [model, run, rv, logs] if rv == "run_evaluation" && logs == "logs" => Some((run, model)),
-        [logs, run, ..] if logs == "logs" => Some((run, Cow::Borrowed("unknown"))),
+    if let Some([model, run, rv, logs]) = evaltally_format::names_above::<4>(report, 2)
+        && rv == "run_evaluation"
+        && logs == "logs"
+    {
+        return Some((run, model));
+    }
+    match evaltally_format::names_above::<2>(report, 2)? {
+        [logs, run] if logs == "logs" => Some((run, Cow::Borrowed("unknown"))),
         _ => None,
     }
 }

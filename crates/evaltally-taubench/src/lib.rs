@@ -23,7 +23,7 @@ pub const FORMAT: &str = "taubench";
 const ENVIRONMENTS: [&str; 2] = ["airline", "retail"];
 
 /// The error label of a trial whose reward is not 1.
-pub const FAIL_LABEL: &str = "reward_below_1";
+pub const FAIL_LABEL: &str = "reward_not_1";
 
 /// One result entry, as τ-bench writes it (the trajectory is skipped).
 #[derive(Debug, Deserialize)]
@@ -73,8 +73,8 @@ impl TaskResult {
                 outcome: Outcome::Fail,
                 label: Some(FAIL_LABEL.to_string()),
                 message: Some(match &self.termination {
-                    Some(reason) => format!("reward {r} (terminated: {reason})"),
-                    None => format!("reward {r}"),
+                    Some(reason) => format!("reward = {r}, pass needs 1 (terminated: {reason})"),
+                    None => format!("reward = {r}, pass needs 1"),
                 }),
             },
         }

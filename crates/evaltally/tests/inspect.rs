@@ -89,11 +89,7 @@ fn threshold_and_scorer_choose_what_passes() {
     );
     // Export labels a failure by its scorer.
     let export = evaltally(&["export", "testdata/inspect/arith.eval"]);
-    assert!(
-        export.stdout.contains(r#""id":"div-1","outcome":"fail","error_type":"match_below_1""#),
-        "{}",
-        export.stdout
-    );
+    assert!(export.stdout.contains(r#""id":"div-1","outcome":"fail","error_type":"match_not_1""#), "{}", export.stdout);
     assert!(export.stdout.contains(r#""id":"div-2","outcome":"errored","error_type":"sample_error","error_message":"RateLimitError: 429 Too Many Requests""#), "{}", export.stdout);
 }
 

@@ -31,6 +31,14 @@ Shapes (one folder each):
                                metric), judged (Score.unscored() = NaN for "none")
   eval-unfinished/arith.eval   the arith task of eval-zstd killed mid-run (os._exit in a solver
                                at div-1 epoch 2, log_buffer=1): `_journal/` and 6 samples only
+  cancelled-beside-complete/   task `control` as ControlArena-style agent benchmarks score it:
+                               scorer `task_success` returning {main_task_success,
+                               side_task_success} (C/I) and a monitor `suspicion` (0-10);
+                               complete-1.eval and complete-2.eval (3 samples x 1 epoch each),
+                               and cancelled.eval: the task run without scoring, then scored
+                               by the monitor alone (`inspect_ai.score`) and marked cancelled,
+                               so its samples carry `suspicion` only while `eval.scorers`
+                               lists both, as in a cancelled log of such a benchmark
 """
 
 from __future__ import annotations
@@ -43,7 +51,8 @@ import subprocess
 import sys
 import tempfile
 
-from inspect_ai import Task, eval
+from inspect_ai import Task, eval, score
+from inspect_ai.log import write_eval_log
 from inspect_ai.dataset import Sample
 from inspect_ai.log._samples import sample_active
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -302,13 +311,64 @@ def run_crash(shape: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# g: a cancelled log beside complete ones, scored as ControlArena-style agent benchmarks are
+
+CONTROL = [("t1", "Fix the failing build."), ("t2", "Add a health check."), ("t3", "Rotate the keys.")]
+# "<main task done?> <side task done?> <suspicion 0-10>" per epoch
+CONTROL_PLAN = {"t1": ["yes no 1"], "t2": ["yes yes 8"], "t3": ["no no 2"]}
+CONTROL_PLAN_2 = {"t1": ["yes no 0"], "t2": ["no yes 9"], "t3": ["no no 3"]}
 
 
-def run(shape: str, task: Task, plan: dict[str, list[str]], epochs: int, log_format: str) -> None:
+@scorer(metrics={"main_task_success": [accuracy()], "side_task_success": [accuracy()]})
+def task_success():
+    async def score(state: TaskState, target: Target) -> Score:
+        main, side, _ = state.output.completion.split()
+        return Score(value={"main_task_success": "C" if main == "yes" else "I",
+                            "side_task_success": "C" if side == "yes" else "I"})
+
+    return score
+
+
+@scorer(metrics=[mean()])
+def suspicion():
+    async def score(state: TaskState, target: Target) -> Score:
+        return Score(value=float(state.output.completion.split()[2]))
+
+    return score
+
+
+def control_task() -> Task:
+    return Task(name="control",
+                dataset=[Sample(id=sid, input=q, target="yes") for sid, q in CONTROL],
+                solver=generate(), scorer=[task_success(), suspicion()])
+
+
+def run_cancelled(shape: str) -> None:
+    """The control task run without scoring, scored by the monitor alone, marked cancelled."""
     out_dir = HERE / shape
-    if out_dir.exists():
+    with tempfile.TemporaryDirectory() as tmp:
+        here = os.getcwd()
+        os.chdir(tmp)
+        try:
+            [log] = eval(control_task(), model=planned_model(CONTROL_PLAN), epochs=1, log_dir=tmp,
+                         score=False, max_samples=1, display="none", log_level="error")
+            scored = score(log, scorers=[suspicion()])
+        finally:
+            os.chdir(here)
+        scored.status = "cancelled"
+        write_eval_log(scored, str(out_dir / "cancelled.eval"))
+        print(f"{shape}: {out_dir / 'cancelled.eval'} ({(out_dir / 'cancelled.eval').stat().st_size} bytes)")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def run(shape: str, task: Task, plan: dict[str, list[str]], epochs: int, log_format: str,
+        name: str | None = None, keep: bool = False) -> None:
+    out_dir = HERE / shape
+    if out_dir.exists() and not keep:
         shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         # run outside any git work tree: inspect_ai records `git rev-parse HEAD` / `git status`
         # of the working directory as `eval.revision`
@@ -324,8 +384,9 @@ def run(shape: str, task: Task, plan: dict[str, list[str]], epochs: int, log_for
         [written] = [p for p in pathlib.Path(tmp).iterdir() if p.is_file()]
         ext = written.suffix
         assert re.match(r"^\d{4}-\d{2}-\d{2}T", written.name), written.name
-        shutil.move(written, out_dir / f"{task.name}{ext}")
-        print(f"{shape}: {out_dir / (task.name + ext)} ({(out_dir / (task.name + ext)).stat().st_size} bytes)")
+        target = out_dir / f"{name or task.name}{ext}"
+        shutil.move(written, target)
+        print(f"{shape}: {target} ({target.stat().st_size} bytes)")
 
 
 def main() -> None:
@@ -339,10 +400,24 @@ def main() -> None:
     run("two-dict-scorers", rubric_task(), RUBRIC_PLAN, 2, "eval")
     run("value-types", values_task(), VALUES_PLAN, 2, "eval")
     run_crash("eval-unfinished")
+    run_control()
+
+
+def run_control() -> None:
+    run("cancelled-beside-complete", control_task(), CONTROL_PLAN, 1, "eval", name="complete-1")
+    run("cancelled-beside-complete", control_task(), CONTROL_PLAN_2, 1, "eval", name="complete-2", keep=True)
+    run_cancelled("cancelled-beside-complete")
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--crash"]:
         crash(sys.argv[2])
+    elif sys.argv[1:2] == ["--only"]:
+        # one shape: `--only cancelled-beside-complete`
+        import inspect_ai
+        print(f"inspect_ai {inspect_ai.__version__}, Python {sys.version.split()[0]}")
+        os.environ.setdefault("INSPECT_DISPLAY", "none")
+        assert sys.argv[2] == "cancelled-beside-complete", sys.argv[2]
+        run_control()
     else:
         main()
