@@ -195,6 +195,12 @@ pub(crate) fn lmeval(data: &[u8]) {
     one_format("lmeval", &["samples_t_2026-01-01T00-00-00.jsonl"], data);
 }
 
+/// The lighteval reader on arbitrary bytes ([`one_format`]): Parquet footers, pages and
+/// levels, and the Python reprs of 0.4 – 0.7's string columns.
+pub(crate) fn lighteval(data: &[u8]) {
+    one_format("lighteval", &["details/m/2026-01-01T00-00-00.0/details_t|x|0_2026-01-01T00-00-00.0.parquet"], data);
+}
+
 /// The inspect reader on arbitrary bytes ([`one_format`]).
 pub(crate) fn inspect_log(data: &[u8]) {
     one_format("inspect", &["log.eval", "log.json"], data);

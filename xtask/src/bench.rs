@@ -69,6 +69,7 @@ pub(crate) enum Format {
     Sfbench,
     Inspect,
     Lmeval,
+    Lighteval,
     Promptfoo,
     Helm,
     OpenaiEvals,
@@ -77,7 +78,7 @@ pub(crate) enum Format {
 
 impl Format {
     /// Every format, in the order of the report.
-    pub(crate) const ALL: [Self; 11] = [
+    pub(crate) const ALL: [Self; 12] = [
         Self::Bfcl,
         Self::Gstack,
         Self::Junit,
@@ -85,6 +86,7 @@ impl Format {
         Self::Sfbench,
         Self::Inspect,
         Self::Lmeval,
+        Self::Lighteval,
         Self::Promptfoo,
         Self::Helm,
         Self::OpenaiEvals,
@@ -101,6 +103,7 @@ impl Format {
             Self::Sfbench => "sfbench",
             Self::Inspect => "inspect",
             Self::Lmeval => "lmeval",
+            Self::Lighteval => "lighteval",
             Self::Promptfoo => "promptfoo",
             Self::Helm => "helm",
             Self::OpenaiEvals => "openai-evals",
@@ -122,6 +125,7 @@ impl Format {
             Self::Sfbench => "SF-Bench v2 reports",
             Self::Inspect => "inspect_ai logs",
             Self::Lmeval => "lm-evaluation-harness sample logs",
+            Self::Lighteval => "lighteval details (Parquet)",
             Self::Promptfoo => "promptfoo eval output",
             Self::Helm => "HELM run folders",
             Self::OpenaiEvals => "OpenAI Evals record logs",
@@ -139,6 +143,7 @@ impl Format {
             Self::Sfbench => "ref_sfbench.py",
             Self::Inspect => "ref_inspect.py",
             Self::Lmeval => "ref_lmeval.py",
+            Self::Lighteval => "ref_lighteval.py",
             Self::Promptfoo => "ref_promptfoo.py",
             Self::Helm => "ref_helm.py",
             Self::OpenaiEvals => "ref_openai_evals.py",
@@ -156,10 +161,21 @@ impl Format {
             Self::Sfbench => "gen_sfbench.py",
             Self::Inspect => "gen_inspect.py",
             Self::Lmeval => "gen_lmeval.py",
+            Self::Lighteval => "gen_lighteval.py",
             Self::Promptfoo => "gen_promptfoo.py",
             Self::Helm => "gen_helm.py",
             Self::OpenaiEvals => "gen_openai_evals.py",
             Self::Taubench => "gen_taubench.py",
+        }
+    }
+
+    /// The Python modules its baseline needs beyond the standard library:
+    /// lighteval's details are Parquet, which a user reads with pyarrow (its
+    /// generator writes them without it).
+    pub(crate) fn baseline_modules(self) -> &'static [&'static str] {
+        match self {
+            Self::Lighteval => &["pyarrow"],
+            _ => &[],
         }
     }
 
@@ -418,7 +434,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
             })?;
         }
         drop(fs::remove_dir_all(&caches));
-        if w.baseline {
+        if w.baseline && baseline_runs(&python, w.format) {
             bench(w.format.reference(), true, python_runs, &|| {
                 vec![command(&python, [reference.as_os_str(), dir.as_os_str()])]
             })?;
@@ -564,6 +580,26 @@ fn check_ground_truth(
 
 /// The real interpreter behind `python3`, so that timings do not include a
 /// launcher such as a pyenv shim.
+/// Whether `python` has the modules the baseline of `format` needs; when it lacks them the
+/// baseline is not timed (its speed-up row says n/a), said on stderr.
+fn baseline_runs(python: &Path, format: Format) -> bool {
+    let modules = format.baseline_modules();
+    if modules.is_empty() {
+        return true;
+    }
+    let import = format!("import {}", modules.join(", "));
+    let ok = Command::new(python).args(["-c", &import]).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!(
+            "xtask: {}: not timed, {} cannot `{import}` (`pip install {}`, as .ci/run does)",
+            format.reference(),
+            python.display(),
+            modules.join(" ")
+        );
+    }
+    ok
+}
+
 fn python_executable() -> Result<PathBuf> {
     let out = Command::new("python3")
         .args(["-c", "import sys; print(sys.executable)"])

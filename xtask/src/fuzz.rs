@@ -22,7 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 13] = [
+const TARGETS: [(&str, &[&str]); 14] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),
@@ -38,6 +38,7 @@ const TARGETS: [(&str, &[&str]); 13] = [
             "taubench",
             "tau2",
             "lmeval",
+            "lighteval",
             "inspect",
             "promptfoo",
             "helm",
@@ -49,6 +50,7 @@ const TARGETS: [(&str, &[&str]); 13] = [
     ),
     ("taubench", &["taubench", "tau2"]),
     ("lmeval", &["lmeval"]),
+    ("lighteval", &["lighteval", "shapes/lighteval", "malformed/lighteval"]),
     ("inspect_log", &["inspect"]),
     ("promptfoo_output", &["promptfoo"]),
     ("helm_run", &["helm"]),

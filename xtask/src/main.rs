@@ -61,8 +61,9 @@ commands:
                         runs per command (default 5, Python at most 3);
                         --quick: only the smaller workload of each format;
                         --format (bfcl, gstack, junit, swebench, sfbench,
-                        inspect, lmeval, promptfoo, helm, openai-evals,
-                        taubench; repeatable or comma-separated): only these
+                        inspect, lmeval, lighteval, promptfoo, helm,
+                        openai-evals, taubench; repeatable or
+                        comma-separated): only these
   bench-store           only the PostgreSQL store's measurement of bench:
                         stability over 1,000 stored runs x 4,000 tests on
                         the server EVALTALLY_TEST_PG_URL names (skipped

@@ -341,9 +341,16 @@ fn decode_diagnostics(r: &mut Reader<'_>) -> Option<Vec<Diagnostic>> {
 }
 
 fn encode_meta(meta: &RunMeta, w: &mut Writer<'_>) {
-    for field in
-        [&meta.timestamp, &meta.git_branch, &meta.git_sha, &meta.version, &meta.tier, &meta.hostname, &meta.prompt_sha]
-    {
+    for field in [
+        &meta.timestamp,
+        &meta.git_branch,
+        &meta.git_sha,
+        &meta.version,
+        &meta.tier,
+        &meta.hostname,
+        &meta.prompt_sha,
+        &meta.test_set,
+    ] {
         w.opt_str(field.as_deref());
     }
     w.opt_f64(meta.duration_seconds);
@@ -360,6 +367,7 @@ fn decode_meta(r: &mut Reader<'_>) -> Option<RunMeta> {
         tier: text()?,
         hostname: text()?,
         prompt_sha: text()?,
+        test_set: text()?,
         duration_seconds: r.opt_f64()?,
         total_cost_usd: r.opt_f64()?,
     })

@@ -40,6 +40,12 @@ pub struct RunMeta {
     /// Its total cost in US dollars, as the run records it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_cost_usd: Option<f64>,
+    /// A digest of the set of tests the run drew its tests from, as the run records it
+    /// (lighteval's `hash_examples`). Two runs of one category with different digests did
+    /// not run the same tests, whatever their ids say: the analyzer warns when runs
+    /// disagree. An input to that check only, so not serialised.
+    #[serde(skip)]
+    pub test_set: Option<String>,
 }
 
 impl RunMeta {

@@ -22,6 +22,8 @@ pub fn registry() -> &'static Registry {
             &evaltally_taubench::TAUBENCH,
             #[cfg(feature = "lmeval")]
             &evaltally_lmeval::LMEVAL,
+            #[cfg(feature = "lighteval")]
+            &evaltally_lighteval::LIGHTEVAL,
             #[cfg(feature = "inspect")]
             &evaltally_inspect::INSPECT,
             #[cfg(feature = "promptfoo")]

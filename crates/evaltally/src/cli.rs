@@ -397,13 +397,14 @@ pub(crate) struct ReadArgs {
     /// failure, the benchmarks' official counting.
     #[arg(long, value_enum, value_name = "HOW", default_value_t = ErrorsAs::Errored)]
     pub(crate) errors_as: ErrorsAs,
-    /// For formats that record scores (inspect_ai, lm-eval): a score at or above this
-    /// passes. Default: only a full score (1).
+    /// For formats that record scores (inspect_ai, lm-eval, lighteval): a score at or above
+    /// this passes. Default: only a full score (1).
     #[arg(long, value_name = "SCORE")]
     pub(crate) pass_threshold: Option<f64>,
-    /// For logs with several scorers (inspect_ai) or metrics (lm-eval): the one to read,
-    /// or a key of the dictionaries a scorer gives (`KEY` or `SCORER/KEY`). Default: the
-    /// first the log lists (for lm-eval, the first that is 0 or 1 for every document).
+    /// For logs with several scorers (inspect_ai) or metrics (lm-eval, lighteval): the one
+    /// to read, or a key of the dictionaries a scorer gives (`KEY` or `SCORER/KEY`).
+    /// Default: the first the log lists (for lm-eval, the first that is 0 or 1 for every
+    /// document; for lighteval, the first the results file configures for the task).
     #[arg(long, value_name = "NAME")]
     pub(crate) scorer: Option<String>,
     /// Read files with the same bytes as one read before as runs of their own. By default

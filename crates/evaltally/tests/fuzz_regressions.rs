@@ -13,7 +13,7 @@ use evaltally_testkit::testdata;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 13] = [
+const TARGETS: [Target; 14] = [
     ("bfcl_lines", targets::bfcl_lines),
     ("bfcl_pair", targets::bfcl_pair),
     ("sfbench_report", targets::sfbench_report),
@@ -22,6 +22,7 @@ const TARGETS: [Target; 13] = [
     ("formats", targets::formats),
     ("taubench", targets::taubench),
     ("lmeval", targets::lmeval),
+    ("lighteval", targets::lighteval),
     ("inspect_log", targets::inspect_log),
     ("promptfoo_output", targets::promptfoo_output),
     ("helm_run", targets::helm_run),

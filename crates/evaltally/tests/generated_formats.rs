@@ -119,6 +119,13 @@ fn generated_lmeval_samples_match_ground_truth() {
     );
 }
 
+/// The generator writes Parquet with its own writer (`xtask/bench/minparquet.py`): no
+/// pyarrow needed.
+#[test]
+fn generated_lighteval_details_match_ground_truth() {
+    check("lighteval", &["--samples", "12"], "details/openrouter/openai/gpt-5-mini");
+}
+
 #[test]
 fn generated_promptfoo_outputs_match_ground_truth() {
     check("promptfoo", &["--tests", "20"], "support-rag");

@@ -112,6 +112,11 @@ fn a_numeric_score_fails_with_the_rule_it_failed() {
     assert!(failures(&lmeval, "2").contains(&("exact_match_below_0.5", "exact_match = 0, below the threshold 0.5")));
     let helm = rows(&["testdata/helm/v1"]);
     assert!(failures(&helm, "id3").contains(&("exact_match_not_1", "exact_match = 0, pass needs 1")), "{helm:?}");
+    let light = rows(&["testdata/lighteval", "--model", "acme/tiny-7b"]);
+    assert!(
+        failures(&light, "2").contains(&("extractive_match_not_1", "extractive_match = 0, pass needs 1")),
+        "{light:?}"
+    );
     let tau = rows(&["testdata/taubench"]);
     assert!(failures(&tau, "2").contains(&("reward_not_1", "reward = 0, pass needs 1")), "{tau:?}");
 }

@@ -52,6 +52,8 @@ fn two_workloads_per_format_the_second_with_twice_the_runs_and_w200() {
             "inspect200",
             "lmeval50",
             "lmeval100",
+            "lighteval50",
+            "lighteval100",
             "promptfoo40",
             "promptfoo80",
             "helm10",
@@ -286,6 +288,7 @@ fn generators_baselines_and_checker_agree() {
             (Format::Sfbench, ["--instances", "40"]),
             (Format::Inspect, ["--samples", "8"]),
             (Format::Lmeval, ["--docs", "16"]),
+            (Format::Lighteval, ["--samples", "12"]),
             (Format::Promptfoo, ["--tests", "20"]),
             (Format::Helm, ["--instances", "40"]),
             (Format::OpenaiEvals, ["--tests", "10"]),
@@ -323,6 +326,9 @@ fn check_generator(format: Format, size: [&str; 2], tmp: &Path) {
     let (expected_file, reference_file) =
         (tmp.join(format!("{name}.expected.json")), tmp.join(format!("{name}.ref.json")));
     fs::write(&expected_file, &expected).unwrap();
+    if !has_modules(format.baseline_modules()) {
+        return;
+    }
     fs::write(&reference_file, python(&scripts.join(format.reference()), &[out.to_str().unwrap()])).unwrap();
     let summary = python(&checker, &[expected_file.to_str().unwrap(), reference_file.to_str().unwrap()]);
     assert!(summary.starts_with("ground truth matched: 2 models"), "{name}: {summary}");
@@ -338,6 +344,21 @@ fn check_generator(format: Format, size: [&str; 2], tmp: &Path) {
     let out = Command::new("python3").arg(&checker).args([&expected_file, &reference_file]).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{name}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("stable_fail"), "{name}");
+}
+
+/// Whether `python3` imports `modules`; when not, the baseline's check is skipped with a
+/// notice (a failure under `CI=true`: `.ci/run` installs pyarrow for the export's tests).
+fn has_modules(modules: &[&str]) -> bool {
+    if modules.is_empty() {
+        return true;
+    }
+    let import = format!("import {}", modules.join(", "));
+    let ok = Command::new("python3").args(["-c", &import]).stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !ok {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "python3 cannot `{import}` under CI=true");
+        eprintln!("skipped: a baseline's check, python3 cannot `{import}` (pip install {})", modules.join(" "));
+    }
+    ok
 }
 
 /// The first line of `table` that contains `what`, without the table's trailing padding

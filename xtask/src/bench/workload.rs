@@ -50,6 +50,7 @@ pub(crate) fn specs(format: Format) -> Vec<Spec> {
         Format::Sfbench => (200, &["--instances", "300"], |runs| format!("sfbench{runs}")),
         Format::Inspect => (100, &["--samples", "200"], |runs| format!("inspect{runs}")),
         Format::Lmeval => (50, &["--docs", "200"], |runs| format!("lmeval{runs}")),
+        Format::Lighteval => (50, &["--samples", "200"], |runs| format!("lighteval{runs}")),
         Format::Promptfoo => (40, &["--tests", "100"], |runs| format!("promptfoo{runs}")),
         Format::Helm => (10, &["--instances", "200"], |runs| format!("helm{runs}")),
         Format::OpenaiEvals => (24, &["--tests", "500"], |runs| format!("openaievals{runs}")),

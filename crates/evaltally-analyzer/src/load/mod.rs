@@ -504,7 +504,53 @@ fn finish_loaded(
         }
     }
     sort_runs(&mut runs);
+    said_of_test_sets(&runs, &mut diagnostics);
     Ok(Finished { loaded: Loaded { runs, diagnostics, folders: Vec::new() }, renames, twins })
+}
+
+/// A warning for each category whose runs record different test sets
+/// ([`evaltally_core::RunMeta::test_set`]): a dataset changed between them, so an id names
+/// one test in some runs and another in the rest, and the runs are no repeats of each
+/// other. Said once per category, about the first run of the second set; the runs
+/// (sorted) are read as they are.
+fn said_of_test_sets(runs: &[CategoryRun], diagnostics: &mut Vec<Diagnostic>) {
+    let mut by_category: BTreeMap<&str, Vec<(&str, &CategoryRun)>> = BTreeMap::new();
+    for r in runs {
+        if let Some(set) = r.meta.as_ref().and_then(|m| m.test_set.as_deref()) {
+            by_category.entry(&r.category).or_default().push((set, r));
+        }
+    }
+    for (category, sets) in by_category {
+        // Each set in the order first met, with its runs.
+        let mut seen: Vec<(&str, Vec<&CategoryRun>)> = Vec::new();
+        for (set, run) in sets {
+            match seen.iter_mut().find(|(s, _)| *s == set) {
+                Some((_, list)) => list.push(run),
+                None => seen.push((set, vec![run])),
+            }
+        }
+        if seen.len() < 2 {
+            continue;
+        }
+        let listed: Vec<String> = seen
+            .iter()
+            .map(|(set, list)| {
+                let runs = if list.len() == 1 { "1 run".to_string() } else { format!("{} runs", list.len()) };
+                format!("`{set}`: {runs}, first `{}` of `{}`", list[0].run, list[0].model)
+            })
+            .collect();
+        let second = seen[1].1[0];
+        let path = second.sources.first().cloned().unwrap_or_else(|| PathBuf::from(&second.run));
+        diagnostics.push(Diagnostic::warning(
+            path,
+            format!(
+                "the runs of `{category}` were drawn from {} different test sets ({}): a test id may name another test \
+                 in each, so these runs are not repeats of each other",
+                seen.len(),
+                listed.join("; ")
+            ),
+        ));
+    }
 }
 
 /// Adds runs read from elsewhere (a PostgreSQL store) to `loaded`, kept, pooled and
@@ -919,4 +965,46 @@ fn filtered_record(mut r: RunRecord, filter: &Filter) -> Option<RunRecord> {
         POOLED.clone_into(&mut r.model);
     }
     (!r.tests.is_empty()).then_some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use evaltally_core::{CategoryRun, Outcome, RunMeta};
+
+    fn run(name: &str, model: &str, category: &str, set: Option<&str>) -> CategoryRun {
+        let mut r = CategoryRun::new(name, model, category);
+        r.push("0", Outcome::Pass, None);
+        r.sources.push(format!("{name}.parquet").into());
+        r.meta = Some(Arc::new(RunMeta { test_set: set.map(str::to_string), ..RunMeta::default() }));
+        r
+    }
+
+    /// One warning per category whose runs name two test sets, about the first run of the
+    /// second; runs that name none, or one set, say nothing.
+    #[test]
+    fn runs_of_two_test_sets_are_said_once_per_category() {
+        let runs = [
+            run("r1", "a", "quiz", Some("x1")),
+            run("r2", "a", "quiz", Some("x1")),
+            run("r3", "b", "quiz", Some("x2")),
+            run("r4", "b", "quiz", Some("x2")),
+            run("r1", "a", "same", Some("y")),
+            run("r2", "a", "same", Some("y")),
+            run("r1", "a", "none", None),
+            run("r2", "a", "none", Some("z")),
+        ];
+        let mut said = Vec::new();
+        super::said_of_test_sets(&runs, &mut said);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].path, std::path::PathBuf::from("r3.parquet"));
+        assert!(
+            said[0].message.starts_with(
+                "the runs of `quiz` were drawn from 2 different test sets (`x1`: 2 runs, first `r1` of `a`; `x2`: 2 runs, first `r3` of `b`)"
+            ),
+            "{}",
+            said[0].message
+        );
+    }
 }

@@ -283,6 +283,7 @@ impl GstackRun {
             prompt_sha: self.prompt_sha.clone(),
             duration_seconds: self.duration_seconds,
             total_cost_usd: self.total_cost_usd,
+            test_set: None,
         }
     }
 
