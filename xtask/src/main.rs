@@ -10,7 +10,7 @@
 //!   the `evaltally` command and module from it.
 //! - `man [DIR]`: write evaltally's man pages (`evaltally.1`, one per subcommand).
 //! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
-//! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
+//! - `bench [--runs N] [--quick] [--format NAME]... [--profile dist|release]`: time evaltally on large
 //!   generated workloads of every format against a Python baseline and `cat`,
 //!   after checking its counts against the generators' ground truth, and write
 //!   `docs/benchmarks.md`; with `EVALTALLY_TEST_PG_URL` set, also the PostgreSQL store.
@@ -51,7 +51,7 @@ commands:
                         (with `cargo insta review` when cargo-insta is installed)
   snapshots --accept    overwrite snapshots with the current output and delete
                         unreferenced .snap files
-  bench [--runs N] [--quick] [--format NAME]...
+  bench [--runs N] [--quick] [--format NAME]... [--profile dist|release]
                         time evaltally against a Python baseline and `cat` on
                         generated workloads of every format, two per format,
                         the second with twice the runs (cached under
