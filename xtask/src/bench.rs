@@ -36,6 +36,7 @@ mod measure;
 mod postgres;
 mod report;
 mod serve;
+mod subset;
 mod workload;
 
 #[cfg(test)]
@@ -460,6 +461,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     let machine = report::Machine::collect(&python);
     // The PostgreSQL store, when a server is at hand (a line on stderr says when it is not).
     let postgres = postgres::run(&evaltally, options.runs)?;
+    let subset = subset::run(&evaltally, &python, &bench_dir, options.runs)?;
     let tables = report::Tables {
         workloads: report::workloads_table(&workloads),
         truth: report::truth_table(&truths),
@@ -467,6 +469,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         ratios: report::ratios_table(&rows),
         serve: serve::section(&served, Some(&windows)),
         store: postgres::section(postgres.as_ref()),
+        subset: subset::section(&subset),
     };
     println!("{}", tables.terminal());
     if !options.shipped() {

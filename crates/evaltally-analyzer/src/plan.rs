@@ -30,6 +30,10 @@ pub struct PlanReport {
     pub target_se: f64,
     /// One entry per model, sorted by name.
     pub models: Vec<ModelPlan>,
+    /// The other axis, with `plan --subset-error`: how few tests predict each model's full
+    /// score to a target error ([`crate::subset::plan`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subset: Option<crate::subset::SubsetPlan>,
 }
 
 /// The plan for one model.
@@ -132,7 +136,7 @@ pub struct BudgetPlan {
 /// assert_eq!(p.more_runs, Some(10));
 /// ```
 pub fn plan(report: &StabilityReport, target_se: f64) -> PlanReport {
-    PlanReport { target_se, models: report.models.iter().map(|m| model_plan(m, target_se)).collect() }
+    PlanReport { target_se, models: report.models.iter().map(|m| model_plan(m, target_se)).collect(), subset: None }
 }
 
 fn model_plan(model: &ModelStability, target: f64) -> ModelPlan {

@@ -8,6 +8,7 @@ pub mod plan;
 pub mod show;
 pub mod stability;
 mod style;
+pub mod subset;
 pub mod summary;
 pub mod trend;
 pub mod validate;

@@ -92,6 +92,8 @@ where
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
         cli::Command::Plan(args) => commands::plan::run(&args, cli.color),
+        cli::Command::Subset(args) => commands::subset::fit(&args),
+        cli::Command::Estimate(args) => commands::subset::estimate(&args),
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Trend(args) => commands::trend::run(&args, cli.color),
         cli::Command::Report(args) => commands::report::run(&args),

@@ -555,6 +555,8 @@ pub(crate) fn resolve_command_paths(cli: &mut Cli) -> anyhow::Result<()> {
             fix(&mut a.reference)
         }
         Command::Plan(a) => fix(&mut a.paths),
+        Command::Subset(a) => fix(&mut a.paths),
+        Command::Estimate(a) => fix(&mut a.paths),
         Command::Trend(a) => fix(&mut a.paths),
         Command::Report(a) => {
             fix(&mut a.paths)?;
