@@ -27,6 +27,7 @@ fn export_one_line_per_run_and_test() {
         "cost_usd",
         "source_format",
         "source",
+        "schema",
     ];
     for l in &lines {
         let keys: Vec<&str> = l.as_object().unwrap().keys().map(String::as_str).collect();
