@@ -120,7 +120,7 @@ pub(crate) struct Overview<'a> {
     /// What the run filters can pick from.
     pub(crate) choices: Choices<'a>,
     /// The runs, and those the filters picked.
-    pub(crate) runs: Picked<'a>,
+    pub(crate) runs: RunsPicked<'a>,
     /// Whether any run records a timestamp.
     pub(crate) timed: bool,
     /// Counts over every category.
@@ -152,7 +152,7 @@ pub(crate) struct Choices<'a> {
 /// The runs, and those the filters picked.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub(crate) struct Picked<'a> {
+pub(crate) struct RunsPicked<'a> {
     /// Runs of the model.
     pub(crate) total: usize,
     /// Runs picked.
@@ -356,7 +356,7 @@ pub(crate) struct TrendRow<'a> {
 /// `/api/cost`: the picked runs' costs, newest first, a page of them, and their total.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub(crate) struct Cost<'a> {
+pub(crate) struct CostPage<'a> {
     /// The document's name and version, [`COST`].
     pub(crate) schema: SchemaId,
     /// Runs picked.
@@ -471,7 +471,7 @@ pub(crate) fn schemas() -> Vec<(SchemaId, serde_json::Value)> {
         one::<Cell<'static>>(CELL),
         one::<Test>(TEST),
         one::<TrendPage<'static>>(TREND),
-        one::<Cost<'static>>(COST),
+        one::<CostPage<'static>>(COST),
         one::<Compare>(COMPARE),
         one::<Error<'static>>(ERROR),
     ]

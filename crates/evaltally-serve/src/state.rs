@@ -201,7 +201,7 @@ impl Snapshot {
                 units_read: self.units_read,
                 model: state.shown(),
                 choices: state.choices(),
-                runs: api::Picked {
+                runs: api::RunsPicked {
                     total: state.columns.len(),
                     picked: data.runs.len(),
                     first: data.runs.first().map(|r| r.name.as_str()),
@@ -553,7 +553,7 @@ impl View {
     }
 
     /// The picked runs' costs, newest first, a page of them, and their total.
-    pub(crate) fn cost<'a>(&self, model: &'a ModelState, page: Page) -> api::Cost<'a> {
+    pub(crate) fn cost<'a>(&self, model: &'a ModelState, page: Page) -> api::CostPage<'a> {
         let rows: Vec<(usize, &TrendRun, Option<&RunCost>)> = self
             .columns
             .iter()
@@ -602,7 +602,7 @@ impl View {
                 }),
             })
             .collect();
-        api::Cost {
+        api::CostPage {
             schema: api::COST,
             total: rows.len(),
             with_cost,

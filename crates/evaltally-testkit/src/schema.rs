@@ -59,20 +59,19 @@ pub fn check(doc: &Value) -> Result<String, String> {
     };
     let mut kept = compiled().lock().unwrap_or_else(PoisonError::into_inner);
     let Compiled { schemas, index } = &mut *kept;
-    let at = match index.get(name) {
-        Some(at) => *at,
-        None => {
-            let path = folder().join(format!("{name}.schema.json"));
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("no schema for `{name}` ({}: {e}); run `cargo xtask schemas`", path.display()))?;
-            let schema: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let url = format!("file:///evaltally/{name}.schema.json");
-            let mut compiler = boon::Compiler::new();
-            compiler.add_resource(&url, schema).map_err(|e| format!("{}: {e}", path.display()))?;
-            let at = compiler.compile(&url, schemas).map_err(|e| format!("{}: not a schema: {e}", path.display()))?;
-            index.insert(name.to_string(), at);
-            at
-        }
+    let at = if let Some(at) = index.get(name) {
+        *at
+    } else {
+        let path = folder().join(format!("{name}.schema.json"));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("no schema for `{name}` ({}: {e}); run `cargo xtask schemas`", path.display()))?;
+        let schema: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let url = format!("file:///evaltally/{name}.schema.json");
+        let mut compiler = boon::Compiler::new();
+        compiler.add_resource(&url, schema).map_err(|e| format!("{}: {e}", path.display()))?;
+        let at = compiler.compile(&url, schemas).map_err(|e| format!("{}: not a schema: {e}", path.display()))?;
+        index.insert(name.to_string(), at);
+        at
     };
     match schemas.validate(doc, at) {
         Ok(()) => Ok(name.to_string()),
