@@ -25,6 +25,7 @@ use crate::stats::power;
 
 /// The plan for every model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlanReport {
     /// The target standard error.
     pub target_se: f64,
@@ -38,6 +39,7 @@ pub struct PlanReport {
 
 /// The plan for one model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelPlan {
     /// The model.
     pub model: String,
@@ -54,6 +56,7 @@ pub struct ModelPlan {
 
 /// What one category (or a model overall) needs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Plan {
     /// The category, or `overall`.
     pub category: String,
@@ -102,6 +105,7 @@ pub struct Plan {
 /// What a budget buys: new runs at the recorded cost per run, compared with the runs at
 /// hand.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BudgetPlan {
     /// The budget, in dollars.
     pub usd: f64,

@@ -4,14 +4,22 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::plan::{Plan, PlanReport};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::{markdown_text, printable};
 use serde::Serialize;
 
 use crate::{Style, width_of};
 
-/// The JSON document `evaltally plan --format json` prints.
+/// The identifier of [`Document`], `evaltally.plan/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("plan", 1);
+
+/// The JSON document `evaltally plan --format json` prints: per model and category, how
+/// many runs, or tests, bring the standard error under the target.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// The plan.
     #[serde(flatten)]
     pub plan: &'a PlanReport,
@@ -22,7 +30,7 @@ pub struct Document<'a> {
 
 /// The plan as pretty-printed JSON with a final newline.
 pub fn json(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
-    crate::pretty_json(&Document { plan: report, diagnostics: crate::Listed::of(diagnostics) })
+    crate::pretty_json(&Document { schema: SCHEMA, plan: report, diagnostics: crate::Listed::of(diagnostics) })
 }
 
 fn count(n: Option<usize>) -> String {

@@ -5,8 +5,16 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::subset::{Check, ModelEstimate, Subset};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::printable;
 use serde::Serialize;
+
+/// The identifier of `subset --check --format json`.
+pub const CHECK_SCHEMA: SchemaId = SchemaId::new("subset-check", 1);
+/// The identifier of `estimate --format json`.
+pub const ESTIMATE_SCHEMA: SchemaId = SchemaId::new("estimate", 1);
+/// The identifier of the subset file `subset -o` writes (its `schema` is this string).
+pub const SUBSET_SCHEMA: SchemaId = SchemaId::new("subset", 1);
 
 /// Points with one decimal: `2.3`.
 fn points(x: f64) -> String {
@@ -97,21 +105,21 @@ pub fn check_text(check: &Check) -> String {
 
 /// The JSON document of `subset --check`.
 #[derive(Debug, Serialize)]
-struct CheckDocument<'a> {
-    schema: &'static str,
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CheckDocument<'a> {
+    /// [`CHECK_SCHEMA`].
+    schema: SchemaId,
+    /// What leaving each model out gave.
     #[serde(flatten)]
     check: &'a Check,
+    /// What reading the files said.
     #[serde(flatten)]
     diagnostics: crate::Listed<'a>,
 }
 
 /// `subset --check --format json`.
 pub fn check_json(check: &Check, diagnostics: &[Diagnostic]) -> String {
-    crate::pretty_json(&CheckDocument {
-        schema: "evaltally.subset-check/1",
-        check,
-        diagnostics: crate::Listed::of(diagnostics),
-    })
+    crate::pretty_json(&CheckDocument { schema: CHECK_SCHEMA, check, diagnostics: crate::Listed::of(diagnostics) })
 }
 
 /// `estimate` as text: per model, each category's estimate with its interval and how many
@@ -176,26 +184,35 @@ pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
 
 /// The JSON document of `estimate`.
 #[derive(Debug, Serialize)]
-struct EstimateDocument<'a> {
-    schema: &'static str,
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EstimateDocument<'a> {
+    /// [`ESTIMATE_SCHEMA`].
+    schema: SchemaId,
+    /// The subset the estimates come from.
     subset: SubsetRef<'a>,
+    /// Each model, in natural order; rates as fractions.
     models: &'a [ModelEstimate],
+    /// What reading the files said.
     #[serde(flatten)]
     diagnostics: crate::Listed<'a>,
 }
 
 /// Which subset the estimates come from.
 #[derive(Debug, Serialize)]
-struct SubsetRef<'a> {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SubsetRef<'a> {
+    /// Its anchors.
     anchors: usize,
+    /// The tests it was fitted on.
     tests: usize,
+    /// The fingerprint of those tests.
     fingerprint: &'a str,
 }
 
 /// `estimate --format json`: rates as fractions.
 pub fn estimate_json(subset: &Subset, estimates: &[ModelEstimate], diagnostics: &[Diagnostic]) -> String {
     crate::pretty_json(&EstimateDocument {
-        schema: "evaltally.estimate/1",
+        schema: ESTIMATE_SCHEMA,
         subset: SubsetRef {
             anchors: subset.anchors.len(),
             tests: subset.fitted_on.tests,

@@ -325,7 +325,7 @@ pub(crate) struct FormatsArgs {
 pub(crate) enum FormatsFormat {
     /// One block per format.
     Text,
-    /// One JSON document: a list of {name, aliases, files}.
+    /// One JSON document: {"schema", "formats": [{name, aliases, files}]}.
     Json,
 }
 
@@ -359,7 +359,7 @@ pub(crate) enum CacheAction {
 pub(crate) enum InfoFormat {
     /// One line per fact, for people.
     Text,
-    /// {"folder", "entries", "packs", "bytes", "stale_bytes", "limit"}.
+    /// {"schema", "folder", "entries", "packs", "bytes", "stale_bytes", "limit"}.
     Json,
 }
 
@@ -498,7 +498,7 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) fail_on: Option<FailOn>,
     /// Quarantined tests, which --fail-on regressions lets regress (and says so): a
-    /// flaky_tests.json that `stability --out` wrote ({category: [ids]}), or a folder holding
+    /// flaky_tests.json that `stability --out` wrote (evaltally.test-ids), or a folder holding
     /// one, or one per model in sub-folders (repeatable). Their ids count for every model.
     #[arg(long, value_name = "FILE")]
     pub(crate) known_flaky: Vec<PathBuf>,
@@ -571,7 +571,7 @@ pub(crate) struct ShowArgs {
 pub(crate) enum ValidateFormat {
     /// One line per file and its findings.
     Text,
-    /// {"files": [{"path", "format", "valid", "errors", "warnings"}]}.
+    /// {"schema", "files": [{"path", "format", "valid", "errors", "warnings"}]}.
     Json,
 }
 
@@ -684,10 +684,10 @@ pub(crate) enum RunsFormat {
     /// One line per entry (per run, for a PostgreSQL store): date, branch, tier, passes,
     /// cost, version, format and where it was pushed from.
     Text,
-    /// {"store", "found", "entries": [{"name", "format", "source", "pushed_at_unix",
+    /// {"schema", "store", "found", "entries": [{"name", "format", "source", "pushed_at_unix",
     /// "runs": [{"run", "model", "timestamp", "git_branch", "tier", "version", "passed",
     /// "scored", "cost_usd"}]}]}, newest first; fields a run does not record are left out.
-    /// A PostgreSQL store: {"store", "found", "runs": [{"id", "run", "model", "format",
+    /// A PostgreSQL store: {"schema", "store", "found", "runs": [{"id", "run", "model", "format",
     /// "source", "pushed_at_unix", "timestamp", "git_branch", "git_sha", "tier", "version",
     /// "passed", "scored", "cost_usd"}]}.
     Json,
@@ -726,7 +726,7 @@ pub(crate) struct StabilityArgs {
     /// --known-flaky files are not held to it.
     #[arg(long, value_name = "RATE")]
     pub(crate) fail_under_test_rate: Option<f64>,
-    /// Quarantined tests: a flaky_tests.json that --out wrote ({category: [ids]}), or a
+    /// Quarantined tests: a flaky_tests.json that --out wrote (evaltally.test-ids), or a
     /// folder holding one, or one per model in sub-folders (repeatable). Their ids count
     /// for every model.
     #[arg(long, value_name = "FILE")]

@@ -12,6 +12,7 @@ const SEEDS: u64 = 5;
 
 /// One model left out.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CheckedModel {
     /// The model.
     pub model: String,
@@ -36,6 +37,7 @@ impl CheckedModel {
 
 /// The random baseline's figures, the mean over its seeds.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Baseline {
     /// Seeds drawn.
     pub seeds: u64,
@@ -53,6 +55,7 @@ pub struct Baseline {
 
 /// What leaving each model out gave.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Check {
     /// The subset size.
     pub size: usize,
@@ -216,6 +219,7 @@ fn baseline(data: &Data, size: usize) -> Baseline {
 
 /// The smallest subset whose left-out models' median error reaches a target.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SubsetPlan {
     /// The target: a median absolute error of the overall score, as a fraction.
     pub target_error: f64,
@@ -227,6 +231,7 @@ pub struct SubsetPlan {
 
 /// One size [`plan`] tried.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SizeTried {
     /// Anchors.
     pub size: usize,

@@ -202,6 +202,7 @@ pub struct Anchor {
 
 /// The subset file `evaltally subset` writes and `evaltally estimate` reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Subset {
     /// `evaltally.subset/1`.
     pub schema: String,
@@ -222,6 +223,7 @@ pub struct Subset {
 
 /// What a subset was fitted on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FittedOn {
     /// The models.
     pub models: Vec<String>,
@@ -233,6 +235,7 @@ pub struct FittedOn {
 
 /// The fitted model's kind and how the fit went.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelSpec {
     /// `2pl-category-abilities`.
     pub kind: String,
@@ -246,6 +249,7 @@ pub struct ModelSpec {
 
 /// A category of the benchmark in a subset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SubsetCategory {
     /// Its name.
     pub category: String,
@@ -257,6 +261,7 @@ pub struct SubsetCategory {
 
 /// An anchor in a subset file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SubsetAnchor {
     /// Its category.
     pub category: String,
@@ -268,6 +273,7 @@ pub struct SubsetAnchor {
 
 /// A test's fitted parameters in a subset file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SubsetTest {
     /// Its category.
     pub category: String,
@@ -279,7 +285,7 @@ pub struct SubsetTest {
     pub b: f64,
 }
 
-/// The schema of a subset file.
+/// The schema of a subset file (`evaltally_report::subset::SUBSET_SCHEMA` as a string).
 pub const SUBSET_SCHEMA: &str = "evaltally.subset/1";
 
 /// What is wrong with a subset or the runs estimated with it.
@@ -458,6 +464,7 @@ type Cells<'a> = BTreeMap<(&'a str, &'a str), (u32, u32)>;
 
 /// A model's estimated full score.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelEstimate {
     /// The model.
     pub model: String,
@@ -474,6 +481,7 @@ pub struct ModelEstimate {
 
 /// BFCL's overall score, estimated.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BfclEstimate {
     /// The estimate, with its interval.
     #[serde(flatten)]
@@ -484,6 +492,7 @@ pub struct BfclEstimate {
 
 /// An estimated score with its 90% interval, as fractions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ScoreEstimate {
     /// The category (absent for the overall score).
     #[serde(skip_serializing_if = "Option::is_none")]
