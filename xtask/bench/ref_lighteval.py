@@ -32,7 +32,9 @@ when it passed in every run that judged it, a stable fail when it failed in all 
 otherwise flaky. Prints one JSON object:
   {"models": {model: {category: {"runs", "total", "stable_pass", "flaky", "stable_fail", "correct": [...]}}}}
 
-Usage: ref_lighteval.py ROOT
+Usage: ref_lighteval.py ROOT [METRIC]
+METRIC judges every file instead of the task's first metric (evaltally's --metric); a file
+without it is left out.
 """
 import ast
 import json
@@ -166,6 +168,7 @@ def verdict(v):
 
 def main():
     root = sys.argv[1]
+    chosen = sys.argv[2] if len(sys.argv) > 2 else None
     status = {}  # (model, category) -> {test: [passes, runs]}
     runs_seen, correct, listed = {}, {}, {}
     for dirpath, dirnames, names in os.walk(root):
@@ -193,9 +196,14 @@ def main():
                 names += [k for k in (mm or {}) if k not in names]
             if not names:
                 continue
-            primary = configured_metric(results, task)
-            if primary not in names:
-                primary = names[0]
+            if chosen:
+                if chosen not in names:
+                    continue
+                primary = chosen
+            else:
+                primary = configured_metric(results, task)
+                if primary not in names:
+                    primary = names[0]
             key = (model, task)
             seen_ids, tests = {}, []
             for pos, (row, mm) in enumerate(zip(rows, metrics)):

@@ -609,8 +609,6 @@ fn check_ground_truth(
     Ok(TruthCheck { workload: w.name.clone(), matched, message })
 }
 
-/// The real interpreter behind `python3`, so that timings do not include a
-/// launcher such as a pyenv shim.
 /// Whether `python` has the modules the baseline of `format` needs; when it lacks them the
 /// baseline is not timed (its speed-up row says n/a), said on stderr.
 fn baseline_runs(python: &Path, format: Format) -> bool {
@@ -631,6 +629,8 @@ fn baseline_runs(python: &Path, format: Format) -> bool {
     ok
 }
 
+/// The real interpreter behind `python3`, so that timings do not include a
+/// launcher such as a pyenv shim.
 fn python_executable() -> Result<PathBuf> {
     let out = Command::new("python3")
         .args(["-c", "import sys; print(sys.executable)"])

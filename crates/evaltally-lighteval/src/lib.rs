@@ -323,7 +323,7 @@ fn choose_metric(
             diagnostics.push(Diagnostic::warning(
                 path,
                 format!(
-                    "the results file configures `{c}` first, a metric the file does not hold (its metrics: {}): `{first}` decides; --scorer chooses another",
+                    "the results file configures `{c}` first, a metric the file does not hold (its metrics: {}): `{first}` decides; --metric chooses another",
                     listed()
                 ),
             ));
@@ -338,7 +338,7 @@ fn choose_metric(
             diagnostics.push(Diagnostic::warning(
                 path,
                 format!(
-                    "{why}: `{first}`, the file's first metric, decides; --scorer chooses another (its metrics: {})",
+                    "{why}: `{first}`, the file's first metric, decides; --metric chooses another (its metrics: {})",
                     listed()
                 ),
             ));

@@ -435,7 +435,8 @@ pub(crate) struct ReadArgs {
     /// to read, or a key of the dictionaries a scorer gives (`KEY` or `SCORER/KEY`).
     /// Default: the first the log lists (for lm-eval, the first that is 0 or 1 for every
     /// document; for lighteval, the first the results file configures for the task).
-    #[arg(long, value_name = "NAME")]
+    /// `--metric` is the same option.
+    #[arg(long, visible_alias = "metric", value_name = "NAME")]
     pub(crate) scorer: Option<String>,
     /// Read files with the same bytes as one read before as runs of their own. By default
     /// such a file (one run saved twice under two names) is said and read once, so that it

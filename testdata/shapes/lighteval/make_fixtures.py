@@ -434,7 +434,8 @@ def malformed():
         row = {k: str(v) for k, v in flat_row(f"Q{i}", f"Q{i}", [], ["1"], [0], ["1"], None).items()}
         row["metrics"] = metrics
         rows.append(row)
-    write_parquet(details_path(os.path.join(cases, "metrics-repr-cut"), model, date2, task2), rows)
+    # Its other rows are read, so it is another model's run: the good model's stays as it was.
+    write_parquet(details_path(os.path.join(cases, "metrics-repr-cut"), "acme-13b", date2, task2), rows)
     # JSON under a details file's name.
     not_parquet = details_path(os.path.join(cases, "not-parquet"), model, date2, task2)
     os.makedirs(os.path.dirname(not_parquet))
