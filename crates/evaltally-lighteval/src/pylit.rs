@@ -286,10 +286,12 @@ impl Parser<'_> {
         let numpy = matches!(name.split('.').next(), Some("np" | "numpy"))
             || last.starts_with("float")
             || last.starts_with("int");
-        if numpy && let Ok(v) = self.value() {
-            if self.eat(b')') && matches!(v, Val::Int(_) | Val::Float(_) | Val::Bool(_)) {
-                return Ok(v);
-            }
+        if numpy
+            && let Ok(v) = self.value()
+            && self.eat(b')')
+            && matches!(v, Val::Int(_) | Val::Float(_) | Val::Bool(_))
+        {
+            return Ok(v);
         }
         self.at = args_at;
         self.skip_balanced()?;

@@ -398,12 +398,11 @@ fn place(
                 *cur = Val::Map(Vec::new());
             }
             let Val::Map(fields) = cur else { return Err(format!("field `{name}` inside a non-struct")) };
-            let at = match fields.iter().position(|(k, _)| k == name) {
-                Some(at) => at,
-                None => {
-                    fields.push((name.clone(), Val::Null));
-                    fields.len() - 1
-                }
+            let at = if let Some(at) = fields.iter().position(|(k, _)| k == name) {
+                at
+            } else {
+                fields.push((name.clone(), Val::Null));
+                fields.len() - 1
             };
             if d < step.def {
                 return Ok(());

@@ -102,6 +102,9 @@ fn single(v: &Val) -> Value {
 /// The choice(s) at `gold_index` (an index or a list of them).
 fn gold(choices: Option<&Val>, index: Option<&Val>) -> Option<Value> {
     let Some(Val::List(choices)) = choices else { return None };
+    // An index: a whole number (a float from a Python repr, `1.0`, included); `as`
+    // saturates, and what is out of range is no choice.
+    #[allow(clippy::cast_possible_truncation)]
     let at = |v: &Val| v.number().and_then(|n| usize::try_from(n as i64).ok()).and_then(|i| choices.get(i));
     match index? {
         Val::List(indices) => {
@@ -116,11 +119,11 @@ fn gold(choices: Option<&Val>, index: Option<&Val>) -> Option<Value> {
 /// `doc.choices[doc.gold_index]` as the expected answer, `model_response.text` as the
 /// answer and the extracted predictions as the decoded one.
 fn struct_view(row: &Val, d: &mut TestDetail) {
-    let doc = row.get("doc");
-    let response = row.get("model_response");
     fn field<'v>(v: Option<&'v Val>, k: &str) -> Option<&'v Val> {
         v.and_then(|v| v.get(k)).filter(|v| !v.is_null())
     }
+    let doc = row.get("doc");
+    let response = row.get("model_response");
     let messages: Vec<Message> = match field(response, "input") {
         Some(Val::List(items)) => items
             .iter()

@@ -161,8 +161,8 @@ fn damaged_parquet_is_an_error_naming_the_file() {
 /// Real public files written by lighteval 0.11 (JoelNiklaus/evaluate-idk), kept outside
 /// the repository in `../realdata/lighteval` beside the checkout (its PROVENANCE.md names
 /// repository, commit and path of each); skipped with a notice when absent. The counts
-/// `xtask/bench/ref_lighteval.py` gives on them, and the warning that LEXam's dataset
-/// changed between the two runs.
+/// `xtask/bench/ref_lighteval.py` gives on them, and the warning that the dataset of
+/// `community|lexam-en-idk|0` changed between the two runs of one model.
 #[test]
 fn real_files_have_the_reference_counts() {
     let dir = evaltally_testkit::workspace_root().parent().map(|p| p.join("realdata/lighteval"));
