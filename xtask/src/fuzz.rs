@@ -22,7 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 13] = [
+const TARGETS: [(&str, &[&str]); 14] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),
@@ -37,6 +37,7 @@ const TARGETS: [(&str, &[&str]); 13] = [
             "swebench",
             "taubench",
             "tau2",
+            "terminal-bench",
             "lmeval",
             "inspect",
             "promptfoo",
@@ -48,6 +49,7 @@ const TARGETS: [(&str, &[&str]); 13] = [
         ],
     ),
     ("taubench", &["taubench", "tau2"]),
+    ("terminal_bench", &["terminal-bench", "shapes/terminal-bench"]),
     ("lmeval", &["lmeval"]),
     ("inspect_log", &["inspect"]),
     ("promptfoo_output", &["promptfoo"]),

@@ -20,6 +20,8 @@ pub fn registry() -> &'static Registry {
             &evaltally_swebench::SWEBENCH,
             #[cfg(feature = "taubench")]
             &evaltally_taubench::TAUBENCH,
+            #[cfg(feature = "terminal-bench")]
+            &evaltally_terminal_bench::TERMINAL_BENCH,
             #[cfg(feature = "lmeval")]
             &evaltally_lmeval::LMEVAL,
             #[cfg(feature = "inspect")]

@@ -42,6 +42,7 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
         "junit",
         "taubench",
         "tau2",
+        "terminal-bench",
         "lmeval",
         "inspect",
         "promptfoo",

@@ -138,3 +138,8 @@ fn generated_openai_evals_logs_match_ground_truth() {
 fn generated_taubench_results_match_ground_truth() {
     check("taubench", &["--tasks", "10"], "gpt-4o-airline.json");
 }
+
+#[test]
+fn generated_terminal_bench_runs_match_ground_truth() {
+    check("terminal_bench", &["--tasks", "12"], "terminus/2026-03-01__09-00-00/results.json");
+}
