@@ -136,7 +136,8 @@ pub(crate) fn junit_report(data: &[u8]) {
 pub(crate) fn formats(data: &[u8]) {
     use evaltally_format::{Input, Options, Purpose};
     use std::path::Path;
-    let names = ["r.json", "r.xml", "logs/run_evaluation/run/model/x__y-1/report.json", "model.run.json", "output.jsonl"];
+    let names =
+        ["r.json", "r.xml", "logs/run_evaluation/run/model/x__y-1/report.json", "model.run.json", "output.jsonl"];
     for name in names {
         let path = Path::new(name);
         for named in [false, true] {

@@ -10,7 +10,18 @@ use evaltally_testkit::testdata;
 
 #[test]
 fn runs_and_records_read_together_equal_those_read_apart() {
-    let folders = ["bfcl/v4", "sfbench-runs", "swebench", "gstack", "junit", "taubench", "terminal-bench", "lmeval", "inspect", "helm"];
+    let folders = [
+        "bfcl/v4",
+        "sfbench-runs",
+        "swebench",
+        "gstack",
+        "junit",
+        "taubench",
+        "terminal-bench",
+        "lmeval",
+        "inspect",
+        "helm",
+    ];
     for folder in folders {
         let paths = [testdata(folder)];
         let filter = Filter::default();

@@ -21,7 +21,7 @@ use serde_json::Value;
 use crate::report::repository;
 
 /// The format name of the files, for `validate` and records.
-pub const FORMAT_NAME: &str = "openhands-output";
+pub const FORMAT_NAME: &str = "swebench-openhands-output";
 
 /// The label of a line whose agent run failed before any evaluation (`error` set, no
 /// `report`).
