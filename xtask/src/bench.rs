@@ -1,10 +1,11 @@
-//! `cargo xtask bench [--runs N] [--quick] [--format NAME]...`: time evaltally
+//! `cargo xtask bench [--runs N] [--quick] [--format NAME]... [--profile P]`: time evaltally
 //! against a plain-Python baseline and `cat` on large synthetic workloads of
 //! every format it reads, check its counts against the generators' ground
 //! truth, print the results and write them to `docs/benchmarks.md`.
 //!
 //! Steps:
-//! 1. Build evaltally in release mode.
+//! 1. Build evaltally with the `dist` profile, what is shipped (`--profile release`: the
+//!    default profile, whose figures are printed and not written to the document).
 //! 2. Generate the workloads once into `<target dir>/bench/<name>`, two per
 //!    format, the second with twice the runs (seed 7): BFCL `w40` and `w80`
 //!    with `../shared/bench/gen_bfcl_runs.py` (and `w200`, for peak memory at
@@ -35,6 +36,7 @@ mod measure;
 mod postgres;
 mod report;
 mod serve;
+mod subset;
 mod workload;
 
 #[cfg(test)]
@@ -188,21 +190,25 @@ pub(crate) struct Options {
     quick: bool,
     /// The formats to bench, in report order; all by default.
     formats: Vec<Format>,
+    /// The cargo profile built and timed: `dist` (shipped) by default, or `release`.
+    profile: String,
 }
 
 impl Options {
     /// Parses the flags after `bench`; `None` means a usage error.
     pub(crate) fn parse(flags: &[&str]) -> Option<Self> {
-        let mut options = Self { runs: DEFAULT_RUNS, quick: false, formats: Vec::new() };
+        let mut options = Self { runs: DEFAULT_RUNS, quick: false, formats: Vec::new(), profile: "dist".to_string() };
         let mut flags = flags.iter();
         while let Some(&flag) = flags.next() {
             match flag {
                 "--quick" => options.quick = true,
                 "--runs" => options.runs = flags.next()?.parse().ok().filter(|&n| n > 0)?,
                 "--format" => options.add_formats(flags.next()?)?,
+                "--profile" => options.set_profile(flags.next()?)?,
                 _ => match flag.split_once('=') {
                     Some(("--runs", n)) => options.runs = n.parse().ok().filter(|&n| n > 0)?,
                     Some(("--format", names)) => options.add_formats(names)?,
+                    Some(("--profile", name)) => options.set_profile(name)?,
                     _ => return None,
                 },
             }
@@ -221,6 +227,16 @@ impl Options {
             self.formats.push(Format::from_name(name)?);
         }
         Some(())
+    }
+
+    /// `--profile`: `dist` or `release`; `None` for another.
+    fn set_profile(&mut self, name: &str) -> Option<()> {
+        matches!(name, "dist" | "release").then(|| self.profile = name.to_string())
+    }
+
+    /// Whether the profile is the one shipped, whose figures `docs/benchmarks.md` holds.
+    fn shipped(&self) -> bool {
+        self.profile == "dist"
     }
 
     /// Whether every format is benched.
@@ -282,9 +298,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     ensure!(checker.is_file(), "{} is missing", checker.display());
     let python = python_executable()?;
     // Build before the long workload generation, so a broken build fails fast.
-    run_cmd(&mut cargo(&["build", "--release", "-p", "evaltally"]))?;
-    let evaltally = target_dir()?.join("release/evaltally");
-    ensure!(evaltally.is_file(), "{} is missing after the build", evaltally.display());
+    let evaltally = build(&options.profile)?;
 
     let mut workloads = Vec::new();
     for &format in &options.formats {
@@ -453,6 +467,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     let machine = report::Machine::collect(&python);
     // The PostgreSQL store, when a server is at hand (a line on stderr says when it is not).
     let postgres = postgres::run(&evaltally, options.runs)?;
+    let subset = subset::run(&evaltally, &python, &bench_dir, options.runs)?;
     let tables = report::Tables {
         workloads: report::workloads_table(&workloads),
         truth: report::truth_table(&truths),
@@ -460,13 +475,29 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         ratios: report::ratios_table(&rows),
         serve: serve::section(&served, Some(&windows)),
         store: postgres::section(postgres.as_ref()),
+        subset: subset::section(&subset),
     };
     println!("{}", tables.terminal());
+    if !options.shipped() {
+        eprintln!(
+            "xtask: these are the `{}` profile's figures; docs/benchmarks.md holds the shipped `dist` profile's",
+            options.profile
+        );
+        return Ok(());
+    }
     let doc = report::document(&machine, options, python_runs, &tables);
     let path = root.join("docs/benchmarks.md");
     write_atomically(&path, &doc)?;
     eprintln!("xtask: wrote {}", relative(&path).display());
     Ok(())
+}
+
+/// Builds the binary with `profile` and returns its path.
+fn build(profile: &str) -> Result<std::path::PathBuf> {
+    run_cmd(&mut cargo(&["build", "--profile", profile, "-p", "evaltally"]))?;
+    let evaltally = target_dir()?.join(profile).join("evaltally");
+    ensure!(evaltally.is_file(), "{} is missing after the build", evaltally.display());
+    Ok(evaltally)
 }
 
 /// How many copies of w40 the cache holds for [`label::FULL_WARM`].
@@ -646,8 +677,7 @@ fn write_atomically(path: &Path, contents: &str) -> Result<()> {
 
 /// `cargo xtask bench-store`: the PostgreSQL store's measurement alone.
 pub(crate) fn run_store(runs: usize) -> Result<()> {
-    run_cmd(&mut cargo(&["build", "--release", "-p", "evaltally"]))?;
-    let evaltally = target_dir()?.join("release/evaltally");
+    let evaltally = build("dist")?;
     if let Some(stats) = postgres::run(&evaltally, runs)? {
         print!("{}", postgres::section(Some(&stats)));
     }

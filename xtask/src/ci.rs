@@ -1,5 +1,5 @@
 //! `cargo xtask ci`: the full CI check, step by step, stopping at the first
-//! failure: format, lints, API docs, doctests, the packaging of every publishable crate,
+//! failure: format, the JSON Schemas against the types, lints, API docs, doctests, the packaging of every publishable crate,
 //! the format features one by one, the Python wheel, then the tests with the snapshot check.
 //!
 //! The last step is the snapshot check, whose test runner prints the final
@@ -8,10 +8,13 @@
 
 use anyhow::Result;
 
-use crate::{cargo, features, run_cmd, snapshots, wheel};
+use crate::{cargo, features, run_cmd, schemas, snapshots, wheel};
 
 pub(crate) fn run() -> Result<()> {
     run_cmd(&mut cargo(&["fmt", "--all", "--check"]))?;
+    // docs/schema/ against the types (in this process: xtask is built with them), before
+    // the tests validate every document against those files.
+    schemas::run(schemas::Mode::Check)?;
     run_cmd(&mut cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     // Broken intra-doc links and malformed doc comments fail the build of the API docs.
     let mut doc = cargo(&["doc", "--workspace", "--no-deps"]);

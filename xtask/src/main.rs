@@ -10,11 +10,13 @@
 //!   the `evaltally` command and module from it.
 //! - `man [DIR]`: write evaltally's man pages (`evaltally.1`, one per subcommand).
 //! - `fuzz [--seconds N] [TARGET...]`: run the cargo-fuzz targets in `fuzz/`.
-//! - `bench [--runs N] [--quick] [--format NAME]...`: time evaltally on large
+//! - `bench [--runs N] [--quick] [--format NAME]... [--profile dist|release]`: time evaltally on large
 //!   generated workloads of every format against a Python baseline and `cat`,
 //!   after checking its counts against the generators' ground truth, and write
 //!   `docs/benchmarks.md`; with `EVALTALLY_TEST_PG_URL` set, also the PostgreSQL store.
 //! - `bench-store`: only the PostgreSQL store's measurement.
+//! - `schemas [--check]`: write the JSON Schema of every document evaltally prints or
+//!   writes into `docs/schema/`, or check that those files are the types'.
 //!
 //! This module holds the argument parsing and the small helpers the tasks share:
 //! finding the workspace root and running a command with a one-line echo.
@@ -29,6 +31,7 @@ mod listing;
 mod man;
 #[cfg(test)]
 mod modules;
+mod schemas;
 mod snapshots;
 mod wheel;
 
@@ -51,7 +54,7 @@ commands:
                         (with `cargo insta review` when cargo-insta is installed)
   snapshots --accept    overwrite snapshots with the current output and delete
                         unreferenced .snap files
-  bench [--runs N] [--quick] [--format NAME]...
+  bench [--runs N] [--quick] [--format NAME]... [--profile dist|release]
                         time evaltally against a Python baseline and `cat` on
                         generated workloads of every format, two per format,
                         the second with twice the runs (cached under
@@ -74,6 +77,10 @@ commands:
                         junit_report; default all)
                         for N seconds (default 60) from a seed corpus built
                         from testdata/; needs nightly and cargo-fuzz
+  schemas [--check]     write docs/schema/<name>.schema.json, the JSON Schema of
+                        every document evaltally prints or writes, from the
+                        Rust types; --check: write nothing, fail naming each
+                        file that is stale, missing or extra
   features              check evaltally-analyzer with each format feature alone,
                         keep its BFCL-only dependency tree at most 50 crates, and
                         run its stability_bfcl example
@@ -105,6 +112,10 @@ fn main() -> ExitCode {
         ["bench-store"] => bench::run_store(3),
         ["fuzz", flags @ ..] => match fuzz::Options::parse(flags) {
             Some(options) => fuzz::run(&options),
+            None => return usage_error(&args),
+        },
+        ["schemas", flags @ ..] => match schemas::Mode::parse(flags) {
+            Some(mode) => schemas::run(mode),
             None => return usage_error(&args),
         },
         ["snapshots", flags @ ..] => match snapshots::Mode::parse(flags) {

@@ -20,12 +20,14 @@ import evaltally
 report = evaltally.stability(['testdata/bfcl/v4'])
 models = [m['model'] for m in report['models']]
 assert models == ['acme_big-70b', 'acme_tiny-7b'], models
+assert report['schema'] == 'evaltally.stability/1', report['schema']
 rows = evaltally.load('testdata/bfcl/v4', model='acme_tiny-7b')
 # A pandas DataFrame where pandas is installed, else a list of dicts.
 rows = rows.to_dict('records') if hasattr(rows, 'to_dict') else rows
 assert len(rows) > 10 and all(r['model'] == 'acme_tiny-7b' for r in rows), rows
+assert all(r['schema'] == 'evaltally.export-row/1' for r in rows), rows
 change = evaltally.compare('testdata/bfcl/v4/run-1', 'testdata/bfcl/v4/run-2', category='simple_python')
-assert change['models'], change
+assert change['models'] and change['schema'] == 'evaltally.compare/1', change
 try:
     evaltally.stability(['testdata/bfcl/v4'], modle='x')
     raise SystemExit('an unknown filter was accepted')

@@ -18,6 +18,7 @@ pub const MIN_MODELS: usize = 2;
 
 /// One category's flaky tests, told apart.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CategoryAcross {
     /// The models that judged tests of the category, by name.
     pub models: Vec<String>,

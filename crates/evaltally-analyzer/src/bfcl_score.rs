@@ -136,6 +136,7 @@ pub fn overall(accuracy: &BTreeMap<&str, f64>, live_counts: &BTreeMap<&str, usiz
 
 /// BFCL's overall score of one model's runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BfclScore {
     /// The overall score from the categories' mean pass rates over the runs.
     pub overall: f64,
@@ -156,6 +157,7 @@ pub struct BfclScore {
 
 /// One run's BFCL overall score.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunScore {
     /// The run.
     pub run: String,
@@ -214,6 +216,7 @@ pub fn score(categories: &[CategoryScore<'_>]) -> Option<BfclScore> {
 
 /// The change in BFCL's overall score between the two sides of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BfclChange {
     /// The base side's overall score (each category's pass rate on that side).
     pub base: f64,

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 /// How tests are grouped into clusters for the clustered standard error of a category.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ClusterBy {
     /// Every test its own cluster: its runs are correlated, tests independent.

@@ -39,6 +39,7 @@ pub const DEFAULT_EFFECT: f64 = 0.05;
 
 /// How p-values tested together (a model's categories, a comparison's tests) are corrected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Correction {
     /// Holm–Bonferroni ([`stats::multiple::holm`]): the chance of any false "significant"
@@ -66,6 +67,7 @@ impl Correction {
 
 /// What [`compare_with`] decides with.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Settings {
     /// The size of change (in pass rate, 0.05 = 5 points) a conclusive comparison must be
     /// able to see.
@@ -87,6 +89,7 @@ pub const MAX_RUNS_NEEDED: usize = 10_000;
 
 /// What one test's runs say between two groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TestChange {
     /// Its pass rate dropped, significantly after the correction.
@@ -101,6 +104,7 @@ pub enum TestChange {
 
 /// One test's verdict between two groups of runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestVerdict {
     /// The test id.
     pub id: String,
@@ -127,6 +131,7 @@ pub struct TestVerdict {
 
 /// What the data say about a change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The pass rate dropped, significantly (after the correction).
@@ -160,6 +165,7 @@ pub const ITERATIONS: usize = 2_000;
 
 /// Single runs or groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// One run on each side.
@@ -170,6 +176,7 @@ pub enum Mode {
 
 /// The comparison of every model found on either side.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareReport {
     /// Single runs or groups.
     pub mode: Mode,
@@ -197,6 +204,7 @@ pub struct CompareReport {
 
 /// The comparison of one model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelCompare {
     /// The model.
     pub model: String,
@@ -211,18 +219,23 @@ pub struct ModelCompare {
 
 /// Counts and statistics of one side-by-side comparison (a category, or a model overall).
 #[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Summary {
     /// Tests passed on the base side (mean over runs for a group).
     #[serde(serialize_with = "count_or_mean")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
     pub base_passed: f64,
     /// Tests passed on the new side (mean over runs for a group).
     #[serde(serialize_with = "count_or_mean")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
     pub new_passed: f64,
     /// Tests judged on the base side: listed and not errored (mean over runs for a group).
     #[serde(serialize_with = "count_or_mean")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
     pub base_total: f64,
     /// Tests judged on the new side: listed and not errored (mean over runs for a group).
     #[serde(serialize_with = "count_or_mean")]
+    #[cfg_attr(feature = "schema", schemars(with = "f64"))]
     pub new_total: f64,
     /// `base_passed / base_total`.
     pub base_rate: f64,
@@ -288,6 +301,7 @@ pub struct Summary {
 
 /// The comparison of one (model, category).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CategoryCompare {
     /// The category.
     pub category: String,
@@ -336,6 +350,7 @@ impl CategoryCompare {
 
 /// One test's record on each side of a group comparison.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestRates {
     /// The test id.
     pub id: String,

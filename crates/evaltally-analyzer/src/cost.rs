@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// Where a run's figures come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CostSource {
     /// The run's own per-model accounting.
@@ -19,6 +20,7 @@ pub enum CostSource {
 
 /// One run's cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunCost {
     /// The run.
     pub run: String,
@@ -49,6 +51,7 @@ pub struct RunCost {
 /// One model's runs together: dollars, passes, and dollars per passed test over the runs
 /// that record a cost.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelCostSummary {
     /// The model.
     pub model: String,

@@ -10,6 +10,7 @@ use serde::Serialize;
 /// Totals of one side over the tests both sides ran (each test's figure averaged over the
 /// side's runs that record it); `None` where no such test records the figure.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Totals {
     /// How many runs (by name) the side has.
     pub runs: usize,
@@ -23,6 +24,7 @@ pub struct Totals {
 
 /// What one test took on each side (averaged over the side's runs that record it).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Figures {
     /// Cost in US dollars.
     pub cost_usd: Option<f64>,
@@ -34,6 +36,7 @@ pub struct Figures {
 
 /// A test whose cost, duration or tokens changed notably.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestChange {
     /// The model.
     pub model: String,
@@ -51,6 +54,7 @@ pub struct TestChange {
 
 /// The efficiency part of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Efficiency {
     /// How many tests both sides ran (the totals are over these).
     pub common: usize,

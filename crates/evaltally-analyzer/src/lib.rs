@@ -13,6 +13,7 @@ pub mod precision;
 pub mod reference;
 pub mod stability;
 pub mod stats;
+pub mod subset;
 pub mod trend;
 pub mod validate;
 

@@ -25,15 +25,21 @@ use crate::stats::power;
 
 /// The plan for every model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlanReport {
     /// The target standard error.
     pub target_se: f64,
     /// One entry per model, sorted by name.
     pub models: Vec<ModelPlan>,
+    /// The other axis, with `plan --subset-error`: how few tests predict each model's full
+    /// score to a target error ([`crate::subset::plan`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subset: Option<crate::subset::SubsetPlan>,
 }
 
 /// The plan for one model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelPlan {
     /// The model.
     pub model: String,
@@ -50,6 +56,7 @@ pub struct ModelPlan {
 
 /// What one category (or a model overall) needs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Plan {
     /// The category, or `overall`.
     pub category: String,
@@ -98,6 +105,7 @@ pub struct Plan {
 /// What a budget buys: new runs at the recorded cost per run, compared with the runs at
 /// hand.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BudgetPlan {
     /// The budget, in dollars.
     pub usd: f64,
@@ -132,7 +140,7 @@ pub struct BudgetPlan {
 /// assert_eq!(p.more_runs, Some(10));
 /// ```
 pub fn plan(report: &StabilityReport, target_se: f64) -> PlanReport {
-    PlanReport { target_se, models: report.models.iter().map(|m| model_plan(m, target_se)).collect() }
+    PlanReport { target_se, models: report.models.iter().map(|m| model_plan(m, target_se)).collect(), subset: None }
 }
 
 fn model_plan(model: &ModelStability, target: f64) -> ModelPlan {

@@ -17,6 +17,7 @@ use crate::stats::variance::{self, Components};
 
 /// The precision of one category's score (or a model's overall score).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Precision {
     /// Passes and judged results over every test and run.
     pub results: Tally,
@@ -44,6 +45,7 @@ pub struct Precision {
 
 /// The score a single run gets, expected and seen.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SingleRun {
     /// Standard deviation of a single run's score from run-to-run noise, `√(σ²_w/T)`.
     pub sd: f64,

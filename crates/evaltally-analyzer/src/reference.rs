@@ -9,6 +9,7 @@ use serde::Serialize;
 
 /// What the reference runs say of the benchmark.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Reference {
     /// The reference runs, in natural order.
     pub runs: Vec<String>,

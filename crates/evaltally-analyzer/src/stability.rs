@@ -32,6 +32,7 @@ use crate::stats::se::Tally;
 
 /// Stability of every model found.
 #[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StabilityReport {
     /// One entry per model, sorted by name.
     pub models: Vec<ModelStability>,
@@ -47,6 +48,7 @@ pub struct StabilityReport {
 
 /// Stability of one model's categories.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelStability {
     /// The model.
     pub model: String,
@@ -77,6 +79,7 @@ pub struct ModelStability {
 
 /// The tests of each class: stable pass, flaky, stable fail and errored add up to `total`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Counts {
     /// Tests judged or errored in at least one run.
     pub total: usize,
@@ -117,6 +120,7 @@ impl Counts {
 
 /// The tests of each class, ids in natural order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ClassIds {
     /// Stable passes.
     pub stable_pass: Vec<String>,
@@ -130,6 +134,7 @@ pub struct ClassIds {
 
 /// Stability of one (model, category).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CategoryStability {
     /// The category.
     pub category: String,
@@ -185,6 +190,7 @@ pub struct CategoryStability {
 
 /// How one test behaved across the runs of its category.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestStability {
     /// The test id.
     pub id: String,
@@ -220,6 +226,7 @@ impl TestStability {
 
 /// The stability classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     /// Passed in every run that judged it.

@@ -36,6 +36,7 @@ pub struct TrendOptions {
 
 /// A test's status over the runs looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TrendStatus {
     /// Failed before, passes in the last three runs.
@@ -120,6 +121,7 @@ fn flips(outcomes: &[bool]) -> usize {
 
 /// One run looked at.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrendRun {
     /// The run's name.
     pub name: String,
@@ -130,6 +132,7 @@ pub struct TrendRun {
 
 /// The current streak: the last outcome and how many runs in a row ended so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Streak {
     /// Whether the streak is of passes.
     pub passed: bool,
@@ -139,6 +142,7 @@ pub struct Streak {
 
 /// One test over the runs looked at.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestTrend {
     /// The test id.
     pub id: String,
@@ -166,6 +170,7 @@ impl TestTrend {
 
 /// One model's runs and tests.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelTrend {
     /// The model.
     pub model: String,
@@ -186,6 +191,7 @@ impl ModelTrend {
 
 /// Every model's trend.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrendReport {
     /// One entry per model, in name order.
     pub models: Vec<ModelTrend>,

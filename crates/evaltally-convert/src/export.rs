@@ -1,13 +1,22 @@
 //! One normalised JSON line per (run, test): the shape DuckDB, Spark or BigQuery load
 //! directly (`read_json('runs.jsonl')` in DuckDB).
 
+use evaltally_core::schema::SchemaId;
 use evaltally_core::{Outcome, RunRecord};
 use serde::Serialize;
 
-/// The columns of an exported line, in order. Absent values are `null`, so every line
-/// has every column and loaders infer one schema.
+/// The identifier of [`Line`], `evaltally.export-row/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("export-row", 1);
+
+/// One line of `evaltally export`'s JSON Lines: one test in one run, with what the run says
+/// about itself. The columns are in order; absent values are `null`, so every line has
+/// every column and loaders infer one schema (the run's own fields excepted: each is present
+/// only when the run records it).
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Line<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// The run.
     pub run: &'a str,
     /// The model.
@@ -49,13 +58,16 @@ pub struct Line<'a> {
 ///     ..Default::default() };
 /// let mut out = String::new();
 /// evaltally_convert::export::jsonl(&run, &mut out);
-/// assert!(out.starts_with(r#"{"run":"r","model":"m","category":"simple","id":"simple_0","outcome":"pass""#));
+/// assert!(out.starts_with(
+///     r#"{"schema":"evaltally.export-row/1","run":"r","model":"m","category":"simple","id":"simple_0","outcome":"pass""#
+/// ));
 /// assert!(out.ends_with("}\n"));
 /// ```
 pub fn jsonl(run: &RunRecord, out: &mut String) {
     let source = run.source.to_string_lossy().into_owned();
     for t in &run.tests {
         let line = Line {
+            schema: SCHEMA,
             run: &run.run,
             model: &run.model,
             category: &t.category,

@@ -45,3 +45,11 @@ pub(crate) struct Carried {
     pub(crate) not_run: bool,
     pub(crate) unscored: bool,
 }
+
+/// The JSON Schema of every document this crate writes as evaltally's own (the exported
+/// JSON Lines row; converted documents are other formats'), with its identifier (feature
+/// `schema`; `cargo xtask schemas` writes them into `docs/schema/`).
+#[cfg(feature = "schema")]
+pub fn schemas() -> Vec<(evaltally_core::schema::SchemaId, serde_json::Value)> {
+    vec![(export::SCHEMA, evaltally_core::schema::document_schema::<export::Line<'static>>(export::SCHEMA))]
+}

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 /// What `show` reports about one test in one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Ran and was judged correct.
@@ -46,6 +47,7 @@ impl From<crate::Outcome> for Status {
 
 /// One message of a prompt turn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Message {
     /// `user`, `system`, `assistant`, …
     pub role: String,
@@ -55,9 +57,11 @@ pub struct Message {
 
 /// A file and the 1-based line a record was read from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Location {
     /// The file.
     #[serde(serialize_with = "crate::diag::lossy_path")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub path: PathBuf,
     /// The line.
     pub line: u64,
@@ -68,6 +72,7 @@ pub struct Location {
 /// Fields the run's files do not hold are `None` (BFCL keeps the prompt and the expected
 /// answer only with failures, for instance).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestDetail {
     /// The run.
     pub run: String,

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// How bad a [`Diagnostic`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// A fact of the file's shape that its writer always gives (BFCL v1's integer ids, a
@@ -30,11 +31,13 @@ pub enum Severity {
 /// assert_eq!(d.severity, Severity::Warning);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Diagnostic {
     /// Warning or error.
     pub severity: Severity,
     /// The file (or folder) the message is about.
     #[serde(serialize_with = "lossy_path")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub path: PathBuf,
     /// 1-based line, when the message is about one line.
     pub line: Option<u64>,

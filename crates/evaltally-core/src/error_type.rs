@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(ErrorType::new("inference_error").family(), "inference_error");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct ErrorType(String);
 

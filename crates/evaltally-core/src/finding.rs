@@ -14,6 +14,7 @@ use crate::Severity;
 /// assert_eq!(f.severity, Severity::Error);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     /// Error (the document is invalid) or warning (suspicious but allowed).
     pub severity: Severity,

@@ -10,6 +10,7 @@ mod meta;
 mod outcome;
 mod record;
 mod run;
+pub mod schema;
 pub mod text;
 
 pub use detail::{Location, Message, Status, TestDetail};

@@ -12,6 +12,7 @@ use serde::Serialize;
 /// assert_eq!(serde_json::to_value(&meta).unwrap(), serde_json::json!({"timestamp": "2026-03-16T02:00:00Z", "git_branch": "main"}));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunMeta {
     /// When the run started or was written (ISO 8601 where the format has it).
     #[serde(skip_serializing_if = "Option::is_none")]

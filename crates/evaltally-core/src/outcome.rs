@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 /// outcome a run reports but the absence of one, and analyses represent it as `None`
 /// (or as their own "not run" state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The test ran and was judged correct.

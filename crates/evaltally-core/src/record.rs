@@ -7,6 +7,7 @@ use crate::Outcome;
 /// One test of a run with everything any format can carry: the form runs are converted
 /// and exported from.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestRecord {
     /// The test id.
     pub id: String,
@@ -36,6 +37,7 @@ pub struct TestRecord {
 
 /// One run of one model, test by test, with where it came from.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunRecord {
     /// The run's name.
     pub run: String,
@@ -45,6 +47,7 @@ pub struct RunRecord {
     pub format: String,
     /// The file or folder it was read from.
     #[serde(serialize_with = "crate::diag::lossy_path")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub source: PathBuf,
     /// When the run started, as written (ISO 8601 where the format has it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,6 +66,7 @@ pub struct RunRecord {
 
 /// Calls, tokens and cost of one model in one run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelCost {
     /// The model.
     pub model: String,

@@ -9,6 +9,7 @@
 //! ```
 //! let json = evaltally_python::stability(&["../../testdata/bfcl/v4".into()], r#"{"model": "acme_tiny-7b"}"#)?;
 //! let doc: serde_json::Value = serde_json::from_str(&json)?;
+//! assert_eq!(doc["schema"], "evaltally.stability/1");
 //! assert_eq!(doc["models"][0]["model"], "acme_tiny-7b");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -159,8 +160,10 @@ mod tests {
         let doc: serde_json::Value =
             serde_json::from_str(&compare(&run("run-1"), &run("run-2"), "{}").unwrap()).unwrap();
         assert!(doc["models"].as_array().is_some_and(|m| !m.is_empty()));
+        assert_eq!(doc["schema"], "evaltally.compare/1");
         let rows = load(&v4(), r#"{"model": "acme_tiny-7b"}"#).unwrap();
         assert!(rows.lines().count() > 10);
         assert!(rows.lines().all(|l| l.contains(r#""model":"acme_tiny-7b""#)));
+        assert!(rows.lines().all(|l| l.starts_with(r#"{"schema":"evaltally.export-row/1","#)));
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use evaltally_analyzer::cost::{CostSource, ModelCostSummary, RunCost, by_model};
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::{markdown_text, printable};
 use evaltally_core::{Diagnostic, ModelCost};
 use serde::Serialize;
@@ -173,9 +174,16 @@ fn capital(s: &str) -> String {
     c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
-/// The JSON document `evaltally cost --format json` prints.
+/// The identifier of [`Document`], `evaltally.cost/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("cost", 1);
+
+/// The JSON document `evaltally cost --format json` prints: what each run cost (calls,
+/// tokens, dollars, by model), and per model the dollars per passed test.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// Per run: its name, model, format, where the figures come from (`declared`, `tests`,
     /// `none`), one row per model and the total, and the run's declared total in dollars
     /// (`declared_usd`) and its tests' (`tests_usd`) when it has them.
@@ -190,6 +198,6 @@ pub struct Document<'a> {
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(runs: &[RunCost], diagnostics: &[Diagnostic]) -> String {
-    let doc = Document { runs, models: by_model(runs), diagnostics: crate::Listed::of(diagnostics) };
+    let doc = Document { schema: SCHEMA, runs, models: by_model(runs), diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }

@@ -4,14 +4,22 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::plan::{Plan, PlanReport};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::{markdown_text, printable};
 use serde::Serialize;
 
 use crate::{Style, width_of};
 
-/// The JSON document `evaltally plan --format json` prints.
+/// The identifier of [`Document`], `evaltally.plan/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("plan", 1);
+
+/// The JSON document `evaltally plan --format json` prints: per model and category, how
+/// many runs, or tests, bring the standard error under the target.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// The plan.
     #[serde(flatten)]
     pub plan: &'a PlanReport,
@@ -22,7 +30,7 @@ pub struct Document<'a> {
 
 /// The plan as pretty-printed JSON with a final newline.
 pub fn json(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
-    crate::pretty_json(&Document { plan: report, diagnostics: crate::Listed::of(diagnostics) })
+    crate::pretty_json(&Document { schema: SCHEMA, plan: report, diagnostics: crate::Listed::of(diagnostics) })
 }
 
 fn count(n: Option<usize>) -> String {
@@ -92,6 +100,9 @@ pub fn text(report: &PlanReport, style: Style) -> String {
         "  MDE: the smallest change a paired comparison with as many runs per side (or one) detects;\n",
         "  a lower bound, as a change that moves tests unevenly adds variance.\n",
     ));
+    if let Some(subset) = &report.subset {
+        out.push_str(&subset_text(subset));
+    }
     out
 }
 
@@ -157,5 +168,34 @@ pub fn markdown(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
          same runs per side (or one).\n",
     );
     crate::diagnostics_markdown(&mut out, diagnostics);
+    if let Some(subset) = &report.subset {
+        let _ = write!(out, "\n## Fewer tests\n\n```\n{}```\n", subset_text(subset));
+    }
+    out
+}
+
+/// `plan --subset-error`: the sizes tried, and the first that reached the target.
+fn subset_text(plan: &evaltally_analyzer::subset::SubsetPlan) -> String {
+    let mut out = format!(
+        "\nfewer tests: the smallest subset whose left-out models' median error is at most {:.1} points\n",
+        100.0 * plan.target_error
+    );
+    let _ = writeln!(out, "  {:>6}  {:>12}  {:>11}  {:>12}", "tests", "median error", "worst error", "random median");
+    for s in &plan.sizes {
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:>12.1}  {:>11.1}  {:>12.1}",
+            s.size,
+            100.0 * s.median_error,
+            100.0 * s.worst_error,
+            100.0 * s.random_median_error
+        );
+    }
+    match plan.size {
+        Some(n) => {
+            let _ = writeln!(out, "  {n} tests reach it: `evaltally subset PATH --size {n} -o subset.json`");
+        }
+        None => out.push_str("  no subset short of every test reaches it\n"),
+    }
     out
 }

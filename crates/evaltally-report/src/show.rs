@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::{printable, printable_block};
 use evaltally_core::{Diagnostic, Status, TestDetail};
 use serde::Serialize;
@@ -10,9 +11,16 @@ use serde_json::Value;
 
 use crate::{Style, width_of};
 
-/// The JSON document `evaltally show --format json` prints.
+/// The identifier of [`Document`], `evaltally.show/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("show", 1);
+
+/// The JSON document `evaltally show --format json` prints: one test in every run that
+/// holds its category, with its outcome, error, prompt, answers, tokens and latency.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// The test id.
     pub id: &'a str,
     /// One entry per run (and model) that holds the test's category.
@@ -24,7 +32,7 @@ pub struct Document<'a> {
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(id: &str, details: &[TestDetail], diagnostics: &[Diagnostic]) -> String {
-    let doc = Document { id, runs: details, diagnostics: crate::Listed::of(diagnostics) };
+    let doc = Document { schema: SCHEMA, id, runs: details, diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }
 

@@ -135,6 +135,7 @@ pub(crate) fn group_digits(digits: &str) -> String {
 /// The diagnostics of a JSON document, in its `warnings`, `errors` and (when there are any)
 /// `not_read` lists.
 #[derive(Debug, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Listed<'a> {
     /// Warnings: what was tolerated.
     pub warnings: Vec<&'a evaltally_core::Diagnostic>,

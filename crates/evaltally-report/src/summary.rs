@@ -6,12 +6,82 @@ pub mod stored;
 
 use std::fmt::Write as _;
 
+use evaltally_core::schema::{SchemaId, SortedKeys};
 use evaltally_core::text::{Printable, markdown_code, printable};
-use evaltally_sfbench::report::Report;
+use evaltally_sfbench::report::{IdLists, Report};
 use evaltally_sfbench::summary::{self, ResolvedRule, RuleReport, Summary};
 use evaltally_swebench::report::RunReport;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+/// The identifier of [`SfbenchDocument`], `evaltally.summary-sfbench/1`.
+pub const SFBENCH_SCHEMA: SchemaId = SchemaId::new("summary-sfbench", 1);
+
+/// The identifier of [`SwebenchDocument`], `evaltally.summary-swebench/1`.
+pub const SWEBENCH_SCHEMA: SchemaId = SchemaId::new("summary-swebench", 1);
+
+/// The JSON document `evaltally summary --format json` prints for an SF-Bench v2 report:
+/// its summary recomputed, the stored summary's fields that differ, the resolved rule the
+/// stored flags follow, and the id lists recomputed. Its keys are written sorted, the
+/// `schema` key first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SfbenchDocument<'a> {
+    /// The document's name and version, [`SFBENCH_SCHEMA`].
+    pub schema: SchemaId,
+    /// The report file, as given.
+    pub path: &'a str,
+    /// `sfbench-v2`.
+    pub format: &'static str,
+    /// Every `EvaluationSummary` field, recomputed from the instances.
+    pub summary: &'a Summary,
+    /// The fields of the stored summary whose value differs from the recomputed one.
+    pub stored_differences: Vec<Difference<'a>>,
+    /// Which resolved rule the stored flags follow.
+    pub resolved_rule: RuleDocument<'a>,
+    /// The id lists, recomputed from the instances.
+    pub id_lists: IdLists,
+}
+
+/// A field of the stored summary whose value differs from the recomputed one.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Difference<'a> {
+    /// The field.
+    pub field: &'a str,
+    /// Its stored value.
+    pub stored: &'a Value,
+    /// Its recomputed value.
+    pub computed: &'a Value,
+}
+
+/// Which resolved rule the stored `resolved` flags follow.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuleDocument<'a> {
+    /// The rules every stored flag agrees with, described; empty when none.
+    pub followed: Vec<&'static str>,
+    /// How far the flags agree with each computed rule.
+    pub rules: Vec<RuleAgreement<'a>>,
+    /// The instances whose status contradicts their `resolved` flag.
+    pub status_mismatch_ids: &'a [String],
+}
+
+/// How far the stored flags agree with one rule.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuleAgreement<'a> {
+    /// The rule, described.
+    pub rule: &'static str,
+    /// Where the rule comes from.
+    pub origin: &'static str,
+    /// Instances whose flag agrees.
+    pub agree: usize,
+    /// Instances whose flag disagrees.
+    pub disagree: usize,
+    /// Their ids, sorted.
+    pub disagreeing_ids: &'a [String],
+}
 
 /// An SF-Bench v2 report's recomputed summary and what it says about the stored one.
 #[derive(Debug)]
@@ -138,24 +208,41 @@ impl<'a> SfbenchSummary<'a> {
         out
     }
 
-    /// The summary as a JSON document.
-    pub fn json(&self, path: &str) -> String {
-        let doc = json!({
-            "path": path,
-            "format": "sfbench-v2",
-            "summary": self.computed.to_value(),
-            "stored_differences": self.differences.iter().map(|(f, s, c)| json!({"field": f, "stored": s, "computed": c})).collect::<Vec<_>>(),
-            "resolved_rule": {
-                "followed": self.rules.followed().iter().map(|r| r.describe()).collect::<Vec<_>>(),
-                "rules": self.rules.rules.iter().map(|a| json!({
-                    "rule": a.rule.describe(), "origin": a.rule.origin(), "agree": a.agree, "disagree": a.disagree,
-                    "disagreeing_ids": a.disagreeing_ids,
-                })).collect::<Vec<_>>(),
-                "status_mismatch_ids": self.rules.status_mismatch_ids,
+    /// The JSON document.
+    pub fn document<'b>(&'b self, path: &'b str) -> SfbenchDocument<'b> {
+        SfbenchDocument {
+            schema: SFBENCH_SCHEMA,
+            path,
+            format: "sfbench-v2",
+            summary: &self.computed,
+            stored_differences: self
+                .differences
+                .iter()
+                .map(|(field, stored, computed)| Difference { field, stored, computed })
+                .collect(),
+            resolved_rule: RuleDocument {
+                followed: self.rules.followed().iter().map(|r| r.describe()).collect(),
+                rules: self
+                    .rules
+                    .rules
+                    .iter()
+                    .map(|a| RuleAgreement {
+                        rule: a.rule.describe(),
+                        origin: a.rule.origin(),
+                        agree: a.agree,
+                        disagree: a.disagree,
+                        disagreeing_ids: &a.disagreeing_ids,
+                    })
+                    .collect(),
+                status_mismatch_ids: &self.rules.status_mismatch_ids,
             },
-            "id_lists": summary::id_lists(&self.report.instances),
-        });
-        pretty(&doc)
+            id_lists: summary::id_lists(&self.report.instances),
+        }
+    }
+
+    /// The JSON document as pretty-printed text with a final newline.
+    pub fn json(&self, path: &str) -> String {
+        pretty(&SortedKeys(self.document(path)))
     }
 }
 
@@ -172,38 +259,73 @@ fn pretty<T: Serialize>(v: &T) -> String {
     crate::pretty_json(v)
 }
 
-/// A SWE-bench run report's counts and resolve rates over each denominator in use
-/// (total, submitted, completed): the harness, sb-cli and leaderboards each pick one.
+/// The JSON document `evaltally summary --format json` prints for a SWE-bench run report:
+/// its counts, and its resolve rate over each denominator in use (total, submitted,
+/// completed), since the harness, sb-cli and leaderboards each pick one. Its keys are
+/// written sorted, the `schema` key first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SwebenchDocument<'a> {
+    /// The document's name and version, [`SWEBENCH_SCHEMA`].
+    pub schema: SchemaId,
+    /// The report file, as given.
+    pub path: &'a str,
+    /// `swebench-run-report`.
+    pub format: &'static str,
+    /// Instances in the dataset, when the report says.
+    pub total_instances: Option<u64>,
+    /// Instances submitted: as the report says, else the submitted ids counted.
+    pub submitted_instances: Option<u64>,
+    /// Instances completed: as the report says, else the completed ids counted.
+    pub completed_instances: Option<u64>,
+    /// Instances resolved.
+    pub resolved_instances: usize,
+    /// Instances unresolved.
+    pub unresolved_instances: usize,
+    /// Instances that errored.
+    pub error_instances: usize,
+    /// Instances with an empty patch.
+    pub empty_patch_instances: usize,
+    /// Instances not completed.
+    pub incomplete_instances: usize,
+    /// Resolved over total (`null` without a total).
+    pub resolve_rate_of_total: Option<f64>,
+    /// Resolved over submitted (`null` when none were).
+    pub resolve_rate_of_submitted: Option<f64>,
+    /// Resolved over completed (`null` when none were).
+    pub resolve_rate_of_completed: Option<f64>,
+}
+
+/// A SWE-bench run report's summary as pretty-printed JSON with a final newline.
 pub fn swebench_json(path: &str, run: &RunReport) -> String {
-    pretty(&swebench_value(path, run))
+    pretty(&SortedKeys(swebench_document(path, run)))
 }
 
-fn rate(n: usize, d: Option<u64>) -> Value {
-    match d {
-        Some(d) if d > 0 => json!(n as f64 / d as f64),
-        _ => Value::Null,
-    }
+fn rate(n: usize, d: Option<u64>) -> Option<f64> {
+    d.filter(|d| *d > 0).map(|d| n as f64 / d as f64)
 }
 
-fn swebench_value(path: &str, run: &RunReport) -> Value {
+/// The summary of a SWE-bench run report.
+pub fn swebench_document<'a>(path: &'a str, run: &RunReport) -> SwebenchDocument<'a> {
     let resolved = run.resolved_ids.len();
     let submitted = run.submitted_instances.or(Some(run.submitted_ids.len() as u64));
     let completed = run.completed_instances.or(Some(run.completed_ids.len() as u64));
-    json!({
-        "path": path,
-        "format": "swebench-run-report",
-        "total_instances": run.total_instances,
-        "submitted_instances": submitted,
-        "completed_instances": completed,
-        "resolved_instances": resolved,
-        "unresolved_instances": run.unresolved_ids.len(),
-        "error_instances": run.error_ids.len(),
-        "empty_patch_instances": run.empty_patch_ids.len(),
-        "incomplete_instances": run.incomplete_ids.len(),
-        "resolve_rate_of_total": rate(resolved, run.total_instances),
-        "resolve_rate_of_submitted": rate(resolved, submitted),
-        "resolve_rate_of_completed": rate(resolved, completed),
-    })
+    SwebenchDocument {
+        schema: SWEBENCH_SCHEMA,
+        path,
+        format: "swebench-run-report",
+        total_instances: run.total_instances,
+        submitted_instances: submitted,
+        completed_instances: completed,
+        resolved_instances: resolved,
+        unresolved_instances: run.unresolved_ids.len(),
+        error_instances: run.error_ids.len(),
+        empty_patch_instances: run.empty_patch_ids.len(),
+        incomplete_instances: run.incomplete_ids.len(),
+        resolve_rate_of_total: rate(resolved, run.total_instances),
+        resolve_rate_of_submitted: rate(resolved, submitted),
+        resolve_rate_of_completed: rate(resolved, completed),
+    }
 }
 
 /// The counts of a SWE-bench summary, in display order.
@@ -220,7 +342,7 @@ const SWEBENCH_COUNTS: [&str; 8] = [
 
 /// The SWE-bench summary's rows, counts then resolve rates: (label, shown value).
 fn swebench_rows(path: &str, run: &RunReport) -> Vec<(String, String)> {
-    let v = swebench_value(path, run);
+    let v = serde_json::to_value(swebench_document(path, run)).unwrap_or_default();
     let counts = SWEBENCH_COUNTS.iter().map(|k| (k.replace('_', " "), v[k].to_string()));
     let rates = [
         ("resolve_rate_of_total", "total"),

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::trend::{ModelTrend, TestTrend, TrendReport, TrendRun, TrendStatus};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::{markdown_code, markdown_text, printable};
 use serde::Serialize;
 
@@ -151,9 +152,16 @@ pub fn markdown(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-/// The JSON document `evaltally trend --format json` prints.
+/// The identifier of [`Document`], `evaltally.trend/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("trend", 1);
+
+/// The JSON document `evaltally trend --format json` prints: per model and test, its
+/// outcomes over time, its pass rate, flips, streak and status.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// Per-model trend: the runs looked at (name and metadata, oldest first) and per test
     /// its outcomes in run order (`true`, `false`, `null` for a run that did not score it),
     /// rate, flips, streak and status.
@@ -165,6 +173,6 @@ pub struct Document<'a> {
 
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
-    let doc = Document { models: &report.models, diagnostics: crate::Listed::of(diagnostics) };
+    let doc = Document { schema: SCHEMA, models: &report.models, diagnostics: crate::Listed::of(diagnostics) };
     crate::pretty_json(&doc)
 }

@@ -1,5 +1,5 @@
-//! `validate` results: text and the JSON document
-//! `{"files": [{"path", "format", "valid", "errors": [...], "warnings": [...], "not_read": [...]}]}`
+//! `validate` results: text and the JSON document ([`Document`])
+//! `{"schema", "files": [{"path", "format", "valid", "errors": [...], "warnings": [...], "not_read": [...]}]}`
 //! (`not_read` only for files found and not read: no format takes them, or theirs keeps no
 //! runs in them).
 
@@ -7,20 +7,32 @@ use std::fmt::Write as _;
 
 use evaltally_analyzer::validate::FileValidation;
 use evaltally_core::Finding;
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::printable;
 use serde::Serialize;
 
 use crate::Style;
 
-#[derive(Serialize)]
-struct FileDoc<'a> {
-    path: String,
-    format: &'a str,
-    valid: bool,
-    errors: Vec<&'a Finding>,
-    warnings: Vec<&'a Finding>,
+/// The identifier of [`Document`], `evaltally.validate/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("validate", 1);
+
+/// One file checked.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FileDocument<'a> {
+    /// The file.
+    pub path: String,
+    /// The format it was checked as (`bfcl-result`, `sfbench-v2`, …).
+    pub format: &'a str,
+    /// Whether it has no errors.
+    pub valid: bool,
+    /// What is wrong, with the JSON path or line of each.
+    pub errors: Vec<&'a Finding>,
+    /// What is tolerated.
+    pub warnings: Vec<&'a Finding>,
+    /// Why the file was found and not read (only for such files).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    not_read: Vec<&'a Finding>,
+    pub not_read: Vec<&'a Finding>,
 }
 
 /// Whether a file was found and not read: its findings are notes alone.
@@ -28,17 +40,24 @@ fn not_read(f: &FileValidation) -> bool {
     !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == evaltally_core::Severity::Note)
 }
 
-#[derive(Serialize)]
-struct Doc<'a> {
-    files: Vec<FileDoc<'a>>,
+/// The JSON document `evaltally validate --format json` prints: whether each file matches
+/// its format, and where it does not.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
+    /// One entry per file found.
+    pub files: Vec<FileDocument<'a>>,
 }
 
 /// The JSON document, pretty-printed with a final newline.
 pub fn json(files: &[FileValidation]) -> String {
-    let doc = Doc {
+    let doc = Document {
+        schema: SCHEMA,
         files: files
             .iter()
-            .map(|f| FileDoc {
+            .map(|f| FileDocument {
                 path: f.path.to_string_lossy().into_owned(),
                 format: &f.format,
                 valid: f.is_valid(),

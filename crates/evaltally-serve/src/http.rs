@@ -17,11 +17,13 @@ use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde_json::{Value, json};
+use evaltally_core::schema::SortedKeys;
+use serde::Serialize;
 
+use crate::api;
 use crate::query::{MAX_WINDOW, Params};
 use crate::shared::Shared;
-use crate::state::{Snapshot, shown_test};
+use crate::state::{Snapshot, View, shown_test};
 
 /// The longest a request may take (the change events excepted).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -69,11 +71,15 @@ fn page(body: &'static str, kind: &'static str) -> Response {
 }
 
 fn failure(status: StatusCode, message: &str) -> Response {
-    json_response(status, &json!({ "error": message }))
+    json_response(status, body(&api::Error { schema: api::ERROR, error: message }))
 }
 
-fn json_response(status: StatusCode, value: &Value) -> Response {
-    let body = serde_json::to_vec(value).unwrap_or_default();
+/// A document as an answer's body: its keys sorted, the `schema` key first.
+fn body(doc: &impl Serialize) -> Vec<u8> {
+    serde_json::to_vec(&SortedKeys(doc)).unwrap_or_default()
+}
+
+fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -194,7 +200,7 @@ fn without_token(query: &str) -> String {
 async fn view(
     shared: Arc<Shared>,
     query: HashMap<String, String>,
-    make: impl FnOnce(&Shared, &Snapshot, &Params) -> Result<Value, (StatusCode, String)> + Send + 'static,
+    make: impl FnOnce(&Shared, &Snapshot, &Params) -> Answer + Send + 'static,
 ) -> Response {
     let params = match Params::new(query) {
         Ok(p) => p,
@@ -206,13 +212,14 @@ async fn view(
     })
     .await;
     match answer {
-        Ok(Ok(value)) => json_response(StatusCode::OK, &value),
+        Ok(Ok(body)) => json_response(StatusCode::OK, body),
         Ok(Err((status, message))) => failure(status, &message),
         Err(_) => failure(StatusCode::INTERNAL_SERVER_ERROR, "the view could not be computed"),
     }
 }
 
-type Answer = Result<Value, (StatusCode, String)>;
+/// A view's answer: the body of its document, or the status and message of a failure.
+type Answer = Result<Vec<u8>, (StatusCode, String)>;
 
 fn bad(message: String) -> (StatusCode, String) {
     (StatusCode::BAD_REQUEST, message)
@@ -236,13 +243,19 @@ fn model<'a>(
 
 async fn summary(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<String, String>>) -> Response {
     view(shared, q, |shared, snapshot, params| -> Answer {
-        let mut doc = snapshot.summary(params.get("model"), &params.run_filter());
         let status = shared.status().clone();
-        doc["generator"] = json!(format!("evaltally {}", env!("CARGO_PKG_VERSION")));
-        doc["inputs"] = json!(shared.inputs);
-        doc["status"] = json!({"loading": status.loading, "error": status.error, "watching": status.watching,
-            "polling": status.polling, "loaded_at": status.loaded_at});
-        Ok(doc)
+        let status = api::Status {
+            loading: status.loading,
+            error: status.error,
+            watching: status.watching,
+            polling: status.polling,
+            loaded_at: status.loaded_at,
+        };
+        let header = (format!("evaltally {}", env!("CARGO_PKG_VERSION")), shared.inputs.as_slice(), status);
+        let model = snapshot.model(params.get("model"));
+        let view: Option<std::sync::Arc<View>> = model.map(|(index, _)| snapshot.view(index, &params.run_filter()));
+        let shown = model.zip(view.as_deref()).map(|((_, state), view)| (state, view));
+        Ok(body(&snapshot.summary(header, shown)))
     })
     .await
 }
@@ -257,9 +270,7 @@ async fn heatmap(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<Stri
             params.number("cols", 200, MAX_WINDOW).map_err(bad)?,
         ];
         let view = snapshot.view(index, &params.run_filter());
-        let mut doc = view.heatmap(state, &params.test_filter(), window);
-        doc["generation"] = json!(snapshot.generation);
-        Ok(doc)
+        Ok(body(&view.heatmap(state, &params.test_filter(), window, snapshot.generation)))
     })
     .await
 }
@@ -268,7 +279,7 @@ async fn tests(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<String
     view(shared, q, |_, snapshot, params| -> Answer {
         let (index, state) = model(snapshot, params)?;
         let view = snapshot.view(index, &params.run_filter());
-        Ok(view.tests(state, &params.test_filter(), params.page().map_err(bad)?))
+        Ok(body(&view.tests(state, &params.test_filter(), params.page().map_err(bad)?)))
     })
     .await
 }
@@ -280,7 +291,8 @@ async fn cell(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<String,
         else {
             return Err(bad("give category, id and run".into()));
         };
-        state.cell(category, id, run).ok_or_else(|| (StatusCode::NOT_FOUND, "no such test in that run".to_string()))
+        let cell = state.cell(category, id, run);
+        cell.map(|c| body(&c)).ok_or_else(|| (StatusCode::NOT_FOUND, "no such test in that run".to_string()))
     })
     .await
 }
@@ -291,9 +303,7 @@ async fn test(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<String,
         let (_, state) = model(snapshot, params)?;
         let raw = state.raw_id(id).to_string();
         let shown = shared.source.show(&raw).map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.0))?;
-        let mut doc = shown_test(id, Some(&state.shown()), &shown);
-        doc["model"] = json!(state.shown());
-        Ok(doc)
+        Ok(body(&shown_test(id, &state.shown(), &shown)))
     })
     .await
 }
@@ -304,7 +314,9 @@ async fn trend(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<String
         let view = snapshot.view(index, &params.run_filter());
         let last = params.number("last", 10, usize::MAX / 2).map_err(bad)?;
         let status = params.get("trend");
-        Ok(view.trend(state, &params.test_filter(), last, status, params.page().map_err(bad)?))
+        let page = params.page().map_err(bad)?;
+        let report = view.trend_of(state, last);
+        Ok(body(&View::trend(&report, state, &params.test_filter(), status, page)))
     })
     .await
 }
@@ -313,7 +325,7 @@ async fn cost(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<String,
     view(shared, q, |_, snapshot, params| -> Answer {
         let (index, state) = model(snapshot, params)?;
         let view = snapshot.view(index, &params.run_filter());
-        Ok(view.cost(state, params.page().map_err(bad)?))
+        Ok(body(&view.cost(state, params.page().map_err(bad)?)))
     })
     .await
 }
@@ -323,7 +335,7 @@ async fn compare(State(shared): State<Arc<Shared>>, Query(q): Query<HashMap<Stri
         let (_, state) = model(snapshot, params)?;
         let base = params.side("base").map_err(bad)?;
         let new = params.side("new").map_err(bad)?;
-        state.compare(&base, &new).map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))
+        state.compare(&base, &new).map(|c| body(&c)).map_err(|e| (StatusCode::UNPROCESSABLE_ENTITY, e))
     })
     .await
 }

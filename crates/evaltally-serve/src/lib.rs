@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod api;
 mod http;
 mod live;
 mod query;
@@ -13,6 +14,13 @@ use evaltally_analyzer::cost::{RunCost, run_cost};
 use evaltally_core::{CategoryRun, Diagnostic, Outcome, RunRecord, TestDetail};
 
 pub use server::{Config, Load, ServeError, Server, Trigger, random_token};
+
+/// The JSON Schema of every answer of the JSON views (`/api/…`), with its identifier
+/// (feature `schema`; `cargo xtask schemas` writes them into `docs/schema/`).
+#[cfg(feature = "schema")]
+pub fn schemas() -> Vec<(evaltally_core::schema::SchemaId, serde_json::Value)> {
+    api::schemas()
+}
 
 /// Where the served runs come from: the caller's reading pipeline (folders through the
 /// digest cache, a team store). The server calls it from a thread of its own, never two

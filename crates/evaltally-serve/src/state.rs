@@ -13,8 +13,9 @@ use evaltally_analyzer::trend::{self, ModelTrend, TrendOptions, TrendRun, runs_i
 use evaltally_core::text::{printable, printable_block};
 use evaltally_core::{CategoryRun, Diagnostic, ModelCost, Status};
 use evaltally_report::html::{self, CompareData, ModelData};
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::api;
 use crate::query::{Page, RunFilter, Side, TestFilter};
 use crate::{Input, RunNotes};
 
@@ -42,7 +43,7 @@ pub(crate) struct Snapshot {
     pub(crate) problems: [usize; 3],
     /// Units read from their files, when the source counts them.
     pub(crate) units_read: Option<u64>,
-    diagnostics: Value,
+    diagnostics: api::Diagnostics,
     views: Mutex<Vec<(ViewKey, Arc<View>)>>,
 }
 
@@ -97,7 +98,7 @@ impl Snapshot {
             runs: 0,
             problems: [0; 3],
             units_read: None,
-            diagnostics: json!({}),
+            diagnostics: api::Diagnostics::default(),
             views: Mutex::default(),
         }
     }
@@ -169,47 +170,61 @@ impl Snapshot {
         self.views.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The page's header: the models, the filters' choices, the model's overview.
-    pub(crate) fn summary(&self, model: Option<&str>, runs: &RunFilter) -> Value {
-        let models: Vec<Value> = self
+    /// The page's header: the models, the filters' choices, the model's overview (`view`:
+    /// the model's state and its view, made with [`Snapshot::view`]).
+    pub(crate) fn summary<'a>(
+        &'a self,
+        header: (String, &'a [String], api::Status),
+        view: Option<(&'a ModelState, &'a View)>,
+    ) -> api::Summary<'a> {
+        let (generator, inputs, status) = header;
+        let models = self
             .models
             .iter()
-            .map(|m| json!({"model": m.shown(), "runs": m.columns.len(), "categories": m.category_count()}))
+            .map(|m| api::ModelEntry { model: m.shown(), runs: m.columns.len(), categories: m.category_count() })
             .collect();
-        let Some((index, state)) = self.model(model) else {
-            return json!({"models": models, "diagnostics": self.diagnostics, "generation": self.generation,
-                "load_ms": self.load_ms});
-        };
-        let view = self.view(index, runs);
-        let data = &view.data;
-        let least: Vec<Value> = data
-            .least_stable
-            .iter()
-            .map(|&i| view.row_json(state, u32::try_from(i).unwrap_or(u32::MAX), None))
-            .collect();
-        // The latest columns only: the overview's chart has no room for thousands.
-        let from = data.runs.len().saturating_sub(TREND_COLUMNS);
-        let trend: Vec<Value> = data
-            .trend
-            .iter()
-            .map(|s| json!({"category": s.category, "rates": s.rates[from..], "judged": s.judged[from..]}))
-            .collect();
-        json!({
-            "generation": self.generation,
-            "load_ms": self.load_ms,
-            "units_read": self.units_read,
-            "models": models,
-            "model": state.shown(),
-            "choices": state.choices(),
-            "runs": {"total": state.columns.len(), "picked": data.runs.len(),
-                "first": data.runs.first().map(|r| &r.name), "last": data.runs.last().map(|r| &r.name)},
-            "timed": data.timed,
-            "overall": data.overall,
-            "categories": data.categories,
-            "least_stable": least,
-            "trend": {"from": from, "runs": data.runs[from..].iter().map(|r| &r.name).collect::<Vec<_>>(), "series": trend},
-            "diagnostics": self.diagnostics,
-        })
+        let overview = view.map(|(state, view)| {
+            let data = &view.data;
+            let least_stable = data
+                .least_stable
+                .iter()
+                .map(|&i| view.row(state, u32::try_from(i).unwrap_or(u32::MAX), None))
+                .collect();
+            // The latest columns only: the overview's chart has no room for thousands.
+            let from = data.runs.len().saturating_sub(TREND_COLUMNS);
+            let series = data
+                .trend
+                .iter()
+                .map(|s| api::Series { category: &s.category, rates: &s.rates[from..], judged: &s.judged[from..] })
+                .collect();
+            api::Overview {
+                units_read: self.units_read,
+                model: state.shown(),
+                choices: state.choices(),
+                runs: api::RunsPicked {
+                    total: state.columns.len(),
+                    picked: data.runs.len(),
+                    first: data.runs.first().map(|r| r.name.as_str()),
+                    last: data.runs.last().map(|r| r.name.as_str()),
+                },
+                timed: data.timed,
+                overall: data.overall,
+                categories: &data.categories,
+                least_stable,
+                trend: api::Trend { from, runs: data.runs[from..].iter().map(|r| r.name.as_str()).collect(), series },
+            }
+        });
+        api::Summary {
+            schema: api::SUMMARY,
+            generator,
+            inputs,
+            status,
+            generation: self.generation,
+            load_ms: self.load_ms,
+            models,
+            diagnostics: &self.diagnostics,
+            view: overview,
+        }
     }
 }
 
@@ -271,7 +286,7 @@ impl ModelState {
     }
 
     /// What the run filters can pick from: branches, tiers, the first and last timestamp.
-    fn choices(&self) -> Value {
+    fn choices(&self) -> api::Choices<'_> {
         let mut branches = BTreeSet::new();
         let mut tiers = BTreeSet::new();
         let mut times = Vec::new();
@@ -282,8 +297,7 @@ impl ModelState {
         }
         let first = times.iter().min().map(|t| printable(t));
         let last = times.iter().max().map(|t| printable(t));
-        json!({"branches": branches, "tiers": tiers, "first": first, "last": last,
-            "runs": self.columns.iter().map(|c| printable(&c.name)).collect::<Vec<_>>()})
+        api::Choices { branches, tiers, first, last, runs: self.columns.iter().map(|c| printable(&c.name)).collect() }
     }
 
     /// Whether column `c` passes `filter`.
@@ -394,66 +408,80 @@ impl View {
 
     /// One heatmap row (test `i` of the view), its outcomes from column `from` on for
     /// `width` columns (`None`: no outcomes).
-    fn row_json(&self, model: &ModelState, i: u32, cells: Option<(usize, usize)>) -> Value {
+    fn row<'a>(&'a self, model: &'a ModelState, i: u32, cells: Option<(usize, usize)>) -> api::Row<'a> {
         let t = &self.data.tests[i as usize];
         let category = &self.data.categories[t.category].category;
-        let mut row = json!({"i": i, "id": t.id, "c": category, "s": t.class, "n": t.counts, "w": t.wilson,
-            "f": t.flip_rate});
-        if let Some((from, width)) = cells {
+        let o = cells.map(|(from, width)| {
             let end = (from + width).min(t.outcomes.len());
-            row["o"] = json!(t.outcomes.get(from.min(end)..end).unwrap_or(""));
-        }
-        if let Some(cells) = model.by_test.get(&(category.clone(), t.id.clone())) {
-            // The latest message of a picked run.
-            if let Some(&(_, m)) = cells.iter().rev().find(|(c, _)| self.picked[*c as usize]) {
-                row["m"] = json!(model.messages[m as usize]);
-            }
-        }
-        row
+            t.outcomes.get(from.min(end)..end).unwrap_or("")
+        });
+        // The latest message of a picked run.
+        let m = model
+            .by_test
+            .get(&(category.clone(), t.id.clone()))
+            .and_then(|cells| cells.iter().rev().find(|(c, _)| self.picked[*c as usize]))
+            .map(|&(_, m)| &*model.messages[m as usize]);
+        api::Row { i, id: &t.id, c: category, s: t.class, n: t.counts, w: t.wilson, f: t.flip_rate, o, m }
     }
 
     /// A window of the heatmap: `rows` rows of the filtered tests from `row`, `cols` columns
     /// from `col`.
-    pub(crate) fn heatmap(&self, model: &ModelState, filter: &TestFilter, window: [usize; 4]) -> Value {
+    pub(crate) fn heatmap<'a>(
+        &'a self,
+        model: &'a ModelState,
+        filter: &TestFilter,
+        window: [usize; 4],
+        generation: u64,
+    ) -> api::Heatmap<'a> {
         let [row, rows, col, cols] = window;
         let kept = self.rows(model, filter);
         let end = (row + rows).min(kept.len());
         let col_end = (col + cols).min(self.data.runs.len());
         let col = col.min(col_end);
-        let lines: Vec<Value> =
-            kept[row.min(end)..end].iter().map(|&i| self.row_json(model, i, Some((col, col_end - col)))).collect();
-        let columns: Vec<Value> = self.data.runs[col..col_end]
+        let rows = kept[row.min(end)..end].iter().map(|&i| self.row(model, i, Some((col, col_end - col)))).collect();
+        let columns = self.data.runs[col..col_end]
             .iter()
             .zip(&self.columns[col..col_end])
             .map(|(r, &c)| {
                 let meta = &model.columns[c as usize].meta;
-                json!({"name": r.name, "timestamp": r.timestamp, "branch": r.branch, "commit": r.commit,
-                    "tier": meta.tier.as_deref().map(printable)})
+                api::Column {
+                    name: &r.name,
+                    timestamp: &r.timestamp,
+                    branch: &r.branch,
+                    commit: &r.commit,
+                    tier: meta.tier.as_deref().map(printable),
+                }
             })
             .collect();
-        json!({"rows_total": kept.len(), "cols_total": self.data.runs.len(), "row": row.min(end), "col": col,
-            "columns": columns, "rows": lines})
+        api::Heatmap {
+            schema: api::HEATMAP,
+            generation,
+            rows_total: kept.len(),
+            cols_total: self.data.runs.len(),
+            row: row.min(end),
+            col,
+            columns,
+            rows,
+        }
     }
 
     /// A page of the filtered tests, with each one's latest message.
-    pub(crate) fn tests(&self, model: &ModelState, filter: &TestFilter, page: Page) -> Value {
+    pub(crate) fn tests<'a>(&'a self, model: &'a ModelState, filter: &TestFilter, page: Page) -> api::Tests<'a> {
         let kept = self.rows(model, filter);
         let (from, to) = page.range(kept.len());
-        let rows: Vec<Value> = kept[from..to].iter().map(|&i| self.row_json(model, i, None)).collect();
-        json!({"total": kept.len(), "page": page.number, "per": page.per, "rows": rows})
+        let rows = kept[from..to].iter().map(|&i| self.row(model, i, None)).collect();
+        api::Tests { schema: api::TESTS, total: kept.len(), page: page.number, per: page.per, rows }
     }
 
-    /// The trend over the last `last` picked runs (0: all): counts per status and a page of
-    /// the tests the filter keeps (`status`: only those).
-    pub(crate) fn trend(
-        &self,
+    /// The trend `report` ([`View::trend_of`]): counts per status and a page of the tests
+    /// the filter keeps (`status`: only those).
+    pub(crate) fn trend<'a>(
+        report: &'a ModelTrend,
         model: &ModelState,
         filter: &TestFilter,
-        last: usize,
         status: Option<&str>,
         page: Page,
-    ) -> Value {
-        let report = self.trend_of(model, last);
+    ) -> api::TrendPage<'a> {
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for t in &report.tests {
             *counts.entry(t.status.as_str()).or_default() += 1;
@@ -472,20 +500,39 @@ impl View {
             })
             .collect();
         let (from, to) = page.range(kept.len());
-        let rows: Vec<Value> = kept[from..to]
+        let rows = kept[from..to]
             .iter()
-            .map(|t| {
-                json!({"id": printable(&t.id), "c": printable(&t.category), "status": t.status.as_str(),
-                    "rate": html_unit(t.rate), "flips": t.flips, "streak": t.streak,
-                    "o": t.outcomes.iter().map(|o| match o { Some(true) => 'P', Some(false) => 'F', None => '-' }).collect::<String>()})
+            .map(|t| api::TrendRow {
+                id: printable(&t.id),
+                c: printable(&t.category),
+                status: t.status.as_str(),
+                rate: html_unit(t.rate),
+                flips: t.flips,
+                streak: t.streak,
+                o: t.outcomes
+                    .iter()
+                    .map(|o| match o {
+                        Some(true) => 'P',
+                        Some(false) => 'F',
+                        None => '-',
+                    })
+                    .collect(),
             })
             .collect();
-        json!({"runs": report.runs.iter().map(|r| printable(&r.name)).collect::<Vec<_>>(),
-            "runs_found": report.runs_found, "counts": counts, "total": kept.len(), "page": page.number,
-            "per": page.per, "rows": rows})
+        api::TrendPage {
+            schema: api::TREND,
+            runs: report.runs.iter().map(|r| printable(&r.name)).collect(),
+            runs_found: report.runs_found,
+            counts,
+            total: kept.len(),
+            page: page.number,
+            per: page.per,
+            rows,
+        }
     }
 
-    fn trend_of(&self, model: &ModelState, last: usize) -> Arc<ModelTrend> {
+    /// The trend of `model` over the last `last` picked runs (0: all), made once and kept.
+    pub(crate) fn trend_of(&self, model: &ModelState, last: usize) -> Arc<ModelTrend> {
         let mut kept = self.trends.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((_, t)) = kept.iter().find(|(l, _)| *l == last) {
             return Arc::clone(t);
@@ -506,7 +553,7 @@ impl View {
     }
 
     /// The picked runs' costs, newest first, a page of them, and their total.
-    pub(crate) fn cost(&self, model: &ModelState, page: Page) -> Value {
+    pub(crate) fn cost<'a>(&self, model: &'a ModelState, page: Page) -> api::CostPage<'a> {
         let rows: Vec<(usize, &TrendRun, Option<&RunCost>)> = self
             .columns
             .iter()
@@ -530,24 +577,46 @@ impl View {
             }
         }
         let (from, to) = page.range(rows.len());
-        let listed: Vec<Value> = rows[from..to]
+        let listed = rows[from..to]
             .iter()
-            .map(|(_, run, cost)| {
-                json!({"run": printable(&run.name), "timestamp": run.meta.timestamp.as_deref().map(printable),
-                    "source": cost.map(|c| c.source), "calls": cost.and_then(|c| c.total.calls),
-                    "input_tokens": cost.and_then(|c| c.total.input_tokens),
-                    "output_tokens": cost.and_then(|c| c.total.output_tokens),
-                    "cost_usd": cost.and_then(|c| c.total.cost_usd),
-                    "declared_usd": cost.and_then(|c| c.declared_usd),
-                    "models": cost.map(|c| c.models.iter().map(|m| json!({"model": printable(&m.model), "calls": m.calls,
-                        "input_tokens": m.input_tokens, "output_tokens": m.output_tokens, "cost_usd": m.cost_usd}))
-                        .collect::<Vec<_>>())})
+            .map(|&(_, run, cost)| api::CostRow {
+                run: printable(&run.name),
+                timestamp: run.meta.timestamp.as_deref().map(printable),
+                source: cost.map(|c| c.source),
+                calls: cost.and_then(|c| c.total.calls),
+                input_tokens: cost.and_then(|c| c.total.input_tokens),
+                output_tokens: cost.and_then(|c| c.total.output_tokens),
+                cost_usd: cost.and_then(|c| c.total.cost_usd),
+                declared_usd: cost.and_then(|c| c.declared_usd),
+                models: cost.map(|c| {
+                    c.models
+                        .iter()
+                        .map(|m| api::ModelCostRow {
+                            model: printable(&m.model),
+                            calls: m.calls,
+                            input_tokens: m.input_tokens,
+                            output_tokens: m.output_tokens,
+                            cost_usd: m.cost_usd,
+                        })
+                        .collect()
+                }),
             })
             .collect();
-        json!({"total": rows.len(), "with_cost": with_cost, "page": page.number, "per": page.per,
-            "sum": {"calls": total.calls, "input_tokens": total.input_tokens, "output_tokens": total.output_tokens,
-                "cost_usd": total.cost_usd, "declared_usd": declared},
-            "rows": listed})
+        api::CostPage {
+            schema: api::COST,
+            total: rows.len(),
+            with_cost,
+            page: page.number,
+            per: page.per,
+            sum: api::CostSum {
+                calls: total.calls,
+                input_tokens: total.input_tokens,
+                output_tokens: total.output_tokens,
+                cost_usd: total.cost_usd,
+                declared_usd: declared,
+            },
+            rows: listed,
+        }
     }
 }
 
@@ -565,7 +634,7 @@ fn html_unit(x: f64) -> f64 {
 
 impl ModelState {
     /// One cell: the test's outcome in one run, its error type and message.
-    pub(crate) fn cell(&self, category: &str, id: &str, run: &str) -> Option<Value> {
+    pub(crate) fn cell<'a>(&'a self, category: &'a str, id: &'a str, run: &'a str) -> Option<api::Cell<'a>> {
         let raw_run = self.raw_run(run);
         let &col = self.column_of.get(raw_run)?;
         let raw_category = self.raw_category(category);
@@ -576,16 +645,19 @@ impl ModelState {
             .by_test
             .get(&(category.to_string(), id.to_string()))
             .and_then(|cells| cells.iter().find(|(c, _)| *c == col))
-            .map(|&(_, m)| &self.messages[m as usize]);
+            .map(|&(_, m)| &*self.messages[m as usize]);
         let meta = &self.columns[col as usize].meta;
-        Some(json!({
-            "run": printable(run), "category": category, "id": id,
-            "outcome": if r.scored { format!("{:?}", test.outcome).to_lowercase() } else { "unscored".to_string() },
-            "error_type": test.error_type.map(|e| printable(e.as_str())),
-            "message": message,
-            "timestamp": meta.timestamp.as_deref().map(printable),
-            "branch": meta.git_branch.as_deref().map(printable),
-        }))
+        Some(api::Cell {
+            schema: api::CELL,
+            run: printable(run),
+            category,
+            id,
+            outcome: if r.scored { format!("{:?}", test.outcome).to_lowercase() } else { "unscored".to_string() },
+            error_type: test.error_type.map(|e| printable(e.as_str())),
+            message,
+            timestamp: meta.timestamp.as_deref().map(printable),
+            branch: meta.git_branch.as_deref().map(printable),
+        })
     }
 
     /// The run name `shown` stands for.
@@ -636,7 +708,7 @@ impl ModelState {
     }
 
     /// The comparison of the runs `base` picks with those `new` picks.
-    pub(crate) fn compare(&self, base: &Side, new: &Side) -> Result<Value, String> {
+    pub(crate) fn compare(&self, base: &Side, new: &Side) -> Result<api::Compare, String> {
         let (b, n) = (self.side(base), self.side(new));
         let names = |picked: &[bool]| -> Vec<String> {
             self.columns.iter().zip(picked).filter(|(_, p)| **p).map(|(c, _)| printable(&c.name).into_owned()).collect()
@@ -656,13 +728,13 @@ impl ModelState {
                 c.improvements.truncate(COMPARE_LISTED);
             }
         }
-        Ok(json!({"base": base_names, "new": new_names, "listed": COMPARE_LISTED, "cut": cut, "data": data}))
+        Ok(api::Compare { schema: api::COMPARE, base: base_names, new: new_names, listed: COMPARE_LISTED, cut, data })
     }
 }
 
 /// Counts of the diagnostics, and the first of them as the commands print them (errors and
 /// warnings before notes).
-fn diagnostics_json(diagnostics: &[Diagnostic]) -> Value {
+fn diagnostics_json(diagnostics: &[Diagnostic]) -> api::Diagnostics {
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let warnings = diagnostics.iter().filter(|d| d.is_warning()).count();
     let notes = diagnostics.iter().filter(|d| d.is_note()).count();
@@ -673,19 +745,18 @@ fn diagnostics_json(diagnostics: &[Diagnostic]) -> Value {
         .take(DIAGNOSTICS_LISTED)
         .map(|d| printable_block(&d.to_string()).into_owned())
         .collect();
-    json!({"errors": errors, "warnings": warnings, "notes": notes, "listed": listed})
+    api::Diagnostics { loaded: Some(api::DiagnosticCounts { errors, warnings, notes, listed }) }
 }
 
 /// `evaltally show`'s JSON document for one model's runs of a test, every string in it made
 /// printable (control characters escaped, URL passwords hidden), with the source's note.
-pub(crate) fn shown_test(id: &str, model: Option<&str>, shown: &crate::Shown) -> Value {
-    let details: Vec<_> =
-        shown.details.iter().filter(|d| model.is_none_or(|m| printable(&d.model) == m)).cloned().collect();
+pub(crate) fn shown_test(id: &str, model: &str, shown: &crate::Shown) -> api::Test {
+    let details: Vec<_> = shown.details.iter().filter(|d| printable(&d.model) == model).cloned().collect();
     let judged = details.iter().filter(|d| d.status != Status::NotRun).count();
     let text = evaltally_report::show::json(id, &details, &shown.diagnostics);
     let mut doc: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     make_printable(&mut doc);
-    json!({"show": doc, "runs": judged, "note": shown.note})
+    api::Test { schema: api::TEST, model: model.to_string(), show: doc, runs: judged, note: shown.note.clone() }
 }
 
 fn make_printable(v: &mut Value) {

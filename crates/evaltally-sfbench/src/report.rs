@@ -363,6 +363,7 @@ impl Instance {
 
 /// The id lists of a report, as stored (`None` when the key is absent).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IdLists {
     /// `resolved_ids`.
     pub resolved: Option<Vec<String>>,

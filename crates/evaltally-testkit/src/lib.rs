@@ -8,6 +8,7 @@
 pub mod faults;
 pub mod hostile;
 pub mod http;
+pub mod schema;
 
 use std::path::{Path, PathBuf};
 

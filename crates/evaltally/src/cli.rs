@@ -115,6 +115,36 @@ pub(crate) enum Command {
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors or when nothing was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Plan(PlanArgs),
+    /// Fit a subset of the tests that predicts each model's full score.
+    ///
+    /// Fits an item response model (two-parameter logistic, one ability per model and
+    /// category; a model's several runs of a test are binomial trials) on every model the
+    /// PATHs hold, and chooses --size anchor tests spread evenly over the categories (in each,
+    /// k-means on the tests' fitted curves, the test nearest each centre). -o writes the
+    /// subset file that `evaltally estimate` reads: the anchors, their weights, every test's
+    /// parameters, the categories' sizes and what it was fitted on.
+    ///
+    /// --check leaves each model out in turn, fits on the others and estimates it from its
+    /// anchors: the median and 90th-percentile error, Spearman's rank correlation, the
+    /// intervals' coverage, and the same for random subsets of the size. docs/statistics.md
+    /// says when not to trust it.
+    ///
+    /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
+    /// 2 on usage errors, when nothing was found or there are too few models; 2 also when the
+    /// machine fails it (an I/O error, a full disk, a server lost).
+    Subset(SubsetArgs),
+    /// Estimate each model's full score from its runs of a subset, with an interval.
+    ///
+    /// Reads runs that hold a subset's anchors (only those tests, or every test: only the
+    /// anchors are read) and gives, per model and category and overall, the estimated full
+    /// score: the anchors as observed and every other test at the pass probability the
+    /// subset's model predicts from the model's abilities, with a 90% interval from the
+    /// abilities' uncertainty and the chance variation of the tests not run. The overall
+    /// score is the mean of the categories.
+    ///
+    /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
+    /// 2 on usage errors, a subset file that cannot be used, or when nothing was found.
+    Estimate(EstimateArgs),
     /// One test in every run: outcome, error, prompt, answer, tokens, latency.
     ///
     /// One test: its outcome in every run, error type and message, the prompt's question turns,
@@ -295,7 +325,7 @@ pub(crate) struct FormatsArgs {
 pub(crate) enum FormatsFormat {
     /// One block per format.
     Text,
-    /// One JSON document: a list of {name, aliases, files}.
+    /// One JSON document: {"schema", "formats": [{name, aliases, files}]}.
     Json,
 }
 
@@ -329,7 +359,7 @@ pub(crate) enum CacheAction {
 pub(crate) enum InfoFormat {
     /// One line per fact, for people.
     Text,
-    /// {"folder", "entries", "packs", "bytes", "stale_bytes", "limit"}.
+    /// {"schema", "folder", "entries", "packs", "bytes", "stale_bytes", "limit"}.
     Json,
 }
 
@@ -468,7 +498,7 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) fail_on: Option<FailOn>,
     /// Quarantined tests, which --fail-on regressions lets regress (and says so): a
-    /// flaky_tests.json that `stability --out` wrote ({category: [ids]}), or a folder holding
+    /// flaky_tests.json that `stability --out` wrote (evaltally.test-ids), or a folder holding
     /// one, or one per model in sub-folders (repeatable). Their ids count for every model.
     #[arg(long, value_name = "FILE")]
     pub(crate) known_flaky: Vec<PathBuf>,
@@ -541,7 +571,7 @@ pub(crate) struct ShowArgs {
 pub(crate) enum ValidateFormat {
     /// One line per file and its findings.
     Text,
-    /// {"files": [{"path", "format", "valid", "errors", "warnings"}]}.
+    /// {"schema", "files": [{"path", "format", "valid", "errors", "warnings"}]}.
     Json,
 }
 
@@ -654,10 +684,10 @@ pub(crate) enum RunsFormat {
     /// One line per entry (per run, for a PostgreSQL store): date, branch, tier, passes,
     /// cost, version, format and where it was pushed from.
     Text,
-    /// {"store", "found", "entries": [{"name", "format", "source", "pushed_at_unix",
+    /// {"schema", "store", "found", "entries": [{"name", "format", "source", "pushed_at_unix",
     /// "runs": [{"run", "model", "timestamp", "git_branch", "tier", "version", "passed",
     /// "scored", "cost_usd"}]}]}, newest first; fields a run does not record are left out.
-    /// A PostgreSQL store: {"store", "found", "runs": [{"id", "run", "model", "format",
+    /// A PostgreSQL store: {"schema", "store", "found", "runs": [{"id", "run", "model", "format",
     /// "source", "pushed_at_unix", "timestamp", "git_branch", "git_sha", "tier", "version",
     /// "passed", "scored", "cost_usd"}]}.
     Json,
@@ -696,7 +726,7 @@ pub(crate) struct StabilityArgs {
     /// --known-flaky files are not held to it.
     #[arg(long, value_name = "RATE")]
     pub(crate) fail_under_test_rate: Option<f64>,
-    /// Quarantined tests: a flaky_tests.json that --out wrote ({category: [ids]}), or a
+    /// Quarantined tests: a flaky_tests.json that --out wrote (evaltally.test-ids), or a
     /// folder holding one, or one per model in sub-folders (repeatable). Their ids count
     /// for every model.
     #[arg(long, value_name = "FILE")]
@@ -747,6 +777,58 @@ pub(crate) struct PlanArgs {
     /// change they detect against the runs at hand.
     #[arg(long, value_name = "USD")]
     pub(crate) budget: Option<f64>,
+    /// The other axis: the smallest subset of tests (25, 50, 100, …) that predicts each
+    /// model's full score to this median error, as a rate (0.02 = 2 points), each model left
+    /// out in turn (`evaltally subset --check` at each size).
+    #[arg(long, value_name = "ERROR")]
+    pub(crate) subset_error: Option<f64>,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SubsetArgs {
+    /// Runs of many models over the same tests, or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) select: Select,
+    /// How many anchor tests, spread evenly over the categories.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub(crate) size: usize,
+    /// Write the subset file here (atomically).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Leave each model out in turn and say how well the subset predicts it, beside random
+    /// subsets of the same size.
+    #[arg(long)]
+    pub(crate) check: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Exit 1 when there were warnings.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    #[command(flatten)]
+    pub(crate) read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EstimateArgs {
+    /// Runs of the subset's anchors (or of every test), or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    pub(crate) paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) select: Select,
+    /// The subset file `evaltally subset -o` wrote.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) subset: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Exit 1 when there were warnings.
+    #[arg(long)]
+    pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
 }

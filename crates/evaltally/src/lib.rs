@@ -24,6 +24,26 @@ use clap::{CommandFactory, Parser};
 /// from when the build could tell (`0.1.0 (1a2b3c4)`).
 pub const VERSION: &str = env!("EVALTALLY_VERSION");
 
+/// The JSON Schema of every document evaltally prints or writes, with its identifier, in
+/// the order `docs/schema/README.md` lists them (feature `schema`; `cargo xtask schemas`
+/// writes them into `docs/schema/`).
+#[cfg(feature = "schema")]
+pub fn schemas() -> Vec<(evaltally_core::schema::SchemaId, serde_json::Value)> {
+    use evaltally_core::schema::{SchemaId, document_schema};
+    fn one<T: schemars::JsonSchema>(id: SchemaId) -> (SchemaId, serde_json::Value) {
+        (id, document_schema::<T>(id))
+    }
+    let mut all = evaltally_report::schemas();
+    all.extend(evaltally_convert::schemas());
+    all.extend([
+        one::<commands::push::RunsDocument<'static>>(commands::push::RUNS_SCHEMA),
+        one::<commands::formats::Document>(commands::formats::SCHEMA),
+        one::<commands::cache::InfoDocument>(commands::cache::INFO_SCHEMA),
+    ]);
+    all.extend(evaltally_serve::schemas());
+    all
+}
+
 /// The clap definition of the whole command line, for completions and man pages.
 pub fn command() -> clap::Command {
     cli::Cli::command()
@@ -92,6 +112,8 @@ where
         cli::Command::Stability(args) => commands::stability::run(&args, cli.color),
         cli::Command::Compare(args) => commands::compare::run(&args, cli.color),
         cli::Command::Plan(args) => commands::plan::run(&args, cli.color),
+        cli::Command::Subset(args) => commands::subset::fit(&args),
+        cli::Command::Estimate(args) => commands::subset::estimate(&args),
         cli::Command::Show(args) => commands::show::run(&args, cli.color),
         cli::Command::Trend(args) => commands::trend::run(&args, cli.color),
         cli::Command::Report(args) => commands::report::run(&args),

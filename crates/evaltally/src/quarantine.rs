@@ -17,7 +17,7 @@ const FILE_NAME: &str = "flaky_tests.json";
 pub(crate) struct Quarantine(BTreeSet<(String, String)>);
 
 impl Quarantine {
-    /// Reads every PATH: a `{category: [ids]}` file, or a folder holding `flaky_tests.json`
+    /// Reads every PATH: an id file ([`categories`]), or a folder holding `flaky_tests.json`
     /// and/or sub-folders (one per model) that do.
     pub(crate) fn read(paths: &[PathBuf]) -> anyhow::Result<Self> {
         let mut set = BTreeSet::new();
@@ -33,9 +33,9 @@ impl Quarantine {
             for file in files {
                 let text = std::fs::read_to_string(&file)
                     .with_context(|| format!("--known-flaky: reading {}", output::shown(&file)))?;
-                let map: BTreeMap<String, Vec<String>> = serde_json::from_str(&text).map_err(|e| {
+                let map = categories(&text).map_err(|e| {
                     UsageError(format!(
-                        "--known-flaky {}: not a {{category: [ids]}} file as `stability --out` writes: {e}",
+                        "--known-flaky {}: not a flaky_tests.json as `stability --out` writes: {e}",
                         output::shown(&file)
                     ))
                 })?;
@@ -50,6 +50,31 @@ impl Quarantine {
     /// Whether test `id` of `category` is quarantined.
     pub(crate) fn contains(&self, category: &str, id: &str) -> bool {
         self.0.contains(&(category.to_string(), id.to_string()))
+    }
+}
+
+/// The ids per category of an id file: an `evaltally.test-ids` document
+/// (`{"schema", "categories": {category: [ids]}}`), or the bare `{category: [ids]}` of the
+/// files evaltally wrote before documents named their schema.
+fn categories(text: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum IdFile {
+        Named { schema: String, categories: BTreeMap<String, Vec<String>> },
+        Bare(BTreeMap<String, Vec<String>>),
+    }
+    let expected = evaltally_report::stability::TEST_IDS_SCHEMA;
+    match serde_json::from_str::<IdFile>(text) {
+        Ok(IdFile::Named { schema, categories }) => match evaltally_core::schema::SchemaId::parse(&schema) {
+            Some((name, version)) if name == expected.name && version <= expected.version => Ok(categories),
+            Some((name, _)) if name == expected.name => Err(format!(
+                "it is {schema}, written by a newer evaltally; this one reads version {}",
+                expected.version
+            )),
+            _ => Err(format!("its schema is {schema:?}, not {expected}")),
+        },
+        Ok(IdFile::Bare(map)) => Ok(map),
+        Err(_) => Err(format!("neither {expected} nor {{category: [ids]}}")),
     }
 }
 

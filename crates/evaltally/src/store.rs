@@ -453,20 +453,29 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary
 
 /// What `runs` shows of one run an entry holds, written into the entry at push.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub(crate) struct RunSummary {
+    /// The run.
     pub(crate) run: String,
+    /// The model.
     pub(crate) model: String,
+    /// When it ran, as it records it (else when it started).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) timestamp: Option<String>,
+    /// Its git branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) git_branch: Option<String>,
+    /// Its tier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) tier: Option<String>,
+    /// Its version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) version: Option<String>,
+    /// Tests passed.
     pub(crate) passed: usize,
     /// Tests with a pass or fail outcome.
     pub(crate) scored: usize,
+    /// Dollars over its tests, when they record them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) cost_usd: Option<f64>,
 }
@@ -555,6 +564,8 @@ pub(crate) fn resolve_command_paths(cli: &mut Cli) -> anyhow::Result<()> {
             fix(&mut a.reference)
         }
         Command::Plan(a) => fix(&mut a.paths),
+        Command::Subset(a) => fix(&mut a.paths),
+        Command::Estimate(a) => fix(&mut a.paths),
         Command::Trend(a) => fix(&mut a.paths),
         Command::Report(a) => {
             fix(&mut a.paths)?;

@@ -113,7 +113,7 @@ fn known_flaky_quarantines_regressions_for_fail_on() {
     std::fs::write(&other, "[1, 2]").unwrap();
     let bad = evaltally(&["compare", RUN1, RUN2, "--known-flaky", other.to_str().unwrap()]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
-    assert!(bad.stderr.contains("not a {category: [ids]} file"), "{}", bad.stderr);
+    assert!(bad.stderr.contains("not a flaky_tests.json as `stability --out` writes"), "{}", bad.stderr);
     let missing = evaltally(&["compare", RUN1, RUN2, "--known-flaky", "no/such/file.json"]);
     assert_eq!(missing.code, 2, "{}", missing.stderr);
 }

@@ -40,6 +40,7 @@ fn push_then_analyses_read_the_same_runs_as_the_folders() {
     let again = ok(&url, &["push", BFCL[0]]);
     assert!(again.stdout.contains("0 runs added, 1 already there"), "{}", again.stdout);
     let listed = json(&ok(&url, &["runs", "--format", "json", "--limit", "0"]));
+    evaltally_testkit::schema::assert_valid(&listed, "runs --format json of a PostgreSQL store");
     assert_eq!(listed["found"], 8, "{listed}"); // BFCL runs hold two models each
 
     for command in [&["stability", "--format", "json"][..], &["trend", "--format", "json", "--limit", "0"]] {
@@ -350,6 +351,7 @@ fn show_summary_and_validate_read_runs_of_the_postgres_store() {
     // summary: recomputed from the stored rows.
     let summary = ok(&url, &["summary", "store:name=run-1"]);
     let summary_json = json(&ok(&url, &["summary", "store:name=run-1", "--format", "json"]));
+    evaltally_testkit::schema::assert_valid(&summary_json, "summary store:name=run-1 --format json");
     let files = json(&ok(&url, &["stability", BFCL[0], "--format", "json", "--model", "acme_tiny-7b"]));
     let overall = &files["models"][0]["overall"];
     let counts = &summary_json["runs"][0]["counts"];

@@ -37,6 +37,13 @@ fn cache(tmp: &Path) -> String {
     tmp.join("cache").to_string_lossy().into_owned()
 }
 
+/// A JSON view's answer, checked against its schema in `docs/schema/`.
+fn api(server: &Serving, target: &str) -> Value {
+    let doc = server.get(target).json();
+    evaltally_testkit::schema::assert_valid(&doc, target);
+    doc
+}
+
 fn json_of(args: &[&str]) -> Value {
     let run = evaltally(args);
     assert_eq!(run.code, 0, "{}", run.transcript());
@@ -88,7 +95,7 @@ fn every_view_answers_what_the_commands_print() {
 
     // The summary: the models and, for one, the categories `stability` counts.
     let stability = json_of(&["--no-cache", "stability", path, "--format", "json"]);
-    let summary = server.get(&format!("/api/summary?model={MODEL}")).json();
+    let summary = api(&server, &format!("/api/summary?model={MODEL}"));
     let models: Vec<&str> =
         summary["models"].as_array().unwrap().iter().map(|m| m["model"].as_str().unwrap()).collect();
     let expected: Vec<&str> =
@@ -105,7 +112,7 @@ fn every_view_answers_what_the_commands_print() {
 
     // The whole heatmap at once, against `export`; then a window of it.
     let truth = exported(&[path]);
-    let all = server.get(&format!("/api/heatmap?model={MODEL}&rows=1000&cols=1000")).json();
+    let all = api(&server, &format!("/api/heatmap?model={MODEL}&rows=1000&cols=1000"));
     let columns: Vec<String> =
         all["columns"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect();
     assert_eq!(columns, ["run-1", "run-2"]);
@@ -120,18 +127,18 @@ fn every_view_answers_what_the_commands_print() {
             assert_eq!(cell, want, "{id} in {run}");
         }
     }
-    let window = server.get(&format!("/api/heatmap?model={MODEL}&row=2&rows=3&col=1&cols=1")).json();
+    let window = api(&server, &format!("/api/heatmap?model={MODEL}&row=2&rows=3&col=1&cols=1"));
     let cut: Vec<String> = rows[2..5].iter().map(|r| r["o"].as_str().unwrap()[1..2].to_string()).collect();
     let got: Vec<&str> = window["rows"].as_array().unwrap().iter().map(|r| r["o"].as_str().unwrap()).collect();
     assert_eq!(got, cut);
     assert_eq!(window["columns"][0]["name"], "run-2");
 
     // A category and a class picked; then a search over ids and messages.
-    let flaky = server.get(&format!("/api/tests?model={MODEL}&category=simple_python&status=flaky&per=500")).json();
+    let flaky = api(&server, &format!("/api/tests?model={MODEL}&category=simple_python&status=flaky&per=500"));
     let want = model["categories"].as_array().unwrap().iter().find(|c| c["category"] == "simple_python").unwrap();
     assert_eq!(flaky["total"], want["flaky"]);
     assert!(flaky["rows"].as_array().unwrap().iter().all(|r| r["c"] == "simple_python" && r["s"] == "flaky"));
-    let found = server.get(&format!("/api/tests?model={MODEL}&q=PARISS&per=500")).json();
+    let found = api(&server, &format!("/api/tests?model={MODEL}&q=PARISS&per=500"));
     let with_message: BTreeSet<&str> = truth
         .iter()
         .filter(|((m, _, id), (o, msg))| {
@@ -146,19 +153,19 @@ fn every_view_answers_what_the_commands_print() {
 
     // A cell: its outcome and message, as `export` has them.
     let (id, run) = ("simple_python_2", "run-2");
-    let cell = server.get(&format!("/api/cell?model={MODEL}&category=simple_python&id={id}&run={run}")).json();
+    let cell = api(&server, &format!("/api/cell?model={MODEL}&category=simple_python&id={id}&run={run}"));
     let (letter, message) = &truth[&(MODEL.to_string(), run.to_string(), id.to_string())];
     assert_eq!(cell["outcome"], if *letter == 'F' { "fail" } else { "pass" });
     assert_eq!(cell["message"].as_str(), message.as_deref());
 
     // One test in every run: what `show --format json` prints.
-    let test = server.get(&format!("/api/test?model={MODEL}&id={id}")).json();
+    let test = api(&server, &format!("/api/test?model={MODEL}&id={id}"));
     let show = json_of(&["show", path, id, "--format", "json"]);
     let mine: Vec<&Value> = show["runs"].as_array().unwrap().iter().filter(|r| r["model"] == MODEL).collect();
     assert_eq!(test["show"]["runs"].as_array().unwrap().iter().collect::<Vec<_>>(), mine);
 
     // Trend, cost and a comparison, as the commands count them.
-    let trend = server.get(&format!("/api/trend?model={MODEL}&per=500")).json();
+    let trend = api(&server, &format!("/api/trend?model={MODEL}&per=500"));
     let cli_trend = json_of(&["--no-cache", "trend", path, "--format", "json", "--model", MODEL]);
     let statuses = |v: &Value| -> BTreeMap<String, usize> {
         let mut out = BTreeMap::new();
@@ -174,13 +181,13 @@ fn every_view_answers_what_the_commands_print() {
         .map(|(k, v)| (k.clone(), usize::try_from(v.as_u64().unwrap()).unwrap()))
         .collect();
     assert_eq!(counts, statuses(&cli_trend["models"][0]["tests"]));
-    let cost = server.get(&format!("/api/cost?model={MODEL}")).json();
+    let cost = api(&server, &format!("/api/cost?model={MODEL}"));
     let cli_cost = json_of(&["--no-cache", "cost", path, "--format", "json", "--model", MODEL]);
     let tokens: u64 =
         cli_cost["runs"].as_array().unwrap().iter().map(|r| r["total"]["input_tokens"].as_u64().unwrap_or(0)).sum();
     assert_eq!(cost["sum"]["input_tokens"].as_u64().unwrap_or(0), tokens);
     assert_eq!(cost["total"], 2);
-    let compare = server.get(&format!("/api/compare?model={MODEL}&base=run-1&new=run-2")).json();
+    let compare = api(&server, &format!("/api/compare?model={MODEL}&base=run-1&new=run-2"));
     let run1 = served.join("run-1");
     let run2 = served.join("run-2");
     let cli = json_of(&["--no-cache", "compare", run1.to_str().unwrap(), run2.to_str().unwrap(), "--format", "json"]);
@@ -201,7 +208,7 @@ fn every_view_answers_what_the_commands_print() {
     assert!(!lists(cli_model, "regressions").iter().all(|(_, ids)| ids.is_empty()), "the fixture has regressions");
 
     // Runs picked by what they say: BFCL runs record no time, so a date range picks none.
-    let dated = server.get(&format!("/api/summary?model={MODEL}&since=2026-01-01")).json();
+    let dated = api(&server, &format!("/api/summary?model={MODEL}&since=2026-01-01"));
     assert_eq!(dated["runs"]["picked"], 0);
 }
 
@@ -223,7 +230,7 @@ fn a_run_copied_in_appears_and_only_it_is_read() {
     let first = server.wait_line("load 1:", Duration::from_mins(1)).unwrap();
     let all = units(&served.join("run-1")) + units(&served.join("run-2"));
     assert!(first.contains(&format!(", {all} units read from files")), "{first}");
-    let before = server.get(&format!("/api/summary?model={MODEL}")).json();
+    let before = api(&server, &format!("/api/summary?model={MODEL}"));
     assert_eq!(before["runs"]["total"], 2);
     let events = Events::open(server.addr);
     copy_folder(&evaltally_testkit::testdata("bfcl/v4/run-10"), &served.join("run-10"));
@@ -231,14 +238,14 @@ fn a_run_copied_in_appears_and_only_it_is_read() {
     // Loads may follow one another while the copy lands; the last one has the new run.
     let mut after = Value::Null;
     for _ in 0..600 {
-        after = server.get(&format!("/api/summary?model={MODEL}")).json();
+        after = api(&server, &format!("/api/summary?model={MODEL}"));
         if after["runs"]["total"] == 3 && after["status"]["loading"] == false {
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(after["runs"]["total"], 3, "{after}");
-    let columns = server.get(&format!("/api/heatmap?model={MODEL}&rows=1")).json();
+    let columns = api(&server, &format!("/api/heatmap?model={MODEL}&rows=1"));
     let names: Vec<&str> = columns["columns"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["run-1", "run-2", "run-10"]);
     // Every load since read the new run's files at most, never the others again.
@@ -301,11 +308,15 @@ fn requests_it_must_refuse_are_refused() {
     // Parameters it cannot use, each said.
     let unknown = server.get("/api/heatmap?model=nope");
     assert_eq!(unknown.status, 404);
-    assert!(unknown.json()["error"].as_str().unwrap().contains(MODEL), "{}", unknown.body);
-    assert_eq!(server.get(&format!("/api/heatmap?model={MODEL}&rows=many")).status, 400);
-    assert_eq!(server.get(&format!("/api/compare?model={MODEL}&base=run-1")).status, 400);
     let empty_side = server.get(&format!("/api/compare?model={MODEL}&base=run-1&new=no-such-run"));
     assert_eq!(empty_side.status, 422, "{}", empty_side.body);
+    assert!(unknown.json()["error"].as_str().unwrap().contains(MODEL), "{}", unknown.body);
+    // Refusals and failures are `serve-error` documents, whatever their status.
+    for refused in [&other, &post, &body, &long, &unknown, &empty_side] {
+        evaltally_testkit::schema::assert_valid(&refused.json(), &format!("{}: {}", refused.status, refused.body));
+    }
+    assert_eq!(server.get(&format!("/api/heatmap?model={MODEL}&rows=many")).status, 400);
+    assert_eq!(server.get(&format!("/api/compare?model={MODEL}&base=run-1")).status, 400);
     assert_eq!(server.get("/api/test").status, 400);
     // Every answer says what it is, and that it is not to be framed or sniffed.
     let any = server.get("/api/summary");
@@ -361,14 +372,14 @@ fn an_empty_folder_is_served_and_fills() {
     let server =
         Serving::start(bin(), tmp.path(), &[served.to_str().unwrap()], &[("EVALTALLY_CACHE", &cache(tmp.path()))]);
     assert!(server.wait_line("load 1:", Duration::from_mins(1)).unwrap().contains("0 runs"));
-    assert_eq!(server.get("/api/summary").json()["models"].as_array().map(Vec::len), Some(0));
+    assert_eq!(api(&server, "/api/summary")["models"].as_array().map(Vec::len), Some(0));
     assert_eq!(server.get("/api/heatmap").status, 404);
     // A gstack run written atomically (a temporary name, then renamed), as gstack saves.
     let file = evaltally_testkit::testdata("gstack/standard/nightly-1.json");
     std::fs::copy(&file, served.join(".landing")).unwrap();
     std::fs::rename(served.join(".landing"), served.join("nightly-1.json")).unwrap();
     assert!(server.wait_line("load 2:", Duration::from_mins(1)).is_some());
-    let summary = server.get("/api/summary").json();
+    let summary = api(&server, "/api/summary");
     assert_eq!(summary["models"].as_array().map(Vec::len), Some(1), "{summary}");
 }
 

@@ -156,11 +156,14 @@ fn out_with_one_model_writes_directly_into_dir_and_keeps_empty_lists() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let flaky: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("flaky_tests.json")).unwrap()).unwrap();
-    assert_eq!(flaky, serde_json::json!({"irrelevance": [], "multi_turn_base": []}));
+    assert_eq!(
+        flaky,
+        serde_json::json!({"schema": "evaltally.test-ids/1", "categories": {"irrelevance": [], "multi_turn_base": []}})
+    );
     let failing: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("failing_tests.json")).unwrap()).unwrap();
     assert_eq!(
-        failing,
+        failing["categories"],
         serde_json::json!({"irrelevance": ["irrelevance_1", "irrelevance_4"], "multi_turn_base": ["multi_turn_base_1", "multi_turn_base_2"]})
     );
 }

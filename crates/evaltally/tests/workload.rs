@@ -78,7 +78,8 @@ fn check_layout(layout: &str) {
                 let mut want: Vec<String> =
                     e["ids"][class].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
                 sort_natural(&mut want);
-                assert_eq!(written[c], serde_json::json!(want), "{name} {c} {file}");
+                assert_eq!(written["schema"], "evaltally.test-ids/1", "{name} {file}");
+                assert_eq!(written["categories"][c], serde_json::json!(want), "{name} {c} {file}");
             }
             checked += 1;
         }

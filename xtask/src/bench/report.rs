@@ -71,6 +71,8 @@ pub(crate) struct Tables {
     pub(crate) serve: String,
     /// The PostgreSQL store (the section of [`super::postgres`]).
     pub(crate) store: String,
+    /// The subset fit (the section of [`super::subset`]).
+    pub(crate) subset: String,
 }
 
 impl Tables {
@@ -80,7 +82,7 @@ impl Tables {
         for (format, table) in &self.results {
             let _ = write!(out, "{}\n{table}\n", format.title());
         }
-        out + &self.ratios + "\n" + &self.serve + "\n" + &self.store
+        out + &self.ratios + "\n" + &self.serve + "\n" + &self.store + "\n" + &self.subset
     }
 }
 
@@ -390,6 +392,7 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
         options.runs, tables.serve
     );
     let _ = write!(doc, "\n## The PostgreSQL store\n\n{}", tables.store);
+    let _ = write!(doc, "\n## The subset fit\n\n{}", tables.subset);
     doc
 }
 

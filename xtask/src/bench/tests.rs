@@ -17,8 +17,16 @@ fn options_parse() {
     let some = Options::parse(&["--format", "sfbench", "--format=junit,gstack", "--format", "junit"]).unwrap();
     assert_eq!(some.formats, [Format::Gstack, Format::Junit, Format::Sfbench]);
     assert!(!some.all_formats());
+    assert_eq!(default.profile, "dist");
+    assert!(default.shipped());
+    let release = Options::parse(&["--profile", "release"]).unwrap();
+    assert_eq!(release.profile, "release");
+    assert!(!release.shipped());
+    assert_eq!(Options::parse(&["--profile=dist"]).unwrap().profile, "dist");
     for bad in [
-        &["--runs"][..],
+        &["--profile", "dev"][..],
+        &["--profile"],
+        &["--runs"],
         &["--runs", "0"],
         &["--runs", "x"],
         &["--fast"],

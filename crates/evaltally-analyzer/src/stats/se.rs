@@ -17,6 +17,7 @@ use serde::Serialize;
 
 /// Passes among judged results: of one test, one cluster, one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Tally {
     /// Results that passed.
     pub passed: usize,

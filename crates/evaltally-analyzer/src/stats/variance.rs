@@ -19,6 +19,7 @@ use super::se::Tally;
 
 /// The variance components of one set of tests.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Components {
     /// Between-test variance `σ²_b` (0 when the estimate is negative).
     pub between: f64,

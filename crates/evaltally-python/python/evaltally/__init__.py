@@ -1,7 +1,8 @@
 """evaltally: reads LLM evaluation results and tells you what they mean.
 
 The functions return plain Python objects, the documents ``evaltally ... --format json``
-prints::
+prints. Each names itself first, ``report["schema"] == "evaltally.stability/1"``: its name
+and version, whose JSON Schema is in the repository's ``docs/schema/``::
 
     import evaltally
     report = evaltally.stability(["results/"], model="acme-7b")
@@ -51,8 +52,9 @@ def compare(base: Paths, new: Paths, **filters: Any) -> Dict[str, Any]:
 
 
 def load(paths: Paths, **filters: Any) -> Any:
-    """One row per (run, test) below ``paths``, the rows of ``evaltally export``: run,
-    model, category, id, outcome, error type, duration, tokens, cost. A pandas DataFrame
+    """One row per (run, test) below ``paths``, the rows of ``evaltally export``: schema
+    (``evaltally.export-row/1``), run, model, category, id, outcome, error type, duration,
+    tokens, cost. A pandas DataFrame
     when pandas is installed, else a list of dicts."""
     text = _native.load(_paths(paths), json.dumps(filters))
     rows = [json.loads(line) for line in text.splitlines() if line]

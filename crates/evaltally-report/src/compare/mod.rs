@@ -9,15 +9,24 @@ use std::collections::BTreeMap;
 
 use evaltally_analyzer::compare::{CompareReport, Mode, ModelCompare, Summary};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
 use evaltally_core::text::printable;
 use serde::Serialize;
 
 pub use markdown::markdown;
 pub use text::text;
 
-/// The JSON document `evaltally compare --format json` prints.
+/// The identifier of [`Document`], `evaltally.compare/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("compare", 1);
+
+/// The JSON document `evaltally compare --format json` prints: per model and category, the
+/// pass rates of both sides, the tests that regressed and improved, and whether the change
+/// is more than run-to-run noise.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// Single runs or groups.
     pub mode: Mode,
     /// Base runs.
@@ -42,6 +51,7 @@ pub struct Document<'a> {
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
     let doc = Document {
+        schema: SCHEMA,
         mode: report.mode,
         base_runs: &report.base_runs,
         new_runs: &report.new_runs,

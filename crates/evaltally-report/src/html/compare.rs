@@ -11,6 +11,7 @@ use super::number::{round, unit};
 
 /// The comparison of two sides.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareData {
     /// `runs` (one run each side) or `groups`.
     pub mode: &'static str,
@@ -26,6 +27,7 @@ pub struct CompareData {
 
 /// One model's comparison.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareModel {
     /// The model (`A → B` when two models were compared with each other).
     pub model: String,
@@ -37,6 +39,7 @@ pub struct CompareModel {
 
 /// One category's comparison.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareCategory {
     /// The category.
     pub category: String,
@@ -51,6 +54,7 @@ pub struct CompareCategory {
 
 /// Counts and statistics of one comparison.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompareSummary {
     /// Base pass rate; `None` when the base side judged none of the tests.
     pub base_rate: Option<f64>,

@@ -28,6 +28,7 @@ const DIAGNOSTICS_LISTED: usize = 50;
 
 /// Everything the page shows, embedded as one JSON document.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Data {
     /// The program that wrote the report (`evaltally 0.1.0`).
     pub generator: String,
@@ -47,6 +48,7 @@ pub struct Data {
 
 /// One model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelData {
     /// The model.
     pub model: String,
@@ -77,6 +79,7 @@ pub struct ModelData {
 
 /// One run (a heatmap column).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RunData {
     /// The run's name.
     pub name: String,
@@ -93,6 +96,7 @@ pub struct RunData {
 
 /// Stable pass, flaky, stable fail and errored counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Counts {
     /// Tests judged or errored in at least one run: the four classes add up to it.
     pub total: usize,
@@ -129,6 +133,7 @@ impl From<stability::Counts> for Counts {
 
 /// One category of a model: the `stability` counts and pass^k / pass@k.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CategoryData {
     /// The category.
     pub category: String,
@@ -147,6 +152,7 @@ pub struct CategoryData {
 
 /// One heatmap row.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TestData {
     /// The test id.
     pub id: String,
@@ -182,6 +188,7 @@ pub struct TestData {
 
 /// Pass rate of one category (or all: `category` null) in each run.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrendSeries {
     /// The category; `None` for every category together.
     pub category: Option<String>,
@@ -193,6 +200,7 @@ pub struct TrendSeries {
 
 /// How many warnings and errors reading gave, and the first of them.
 #[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DiagnosticsData {
     /// Warnings.
     pub warnings: usize,

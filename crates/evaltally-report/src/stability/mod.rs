@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use evaltally_analyzer::stability::{self, CategoryStability, ModelStability, StabilityReport, TestStability};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
 use serde::Serialize;
 
 pub use junit::junit;
@@ -33,9 +34,19 @@ pub struct Options {
 /// How many flaky tests the text lists per model by default.
 pub const SHOWN_FLAKY: usize = 10;
 
-/// The JSON document `evaltally stability --format json` prints.
+/// The identifier of [`Document`], `evaltally.stability/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("stability", 1);
+
+/// The identifier of [`TestIds`], `evaltally.test-ids/1`.
+pub const TEST_IDS_SCHEMA: SchemaId = SchemaId::new("test-ids", 1);
+
+/// The JSON document `evaltally stability --format json` prints: per model, the tests of
+/// each class per category, with pass rates, pass@k, pass^k and their precision.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
     /// Per-model stability.
     pub models: Vec<ModelDocument<'a>>,
     /// Per category two or more models judged: the benchmark's flaky tests and each model's.
@@ -51,6 +62,7 @@ pub struct Document<'a> {
 
 /// One model in the JSON document: its stability, plus the least stable tests when asked.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelDocument<'a> {
     /// The model's stability.
     #[serde(flatten)]
@@ -62,6 +74,7 @@ pub struct ModelDocument<'a> {
 
 /// One entry of the least-stable list.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FlakyTest<'a> {
     /// Its category.
     pub category: &'a str,
@@ -177,6 +190,7 @@ fn top_flaky(model: &ModelStability, n: usize) -> Vec<FlakyTest<'_>> {
 /// Builds the JSON document.
 pub fn document<'a>(report: &'a StabilityReport, diagnostics: &'a [Diagnostic], options: Options) -> Document<'a> {
     Document {
+        schema: SCHEMA,
         models: report
             .models
             .iter()
@@ -215,16 +229,26 @@ pub fn write_json(
     crate::json::write_pretty(&document(report, diagnostics, options), out)
 }
 
+/// One of the id files `evaltally stability --out` writes for a model
+/// (`stable_tests.json`, `flaky_tests.json`, `failing_tests.json`): the ids of one class,
+/// per category, and what `--known-flaky` reads back.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TestIds<'a> {
+    /// The document's name and version, [`TEST_IDS_SCHEMA`].
+    pub schema: SchemaId,
+    /// Per category, sorted by name, the ids of the class in natural order (empty lists
+    /// kept).
+    pub categories: BTreeMap<&'a str, &'a [String]>,
+}
+
 /// The per-class id files for one model: (file name, JSON text) for
-/// `stable_tests.json`, `flaky_tests.json` and `failing_tests.json`, each
-/// `{category: [ids in natural order]}` with empty lists kept.
+/// `stable_tests.json`, `flaky_tests.json` and `failing_tests.json`, each a [`TestIds`]
+/// document.
 pub fn id_files(model: &ModelStability) -> [(&'static str, String); 3] {
     let file = |pick: fn(&CategoryStability) -> &Vec<String>| {
-        let map: BTreeMap<&str, &Vec<String>> =
-            model.categories.iter().map(|c| (c.category.as_str(), pick(c))).collect();
-        let mut s = serde_json::to_string_pretty(&map).unwrap_or_default();
-        s.push('\n');
-        s
+        let categories = model.categories.iter().map(|c| (c.category.as_str(), pick(c).as_slice())).collect();
+        crate::pretty_json(&TestIds { schema: TEST_IDS_SCHEMA, categories })
     };
     [
         ("stable_tests.json", file(|c| &c.ids.stable_pass)),

@@ -28,9 +28,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use evaltally_core::schema::{SchemaId, SortedKeys};
 use evaltally_core::text::printable;
 use evaltally_core::{Outcome, RunRecord};
-use serde_json::json;
+use serde::Serialize;
+
+/// The identifier of [`Document`], `evaltally.summary-runs/1`.
+pub const SCHEMA: SchemaId = SchemaId::new("summary-runs", 1);
 
 /// The per-category table's columns after the category, in text and Markdown alike.
 const COLUMNS: [&str; 7] = ["tests", "passed", "failed", "errored", "unscored", "not run", "rate"];
@@ -71,10 +75,92 @@ impl Tally {
         [a, b, c, d, e, f, percent(self.rate())]
     }
 
-    fn json(self) -> serde_json::Value {
-        json!({"tests": self.tests, "passed": self.passed, "failed": self.failed, "errored": self.errored,
-               "unscored": self.unscored, "not_run": self.not_run, "pass_rate": self.rate()})
+    fn document(self) -> Counts {
+        Counts {
+            tests: self.tests,
+            passed: self.passed,
+            failed: self.failed,
+            errored: self.errored,
+            unscored: self.unscored,
+            not_run: self.not_run,
+            pass_rate: self.rate(),
+        }
     }
+}
+
+/// The JSON document `evaltally summary --format json` prints for runs of a PostgreSQL
+/// store (`summary store:…`): per run, its counts overall and per category, and totals
+/// over its tests beside what the run records. Its keys are written sorted, the `schema`
+/// key first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Document<'a> {
+    /// The document's name and version, [`SCHEMA`].
+    pub schema: SchemaId,
+    /// One entry per run, in the order given.
+    pub runs: Vec<RunDocument<'a>>,
+}
+
+/// One stored run, summarised from its rows.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RunDocument<'a> {
+    /// The run.
+    pub run: &'a str,
+    /// The model.
+    pub model: &'a str,
+    /// The format it was read from.
+    pub format: &'a str,
+    /// Where it was pushed from.
+    pub source: String,
+    /// When it ran, as it records it.
+    pub timestamp: Option<&'a str>,
+    /// Its git branch, as it records it.
+    pub git_branch: Option<&'a str>,
+    /// Its git commit, as it records it.
+    pub git_sha: Option<&'a str>,
+    /// Its tests counted by outcome.
+    pub counts: Counts,
+    /// The same counts per category, by name.
+    pub categories: BTreeMap<&'a str, Counts>,
+    /// Input tokens over its tests (`null` when none records them).
+    pub input_tokens: Option<u64>,
+    /// Output tokens over its tests (`null` when none records them).
+    pub output_tokens: Option<u64>,
+    /// Seconds over its tests, and as the run records them.
+    pub duration_seconds: Totals,
+    /// Dollars over its tests, and as the run records them.
+    pub cost_usd: Totals,
+}
+
+/// Tests counted by outcome.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Counts {
+    /// Tests.
+    pub tests: usize,
+    /// Passed.
+    pub passed: usize,
+    /// Failed.
+    pub failed: usize,
+    /// Errored.
+    pub errored: usize,
+    /// Run, not scored.
+    pub unscored: usize,
+    /// Listed, not run.
+    pub not_run: usize,
+    /// Percent passed of those passed or failed (`null` when none were).
+    pub pass_rate: Option<f64>,
+}
+
+/// A total summed over a run's tests, beside the one the run itself records.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Totals {
+    /// Summed over the tests (`null` when none records it).
+    pub tests: Option<f64>,
+    /// As the run records it (`null` when it does not).
+    pub run: Option<f64>,
 }
 
 /// What the store's rows say of one run: counts overall and per category, and totals over
@@ -197,26 +283,31 @@ pub fn text(runs: &[RunRecord]) -> String {
     out
 }
 
-/// The runs as one JSON document (`{"runs": [...]}`), with the counts of every category.
+/// The runs as one JSON document ([`Document`]), with the counts of every category.
 pub fn json(runs: &[RunRecord]) -> String {
     let summaries = of(runs);
-    let runs: Vec<serde_json::Value> = summaries
+    let runs = summaries
         .iter()
         .map(|s| {
             let r = s.run;
-            let categories: serde_json::Map<String, serde_json::Value> =
-                s.categories.iter().map(|(c, t)| ((*c).to_string(), t.json())).collect();
-            json!({
-                "run": r.run, "model": r.model, "format": r.format, "source": r.source.to_string_lossy(),
-                "timestamp": r.meta.timestamp, "git_branch": r.meta.git_branch, "git_sha": r.meta.git_sha,
-                "counts": s.all.json(), "categories": categories,
-                "input_tokens": s.input_tokens, "output_tokens": s.output_tokens,
-                "duration_seconds": {"tests": s.duration_seconds, "run": r.meta.duration_seconds},
-                "cost_usd": {"tests": s.cost_usd, "run": r.meta.total_cost_usd},
-            })
+            RunDocument {
+                run: &r.run,
+                model: &r.model,
+                format: &r.format,
+                source: r.source.to_string_lossy().into_owned(),
+                timestamp: r.meta.timestamp.as_deref(),
+                git_branch: r.meta.git_branch.as_deref(),
+                git_sha: r.meta.git_sha.as_deref(),
+                counts: s.all.document(),
+                categories: s.categories.iter().map(|(c, t)| (*c, t.document())).collect(),
+                input_tokens: s.input_tokens,
+                output_tokens: s.output_tokens,
+                duration_seconds: Totals { tests: s.duration_seconds, run: r.meta.duration_seconds },
+                cost_usd: Totals { tests: s.cost_usd, run: r.meta.total_cost_usd },
+            }
         })
         .collect();
-    crate::json::pretty_json(&json!({ "runs": runs }))
+    crate::json::pretty_json(&SortedKeys(Document { schema: SCHEMA, runs }))
 }
 
 /// The runs as Markdown: a heading and a table of categories per run.

@@ -131,6 +131,20 @@ impl Serialize for PyNumber {
     }
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for PyNumber {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PyNumber".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A score as Python writes it: an integer, or a float; null when not finite.",
+            "type": ["number", "null"],
+        })
+    }
+}
+
 /// Python's `repr(float)`: the shortest string that reads back as `x`, with `.0` on whole
 /// values and an exponent (`1e+16`, `1.5e-05`) outside `1e-4 <= |x| < 1e16`.
 pub(crate) fn py_repr(x: f64) -> String {
@@ -156,7 +170,10 @@ pub(crate) fn py_repr(x: f64) -> String {
 ///
 /// Build it with [`compute`]; [`Default`] is upstream's all-zero summary (what an empty
 /// report gets).
+///
+/// In JSON, a mean or total that is not finite (a NaN score) is `null`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Summary {
     /// Number of instances.
     pub total_instances: usize,
@@ -183,9 +200,11 @@ pub struct Summary {
     /// `resolve_rate * 100.0`: a percentage.
     pub resolution_rate: f64,
     /// Mean `total_score` over all instances.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub avg_score: f64,
     /// Mean `functional_points` over the instances with `functional_points > 0` (so 50.0
     /// whenever any functional check passed, since the points are 0 or 50).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub avg_functional_score: f64,
     /// `sorted(scores)[n // 2]`: the upper median, no averaging.
     pub median_score: PyNumber,
@@ -204,8 +223,10 @@ pub struct Summary {
     /// Fraction of instances whose no-tweaks status is `pass`.
     pub no_tweaks_pass_rate: f64,
     /// Mean `duration_seconds` over the instances with a duration `> 0`.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub avg_duration_seconds: f64,
     /// Sum of the durations `> 0`.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<f64>"))]
     pub total_duration_seconds: f64,
 }
 

@@ -3,9 +3,36 @@
 use std::fmt::Write as _;
 
 use evaltally_cache::{Cache, Usage};
+use evaltally_core::schema::{SchemaId, SortedKeys};
+use serde::Serialize;
 
 use crate::cli::{CacheAction, CacheArgs, InfoFormat};
 use crate::{Exit, UsageError, output};
+
+/// The identifier of [`InfoDocument`], `evaltally.cache-info/1`.
+pub(crate) const INFO_SCHEMA: SchemaId = SchemaId::new("cache-info", 1);
+
+/// The JSON document `evaltally cache info --format json` prints: the digest cache's
+/// folder, what it holds and its size limit. Its keys are written sorted, the `schema`
+/// key first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub(crate) struct InfoDocument {
+    /// The document's name and version, [`INFO_SCHEMA`].
+    pub(crate) schema: SchemaId,
+    /// The cache folder.
+    pub(crate) folder: String,
+    /// Stored readings.
+    pub(crate) entries: u64,
+    /// Pack files they are kept in.
+    pub(crate) packs: u64,
+    /// Bytes of the folder's current layout.
+    pub(crate) bytes: u64,
+    /// Bytes of an older evaltally's layout, which the next prune removes.
+    pub(crate) stale_bytes: u64,
+    /// The size a prune keeps the folder under.
+    pub(crate) limit: u64,
+}
 
 pub(crate) fn run(args: &CacheArgs) -> anyhow::Result<Exit> {
     // The folder the analyses use, whether or not this command was given --no-cache.
@@ -30,15 +57,16 @@ pub(crate) fn run(args: &CacheArgs) -> anyhow::Result<Exit> {
         CacheAction::Info { format: InfoFormat::Text } => info(&folder, &usage()),
         CacheAction::Info { format: InfoFormat::Json } => {
             let u = usage();
-            let doc = serde_json::json!({
-                "folder": root.to_string_lossy(),
-                "entries": u.entries,
-                "packs": u.packs,
-                "bytes": u.bytes,
-                "stale_bytes": u.stale_bytes,
-                "limit": u.limit,
-            });
-            format!("{doc:#}\n")
+            let doc = InfoDocument {
+                schema: INFO_SCHEMA,
+                folder: root.to_string_lossy().into_owned(),
+                entries: u.entries,
+                packs: u.packs,
+                bytes: u.bytes,
+                stale_bytes: u.stale_bytes,
+                limit: u.limit,
+            };
+            format!("{}\n", serde_json::to_string_pretty(&SortedKeys(&doc))?)
         }
         CacheAction::Clean => {
             let cleared = cache.clear()?;

@@ -13,6 +13,7 @@ pub(crate) mod report;
 pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod stability;
+pub(crate) mod subset;
 pub(crate) mod summary;
 pub(crate) mod trend;
 pub(crate) mod validate;

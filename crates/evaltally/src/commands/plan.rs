@@ -49,6 +49,13 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     }
     let loaded = super::stability::something_to(loaded, &args.paths, "plan")?;
     let mut report = plan::plan(&stability::analyze(&loaded.runs), args.target_se);
+    if let Some(target) = args.subset_error {
+        if !(target.is_finite() && target > 0.0 && target < 1.0) {
+            return Err(UsageError(format!("--subset-error {target}: give an error above 0 and below 1")).into());
+        }
+        let data = evaltally_analyzer::subset::Data::from_runs(&loaded.runs, false);
+        report.subset = Some(evaltally_analyzer::subset::plan(&data, target).map_err(|e| UsageError(e.to_string()))?);
+    }
     let per_run: BTreeMap<String, f64> =
         by_model(&merged(costs)).into_iter().filter_map(|m| Some((m.model, m.usd_per_run?))).collect();
     plan::with_costs(&mut report, &per_run, args.budget);

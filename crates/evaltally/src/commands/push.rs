@@ -8,8 +8,9 @@ use anyhow::Context as _;
 
 use evaltally_analyzer::{Filter, validate};
 use evaltally_core::Diagnostic;
+use evaltally_core::schema::{SchemaId, SortedKeys};
 use evaltally_core::text::printable;
-use serde_json::json;
+use serde::Serialize;
 
 use super::stability::explain;
 use crate::cli::{PushArgs, RunsArgs, RunsFormat};
@@ -139,6 +140,90 @@ fn push_postgres(db: &mut evaltally_store::Store, path: &Path, format: &str, arg
     Ok(())
 }
 
+/// The identifier of [`RunsDocument`], `evaltally.runs/1`.
+pub(crate) const RUNS_SCHEMA: SchemaId = SchemaId::new("runs", 1);
+
+/// The JSON document `evaltally runs --format json` prints: what the results store holds,
+/// newest first. A folder store lists its entries (`entries`), each with the runs it holds;
+/// a PostgreSQL store lists its runs (`runs`). Its keys are written sorted, the `schema`
+/// key first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub(crate) struct RunsDocument<'a> {
+    /// The document's name and version, [`RUNS_SCHEMA`].
+    pub(crate) schema: SchemaId,
+    /// The store: its folder, or its PostgreSQL URL without the password.
+    pub(crate) store: String,
+    /// Entries (runs, of a PostgreSQL store) the store holds, before `--limit` (and, for a
+    /// PostgreSQL store, after `--branch` and `--tier`).
+    pub(crate) found: usize,
+    /// What is listed.
+    #[serde(flatten)]
+    pub(crate) listed: RunsListed<'a>,
+}
+
+/// What `runs` lists: a folder store's entries or a PostgreSQL store's runs.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub(crate) enum RunsListed<'a> {
+    /// A folder store's entries.
+    #[serde(rename = "entries")]
+    Entries(Vec<EntryDocument<'a>>),
+    /// A PostgreSQL store's runs.
+    #[serde(rename = "runs")]
+    Runs(Vec<StoredRunDocument<'a>>),
+}
+
+/// One entry of a folder store: what one `push` stored.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub(crate) struct EntryDocument<'a> {
+    /// Its name (`store:NAME` selects it).
+    pub(crate) name: &'a str,
+    /// The formats of its files (`bfcl`, `gstack+junit`, …).
+    pub(crate) format: &'a str,
+    /// The path it was pushed from.
+    pub(crate) source: &'a str,
+    /// When it was pushed, in seconds since 1970.
+    pub(crate) pushed_at_unix: u64,
+    /// The runs it holds.
+    pub(crate) runs: &'a [store::RunSummary],
+}
+
+/// One run of a PostgreSQL store.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub(crate) struct StoredRunDocument<'a> {
+    /// Its row id.
+    pub(crate) id: i64,
+    /// The run.
+    pub(crate) run: &'a str,
+    /// The model.
+    pub(crate) model: &'a str,
+    /// The formats of its files.
+    pub(crate) format: &'a str,
+    /// The path it was pushed from.
+    pub(crate) source: &'a str,
+    /// When it was pushed, in seconds since 1970.
+    pub(crate) pushed_at_unix: i64,
+    /// When it ran, as it records it.
+    pub(crate) timestamp: Option<&'a str>,
+    /// Its git branch.
+    pub(crate) git_branch: Option<&'a str>,
+    /// Its git commit.
+    pub(crate) git_sha: Option<&'a str>,
+    /// Its tier.
+    pub(crate) tier: Option<&'a str>,
+    /// Its version.
+    pub(crate) version: Option<&'a str>,
+    /// Tests passed.
+    pub(crate) passed: i64,
+    /// Tests passed or failed.
+    pub(crate) scored: i64,
+    /// Dollars over its tests, when they record them.
+    pub(crate) cost_usd: Option<f64>,
+}
+
 /// What `runs` shows of each run below `path` (quietly: its files were checked already).
 /// The summaries of the runs below `path`, labelled as `push` was told (`--branch`, `--commit`).
 fn summaries(path: &Path, args: Option<&PushArgs>) -> Vec<store::RunSummary> {
@@ -219,18 +304,23 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
     }
     let text = match args.format {
         RunsFormat::Json => {
-            let doc = json!({
-                "store": dir.to_string_lossy(),
-                "found": found,
-                "entries": listed.iter().map(|l| json!({
-                    "name": l.entry.name,
-                    "format": l.entry.format,
-                    "source": l.entry.source,
-                    "pushed_at_unix": l.entry.pushed_at_unix,
-                    "runs": l.runs,
-                })).collect::<Vec<_>>(),
-            });
-            format!("{}\n", serde_json::to_string_pretty(&doc)?)
+            let entries = listed
+                .iter()
+                .map(|l| EntryDocument {
+                    name: &l.entry.name,
+                    format: &l.entry.format,
+                    source: &l.entry.source,
+                    pushed_at_unix: l.entry.pushed_at_unix,
+                    runs: &l.runs,
+                })
+                .collect();
+            let doc = RunsDocument {
+                schema: RUNS_SCHEMA,
+                store: dir.to_string_lossy().into_owned(),
+                found,
+                listed: RunsListed::Entries(entries),
+            };
+            format!("{}\n", serde_json::to_string_pretty(&SortedKeys(&doc))?)
         }
         RunsFormat::Text => list_text(&dir, &listed, found),
     };
@@ -283,27 +373,32 @@ fn list_postgres(args: &RunsArgs, url: &str) -> anyhow::Result<Exit> {
     db.count(&mut runs).map_err(store::store_error)?;
     let text = match args.format {
         RunsFormat::Json => {
-            let doc = json!({
-                "store": db.shown_url(),
-                "found": found,
-                "runs": runs.iter().map(|r| json!({
-                    "id": r.id,
-                    "run": r.run,
-                    "model": r.model,
-                    "format": r.format,
-                    "source": r.source,
-                    "pushed_at_unix": r.pushed_at_unix,
-                    "timestamp": r.meta.timestamp,
-                    "git_branch": r.meta.git_branch,
-                    "git_sha": r.meta.git_sha,
-                    "tier": r.meta.tier,
-                    "version": r.meta.version,
-                    "passed": r.passed,
-                    "scored": r.scored,
-                    "cost_usd": r.cost_usd,
-                })).collect::<Vec<_>>(),
-            });
-            format!("{}\n", serde_json::to_string_pretty(&doc)?)
+            let listed = runs
+                .iter()
+                .map(|r| StoredRunDocument {
+                    id: r.id,
+                    run: &r.run,
+                    model: &r.model,
+                    format: &r.format,
+                    source: &r.source,
+                    pushed_at_unix: r.pushed_at_unix,
+                    timestamp: r.meta.timestamp.as_deref(),
+                    git_branch: r.meta.git_branch.as_deref(),
+                    git_sha: r.meta.git_sha.as_deref(),
+                    tier: r.meta.tier.as_deref(),
+                    version: r.meta.version.as_deref(),
+                    passed: r.passed,
+                    scored: r.scored,
+                    cost_usd: r.cost_usd,
+                })
+                .collect();
+            let doc = RunsDocument {
+                schema: RUNS_SCHEMA,
+                store: db.shown_url().to_string(),
+                found,
+                listed: RunsListed::Runs(listed),
+            };
+            format!("{}\n", serde_json::to_string_pretty(&SortedKeys(&doc))?)
         }
         RunsFormat::Text => {
             let shown_n = if runs.len() < found { format!(", showing {}", runs.len()) } else { String::new() };

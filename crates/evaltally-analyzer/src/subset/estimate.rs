@@ -1,0 +1,122 @@
+//! A model's full score estimated from its runs of the anchors, with an interval.
+
+use super::fit::{newton_person, sigmoid};
+use super::linalg;
+
+/// The z of a two-sided 90% interval.
+pub const Z90: f64 = 1.644_853_626_951_472_2;
+
+/// One category's estimate, as fractions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CategoryEstimate {
+    /// The estimated full score: the anchors run, as observed, and every other test at its
+    /// predicted pass probability, over the category's tests.
+    pub estimate: f64,
+    /// Its standard error.
+    pub se: f64,
+    /// Anchors the model ran.
+    pub tests_run: usize,
+}
+
+/// What the estimate needs of the subset: every test's parameters and category, the
+/// categories' sizes and the prior of a model's abilities.
+#[derive(Debug)]
+pub(crate) struct Items<'a> {
+    pub(crate) a: &'a [f64],
+    pub(crate) b: &'a [f64],
+    pub(crate) category: &'a [usize],
+    pub(crate) categories: usize,
+    /// The prior covariance of a model's abilities (categories × categories).
+    pub(crate) covariance: &'a [f64],
+}
+
+/// `(k, n)` passes and judged runs of each anchor the model ran, by test index.
+pub(crate) type Observed = [(usize, u32, u32)];
+
+/// The abilities that best explain `observed` under `items` (maximum a posteriori, the
+/// items fixed), and their covariance (the inverse of the posterior's curvature there).
+fn abilities(items: &Items<'_>, observed: &Observed) -> (Vec<f64>, Vec<f64>) {
+    let d = items.categories;
+    let precision = linalg::inverse(items.covariance, d).unwrap_or_else(|| super::fit::identity(d));
+    let mut theta = vec![0.0; d];
+    let curvature = |theta: &[f64]| -> (Vec<f64>, Vec<f64>) {
+        let mut g = vec![0.0; d];
+        let mut w = vec![0.0; d];
+        for &(j, k, n) in observed {
+            if n == 0 {
+                continue;
+            }
+            let c = items.category[j];
+            let p = sigmoid(items.a[j] * (theta[c] - items.b[j]));
+            let n = f64::from(n);
+            g[c] += (f64::from(k) - n * p) * items.a[j];
+            w[c] += n * p * (1.0 - p) * items.a[j] * items.a[j];
+        }
+        (g, w)
+    };
+    for _ in 0..50 {
+        let (g, w) = curvature(&theta);
+        if newton_person(&mut theta, &g, &w, &precision, d) < 1e-6 {
+            break;
+        }
+    }
+    let (_, w) = curvature(&theta);
+    let mut h = precision;
+    for c in 0..d {
+        h[c * d + c] += w[c];
+    }
+    let v = linalg::inverse(&h, d).unwrap_or_else(|| super::fit::identity(d));
+    (theta, v)
+}
+
+/// The estimate per category from the anchors `observed`, and the covariance of the
+/// categories' estimates (categories × categories): the abilities' uncertainty carried to
+/// the scores (delta method), plus the chance variation of the tests not run, as `runs`
+/// runs of each would give it.
+pub(crate) fn estimate(items: &Items<'_>, observed: &Observed, runs: u32) -> (Vec<CategoryEstimate>, Vec<f64>) {
+    let d = items.categories;
+    let (theta, v) = abilities(items, observed);
+    let mut seen = vec![false; items.a.len()];
+    let mut sums = vec![0.0; d];
+    let mut sizes = vec![0usize; d];
+    let mut tests_run = vec![0usize; d];
+    for &(j, k, n) in observed {
+        if n == 0 {
+            continue;
+        }
+        seen[j] = true;
+        sums[items.category[j]] += f64::from(k) / f64::from(n);
+        tests_run[items.category[j]] += 1;
+    }
+    // dS_c/dθ_c and the Bernoulli part, over the tests not run.
+    let mut gradient = vec![0.0; d];
+    let mut bernoulli = vec![0.0; d];
+    let runs = f64::from(runs.max(1));
+    for (j, &c) in items.category.iter().enumerate() {
+        sizes[c] += 1;
+        if seen[j] {
+            continue;
+        }
+        let p = sigmoid(items.a[j] * (theta[c] - items.b[j]));
+        sums[c] += p;
+        gradient[c] += items.a[j] * p * (1.0 - p);
+        bernoulli[c] += p * (1.0 - p) / runs;
+    }
+    let mut covariance = vec![0.0; d * d];
+    for c in 0..d {
+        let tc = sizes[c].max(1) as f64;
+        for e in 0..d {
+            let te = sizes[e].max(1) as f64;
+            covariance[c * d + e] = gradient[c] / tc * v[c * d + e] * gradient[e] / te;
+        }
+        covariance[c * d + c] += bernoulli[c] / (tc * tc);
+    }
+    let estimates = (0..d)
+        .map(|c| CategoryEstimate {
+            estimate: sums[c] / sizes[c].max(1) as f64,
+            se: covariance[c * d + c].max(0.0).sqrt(),
+            tests_run: tests_run[c],
+        })
+        .collect();
+    (estimates, covariance)
+}

@@ -1,0 +1,224 @@
+//! `evaltally subset` and `evaltally estimate`: what was fitted, how well it predicts, and
+//! each model's estimated score.
+
+use std::fmt::Write as _;
+
+use evaltally_analyzer::subset::{Check, ModelEstimate, Subset};
+use evaltally_core::Diagnostic;
+use evaltally_core::schema::SchemaId;
+use evaltally_core::text::printable;
+use serde::Serialize;
+
+/// The identifier of `subset --check --format json`.
+pub const CHECK_SCHEMA: SchemaId = SchemaId::new("subset-check", 1);
+/// The identifier of `estimate --format json`.
+pub const ESTIMATE_SCHEMA: SchemaId = SchemaId::new("estimate", 1);
+/// The identifier of the subset file `subset -o` writes (its `schema` is this string).
+pub const SUBSET_SCHEMA: SchemaId = SchemaId::new("subset", 1);
+
+/// Points with one decimal: `2.3`.
+fn points(x: f64) -> String {
+    format!("{:.1}", 100.0 * x)
+}
+
+/// A rate as a percentage with one decimal.
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// What `subset` fitted and chose, in a few lines.
+pub fn fitted_text(subset: &Subset, written: Option<&str>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "fitted a 2PL model (one ability per model and category) on {} models × {} tests in {} categories: {} sweeps{}",
+        subset.fitted_on.models.len(),
+        subset.fitted_on.tests,
+        subset.categories.len(),
+        subset.model.sweeps,
+        if subset.model.converged { "" } else { " (not converged: the most it takes)" }
+    );
+    let _ = writeln!(out, "chose {} anchors:", subset.anchors.len());
+    let width = subset.categories.iter().map(|c| printable(&c.category).chars().count()).max().unwrap_or(8).max(8);
+    for c in &subset.categories {
+        let _ = writeln!(out, "  {:<width$}  {:>4} of {:>5} tests", printable(&c.category), c.anchors, c.tests);
+    }
+    match written {
+        Some(path) => {
+            let _ = writeln!(out, "wrote {} (`evaltally estimate PATH --subset {}`)", printable(path), printable(path));
+        }
+        None => out.push_str("(-o FILE writes the subset for `evaltally estimate`)\n"),
+    }
+    out
+}
+
+/// `subset --check` as text: the figures, then the models the subset predicts worst.
+pub fn check_text(check: &Check) -> String {
+    let mut out = String::new();
+    let b = &check.baseline;
+    let _ = writeln!(
+        out,
+        "leave-one-model-out over {} models, {} anchors (errors in points of the mean of categories):\n",
+        check.models.len(),
+        check.size
+    );
+    let _ = writeln!(out, "  {:<28} {:>8} {:>8}", "", "subset", "random");
+    for (label, ours, theirs) in [
+        ("median error", points(check.median_error), points(b.median_error)),
+        ("90th percentile error", points(check.p90_error), points(b.p90_error)),
+        ("worst error", points(check.worst_error), points(b.worst_error)),
+        ("median error per category", points(check.category_median_error), points(b.category_median_error)),
+        ("Spearman's rank correlation", format!("{:.3}", check.spearman), format!("{:.3}", b.spearman)),
+    ] {
+        let _ = writeln!(out, "  {label:<28} {ours:>8} {theirs:>8}");
+    }
+    let _ = writeln!(
+        out,
+        "  {:<28} {:>8}\n  {:<28} {:>8}",
+        "90% intervals covering",
+        pct(check.coverage_categories),
+        "  (overall score)",
+        pct(check.coverage_overall)
+    );
+    let _ = writeln!(
+        out,
+        "\nrandom: {} random subsets of the same size, each category the mean of its tests in it",
+        b.seeds
+    );
+    let mut worst: Vec<_> = check.models.iter().collect();
+    worst.sort_by(|x, y| y.error().total_cmp(&x.error()));
+    let _ = writeln!(out, "\nmodels predicted worst:");
+    for m in worst.iter().take(5) {
+        let _ = writeln!(
+            out,
+            "  {}: {} estimated {} [{}–{}], error {} points",
+            printable(&m.model),
+            pct(m.truth),
+            pct(m.estimate),
+            pct(m.low),
+            pct(m.high),
+            points(m.error())
+        );
+    }
+    out
+}
+
+/// The JSON document of `subset --check`.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CheckDocument<'a> {
+    /// [`CHECK_SCHEMA`].
+    schema: SchemaId,
+    /// What leaving each model out gave.
+    #[serde(flatten)]
+    check: &'a Check,
+    /// What reading the files said.
+    #[serde(flatten)]
+    diagnostics: crate::Listed<'a>,
+}
+
+/// `subset --check --format json`.
+pub fn check_json(check: &Check, diagnostics: &[Diagnostic]) -> String {
+    crate::pretty_json(&CheckDocument { schema: CHECK_SCHEMA, check, diagnostics: crate::Listed::of(diagnostics) })
+}
+
+/// `estimate` as text: per model, each category's estimate with its interval and how many
+/// of its tests the model ran, then the overall score.
+pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
+    let mut out = String::new();
+    for m in estimates {
+        let _ = writeln!(
+            out,
+            "{}: estimated from {} of {} tests\n",
+            printable(&m.model),
+            m.overall.tests_run,
+            m.overall.tests_total
+        );
+        let width = m
+            .categories
+            .iter()
+            .filter_map(|c| c.category.as_deref())
+            .map(|c| printable(c).chars().count())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        let _ =
+            writeln!(out, "  {:<width$}  {:>9}  {:>15}  {:>12}", "category", "estimate", "90% interval", "tests run");
+        for c in &m.categories {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {:>9}  {:>15}  {:>12}",
+                printable(c.category.as_deref().unwrap_or("")),
+                pct(c.estimate),
+                format!("{}–{}", pct(c.low), pct(c.high)),
+                format!("{} of {}", c.tests_run, c.tests_total)
+            );
+        }
+        let o = &m.overall;
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>9}  {:>15}  {:>12}",
+            "overall",
+            pct(o.estimate),
+            format!("{}–{}", pct(o.low), pct(o.high)),
+            format!("{} of {}", o.tests_run, o.tests_total)
+        );
+        if let Some(b) = &m.bfcl_overall {
+            let missing = match b.missing.len() {
+                0 => String::new(),
+                n => format!("; {n} scoring categories not in the subset count 0, as BFCL counts them"),
+            };
+            let _ = writeln!(
+                out,
+                "  BFCL overall score: {} [{}–{}] (BFCL's weights{missing})",
+                pct(b.score.estimate),
+                pct(b.score.low),
+                pct(b.score.high)
+            );
+        }
+        out.push('\n');
+    }
+    out.push_str("estimate: the anchors as run, every other test at its predicted pass probability; overall: the mean of the categories (`evaltally help estimate`)\n");
+    out
+}
+
+/// The JSON document of `estimate`.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EstimateDocument<'a> {
+    /// [`ESTIMATE_SCHEMA`].
+    schema: SchemaId,
+    /// The subset the estimates come from.
+    subset: SubsetRef<'a>,
+    /// Each model, in natural order; rates as fractions.
+    models: &'a [ModelEstimate],
+    /// What reading the files said.
+    #[serde(flatten)]
+    diagnostics: crate::Listed<'a>,
+}
+
+/// Which subset the estimates come from.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SubsetRef<'a> {
+    /// Its anchors.
+    anchors: usize,
+    /// The tests it was fitted on.
+    tests: usize,
+    /// The fingerprint of those tests.
+    fingerprint: &'a str,
+}
+
+/// `estimate --format json`: rates as fractions.
+pub fn estimate_json(subset: &Subset, estimates: &[ModelEstimate], diagnostics: &[Diagnostic]) -> String {
+    crate::pretty_json(&EstimateDocument {
+        schema: ESTIMATE_SCHEMA,
+        subset: SubsetRef {
+            anchors: subset.anchors.len(),
+            tests: subset.fitted_on.tests,
+            fingerprint: &subset.fitted_on.fingerprint,
+        },
+        models: estimates,
+        diagnostics: crate::Listed::of(diagnostics),
+    })
+}

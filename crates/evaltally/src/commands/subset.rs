@@ -1,0 +1,83 @@
+//! `evaltally subset` and `evaltally estimate`.
+
+use evaltally_analyzer::subset::{self, Data, Subset};
+use evaltally_report::subset as render;
+
+use crate::cli::{EstimateArgs, Format, SubsetArgs};
+use crate::{Exit, UsageError, output};
+
+/// `subset`: fits, and writes the subset (`-o`) or says how well it predicts (`--check`).
+pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
+    if args.format == Format::Markdown {
+        return Err(UsageError("subset: --format takes text or json".to_string()).into());
+    }
+    let filter =
+        super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
+    let loaded = super::stability::load_runs(&args.paths, &filter, "fit a subset on")?;
+    let data = Data::from_runs(&loaded.runs, false);
+    if let Some(out) = &args.output {
+        output::refuse_overwriting_input(out, &args.paths)?;
+    }
+    let too_little = |e: subset::SubsetError| UsageError(e.to_string());
+    let text = if args.check {
+        let check = subset::check(&data, args.size).map_err(too_little)?;
+        match args.format {
+            Format::Json => render::check_json(&check, &loaded.diagnostics),
+            _ => render::check_text(&check),
+        }
+    } else {
+        String::new()
+    };
+    if args.output.is_some() || !args.check {
+        let built = Subset::build(&data, args.size).map_err(too_little)?;
+        let mut json = serde_json::to_string_pretty(&built)?;
+        json.push('\n');
+        let shown = args.output.as_deref().map(output::shown);
+        if let Some(out) = &args.output {
+            output::write_atomic(out, json.as_bytes())?;
+        }
+        match (args.format, args.check) {
+            (Format::Json, false) if args.output.is_none() => output::print(&json)?,
+            (_, false) => output::print(&render::fitted_text(&built, shown.as_deref()))?,
+            (_, true) => {}
+        }
+    }
+    if args.check {
+        output::print(&text)?;
+    }
+    output::report_diagnostics(&loaded.diagnostics);
+    Ok(super::stability::exit_code(&loaded.diagnostics, args.strict, false))
+}
+
+/// `estimate`: each model's full score from its runs of the subset's anchors.
+pub(crate) fn estimate(args: &EstimateArgs) -> anyhow::Result<Exit> {
+    if args.format == Format::Markdown {
+        return Err(UsageError("estimate: --format takes text or json".to_string()).into());
+    }
+    let text = std::fs::read_to_string(&args.subset)
+        .map_err(|e| UsageError(format!("cannot read the subset file {}: {e}", output::shown(&args.subset))))?;
+    let subset: Subset = serde_json::from_str(&text).map_err(|e| {
+        UsageError(format!("{}: not a subset file `evaltally subset -o` writes: {e}", output::shown(&args.subset)))
+    })?;
+    subset.check_consistency().map_err(|e| UsageError(format!("{}: {e}", output::shown(&args.subset))))?;
+    let filter =
+        super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
+    let loaded = super::stability::load_runs(&args.paths, &filter, "estimate")?;
+    let estimates = subset.estimate(&loaded.runs, false).map_err(|e| UsageError(e.to_string()))?;
+    if estimates.is_empty() {
+        output::report_diagnostics(&loaded.diagnostics);
+        return Err(UsageError(format!(
+            "no run in {} holds a test of the subset's {} anchors",
+            output::shown_all(&args.paths),
+            subset.anchors.len()
+        ))
+        .into());
+    }
+    let out = match args.format {
+        Format::Json => render::estimate_json(&subset, &estimates, &loaded.diagnostics),
+        _ => render::estimate_text(&estimates),
+    };
+    output::print(&out)?;
+    output::report_diagnostics(&loaded.diagnostics);
+    Ok(super::stability::exit_code(&loaded.diagnostics, args.strict, false))
+}

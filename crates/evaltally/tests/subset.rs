@@ -1,0 +1,160 @@
+//! `subset`, `estimate` and `plan --subset-error` on runs of many models whose outcomes
+//! follow planted parameters (`xtask/bench/gen_irt.py`): the file they write, the estimate of
+//! a model from its runs of the anchors alone, and the leave-one-model-out check.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::evaltally_in;
+use evaltally_testkit::workspace_root;
+use serde_json::Value;
+
+/// Planted runs of `models` models × `tests` tests in 3 categories, 2 runs each, and the
+/// planted parameters with each model's full score.
+fn planted(dir: &Path, models: usize, tests: usize) -> Value {
+    let script = workspace_root().join("xtask/bench/gen_irt.py");
+    let output = Command::new("python3")
+        .arg(&script)
+        .args(["--models", &models.to_string(), "--tests", &tests.to_string(), "--categories", "3"])
+        .args(["--runs", "2", "--seed", "5", "--expected"])
+        .arg(dir)
+        .output()
+        .expect("python3 runs the generator");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn json(run: &common::Run) -> Value {
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+#[test]
+fn a_subset_is_fitted_written_and_estimates_a_model_from_its_anchors_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let truth = planted(&tmp.path().join("all"), 16, 300);
+    let d = tmp.path();
+
+    // Fit on every model but one of middling ability (an extreme one is an extrapolation,
+    // which docs/statistics.md warns of); write the subset.
+    let mut by_score: Vec<(f64, String)> = truth["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .map(|m| (truth["score"][&m]["overall"].as_f64().unwrap(), m))
+        .collect();
+    by_score.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let last = by_score[by_score.len() / 2].1.clone();
+    let mut fit = vec!["subset", "all", "--size", "30", "-o", "subset.json"];
+    let others: Vec<String> = truth["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .filter(|m| *m != last)
+        .collect();
+    for m in &others {
+        fit.extend(["--model", m]);
+    }
+    let run = evaltally_in(d, &fit, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("on 15 models × 300 tests in 3 categories"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("wrote subset.json (`evaltally estimate PATH --subset subset.json`)\n"),
+        "{}",
+        run.stdout
+    );
+    let subset: Value = serde_json::from_str(&std::fs::read_to_string(d.join("subset.json")).unwrap()).unwrap();
+    assert_eq!(subset["schema"], "evaltally.subset/1");
+    assert_eq!(subset["anchors"].as_array().unwrap().len(), 30);
+    assert_eq!(subset["tests"].as_array().unwrap().len(), 300);
+    assert_eq!(subset["fitted_on"]["models"].as_array().unwrap().len(), 15);
+
+    // Keep only the anchors of the left-out model's runs: its BFCL result and score files
+    // with the anchors' lines alone.
+    let anchors: std::collections::BTreeSet<String> =
+        subset["anchors"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_string()).collect();
+    for run in ["run-1", "run-2"] {
+        for tree in ["result", "score"] {
+            let from = d.join("all").join(run).join(tree).join(&last);
+            let to = d.join("new").join(run).join(tree).join(&last);
+            std::fs::create_dir_all(&to).unwrap();
+            for e in std::fs::read_dir(&from).unwrap() {
+                let e = e.unwrap();
+                let text = std::fs::read_to_string(e.path()).unwrap();
+                let mut lines = text.lines();
+                let mut kept = String::new();
+                if tree == "score" {
+                    kept.push_str(lines.next().unwrap());
+                    kept.push('\n');
+                }
+                for line in lines {
+                    let id: Value = serde_json::from_str(line).unwrap();
+                    if anchors.contains(id["id"].as_str().unwrap()) {
+                        kept.push_str(line);
+                        kept.push('\n');
+                    }
+                }
+                std::fs::write(to.join(e.file_name()), kept).unwrap();
+            }
+        }
+    }
+    let estimate = json(&evaltally_in(d, &["estimate", "new", "--subset", "subset.json", "--format", "json"], &[]));
+    assert_eq!(estimate["schema"], "evaltally.estimate/1");
+    let model = &estimate["models"][0];
+    assert_eq!(model["model"], last.as_str());
+    let overall = &model["overall"];
+    assert_eq!((overall["tests_run"].as_u64(), overall["tests_total"].as_u64()), (Some(30), Some(300)));
+    let (est, low, high) =
+        (overall["estimate"].as_f64().unwrap(), overall["low"].as_f64().unwrap(), overall["high"].as_f64().unwrap());
+    assert!(low <= est && est <= high, "{overall}");
+    let truth_overall = truth["score"][&last]["overall"].as_f64().unwrap();
+    // Within three standard errors of its full score (the 90% interval is ±1.645 of them).
+    let se = overall["se"].as_f64().unwrap();
+    assert!(
+        se > 0.0 && (est - truth_overall).abs() < 3.0 * se,
+        "estimate {est} ± {se} against the full score {truth_overall}"
+    );
+    for c in model["categories"].as_array().unwrap() {
+        assert_eq!(c["tests_run"].as_u64(), Some(10), "{c}");
+    }
+    // The same from its full runs: only the anchors are read.
+    let full = json(&evaltally_in(
+        d,
+        &["estimate", "all", "--subset", "subset.json", "--model", &last, "--format", "json"],
+        &[],
+    ));
+    assert_eq!(full["models"][0]["overall"], *overall);
+    // Text says the same, with the interval.
+    let text = evaltally_in(d, &["estimate", "new", "--subset", "subset.json"], &[]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.starts_with(&format!("{last}: estimated from 30 of 300 tests\n")), "{}", text.stdout);
+    assert!(text.stdout.contains("  overall "), "{}", text.stdout);
+}
+
+#[test]
+fn check_and_plan_say_how_well_a_size_predicts() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(&tmp.path().join("all"), 12, 240);
+    let check = json(&evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--check", "--format", "json"], &[]));
+    assert_eq!(check["schema"], "evaltally.subset-check/1");
+    assert_eq!(check["models"].as_array().unwrap().len(), 12);
+    let median = check["median_error"].as_f64().unwrap();
+    assert!(median < check["baseline"]["median_error"].as_f64().unwrap() + 0.01, "{check}");
+    assert!(median < 0.05, "{check}");
+    assert!(check["spearman"].as_f64().unwrap() > 0.8, "{check}");
+    let text = evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--check"], &[]);
+    assert!(text.stdout.starts_with("leave-one-model-out over 12 models, 24 anchors"), "{}", text.stdout);
+    // plan --subset-error tries 25, 50, … until the median error is reached.
+    let plan = json(&evaltally_in(tmp.path(), &["plan", "all", "--subset-error", "0.2", "--format", "json"], &[]));
+    let sizes = plan["subset"]["sizes"].as_array().unwrap();
+    assert_eq!(sizes[0]["size"], 25);
+    assert_eq!(plan["subset"]["size"], 25, "{plan}");
+    // Too few models to fit is a usage error.
+    let few = evaltally_in(tmp.path(), &["subset", "all", "--model", "model-000"], &[]);
+    assert_eq!(few.code, 2, "{}", few.stderr);
+    assert!(few.stderr.contains("at least 2 models"), "{}", few.stderr);
+}
