@@ -13,10 +13,15 @@ const NO_MODEL: [&str; 2] = ["samples", "sample"];
 
 /// The name EvalPlus gave the samples a results file was evaluated from, when the file's
 /// name holds it: `<samples>_eval_results.json` (evalplus 0.1.3 on), `<samples>.eval_results.json`
-/// (git master since 2025-01-06); `None` for `eval_results.json` (samples given as a folder)
-/// and for any other name.
+/// (git master since 2025-01-06), also in the backups `--i-just-wanna-run` renames them to
+/// (`<name>.bak`, `<name>.bak.bak`, …); `None` for `eval_results.json` (samples given as a
+/// folder) and for any other name.
 pub(crate) fn samples_name(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_string_lossy();
+    let mut name: &str = &name;
+    while let Some(older) = name.strip_suffix(".bak") {
+        name = older;
+    }
     let id = name.strip_suffix("_eval_results.json").or_else(|| name.strip_suffix(".eval_results.json"))?;
     (!id.is_empty()).then(|| id.to_string())
 }
@@ -119,6 +124,9 @@ mod tests {
         assert_eq!(m("a/b/_eval_results.json"), "b");
         assert_eq!(m("a/b/x.eval_results.json"), "x");
         assert_eq!(m("a/b/results.json"), "b");
+        // A backup `--i-just-wanna-run` left, read with `--as evalplus`.
+        assert_eq!(m("a/b/acme--coder-7b_hf_temp_0.0_eval_results.json.bak.bak"), "acme/coder-7b");
+        assert_eq!(m("a/b/samples_eval_results.json.bak"), "b");
         // A file given by its name alone is in the current folder, which has a name.
         let here = std::env::current_dir().unwrap();
         assert_eq!(m("eval_results.json"), here.file_name().unwrap().to_string_lossy());

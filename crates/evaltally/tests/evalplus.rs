@@ -5,6 +5,8 @@
 mod common;
 
 use common::{compact_json, evaltally, evaltally_in, report_data, session};
+use evaltally_testkit::http::Serving;
+use evaltally_testkit::workspace_root;
 use serde_json::Value;
 
 const RAW: &str = "testdata/evalplus/humaneval/acme--coder-7b_vllm_temp_0.8_eval_results.json";
@@ -90,6 +92,62 @@ fn samples_are_runs_and_failures_name_their_rule() {
     }
     assert_eq!(export.stdout.lines().count(), 14 + 12, "every sample of every task");
     assert!(export.stdout.contains("\"prompt_sha\":\"fe585eb4df8c88d844eeb463ea4d0302\""), "{}", export.stdout);
+}
+
+/// `push` stores the fixture's folders and `stability` on the store names counts what it
+/// counts on the folders; `serve` answers with the same runs, and its test view gives each
+/// sample's program as `show` does.
+#[test]
+fn pushed_and_served_as_read() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let root = workspace_root();
+    let push = evaltally_in(&root, &["push", "testdata/evalplus/humaneval", "testdata/evalplus/mbpp"], &env);
+    assert_eq!(push.code, 0, "{}", push.stderr);
+    assert_eq!(
+        push.stdout,
+        "pushed testdata/evalplus/humaneval as store:humaneval\npushed testdata/evalplus/mbpp as store:mbpp\n"
+    );
+    let models = |args: &[&str]| -> Value {
+        let run = evaltally_in(&root, args, &env);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        serde_json::from_str::<Value>(&run.stdout).unwrap()["models"].clone()
+    };
+    let stored = models(&["stability", "store:humaneval", "store:mbpp", "--format", "json"]);
+    assert_eq!(stored, models(&["stability", "testdata/evalplus", "--format", "json"]));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let server = Serving::start(
+        std::path::Path::new(env!("CARGO_BIN_EXE_evaltally")),
+        &root,
+        &["testdata/evalplus"],
+        &[("EVALTALLY_CACHE", cache.to_str().unwrap())],
+    );
+    assert!(server.wait_line("load 1:", std::time::Duration::from_mins(1)).is_some(), "the first load ends");
+    let summary = server.get("/api/summary?model=acme%2Fcoder-7b").json();
+    evaltally_testkit::schema::assert_valid(&summary, "/api/summary");
+    let classes = |doc: &Value| -> Vec<(String, Vec<u64>)> {
+        doc["categories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let counts = ["total", "stable_pass", "flaky", "stable_fail"].map(|k| c[k].as_u64().unwrap());
+                (c["category"].as_str().unwrap().to_string(), counts.to_vec())
+            })
+            .collect()
+    };
+    let (served, counted) = (classes(&summary), classes(&stored[0]));
+    assert_eq!(served, counted, "{summary}");
+    let test = server.get("/api/test?model=acme%2Fcoder-7b&id=HumanEval%2F3").json();
+    evaltally_testkit::schema::assert_valid(&test, "/api/test");
+    let show = evaltally(&["show", "testdata/evalplus", "HumanEval/3", "--format", "json"]);
+    let show: Value = serde_json::from_str(&show.stdout).unwrap();
+    assert_eq!(test["show"]["runs"], show["runs"]);
+    let answers: Vec<&str> = show["runs"].as_array().unwrap().iter().filter_map(|r| r["answer"].as_str()).collect();
+    assert_eq!(answers.len(), 5, "every sample of HumanEval/3 in both files has its program: {show}");
+    assert!(answers.iter().all(|a| a.contains("def ")), "{answers:?}");
 }
 
 /// `--as evalplus` reads a copy renamed by hand; without it, the copy is not read.
