@@ -75,11 +75,12 @@ pub(crate) enum Format {
     Helm,
     OpenaiEvals,
     Taubench,
+    Evalplus,
 }
 
 impl Format {
     /// Every format, in the order of the report.
-    pub(crate) const ALL: [Self; 11] = [
+    pub(crate) const ALL: [Self; 12] = [
         Self::Bfcl,
         Self::Gstack,
         Self::Junit,
@@ -91,6 +92,7 @@ impl Format {
         Self::Helm,
         Self::OpenaiEvals,
         Self::Taubench,
+        Self::Evalplus,
     ];
 
     /// The name `--format` takes.
@@ -107,6 +109,7 @@ impl Format {
             Self::Helm => "helm",
             Self::OpenaiEvals => "openai-evals",
             Self::Taubench => "taubench",
+            Self::Evalplus => "evalplus",
         }
     }
 
@@ -128,6 +131,7 @@ impl Format {
             Self::Helm => "HELM run folders",
             Self::OpenaiEvals => "OpenAI Evals record logs",
             Self::Taubench => "τ-bench results",
+            Self::Evalplus => "EvalPlus results",
         }
     }
 
@@ -145,6 +149,7 @@ impl Format {
             Self::Helm => "ref_helm.py",
             Self::OpenaiEvals => "ref_openai_evals.py",
             Self::Taubench => "ref_taubench.py",
+            Self::Evalplus => "ref_evalplus.py",
         }
     }
 
@@ -162,6 +167,7 @@ impl Format {
             Self::Helm => "gen_helm.py",
             Self::OpenaiEvals => "gen_openai_evals.py",
             Self::Taubench => "gen_taubench.py",
+            Self::Evalplus => "gen_evalplus.py",
         }
     }
 

@@ -22,7 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 13] = [
+const TARGETS: [(&str, &[&str]); 14] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),
@@ -43,11 +43,14 @@ const TARGETS: [(&str, &[&str]); 13] = [
             "helm",
             "openai-evals",
             "oaieval",
+            "evalplus",
+            "shapes/evalplus",
             "malformed",
             "hostile",
         ],
     ),
     ("taubench", &["taubench", "tau2"]),
+    ("evalplus", &["evalplus", "shapes/evalplus"]),
     ("lmeval", &["lmeval"]),
     ("inspect_log", &["inspect"]),
     ("promptfoo_output", &["promptfoo"]),

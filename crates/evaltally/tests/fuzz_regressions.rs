@@ -13,7 +13,7 @@ use evaltally_testkit::testdata;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 13] = [
+const TARGETS: [Target; 14] = [
     ("bfcl_lines", targets::bfcl_lines),
     ("bfcl_pair", targets::bfcl_pair),
     ("sfbench_report", targets::sfbench_report),
@@ -21,6 +21,7 @@ const TARGETS: [Target; 13] = [
     ("junit_report", targets::junit_report),
     ("formats", targets::formats),
     ("taubench", targets::taubench),
+    ("evalplus", targets::evalplus),
     ("lmeval", targets::lmeval),
     ("inspect_log", targets::inspect_log),
     ("promptfoo_output", targets::promptfoo_output),

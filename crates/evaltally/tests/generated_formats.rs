@@ -138,3 +138,8 @@ fn generated_openai_evals_logs_match_ground_truth() {
 fn generated_taubench_results_match_ground_truth() {
     check("taubench", &["--tasks", "10"], "gpt-4o-airline.json");
 }
+
+#[test]
+fn generated_evalplus_results_match_ground_truth() {
+    check("evalplus", &["--tasks", "20"], "evalplus_results/humaneval");
+}

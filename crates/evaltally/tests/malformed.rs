@@ -122,7 +122,7 @@ fn bfcl_cases() {
 
 /// The formats whose cases are a broken file (or run folder) beside the base's good one,
 /// with the model of the good one: its analysis must not change.
-const DOCUMENT_FORMATS: [(&str, &str); 8] = [
+const DOCUMENT_FORMATS: [(&str, &str); 9] = [
     ("gstack", "claude-sonnet-4-6"),
     ("sfbench", "acme/sf-model"),
     ("taubench", "acme-7b"),
@@ -131,6 +131,7 @@ const DOCUMENT_FORMATS: [(&str, &str); 8] = [
     ("promptfoo", "acme:chat:tiny-7b"),
     ("helm", "acme/7b"),
     ("openai-evals", "gpt-4.1-mini"),
+    ("evalplus", "acme/tiny-7b"),
 ];
 
 #[test]
