@@ -136,8 +136,14 @@ pub(crate) fn junit_report(data: &[u8]) {
 pub(crate) fn formats(data: &[u8]) {
     use evaltally_format::{Input, Options, Purpose};
     use std::path::Path;
-    let names =
-        ["r.json", "r.xml", "logs/run_evaluation/run/model/x__y-1/report.json", "model.run.json", "output.jsonl"];
+    let names = [
+        "r.json",
+        "r.xml",
+        "logs/run_evaluation/run/model/x__y-1/report.json",
+        "model.run.json",
+        "output.jsonl",
+        "acme_vllm_temp_0.0_eval_results.json",
+    ];
     for name in names {
         let path = Path::new(name);
         for named in [false, true] {
@@ -202,6 +208,16 @@ pub(crate) fn terminal_bench(data: &[u8]) {
         assert!(name.contains("-of-"), "an attempt read from a name without `-of-`: {name:?}");
     }
     let _ = evaltally_terminal_bench::seconds(&text);
+}
+
+/// The evalplus reader on arbitrary bytes ([`one_format`]): a samples name, the folder mode's
+/// `eval_results.json` and a copy renamed by hand (read as `--as evalplus` reads it).
+pub(crate) fn evalplus(data: &[u8]) {
+    one_format(
+        "evalplus",
+        &["acme--coder-7b_vllm_temp_0.8_eval_results.json", "run/eval_results.json", "1.json"],
+        data,
+    );
 }
 
 /// The lmeval reader on arbitrary bytes ([`one_format`]).

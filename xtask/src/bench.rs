@@ -76,6 +76,7 @@ pub(crate) enum Format {
     OpenaiEvals,
     Taubench,
     TerminalBench,
+    Evalplus,
 }
 
 impl Format {
@@ -93,6 +94,7 @@ impl Format {
         Self::OpenaiEvals,
         Self::Taubench,
         Self::TerminalBench,
+        Self::Evalplus,
     ];
 
     /// The name `--format` takes.
@@ -110,6 +112,7 @@ impl Format {
             Self::OpenaiEvals => "openai-evals",
             Self::Taubench => "taubench",
             Self::TerminalBench => "terminal-bench",
+            Self::Evalplus => "evalplus",
         }
     }
 
@@ -132,6 +135,7 @@ impl Format {
             Self::OpenaiEvals => "OpenAI Evals record logs",
             Self::Taubench => "τ-bench results",
             Self::TerminalBench => "Terminal-Bench tb run folders",
+            Self::Evalplus => "EvalPlus results",
         }
     }
 
@@ -150,6 +154,7 @@ impl Format {
             Self::OpenaiEvals => "ref_openai_evals.py",
             Self::Taubench => "ref_taubench.py",
             Self::TerminalBench => "ref_terminal_bench.py",
+            Self::Evalplus => "ref_evalplus.py",
         }
     }
 
@@ -168,6 +173,7 @@ impl Format {
             Self::OpenaiEvals => "gen_openai_evals.py",
             Self::Taubench => "gen_taubench.py",
             Self::TerminalBench => "gen_terminal_bench.py",
+            Self::Evalplus => "gen_evalplus.py",
         }
     }
 

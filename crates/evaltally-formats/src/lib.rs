@@ -32,6 +32,8 @@ pub fn registry() -> &'static Registry {
             &evaltally_helm::HELM,
             #[cfg(feature = "openai-evals")]
             &evaltally_openai_evals::OPENAI_EVALS,
+            #[cfg(feature = "evalplus")]
+            &evaltally_evalplus::EVALPLUS,
             #[cfg(feature = "gstack")]
             &evaltally_gstack::FORMAT,
             #[cfg(feature = "junit")]

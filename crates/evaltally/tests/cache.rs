@@ -49,6 +49,7 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
         "helm",
         "openai-evals",
         "oaieval",
+        "evalplus",
     ];
     for folder in folders {
         let path = testdata(folder);

@@ -22,6 +22,7 @@ const TARGETS: [Target; 14] = [
     ("formats", targets::formats),
     ("taubench", targets::taubench),
     ("terminal_bench", targets::terminal_bench),
+    ("evalplus", targets::evalplus),
     ("lmeval", targets::lmeval),
     ("inspect_log", targets::inspect_log),
     ("promptfoo_output", targets::promptfoo_output),

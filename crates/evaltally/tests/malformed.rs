@@ -132,6 +132,7 @@ const DOCUMENT_FORMATS: [(&str, &str); 9] = [
     ("promptfoo", "acme:chat:tiny-7b"),
     ("helm", "acme/7b"),
     ("openai-evals", "gpt-4.1-mini"),
+    ("evalplus", "acme/tiny-7b"),
 ];
 
 #[test]
