@@ -81,7 +81,7 @@ pub(crate) enum Format {
 
 impl Format {
     /// Every format, in the order of the report.
-    pub(crate) const ALL: [Self; 12] = [
+    pub(crate) const ALL: [Self; 13] = [
         Self::Bfcl,
         Self::Gstack,
         Self::Junit,

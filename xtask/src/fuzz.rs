@@ -22,7 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 14] = [
+const TARGETS: [(&str, &[&str]); 15] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),

@@ -13,7 +13,7 @@ use evaltally_testkit::testdata;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 14] = [
+const TARGETS: [Target; 15] = [
     ("bfcl_lines", targets::bfcl_lines),
     ("bfcl_pair", targets::bfcl_pair),
     ("sfbench_report", targets::sfbench_report),

@@ -122,7 +122,7 @@ fn bfcl_cases() {
 
 /// The formats whose cases are a broken file (or run folder) beside the base's good one,
 /// with the model of the good one: its analysis must not change.
-const DOCUMENT_FORMATS: [(&str, &str); 9] = [
+const DOCUMENT_FORMATS: [(&str, &str); 10] = [
     ("gstack", "claude-sonnet-4-6"),
     ("sfbench", "acme/sf-model"),
     ("taubench", "acme-7b"),

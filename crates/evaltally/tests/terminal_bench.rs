@@ -224,7 +224,7 @@ fn leaderboard_runs_have_the_baselines_counts() {
 }
 
 /// OpenHands' real `output.jsonl` files (All-Hands-AI/OpenHands, OpenHands/benchmarks,
-/// nunu0404/Python_OpenHands; none carries a `report`): each is named as agent output
+/// `nunu0404/Python_OpenHands`; none carries a `report`): each is named as agent output
 /// without an evaluation, the V1 attempt file as an attempt, the 2024-05 per-benchmark file
 /// as JSON Lines no format reads; nothing is counted.
 #[test]
