@@ -136,7 +136,14 @@ pub(crate) fn junit_report(data: &[u8]) {
 pub(crate) fn formats(data: &[u8]) {
     use evaltally_format::{Input, Options, Purpose};
     use std::path::Path;
-    let names = ["r.json", "r.xml", "logs/run_evaluation/run/model/x__y-1/report.json", "model.run.json"];
+    let names = [
+        "r.json",
+        "r.xml",
+        "logs/run_evaluation/run/model/x__y-1/report.json",
+        "model.run.json",
+        "output.jsonl",
+        "acme_vllm_temp_0.0_eval_results.json",
+    ];
     for name in names {
         let path = Path::new(name);
         for named in [false, true] {
@@ -188,6 +195,29 @@ fn one_format(format: &str, names: &[&str], data: &[u8]) {
 /// The taubench reader on arbitrary bytes ([`one_format`]).
 pub(crate) fn taubench(data: &[u8]) {
     one_format("taubench", &["gpt-4o-airline.json", "results.json"], data);
+}
+
+/// The Terminal-Bench reader on arbitrary bytes ([`one_format`]): as a run's
+/// `results.json`, a renamed `<run_id>_results.json` and a `run_metadata.json`; and the
+/// trial-name parser on the bytes as text.
+pub(crate) fn terminal_bench(data: &[u8]) {
+    one_format("terminal-bench", &["runs/r/results.json", "goose/r_results.json", "runs/r/run_metadata.json"], data);
+    let text = String::from_utf8_lossy(data);
+    let (name, task) = text.split_once('\n').unwrap_or((&text, ""));
+    if evaltally_terminal_bench::attempt(name, task).is_some() {
+        assert!(name.contains("-of-"), "an attempt read from a name without `-of-`: {name:?}");
+    }
+    let _ = evaltally_terminal_bench::seconds(&text);
+}
+
+/// The evalplus reader on arbitrary bytes ([`one_format`]): a samples name, the folder mode's
+/// `eval_results.json` and a copy renamed by hand (read as `--as evalplus` reads it).
+pub(crate) fn evalplus(data: &[u8]) {
+    one_format(
+        "evalplus",
+        &["acme--coder-7b_vllm_temp_0.8_eval_results.json", "run/eval_results.json", "1.json"],
+        data,
+    );
 }
 
 /// The lmeval reader on arbitrary bytes ([`one_format`]).

@@ -76,11 +76,13 @@ pub(crate) enum Format {
     Helm,
     OpenaiEvals,
     Taubench,
+    TerminalBench,
+    Evalplus,
 }
 
 impl Format {
     /// Every format, in the order of the report.
-    pub(crate) const ALL: [Self; 12] = [
+    pub(crate) const ALL: [Self; 14] = [
         Self::Bfcl,
         Self::Gstack,
         Self::Junit,
@@ -93,6 +95,8 @@ impl Format {
         Self::Helm,
         Self::OpenaiEvals,
         Self::Taubench,
+        Self::TerminalBench,
+        Self::Evalplus,
     ];
 
     /// The name `--format` takes.
@@ -110,6 +114,8 @@ impl Format {
             Self::Helm => "helm",
             Self::OpenaiEvals => "openai-evals",
             Self::Taubench => "taubench",
+            Self::TerminalBench => "terminal-bench",
+            Self::Evalplus => "evalplus",
         }
     }
 
@@ -132,6 +138,8 @@ impl Format {
             Self::Helm => "HELM run folders",
             Self::OpenaiEvals => "OpenAI Evals record logs",
             Self::Taubench => "τ-bench results",
+            Self::TerminalBench => "Terminal-Bench tb run folders",
+            Self::Evalplus => "EvalPlus results",
         }
     }
 
@@ -150,6 +158,8 @@ impl Format {
             Self::Helm => "ref_helm.py",
             Self::OpenaiEvals => "ref_openai_evals.py",
             Self::Taubench => "ref_taubench.py",
+            Self::TerminalBench => "ref_terminal_bench.py",
+            Self::Evalplus => "ref_evalplus.py",
         }
     }
 
@@ -168,6 +178,8 @@ impl Format {
             Self::Helm => "gen_helm.py",
             Self::OpenaiEvals => "gen_openai_evals.py",
             Self::Taubench => "gen_taubench.py",
+            Self::TerminalBench => "gen_terminal_bench.py",
+            Self::Evalplus => "gen_evalplus.py",
         }
     }
 

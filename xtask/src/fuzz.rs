@@ -22,7 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::{relative, run_cmd, succeeds, workspace_root};
 
 /// The fuzz targets, with the fixture folders (under `testdata/`) that seed each one.
-const TARGETS: [(&str, &[&str]); 14] = [
+const TARGETS: [(&str, &[&str]); 16] = [
     ("bfcl_lines", &["bfcl"]),
     ("bfcl_pair", &["bfcl"]),
     ("sfbench_report", &["sfbench", "sfbench-runs", "swebench"]),
@@ -37,6 +37,7 @@ const TARGETS: [(&str, &[&str]); 14] = [
             "swebench",
             "taubench",
             "tau2",
+            "terminal-bench",
             "lmeval",
             "lighteval",
             "inspect",
@@ -44,11 +45,15 @@ const TARGETS: [(&str, &[&str]); 14] = [
             "helm",
             "openai-evals",
             "oaieval",
+            "evalplus",
+            "shapes/evalplus",
             "malformed",
             "hostile",
         ],
     ),
     ("taubench", &["taubench", "tau2"]),
+    ("terminal_bench", &["terminal-bench", "shapes/terminal-bench"]),
+    ("evalplus", &["evalplus", "shapes/evalplus"]),
     ("lmeval", &["lmeval"]),
     ("lighteval", &["lighteval", "shapes/lighteval", "malformed/lighteval"]),
     ("inspect_log", &["inspect"]),

@@ -65,7 +65,8 @@ commands:
                         --quick: only the smaller workload of each format;
                         --format (bfcl, gstack, junit, swebench, sfbench,
                         inspect, lmeval, lighteval, promptfoo, helm,
-                        openai-evals, taubench; repeatable or
+                        openai-evals, taubench, terminal-bench, evalplus;
+                        repeatable or
                         comma-separated): only these
   bench-store           only the PostgreSQL store's measurement of bench:
                         stability over 1,000 stored runs x 4,000 tests on

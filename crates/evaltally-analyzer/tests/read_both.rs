@@ -17,6 +17,7 @@ fn runs_and_records_read_together_equal_those_read_apart() {
         "gstack",
         "junit",
         "taubench",
+        "terminal-bench",
         "lmeval",
         "lighteval",
         "inspect",

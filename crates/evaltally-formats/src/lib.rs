@@ -20,6 +20,8 @@ pub fn registry() -> &'static Registry {
             &evaltally_swebench::SWEBENCH,
             #[cfg(feature = "taubench")]
             &evaltally_taubench::TAUBENCH,
+            #[cfg(feature = "terminal-bench")]
+            &evaltally_terminal_bench::TERMINAL_BENCH,
             #[cfg(feature = "lmeval")]
             &evaltally_lmeval::LMEVAL,
             #[cfg(feature = "lighteval")]
@@ -32,6 +34,8 @@ pub fn registry() -> &'static Registry {
             &evaltally_helm::HELM,
             #[cfg(feature = "openai-evals")]
             &evaltally_openai_evals::OPENAI_EVALS,
+            #[cfg(feature = "evalplus")]
+            &evaltally_evalplus::EVALPLUS,
             #[cfg(feature = "gstack")]
             &evaltally_gstack::FORMAT,
             #[cfg(feature = "junit")]

@@ -182,6 +182,38 @@ pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
     out
 }
 
+/// One model's estimate in one line, for `report --subset` and `serve --subset`: the mean
+/// of the categories with its 90% interval (and BFCL's overall score when the subset holds
+/// every scoring category BFCL weighs), and from how many of the full benchmark's tests.
+///
+/// ```
+/// use evaltally_analyzer::subset::{ModelEstimate, ScoreEstimate};
+/// let score = |estimate, low, high| ScoreEstimate {
+///     category: None, estimate, low, high, se: 0.035, tests_run: 100, tests_total: 1700,
+/// };
+/// let m = ModelEstimate {
+///     model: "m".into(), categories: Vec::new(), overall: score(0.4, 0.343, 0.457), bfcl_overall: None,
+/// };
+/// assert_eq!(
+///     evaltally_report::subset::estimate_line(&m),
+///     "estimated full score 40.0% (90% interval 34.3%–45.7%) from 100 of 1700 tests: `evaltally estimate` says more"
+/// );
+/// ```
+pub fn estimate_line(m: &ModelEstimate) -> String {
+    let o = &m.overall;
+    let bfcl = m.bfcl_overall.as_ref().filter(|b| b.missing.is_empty()).map_or(String::new(), |b| {
+        format!("; BFCL overall {} ({}–{})", pct(b.score.estimate), pct(b.score.low), pct(b.score.high))
+    });
+    format!(
+        "estimated full score {} (90% interval {}–{}){bfcl} from {} of {} tests: `evaltally estimate` says more",
+        pct(o.estimate),
+        pct(o.low),
+        pct(o.high),
+        o.tests_run,
+        o.tests_total
+    )
+}
+
 /// The JSON document of `estimate`.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

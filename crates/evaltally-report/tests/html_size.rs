@@ -40,8 +40,15 @@ fn forty_runs_of_five_thousand_tests_stay_under_ten_megabytes() {
         records.push(record);
     }
     let report = stability::analyze(&runs);
-    let input =
-        Input { stability: &report, runs: &runs, records: &records, compare: None, diagnostics: &[], inputs: &[] };
+    let input = Input {
+        stability: &report,
+        runs: &runs,
+        records: &records,
+        compare: None,
+        diagnostics: &[],
+        inputs: &[],
+        estimates: &[],
+    };
     let data = html::data(&input, &Options::default());
     let page = html::page(&data).unwrap();
     assert!(page.len() < 10_000_000, "{} bytes", page.len());

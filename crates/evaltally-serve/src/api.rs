@@ -131,6 +131,10 @@ pub(crate) struct Overview<'a> {
     pub(crate) least_stable: Vec<Row<'a>>,
     /// The pass rate per category over the latest runs picked.
     pub(crate) trend: Trend<'a>,
+    /// The model's estimated full score from the anchors of the subset served with
+    /// `--subset`, in one line; absent without one, or when the model ran no anchor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) estimate: Option<&'a str>,
 }
 
 /// What the run filters can pick from.

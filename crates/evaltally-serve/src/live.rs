@@ -49,7 +49,7 @@ fn load(shared: &Arc<Shared>, watching: &mut Watching, again: &Sender<()>) {
         Ok(input) => {
             let folders = input.watch.clone();
             let generation = shared.snapshot().generation + 1;
-            let mut snapshot = Snapshot::build(input, generation, 0);
+            let mut snapshot = Snapshot::build(input, generation, 0, shared.subset.as_ref());
             // The view a page opens on (the first model, every run) is made before the page
             // is told, so that its first answer does not wait for the analysis.
             if !snapshot.models.is_empty() {

@@ -6,6 +6,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use evaltally_analyzer::subset::Subset;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -34,6 +35,9 @@ pub struct Config {
     /// How long to wait after a change for the changes that come with it before loading
     /// again.
     pub settle: Duration,
+    /// A subset of the benchmark's tests (`evaltally subset -o`): each model's overview then
+    /// carries its estimated full score from the anchors it ran.
+    pub subset: Option<Arc<Subset>>,
 }
 
 impl Default for Config {
@@ -43,6 +47,7 @@ impl Default for Config {
             token: None,
             inputs: Vec::new(),
             settle: Duration::from_millis(100),
+            subset: None,
         }
     }
 }
@@ -152,6 +157,7 @@ impl Server {
             source,
             inputs: config.inputs.clone(),
             token: config.token.clone(),
+            subset: config.subset.clone(),
             port: addr.port(),
             loopback,
         });

@@ -3,6 +3,8 @@
 
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use evaltally_analyzer::subset::Subset;
+
 use crate::Source;
 use crate::state::Snapshot;
 
@@ -15,6 +17,8 @@ pub(crate) struct Shared {
     pub(crate) source: Arc<dyn Source>,
     pub(crate) inputs: Vec<String>,
     pub(crate) token: Option<String>,
+    /// The subset whose estimates the overviews carry.
+    pub(crate) subset: Option<Arc<Subset>>,
     /// The port, for the `Host` check of a loopback server.
     pub(crate) port: u16,
     pub(crate) loopback: bool,

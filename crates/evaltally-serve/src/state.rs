@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use evaltally_analyzer::compare;
 use evaltally_analyzer::cost::{CostSource, RunCost};
 use evaltally_analyzer::stability;
+use evaltally_analyzer::subset::Subset;
 use evaltally_analyzer::trend::{self, ModelTrend, TrendOptions, TrendRun, runs_in_time_order};
 use evaltally_core::text::{printable, printable_block};
 use evaltally_core::{CategoryRun, Diagnostic, ModelCost, Status};
@@ -66,6 +67,8 @@ pub(crate) struct ModelState {
     raw_ids: HashMap<String, String>,
     /// Per column, the run's cost when it records one.
     costs: Vec<Option<RunCost>>,
+    /// The subset whose estimate the overview carries.
+    subset: Option<Arc<Subset>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +107,7 @@ impl Snapshot {
     }
 
     /// Analyses what a load gave.
-    pub(crate) fn build(input: Input, generation: u64, load_ms: u64) -> Self {
+    pub(crate) fn build(input: Input, generation: u64, load_ms: u64, subset: Option<&Arc<Subset>>) -> Self {
         let Input { runs, notes, diagnostics, watch: _, units_read } = input;
         let mut by_model: BTreeMap<String, Vec<CategoryRun>> = BTreeMap::new();
         for r in runs {
@@ -123,7 +126,7 @@ impl Snapshot {
             .into_iter()
             .map(|(name, runs)| {
                 let notes = notes_of.remove(&name).unwrap_or_default();
-                ModelState::new(name, runs, notes)
+                ModelState::new(name, runs, notes, subset.cloned())
             })
             .collect();
         let problems = [
@@ -212,6 +215,7 @@ impl Snapshot {
                 categories: &data.categories,
                 least_stable,
                 trend: api::Trend { from, runs: data.runs[from..].iter().map(|r| r.name.as_str()).collect(), series },
+                estimate: data.estimate.as_deref(),
             }
         });
         api::Summary {
@@ -229,7 +233,7 @@ impl Snapshot {
 }
 
 impl ModelState {
-    fn new(name: String, runs: Vec<CategoryRun>, notes: Vec<RunNotes>) -> Self {
+    fn new(name: String, runs: Vec<CategoryRun>, notes: Vec<RunNotes>, subset: Option<Arc<Subset>>) -> Self {
         let columns = runs_in_time_order(&runs);
         let column_of: HashMap<String, u32> =
             columns.iter().enumerate().map(|(i, r)| (r.name.clone(), u32::try_from(i).unwrap_or(u32::MAX))).collect();
@@ -268,7 +272,7 @@ impl ModelState {
         for cells in by_test.values_mut() {
             cells.sort_unstable();
         }
-        Self { name, runs, columns, column_of, run_of, messages, by_test, raw_ids, costs }
+        Self { name, runs, columns, column_of, run_of, messages, by_test, raw_ids, costs, subset }
     }
 
     /// The model's name as the page shows it.
@@ -356,8 +360,17 @@ impl View {
             &owned
         };
         let report = stability::analyze(runs);
-        let input =
-            html::Input { stability: &report, runs, records: &[], compare: None, diagnostics: &[], inputs: &[] };
+        // Only this model's runs: its estimate, or none when it ran no anchor.
+        let estimates = model.subset.as_ref().and_then(|s| s.estimate(runs, false).ok()).unwrap_or_default();
+        let input = html::Input {
+            stability: &report,
+            runs,
+            records: &[],
+            compare: None,
+            diagnostics: &[],
+            inputs: &[],
+            estimates: &estimates,
+        };
         let data =
             html::data(&input, &html::Options::default()).models.into_iter().next().unwrap_or_else(|| ModelData {
                 model: model.shown().into_owned(),
@@ -370,6 +383,7 @@ impl View {
                 tests: Vec::new(),
                 least_stable: Vec::new(),
                 trend: Vec::new(),
+                estimate: None,
             });
         let columns = data.runs.iter().filter_map(|r| model.column_of.get(model.raw_run(&r.name)).copied()).collect();
         Self { data, columns, picked, rows: Mutex::default(), trends: Mutex::default() }

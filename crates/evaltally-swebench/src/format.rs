@@ -16,6 +16,7 @@ use evaltally_format::{
 };
 
 use crate::detect::{Format as Detected, detect};
+use crate::openhands;
 use crate::report::split_file_stem;
 use crate::sources::{self, Source};
 
@@ -28,6 +29,12 @@ pub struct SweBench;
 pub static SWEBENCH: SweBench = SweBench;
 
 use evaltally_format::json::is_json_path as is_json;
+
+/// OpenHands' `output.jsonl` (JSON Lines; every other file this format reads is one JSON
+/// document).
+fn is_jsonl(path: &Path) -> bool {
+    evaltally_format::has_extension(path, "jsonl")
+}
 
 fn is_instance_report(path: &Path) -> bool {
     evaltally_format::file_name(path).is_some_and(|n| n == "report.json") && sources::instance_place(path).is_some()
@@ -125,7 +132,8 @@ impl Format for SweBench {
     fn describe(&self) -> &'static str {
         concat!(
             "  SWE-bench run reports <model>.<run_id>.json\n",
-            "  SWE-bench per-instance reports logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json or logs/<instance_id>/report.json",
+            "  SWE-bench per-instance reports logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json or logs/<instance_id>/report.json\n",
+            "  OpenHands output.jsonl once the SWE-bench harness's `report` is on its lines",
         )
     }
 
@@ -136,17 +144,20 @@ impl Format for SweBench {
     fn claim(&self, path: &Path) -> Claim {
         if is_instance_report(path) {
             Claim::Group
-        } else if is_json(path) {
+        } else if is_json(path) || openhands::is_output_name(path) || openhands::is_attempt_name(path) {
             Claim::Sniff
         } else {
             Claim::No
         }
     }
 
-    /// A document with a run report's or an instance report's keys; for `validate`, also a
+    /// A document with a run report's or an instance report's keys, or an OpenHands
+    /// `output.jsonl` whose first line carries a `report`; for `validate`, also a
     /// `report.json` where the harness writes instance reports, whatever it holds.
     fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {
-        detect(file).is_some() || options.purpose == Purpose::Validate && is_instance_report(file.path)
+        detect(file).is_some()
+            || openhands::is_evaluated(file)
+            || options.purpose == Purpose::Validate && is_instance_report(file.path)
     }
 
     fn group(&self, files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
@@ -179,8 +190,12 @@ impl Format for SweBench {
     }
 
     /// A results summary some pipelines write beside a run's per-instance reports
-    /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`).
+    /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`); OpenHands agent
+    /// output that no evaluation graded, and the attempt files of its iterative evaluation.
     fn aside(&self, file: &Input<'_>) -> Option<String> {
+        if is_jsonl(file.path) {
+            return openhands::aside(file);
+        }
         let summary = file.has("instances") && file.has("total") && (file.has("passed") || file.has("failed"));
         let listed = file
             .json("instances")
@@ -201,18 +216,30 @@ impl Format for SweBench {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        if is_jsonl(file.path) {
+            return openhands::read(file);
+        }
         read_document(file)
     }
 
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
+        if is_jsonl(file.path) {
+            return openhands::records(file);
+        }
         document_records(file)
     }
 
     fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
+        if is_jsonl(file.path) {
+            return openhands::show(file, test);
+        }
         show_document(file, test)
     }
 
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
+        if is_jsonl(file.path) {
+            return openhands::validate(file);
+        }
         validate_document(file, options)
     }
 }

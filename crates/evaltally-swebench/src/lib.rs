@@ -3,6 +3,7 @@
 pub mod detect;
 mod fast;
 mod format;
+pub mod openhands;
 pub mod records;
 pub mod report;
 pub mod sources;

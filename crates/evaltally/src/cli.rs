@@ -873,6 +873,10 @@ pub(crate) struct ReportArgs {
     /// the file would pass 9.5 MB).
     #[arg(long, value_name = "N", default_value_t = 300)]
     pub(crate) message_chars: usize,
+    /// A subset file (`evaltally subset -o`): each model's overview carries its estimated
+    /// full score from the anchors it ran.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) subset: Option<PathBuf>,
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
@@ -898,6 +902,10 @@ pub(crate) struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub(crate) open: bool,
+    /// A subset file (`evaltally subset -o`): each model's overview carries its estimated
+    /// full score from the anchors it ran.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) subset: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) select: Select,
     /// Read every run as a run of one model ("all models").

@@ -42,6 +42,7 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
         "junit",
         "taubench",
         "tau2",
+        "terminal-bench",
         "lmeval",
         "lighteval",
         "inspect",
@@ -49,6 +50,7 @@ fn warm_runs_print_what_cold_runs_and_no_cache_print_on_every_format() {
         "helm",
         "openai-evals",
         "oaieval",
+        "evalplus",
     ];
     for folder in folders {
         let path = testdata(folder);

@@ -13,7 +13,7 @@ use evaltally_testkit::testdata;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 14] = [
+const TARGETS: [Target; 16] = [
     ("bfcl_lines", targets::bfcl_lines),
     ("bfcl_pair", targets::bfcl_pair),
     ("sfbench_report", targets::sfbench_report),
@@ -21,6 +21,8 @@ const TARGETS: [Target; 14] = [
     ("junit_report", targets::junit_report),
     ("formats", targets::formats),
     ("taubench", targets::taubench),
+    ("terminal_bench", targets::terminal_bench),
+    ("evalplus", targets::evalplus),
     ("lmeval", targets::lmeval),
     ("lighteval", targets::lighteval),
     ("inspect_log", targets::inspect_log),

@@ -145,3 +145,13 @@ fn generated_openai_evals_logs_match_ground_truth() {
 fn generated_taubench_results_match_ground_truth() {
     check("taubench", &["--tasks", "10"], "gpt-4o-airline.json");
 }
+
+#[test]
+fn generated_terminal_bench_runs_match_ground_truth() {
+    check("terminal_bench", &["--tasks", "12"], "terminus/2026-03-01__09-00-00/results.json");
+}
+
+#[test]
+fn generated_evalplus_results_match_ground_truth() {
+    check("evalplus", &["--tasks", "20"], "evalplus_results/humaneval");
+}

@@ -122,16 +122,18 @@ fn bfcl_cases() {
 
 /// The formats whose cases are a broken file (or run folder) beside the base's good one,
 /// with the model of the good one: its analysis must not change.
-const DOCUMENT_FORMATS: [(&str, &str); 9] = [
+const DOCUMENT_FORMATS: [(&str, &str); 11] = [
     ("gstack", "claude-sonnet-4-6"),
     ("sfbench", "acme/sf-model"),
     ("taubench", "acme-7b"),
+    ("terminal-bench", "terminus/acme-7b"),
     ("lmeval", "acme-7b"),
     ("lighteval", "acme-7b"),
     ("inspect", "acme/tiny-7b"),
     ("promptfoo", "acme:chat:tiny-7b"),
     ("helm", "acme/7b"),
     ("openai-evals", "gpt-4.1-mini"),
+    ("evalplus", "acme/tiny-7b"),
 ];
 
 #[test]

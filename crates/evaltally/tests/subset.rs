@@ -1,13 +1,16 @@
 //! `subset`, `estimate` and `plan --subset-error` on runs of many models whose outcomes
 //! follow planted parameters (`xtask/bench/gen_irt.py`): the file they write, the estimate of
-//! a model from its runs of the anchors alone, and the leave-one-model-out check.
+//! a model from its runs of the anchors alone (and the line `report` and `serve` show), and
+//! the leave-one-model-out check.
 
 mod common;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use common::evaltally_in;
+use evaltally_testkit::http::Serving;
 use evaltally_testkit::workspace_root;
 use serde_json::Value;
 
@@ -133,6 +136,33 @@ fn a_subset_is_fitted_written_and_estimates_a_model_from_its_anchors_alone() {
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(text.stdout.starts_with(&format!("{last}: estimated from 30 of 300 tests\n")), "{}", text.stdout);
     assert!(text.stdout.contains("  overall "), "{}", text.stdout);
+
+    // `report` and `serve` given the subset carry the same estimate, in one line.
+    let line = format!(
+        "estimated full score {:.1}% (90% interval {:.1}%–{:.1}%) from 30 of 300 tests: `evaltally estimate` says more",
+        100.0 * est,
+        100.0 * low,
+        100.0 * high
+    );
+    let report = evaltally_in(d, &["report", "new", "--subset", "subset.json", "-o", "with.html"], &[]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let data = common::report_data(&std::fs::read_to_string(d.join("with.html")).unwrap());
+    assert_eq!(data["models"][0]["estimate"], line.as_str());
+    let report = evaltally_in(d, &["report", "new", "-o", "without.html"], &[]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let data = common::report_data(&std::fs::read_to_string(d.join("without.html")).unwrap());
+    assert!(data["models"][0].get("estimate").is_none(), "{}", data["models"][0]);
+    let cache = d.join("cache").to_string_lossy().into_owned();
+    let server = Serving::start(
+        Path::new(env!("CARGO_BIN_EXE_evaltally")),
+        d,
+        &["new", "--subset", "subset.json"],
+        &[("EVALTALLY_CACHE", &cache)],
+    );
+    assert!(server.wait_line("load 1:", Duration::from_mins(1)).is_some());
+    let summary = server.get("/api/summary").json();
+    evaltally_testkit::schema::assert_valid(&summary, "/api/summary");
+    assert_eq!(summary["estimate"], line.as_str(), "{summary}");
 }
 
 #[test]

@@ -69,7 +69,11 @@ fn two_workloads_per_format_the_second_with_twice_the_runs_and_w200() {
             "openaievals24",
             "openaievals48",
             "taubench8",
-            "taubench16"
+            "taubench16",
+            "terminalbench10",
+            "terminalbench20",
+            "evalplus25",
+            "evalplus50"
         ]
     );
     for format in Format::ALL {
@@ -301,6 +305,8 @@ fn generators_baselines_and_checker_agree() {
             (Format::Helm, ["--instances", "40"]),
             (Format::OpenaiEvals, ["--tests", "10"]),
             (Format::Taubench, ["--tasks", "10"]),
+            (Format::TerminalBench, ["--tasks", "12"]),
+            (Format::Evalplus, ["--tasks", "20"]),
         ] {
             let tmp = &tmp;
             scope.spawn(move || check_generator(format, size, tmp));

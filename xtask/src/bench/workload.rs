@@ -55,6 +55,8 @@ pub(crate) fn specs(format: Format) -> Vec<Spec> {
         Format::Helm => (10, &["--instances", "200"], |runs| format!("helm{runs}")),
         Format::OpenaiEvals => (24, &["--tests", "500"], |runs| format!("openaievals{runs}")),
         Format::Taubench => (8, &["--tasks", "165"], |runs| format!("taubench{runs}")),
+        Format::TerminalBench => (10, &["--tasks", "120"], |runs| format!("terminalbench{runs}")),
+        Format::Evalplus => (25, &["--tasks", "542"], |runs| format!("evalplus{runs}")),
     };
     let mut specs: Vec<Spec> =
         [runs, 2 * runs].map(|runs| Spec { name: name(runs), format, runs, size_args, baseline: true }).into();

@@ -75,12 +75,7 @@ impl Data {
         let mut cells: BTreeMap<(&str, &str, &str), (u32, u32)> = BTreeMap::new();
         for run in runs {
             for t in run.tests() {
-                let judged = match t.outcome {
-                    Outcome::Pass => Some(1),
-                    Outcome::Fail => Some(0),
-                    Outcome::Errored if errors_as_fail => Some(0),
-                    Outcome::Errored | Outcome::Unscored => None,
-                };
+                let judged = trial(t.outcome, errors_as_fail);
                 if let Some(pass) = judged {
                     let cell = cells.entry((run.model.as_str(), run.category.as_str(), t.id)).or_default();
                     cell.0 += pass;
@@ -285,6 +280,16 @@ pub struct SubsetTest {
     pub b: f64,
 }
 
+/// A test's result as a binomial trial: 1 for a pass, 0 for a failure (an error too with
+/// `errors_as_fail`), none for a result not judged.
+fn trial(outcome: Outcome, errors_as_fail: bool) -> Option<u32> {
+    match if errors_as_fail { outcome.errors_as_failures() } else { outcome } {
+        Outcome::Pass => Some(1),
+        Outcome::Fail => Some(0),
+        Outcome::Errored | Outcome::Unscored => None,
+    }
+}
+
 /// The schema of a subset file (`evaltally_report::subset::SUBSET_SCHEMA` as a string).
 pub const SUBSET_SCHEMA: &str = "evaltally.subset/1";
 
@@ -408,12 +413,7 @@ impl Subset {
         let mut observed: BTreeMap<&str, Cells<'_>> = BTreeMap::new();
         for run in runs {
             for t in run.tests() {
-                let judged = match t.outcome {
-                    Outcome::Pass => Some(1),
-                    Outcome::Fail => Some(0),
-                    Outcome::Errored if errors_as_fail => Some(0),
-                    Outcome::Errored | Outcome::Unscored => None,
-                };
+                let judged = trial(t.outcome, errors_as_fail);
                 let Some(pass) = judged else { continue };
                 let cell =
                     observed.entry(run.model.as_str()).or_default().entry((run.category.as_str(), t.id)).or_default();

@@ -75,6 +75,11 @@ pub struct ModelData {
     /// Pass rate per category per run (columns of `runs`), when the runs are timed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trend: Vec<TrendSeries>,
+    /// The model's estimated full score from a subset's anchors, in one line
+    /// ([`crate::subset::estimate_line`]), when the report was given a subset and the model
+    /// ran some of its anchors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<String>,
 }
 
 /// One run (a heatmap column).
@@ -246,7 +251,9 @@ pub(crate) fn build(input: &Input<'_>, options: &super::Options) -> Data {
     }
     for model in &input.stability.models {
         let runs = by_model.remove(model.model.as_str()).unwrap_or_default();
-        models.push(model_data(model, &runs, &index, &mut details, &input.stability.across_models));
+        let mut data = model_data(model, &runs, &index, &mut details, &input.stability.across_models);
+        data.estimate = input.estimates.iter().find(|e| e.model == model.model).map(crate::subset::estimate_line);
+        models.push(data);
     }
     let mut data = Data {
         generator: format!("evaltally {}", env!("CARGO_PKG_VERSION")),
@@ -400,6 +407,7 @@ fn model_data(
         tests,
         least_stable,
         trend,
+        estimate: None,
     }
 }
 
@@ -444,7 +452,15 @@ mod tests {
     #[test]
     fn stability_report_without_models_gives_no_models() {
         let report = StabilityReport::default();
-        let input = Input { stability: &report, runs: &[], records: &[], compare: None, diagnostics: &[], inputs: &[] };
+        let input = Input {
+            stability: &report,
+            runs: &[],
+            records: &[],
+            compare: None,
+            diagnostics: &[],
+            inputs: &[],
+            estimates: &[],
+        };
         let data = build(&input, &super::super::Options::default());
         assert!(data.models.is_empty());
     }

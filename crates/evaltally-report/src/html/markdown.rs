@@ -39,7 +39,7 @@ fn percent(part: usize, total: usize) -> String {
 /// run.push("simple_0", Outcome::Pass, None);
 /// let runs = [run];
 /// let report = stability::analyze(&runs);
-/// let input = Input { stability: &report, runs: &runs, records: &[], compare: None, diagnostics: &[], inputs: &[] };
+/// let input = Input { stability: &report, runs: &runs, records: &[], compare: None, diagnostics: &[], inputs: &[], estimates: &[] };
 /// let data = html::data(&input, &Options::default());
 /// let md = html::markdown(&data, "out/my report.html");
 /// assert!(md.contains("(out/my%20report.html)"));

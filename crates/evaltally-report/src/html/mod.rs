@@ -33,7 +33,7 @@
 //! b.push("simple_1", Outcome::Fail, None);
 //! let runs = [a, b];
 //! let report = stability::analyze(&runs);
-//! let input = Input { stability: &report, runs: &runs, records: &[], compare: None, diagnostics: &[], inputs: &[] };
+//! let input = Input { stability: &report, runs: &runs, records: &[], compare: None, diagnostics: &[], inputs: &[], estimates: &[] };
 //! let data = html::data(&input, &Options::default());
 //! let model = &data.models[0];
 //! assert_eq!((model.tests[0].id.as_str(), model.tests[0].class, model.tests[0].outcomes.as_str()), ("simple_0", "flaky", "PF"));
@@ -52,6 +52,7 @@ mod page;
 
 use evaltally_analyzer::compare::CompareReport;
 use evaltally_analyzer::stability::StabilityReport;
+use evaltally_analyzer::subset::ModelEstimate;
 use evaltally_core::{CategoryRun, Diagnostic, RunRecord};
 
 pub use compare::{CompareCategory, CompareData, CompareModel, CompareSummary};
@@ -78,6 +79,9 @@ pub struct Input<'a> {
     pub diagnostics: &'a [Diagnostic],
     /// The paths read, for the page's header.
     pub inputs: &'a [String],
+    /// Each model's estimated full score from a subset of its tests (`report --subset`);
+    /// empty without one.
+    pub estimates: &'a [ModelEstimate],
 }
 
 /// Limits that keep the file small.

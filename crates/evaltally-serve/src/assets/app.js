@@ -187,6 +187,8 @@
       card(num(o.stable_fail) + share(o.stable_fail), 'stable fail', CLASSES.fail.color),
       card(num(o.errored), 'errored in most runs', CLASSES.errored.color),
       card(num(d.runs.picked) + (d.runs.picked !== d.runs.total ? ' of ' + num(d.runs.total) : ''), 'runs'));
+    $('ov-estimate').hidden = !d.estimate;
+    $('ov-estimate').textContent = d.estimate || '';
     table($('ov-categories'), ['category', 'runs', 'tests', 'stable pass', 'flaky', 'stable fail', 'errored', 'only unscored', 'pass^1', 'pass^k'],
       d.categories.map(function (c) {
         var k = c.pass_hat_k.length;

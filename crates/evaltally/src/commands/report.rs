@@ -54,6 +54,10 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         None
     };
 
+    let estimates = match &args.subset {
+        Some(path) => super::subset::estimates_for(&super::subset::read(path)?, &loaded.runs, args.pool_models)?,
+        None => Vec::new(),
+    };
     let shown: Vec<String> = paths.iter().map(|p| output::shown(p)).collect();
     let input = html::Input {
         stability: &report,
@@ -62,6 +66,7 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         compare: comparison.as_ref(),
         diagnostics: &diagnostics,
         inputs: &shown,
+        estimates: &estimates,
     };
     let options = html::Options { message_chars: args.message_chars, ..html::Options::default() };
     let data = html::data(&input, &options);

@@ -40,8 +40,14 @@ pub(crate) fn run(args: &ServeArgs, explicit_store: Option<&Path>) -> anyhow::Re
         explicit_store: explicit_store.map(Path::to_path_buf),
         stored: Mutex::default(),
     });
-    let config =
-        Config { bind, token, inputs: args.paths.iter().map(|p| output::shown(p)).collect(), ..Config::default() };
+    let subset = args.subset.as_deref().map(super::subset::read).transpose()?.map(Arc::new);
+    let config = Config {
+        bind,
+        token,
+        inputs: args.paths.iter().map(|p| output::shown(p)).collect(),
+        subset,
+        ..Config::default()
+    };
     let server =
         Server::start(&config, Arc::clone(&served) as Arc<dyn Source>).map_err(|e| UsageError(e.to_string()))?;
     output::print(&format!("serving {} at {}\n", output::shown_all(&args.paths), server.url()))?;

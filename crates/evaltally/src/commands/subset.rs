@@ -1,6 +1,9 @@
 //! `evaltally subset` and `evaltally estimate`.
 
-use evaltally_analyzer::subset::{self, Data, Subset};
+use std::path::Path;
+
+use evaltally_analyzer::subset::{self, Data, ModelEstimate, Subset};
+use evaltally_core::CategoryRun;
 use evaltally_report::subset as render;
 
 use crate::cli::{EstimateArgs, Format, SubsetArgs};
@@ -49,17 +52,37 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
     Ok(super::stability::exit_code(&loaded.diagnostics, args.strict, false))
 }
 
+/// The subset file `evaltally subset -o` wrote (`estimate`, `report` and `serve` take it).
+pub(crate) fn read(path: &Path) -> Result<Subset, UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("cannot read the subset file {}: {e}", output::shown(path))))?;
+    let subset: Subset = serde_json::from_str(&text).map_err(|e| {
+        UsageError(format!("{}: not a subset file `evaltally subset -o` writes: {e}", output::shown(path)))
+    })?;
+    subset.check_consistency().map_err(|e| UsageError(format!("{}: {e}", output::shown(path))))?;
+    Ok(subset)
+}
+
+/// Each model's estimated full score for `report --subset`: none when no model ran an
+/// anchor (said in a note).
+pub(crate) fn estimates_for(
+    subset: &Subset,
+    runs: &[CategoryRun],
+    pooled: bool,
+) -> Result<Vec<ModelEstimate>, UsageError> {
+    let estimates = subset.estimate(runs, pooled).map_err(|e| UsageError(e.to_string()))?;
+    if estimates.is_empty() {
+        output::note(&format!("no run holds a test of the subset's {} anchors: no estimate", subset.anchors.len()));
+    }
+    Ok(estimates)
+}
+
 /// `estimate`: each model's full score from its runs of the subset's anchors.
 pub(crate) fn estimate(args: &EstimateArgs) -> anyhow::Result<Exit> {
     if args.format == Format::Markdown {
         return Err(UsageError("estimate: --format takes text or json".to_string()).into());
     }
-    let text = std::fs::read_to_string(&args.subset)
-        .map_err(|e| UsageError(format!("cannot read the subset file {}: {e}", output::shown(&args.subset))))?;
-    let subset: Subset = serde_json::from_str(&text).map_err(|e| {
-        UsageError(format!("{}: not a subset file `evaltally subset -o` writes: {e}", output::shown(&args.subset)))
-    })?;
-    subset.check_consistency().map_err(|e| UsageError(format!("{}: {e}", output::shown(&args.subset))))?;
+    let subset = read(&args.subset)?;
     let filter =
         super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
     let loaded = super::stability::load_runs(&args.paths, &filter, "estimate")?;

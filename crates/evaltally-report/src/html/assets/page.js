@@ -106,6 +106,8 @@
       card(o.benchmark_flaky ? 'flaky (' + num(o.benchmark_flaky) + ' the benchmark\u2019s)' : 'flaky', o.flaky, o.flaky, CLASSES.flaky.color),
       card('stable fail', o.stable_fail, o.stable_fail, CLASSES.fail.color),
       card('errored in most runs', o.errored, o.errored, CLASSES.errored.color));
+    $('estimate').hidden = !m.estimate;
+    $('estimate').textContent = m.estimate || '';
     var cell = function (n, total) { return h('td', null, num(n), h('span', { 'class': 'pct', text: share(n, total) })); };
     var head = h('tr', null, ['category', 'runs', 'tests', '', 'stable pass', 'flaky', 'stable fail', 'errored', 'pass^1', 'pass^k', 'pass@k']
       .map(function (t, i) { return h('th', { 'class': i === 3 ? 'l' : null, text: t }); }));

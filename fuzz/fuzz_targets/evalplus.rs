@@ -1,0 +1,7 @@
+//! cargo-fuzz entry point; the body is [`targets::evalplus`].
+#![no_main]
+
+#[path = "../targets.rs"]
+mod targets;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| targets::evalplus(data));

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Reference stability analysis over Terminal-Bench `tb run` results, written the plain way a user
+would in Python: every *.json file below ROOT is read with json.load.
+
+It is the baseline for speed comparisons and a second opinion on counts.
+
+A file is a run's results (`runs/<run_id>/results.json`, BenchmarkResults; submitters rename some
+to `<run_id>_results.json`) when it is a JSON object whose `results` is a list of objects that
+each have `trial_name` and `task_id`. A trial's own copy `<run>/<task_id>/<trial_name>/results.json`
+is a bare TrialResults object and is skipped. Two results files with the same top-level `id`
+(tb >= 0.2.8) are one run saved twice: the later one in walk order is skipped.
+
+The model and the category come from `run_metadata.json` beside the results file: the model is
+`<agent_name>/<model_name>`, the agent alone when `model_name` is null (an agent run without
+--model), the model alone without `agent_name`, `unknown` without run_metadata.json; the category
+is `<dataset_name>@<dataset_version>`, else the last part of `dataset_path`, else
+`terminal-bench`. A test is a `task_id`.
+
+Each attempt is a run: attempt i of n is read from the trial name (`<task>.<i>-of-<n>`, with
+`.<run_id>` after it from tb 0.2.10, `<task>.<key>.<i>-of-<n>` before 0.2.6), and the run is named
+`<run id>#attempt-<i>`, or `<run id>` when the file holds one attempt; the run id is the results
+file's folder, or its stem less `_results` when it is not named results.json. `is_resolved` true is
+a pass, false a fail, null is errored (the harness did not grade the trial: the tests timed out,
+their output could not be parsed, the harness raised): errored trials judge nothing and are
+counted apart. A test that errored in more runs than judged it is errored; any other is a stable
+pass when it passed in every run that judged it, a stable fail when it passed in none, otherwise
+flaky. Prints one JSON object (refcommon.py's, with the errored tests and results of each
+category):
+  {"models": {model: {category: {"runs", "total", "stable_pass", "flaky", "stable_fail", "errored",
+                                 "errored_results", "correct": [...]}}}}
+and, when a file was skipped as a copy, on stderr one JSON object {"files": n,
+"skipped_duplicates": [...]}.
+
+Usage: ref_terminal_bench.py ROOT
+"""
+import json
+import os
+import re
+import sys
+
+ATTEMPT = re.compile(r"(\d+)-of-(\d+)(?=\.|$)")
+
+
+def attempt(name, task):
+    """(i, n) from a trial name, read after the task id, else from its last `.<i>-of-<n>`."""
+    if name.startswith(task + "."):
+        rest = name[len(task) + 1:]
+        for at in (rest, rest.split(".", 1)[1] if "." in rest else ""):
+            m = ATTEMPT.match(at)
+            if m:
+                return int(m[1]), int(m[2])
+    found = [m for m in re.finditer(r"\.(\d+)-of-(\d+)(?=\.|$)", name)]
+    return (int(found[-1][1]), int(found[-1][2])) if found else (1, 1)
+
+
+def identity(dirpath):
+    path = os.path.join(dirpath, "run_metadata.json")
+    if not os.path.exists(path):
+        return "unknown", "terminal-bench"
+    with open(path) as f:
+        meta = json.load(f)
+    agent, model = meta.get("agent_name") or None, meta.get("model_name") or None
+    name = f"{agent}/{model}" if agent and model else agent or model or "unknown"
+    if meta.get("dataset_name"):
+        cat = meta["dataset_name"] + (f"@{meta['dataset_version']}" if meta.get("dataset_version") else "")
+    elif meta.get("dataset_path"):
+        cat = [p for p in re.split(r"[/\\]", meta["dataset_path"]) if p][-1]
+    else:
+        cat = "terminal-bench"
+    return name, cat
+
+
+def main():
+    root = sys.argv[1]
+    status = {}  # (model, category) -> {task: [passes, runs that judged it, runs it errored in]}
+    runs_seen = {}
+    correct = {}
+    seen_ids = {}
+    skipped = []
+    files = 0
+    for dirpath, dirnames, names in os.walk(root):
+        dirnames.sort()
+        for name in sorted(names):
+            if not name.endswith(".json"):
+                continue
+            with open(os.path.join(dirpath, name)) as f:
+                doc = json.load(f)
+            trials = doc.get("results") if isinstance(doc, dict) else None
+            if not isinstance(trials, list) or not all(
+                    isinstance(t, dict) and "trial_name" in t and "task_id" in t for t in trials):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, name), root)
+            if doc.get("id") is not None:
+                if doc["id"] in seen_ids:
+                    skipped.append({"file": rel, "same_id_as": seen_ids[doc["id"]]})
+                    continue
+                seen_ids[doc["id"]] = rel
+            files += 1
+            key = identity(dirpath)
+            run_id = os.path.basename(os.path.abspath(dirpath))
+            if name != "results.json":
+                run_id = re.sub(r"(__|_|-)results$", "", name[: -len(".json")]) or name[: -len(".json")]
+            attempts = {t_attempt: 0 for t_attempt in (attempt(t["trial_name"], t["task_id"]) for t in trials)}
+            several = len(attempts) > 1 or any(n > 1 for _, n in attempts)
+            for t in trials:
+                i_n = attempt(t["trial_name"], t["task_id"])
+                s = status.setdefault(key, {}).setdefault(t["task_id"], [0, 0, 0])
+                if t.get("is_resolved") is None:
+                    s[2] += 1
+                    continue
+                s[1] += 1
+                ok = t["is_resolved"] is True
+                s[0] += ok
+                attempts[i_n] += ok
+            for i, n in sorted(attempts):
+                runs_seen.setdefault(key, []).append(f"{run_id}#attempt-{i}" if several else run_id)
+                correct.setdefault(key, []).append(attempts[(i, n)])
+    # refcommon.print_summary's document, the errored tests set apart first.
+    out = {"models": {}}
+    for (model, cat), per in sorted(status.items()):
+        judged = {t: (p, n) for t, (p, n, e) in per.items() if e <= n}
+        summary = {t: [p, n] for t, (p, n) in judged.items()}
+        sp = sum(1 for p, n in summary.values() if p == n)
+        sf = sum(1 for p, n in summary.values() if p == 0)
+        out["models"].setdefault(model, {})[cat] = {
+            "runs": runs_seen[(model, cat)], "total": len(per), "stable_pass": sp,
+            "flaky": len(summary) - sp - sf, "stable_fail": sf, "errored": len(per) - len(judged),
+            "errored_results": sum(e for _, _, e in per.values()), "correct": correct[(model, cat)]}
+    json.dump(out, sys.stdout, indent=1, sort_keys=True)
+    print()
+    if skipped:
+        json.dump({"files": files, "skipped_duplicates": skipped}, sys.stderr, indent=1, sort_keys=True)
+        print(file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
