@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod date;
 mod detail;
 pub mod diag;
 mod error_type;
