@@ -1,22 +1,15 @@
 //! The subset fit on data with planted parameters: it finds them, and a subset predicts a
 //! left-out model's score.
 
+use evaltally_analyzer::stats::SplitMix64;
 use evaltally_analyzer::subset::{Data, Subset, Test, check, fit, spearman};
 
 /// SplitMix64 and Box–Muller: planted data the same on every platform.
-struct Rng(u64);
+struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
     fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     fn normal(&mut self) -> f64 {
@@ -28,7 +21,7 @@ impl Rng {
 /// Planted 2PL data: `models` × `tests` in `categories`, `runs` runs each; with the planted
 /// difficulties and discriminations.
 fn planted(models: usize, tests: usize, categories: usize, runs: u32, seed: u64) -> (Data, Vec<f64>, Vec<f64>) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(SplitMix64::new(seed));
     let theta: Vec<f64> = (0..models).map(|_| rng.normal()).collect();
     let dev: Vec<f64> = (0..models * categories).map(|_| 0.5 * rng.normal()).collect();
     let b: Vec<f64> = (0..tests).map(|_| rng.normal()).collect();

@@ -11,31 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{Run, evaltally_in};
+use evaltally_analyzer::stats::SplitMix64;
 use evaltally_testkit::faults::{CuttingProxy, SmallDisk, through_port};
 use evaltally_testkit::{testdata, workspace_root};
-
-/// A small generator (SplitMix64), so every fault test repeats from its seed.
-struct Seeded(u64);
-
-impl Seeded {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap_or(0)
-    }
-}
 
 /// `runs` gstack results, each its own run with outcomes drawn from `seed`: a folder of many
 /// small units, so that reading fills the cache with many entries.
 fn many_runs(dir: &Path, runs: usize, seed: u64) -> PathBuf {
     let text = std::fs::read_to_string(testdata("gstack/standard/nightly-1.json")).unwrap();
-    let mut rng = Seeded(seed);
+    let mut rng = SplitMix64::new(seed);
     let out = dir.join("runs");
     std::fs::create_dir_all(&out).unwrap();
     for n in 0..runs {
@@ -260,7 +244,7 @@ fn a_shared_cache_survives_races_kills_and_damage() {
     let cache = tmp.path().join("cache");
     let cache_arg = cache.to_str().unwrap().to_string();
     let runs_arg = runs.to_str().unwrap().to_string();
-    let mut rng = Seeded(42);
+    let mut rng = SplitMix64::new(42);
     for round in 0..3 {
         let mut children = Vec::new();
         for k in 0..6 {

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{Data, Subset, SubsetError, allocate};
+use crate::stats::SplitMix64;
 
 /// Seeds of the random baseline.
 const SEEDS: u64 = 5;
@@ -162,13 +163,13 @@ fn baseline(data: &Data, size: usize) -> Baseline {
         spearman: 0.0,
     };
     for seed in 0..SEEDS {
-        let mut rng = SplitMix(0x5eed_0000 + seed);
+        let mut rng = SplitMix64::new(0x5eed_0000 + seed);
         let mut drawn: Vec<usize> = Vec::with_capacity(size);
         for (c, &k) in counts.iter().enumerate() {
             let mut members: Vec<usize> = (0..data.tests.len()).filter(|&j| data.tests[j].category == c).collect();
             // Fisher–Yates, the first `k`.
             for i in 0..k.min(members.len()) {
-                let pick = i + usize::try_from(rng.next() % (members.len() - i) as u64).unwrap_or(0);
+                let pick = i + usize::try_from(rng.next_u64() % (members.len() - i) as u64).unwrap_or(0);
                 members.swap(i, pick);
             }
             drawn.extend(&members[..k.min(members.len())]);
@@ -263,19 +264,6 @@ pub fn plan(data: &Data, target_error: f64) -> Result<SubsetPlan, SubsetError> {
             return Ok(SubsetPlan { target_error, sizes, size: None });
         }
         size = (size * 2).min(data.tests.len());
-    }
-}
-
-/// SplitMix64: a small, fixed generator, the same on every platform.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 
