@@ -130,14 +130,16 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
     );
 
     let several_models = details.iter().any(|d| d.model != first.model);
+    // lighteval's, lm-eval's and inspect_ai's ids count within a task: one id may name a
+    // test in each of several categories, which are other tests.
+    let several_categories = details.iter().any(|d| d.category != first.category);
     let names: Vec<String> = details
         .iter()
-        .map(|d| {
-            if several_models {
-                format!("{} ({})", printable(&d.run), printable(&d.model))
-            } else {
-                printable(&d.run).into_owned()
-            }
+        .map(|d| match (several_models, several_categories) {
+            (true, true) => format!("{} ({} / {})", printable(&d.run), printable(&d.model), printable(&d.category)),
+            (true, false) => format!("{} ({})", printable(&d.run), printable(&d.model)),
+            (false, true) => format!("{} ({})", printable(&d.run), printable(&d.category)),
+            (false, false) => printable(&d.run).into_owned(),
         })
         .collect();
     let run_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max("run".len());
@@ -170,8 +172,9 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
         .unwrap_or(first);
 
     // The prompt and the expected answer do not change between runs; BFCL stores them only
-    // with failures, so take them from any run that failed.
-    let with_prompt = details.iter().find(|d| !d.question.is_empty());
+    // with failures, so take them from any run that failed, of the category of the run shown.
+    let same_test = || details.iter().filter(|d| d.category == pick.category);
+    let with_prompt = same_test().find(|d| !d.question.is_empty());
     match with_prompt {
         Some(d) => {
             let _ = writeln!(out, "\n{}", style.bold("question"));
@@ -197,13 +200,14 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
             let _ = writeln!(out, "\n{}: not in these files", style.bold("question"));
         }
     }
-    if let Some(expected) = details.iter().find_map(|d| d.expected.as_ref()) {
+    if let Some(expected) = same_test().find_map(|d| d.expected.as_ref()) {
         let _ = writeln!(out, "\n{}\n{}", style.bold("expected answer"), indent(&pretty(expected), "  "));
     }
 
+    let of_category = if several_categories { format!(" ({})", printable(&pick.category)) } else { String::new() };
     let _ = writeln!(
         out,
-        "\n{} {}: {}",
+        "\n{} {}{of_category}: {}",
         style.bold("run"),
         style.bold(&printable(&pick.run)),
         paint(style, pick.status, pick.status.as_str())
@@ -231,7 +235,13 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
             let _ = writeln!(out, "  {what} record: {}:{}", printable(&at.path.to_string_lossy()), at.line);
         }
     }
-    if details.len() > 1 {
+    if several_categories {
+        let _ = writeln!(
+            out,
+            "\n(the id names a test in each of these categories, other tests; the details are those of one run; \
+             `--category C` keeps one, `--run NAME` picks another run)"
+        );
+    } else if details.len() > 1 {
         let _ = writeln!(out, "\n(details of one run; `--run NAME` picks another, `--format json` shows all)");
     }
     out

@@ -559,6 +559,10 @@ pub(crate) struct ShowArgs {
     /// Only this model (repeatable).
     #[arg(long = "model", short = 'm', value_name = "M")]
     pub(crate) models: Vec<String>,
+    /// Only this category (repeatable): where the id names a test in several (lighteval's,
+    /// lm-eval's and inspect_ai's ids count within a task).
+    #[arg(long = "category", short = 'c', value_name = "C")]
+    pub(crate) categories: Vec<String>,
     /// Print the details of this run (default: the last run where the test failed or errored).
     #[arg(long, value_name = "NAME")]
     pub(crate) run: Option<String>,

@@ -88,3 +88,20 @@ fn refdata_failed_tests_show_their_errors() {
     assert!(ls.stdout.contains("error type: simple_function_checker:wrong_count"), "{}", ls.stdout);
     assert!(ls.stdout.contains("error: Wrong number of functions."), "{}", ls.stdout);
 }
+
+/// lighteval counts its ids within a task: `2` is a test of `custom|arith|0` and another of
+/// `custom|qa|0`. The question and expected answer shown are those of the run shown, the
+/// table says which category each row is, and `--category` keeps one.
+#[test]
+fn an_id_in_two_categories_shows_one_tests_question_with_its_run() {
+    let both = evaltally(&["show", "testdata/lighteval", "2", "--model", "acme/tiny-7b", "--color", "never"]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    insta::assert_snapshot!(both.stdout);
+    // The run shown is the last failed one, of qa; its question is qa's, not arith's.
+    assert!(both.stdout.contains("Capital of Italy?") && !both.stdout.contains("2 plus 2"), "{}", both.stdout);
+
+    let arith = evaltally(&["show", "testdata/lighteval", "2", "--category", "custom|arith|0", "--color", "never"]);
+    assert_eq!(arith.code, 0, "{}", arith.stderr);
+    assert!(arith.stdout.contains("2 plus 2") && !arith.stdout.contains("Capital of Italy?"), "{}", arith.stdout);
+    assert!(!arith.stdout.contains("custom|qa|0"), "{}", arith.stdout);
+}

@@ -18,7 +18,7 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         return Err(UsageError("give run folders and a test id".into()).into());
     };
     let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-    let filter = super::stability::filter(&args.read, args.models.clone(), Vec::new(), false)?;
+    let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), false)?;
     let (stored, files) = crate::store::split(&paths);
     let mut shown = if files.is_empty() && !stored.is_empty() {
         load::Shown::default()
