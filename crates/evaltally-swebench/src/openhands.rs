@@ -56,10 +56,13 @@ fn first_line_has(bytes: &[u8], a: &[u8], b: &[u8]) -> bool {
     lines(bytes).next().is_some_and(|(_, line, start)| evaltally_format::json::object_has(line, start, a, b))
 }
 
-/// Whether a file is an evaluated OpenHands output: its first line an object with
-/// `instance_id` and a `report` (an attempt file is never one).
+/// Whether a file is an evaluated OpenHands output: JSON Lines (OpenHands writes no other)
+/// whose first line is an object with `instance_id` and a `report` (an attempt file is never
+/// one). A `.json` document is never looked through: its first line may be all of it.
 pub(crate) fn is_evaluated(file: &Input<'_>) -> bool {
-    !is_attempt_name(file.path) && first_line_has(file.bytes, b"instance_id", b"report")
+    evaltally_format::has_extension(file.path, "jsonl")
+        && !is_attempt_name(file.path)
+        && first_line_has(file.bytes, b"instance_id", b"report")
 }
 
 /// What an OpenHands output that holds no graded run is (`output.jsonl` and its attempt
