@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use evaltally_analyzer::subset::{Check, ModelEstimate, Subset};
+use evaltally_analyzer::subset::{Check, ModelEstimate, ScoreEstimate, Subset};
 use evaltally_core::Diagnostic;
 use evaltally_core::schema::SchemaId;
 use evaltally_core::text::printable;
@@ -142,27 +142,26 @@ pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
             .max()
             .unwrap_or(8)
             .max(8);
-        let _ =
-            writeln!(out, "  {:<width$}  {:>9}  {:>15}  {:>12}", "category", "estimate", "90% interval", "tests run");
-        for c in &m.categories {
-            let _ = writeln!(
-                out,
-                "  {:<width$}  {:>9}  {:>15}  {:>12}",
-                printable(c.category.as_deref().unwrap_or("")),
-                pct(c.estimate),
-                format!("{}–{}", pct(c.low), pct(c.high)),
-                format!("{} of {}", c.tests_run, c.tests_total)
-            );
-        }
-        let o = &m.overall;
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>9}  {:>15}  {:>12}",
-            "overall",
-            pct(o.estimate),
-            format!("{}–{}", pct(o.low), pct(o.high)),
-            format!("{} of {}", o.tests_run, o.tests_total)
+            "  {:<width$}  {:>9}  {:>15}  {:>11}  {:>12}",
+            "category", "estimate", "90% interval", "anchor mean", "tests run"
         );
+        let row = |out: &mut String, name: &str, e: &ScoreEstimate| {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {:>9}  {:>15}  {:>11}  {:>12}",
+                name,
+                pct(e.estimate),
+                format!("{}–{}", pct(e.low), pct(e.high)),
+                e.anchor_mean.map_or_else(|| "-".to_string(), pct),
+                format!("{} of {}", e.tests_run, e.tests_total)
+            );
+        };
+        for c in &m.categories {
+            row(&mut out, &printable(c.category.as_deref().unwrap_or("")), c);
+        }
+        row(&mut out, "overall", &m.overall);
         if let Some(b) = &m.bfcl_overall {
             let missing = match b.missing.len() {
                 0 => String::new(),
@@ -178,7 +177,7 @@ pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
         }
         out.push('\n');
     }
-    out.push_str("estimate: the anchors as run, every other test at its predicted pass probability; overall: the mean of the categories (`evaltally help estimate`)\n");
+    out.push_str("estimate: the anchors as run, every other test at its predicted pass probability; anchor mean: the anchors alone, each weighted by the tests it stands for (far from the estimate when the model answers unlike the fitted ones); overall: the mean of the categories (`evaltally help estimate`)\n");
     out
 }
 
@@ -189,7 +188,7 @@ pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
 /// ```
 /// use evaltally_analyzer::subset::{ModelEstimate, ScoreEstimate};
 /// let score = |estimate, low, high| ScoreEstimate {
-///     category: None, estimate, low, high, se: 0.035, tests_run: 100, tests_total: 1700,
+///     category: None, estimate, low, high, se: 0.035, tests_run: 100, tests_total: 1700, anchor_mean: None,
 /// };
 /// let m = ModelEstimate {
 ///     model: "m".into(), categories: Vec::new(), overall: score(0.4, 0.343, 0.457), bfcl_overall: None,

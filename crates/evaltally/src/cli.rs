@@ -140,7 +140,10 @@ pub(crate) enum Command {
     /// score: the anchors as observed and every other test at the pass probability the
     /// subset's model predicts from the model's abilities, with a 90% interval from the
     /// abilities' uncertainty and the chance variation of the tests not run. The overall
-    /// score is the mean of the categories.
+    /// score is the mean of the categories. Beside it, the anchor mean: the anchors alone,
+    /// each weighted by the tests it stands for; far from the estimate, the model answers
+    /// unlike the models the subset was fitted on, and the estimate is less sure than its
+    /// interval says (docs/statistics.md, "When not to trust it").
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors, a subset file that cannot be used, or when nothing was found.

@@ -124,6 +124,14 @@ fn a_subset_is_fitted_written_and_estimates_a_model_from_its_anchors_alone() {
     for c in model["categories"].as_array().unwrap() {
         assert_eq!(c["tests_run"].as_u64(), Some(10), "{c}");
     }
+    // Beside the estimate, what the anchors alone say: per category their weighted mean,
+    // overall the mean of the categories'; near the full score on data the model fits.
+    let means: Vec<f64> =
+        model["categories"].as_array().unwrap().iter().map(|c| c["anchor_mean"].as_f64().unwrap()).collect();
+    assert!(means.iter().all(|m| (0.0..=1.0).contains(m)), "{means:?}");
+    let anchor_overall = overall["anchor_mean"].as_f64().unwrap();
+    assert!((anchor_overall - means.iter().sum::<f64>() / means.len() as f64).abs() < 1e-12, "{overall}");
+    assert!((anchor_overall - truth_overall).abs() < 0.15, "anchors {anchor_overall} against {truth_overall}");
     // The same from its full runs: only the anchors are read.
     let full = json(&evaltally_in(
         d,
@@ -136,6 +144,7 @@ fn a_subset_is_fitted_written_and_estimates_a_model_from_its_anchors_alone() {
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(text.stdout.starts_with(&format!("{last}: estimated from 30 of 300 tests\n")), "{}", text.stdout);
     assert!(text.stdout.contains("  overall "), "{}", text.stdout);
+    insta::assert_snapshot!(text.stdout);
 
     // `report` and `serve` given the subset carry the same estimate, in one line.
     let line = format!(

@@ -16,6 +16,9 @@ pub struct CategoryEstimate {
     pub se: f64,
     /// Anchors the model ran.
     pub tests_run: usize,
+    /// The anchors' own mean, each weighted by its cluster's size (the tests it stands
+    /// for), without the item model; `None` when the model ran none of the category's.
+    pub anchor_mean: Option<f64>,
 }
 
 /// What the estimate needs of the subset: every test's parameters and category, the
@@ -28,6 +31,8 @@ pub(crate) struct Items<'a> {
     pub(crate) categories: usize,
     /// The prior covariance of a model's abilities (categories × categories).
     pub(crate) covariance: &'a [f64],
+    /// Each test's weight as an anchor (its cluster's size; 0 for a test that is none).
+    pub(crate) weight: &'a [f64],
 }
 
 /// `(k, n)` passes and judged runs of each anchor the model ran, by test index.
@@ -80,13 +85,20 @@ pub(crate) fn estimate(items: &Items<'_>, observed: &Observed, runs: u32) -> (Ve
     let mut sums = vec![0.0; d];
     let mut sizes = vec![0usize; d];
     let mut tests_run = vec![0usize; d];
+    // The anchors' weighted mean: Σ w·(k/n) and Σ w per category.
+    let mut weighted = vec![(0.0, 0.0); d];
     for &(j, k, n) in observed {
         if n == 0 {
             continue;
         }
         seen[j] = true;
-        sums[items.category[j]] += f64::from(k) / f64::from(n);
-        tests_run[items.category[j]] += 1;
+        let rate = f64::from(k) / f64::from(n);
+        let c = items.category[j];
+        sums[c] += rate;
+        tests_run[c] += 1;
+        let w = items.weight.get(j).copied().unwrap_or(0.0);
+        weighted[c].0 += w * rate;
+        weighted[c].1 += w;
     }
     // dS_c/dθ_c and the Bernoulli part, over the tests not run.
     let mut gradient = vec![0.0; d];
@@ -116,6 +128,7 @@ pub(crate) fn estimate(items: &Items<'_>, observed: &Observed, runs: u32) -> (Ve
             estimate: sums[c] / sizes[c].max(1) as f64,
             se: covariance[c * d + c].max(0.0).sqrt(),
             tests_run: tests_run[c],
+            anchor_mean: (weighted[c].1 > 0.0).then(|| weighted[c].0 / weighted[c].1),
         })
         .collect();
     (estimates, covariance)

@@ -447,7 +447,20 @@ impl Subset {
         let b: Vec<f64> = self.tests.iter().map(|t| t.b).collect();
         let category: Vec<usize> = self.tests.iter().map(|t| category_at[t.category.as_str()]).collect();
         let covariance: Vec<f64> = self.ability_covariance.iter().flatten().copied().collect();
-        let items = estimate::Items { a: &a, b: &b, category: &category, categories: d, covariance: &covariance };
+        let mut weight = vec![0.0; self.tests.len()];
+        for anchor in &self.anchors {
+            if let Some(&j) = test_at.get(&(anchor.category.as_str(), anchor.id.as_str())) {
+                weight[j] = anchor.weight;
+            }
+        }
+        let items = estimate::Items {
+            a: &a,
+            b: &b,
+            category: &category,
+            categories: d,
+            covariance: &covariance,
+            weight: &weight,
+        };
         let observed: Vec<(usize, u32, u32)> = cells
             .iter()
             .filter(|(c, t, _, _)| anchors.contains(&(*c, *t)))
@@ -509,18 +522,26 @@ pub struct ScoreEstimate {
     pub tests_run: usize,
     /// Tests of the benchmark the estimate stands for.
     pub tests_total: usize,
+    /// What the anchors say without the item model: their mean, each weighted by its
+    /// cluster's size (for the overall score, the mean of the categories'). Absent when the
+    /// model ran none of them (or, overall, none of a category's; never for BFCL's
+    /// weighted score). Far from `estimate` when the model answers unlike the models the
+    /// subset was fitted on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor_mean: Option<f64>,
 }
 
 impl ScoreEstimate {
-    fn of(category: Option<String>, estimate: f64, se: f64, tests_run: usize, tests_total: usize) -> Self {
+    fn of(category: Option<String>, estimate: f64, se: f64, tests: (usize, usize), anchor_mean: Option<f64>) -> Self {
         Self {
             category,
             estimate,
             low: (estimate - Z90 * se).clamp(0.0, 1.0),
             high: (estimate + Z90 * se).clamp(0.0, 1.0),
             se,
-            tests_run,
-            tests_total,
+            tests_run: tests.0,
+            tests_total: tests.1,
+            anchor_mean,
         }
     }
 }
@@ -531,17 +552,20 @@ impl ModelEstimate {
         let categories: Vec<ScoreEstimate> = per
             .iter()
             .zip(&subset.categories)
-            .map(|(e, c)| ScoreEstimate::of(Some(c.category.clone()), e.estimate, e.se, e.tests_run, c.tests))
+            .map(|(e, c)| {
+                ScoreEstimate::of(Some(c.category.clone()), e.estimate, e.se, (e.tests_run, c.tests), e.anchor_mean)
+            })
             .collect();
         let w = 1.0 / d.max(1) as f64;
         let overall = per.iter().map(|e| e.estimate).sum::<f64>() * w;
         let var: f64 = covariance.iter().sum::<f64>() * w * w;
         let run: usize = per.iter().map(|e| e.tests_run).sum();
         let total: usize = subset.categories.iter().map(|c| c.tests).sum();
+        let anchor_mean = per.iter().map(|e| e.anchor_mean).sum::<Option<f64>>().map(|s| s * w);
         Self {
             model: model.to_string(),
             categories,
-            overall: ScoreEstimate::of(None, overall, var.max(0.0).sqrt(), run, total),
+            overall: ScoreEstimate::of(None, overall, var.max(0.0).sqrt(), (run, total), anchor_mean),
             bfcl_overall: bfcl_overall(subset, per, covariance),
         }
     }
@@ -563,7 +587,7 @@ fn bfcl_overall(subset: &Subset, per: &[CategoryEstimate], covariance: &[f64]) -
     let missing = all.keys().filter(|c| !live.contains_key(*c)).map(|c| (*c).to_string()).collect();
     let run = per.iter().map(|e| e.tests_run).sum();
     let total = subset.categories.iter().map(|c| c.tests).sum();
-    Some(BfclEstimate { score: ScoreEstimate::of(None, estimate, var.max(0.0).sqrt(), run, total), missing })
+    Some(BfclEstimate { score: ScoreEstimate::of(None, estimate, var.max(0.0).sqrt(), (run, total), None), missing })
 }
 
 /// The fit, after checking there is enough to fit.
