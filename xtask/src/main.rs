@@ -73,11 +73,10 @@ commands:
                         the server EVALTALLY_TEST_PG_URL names (skipped
                         without it)
   fuzz [--seconds N] [TARGET...]
-                        run each cargo-fuzz target in fuzz/ (bfcl_lines,
-                        bfcl_pair, sfbench_report, gstack_result,
-                        junit_report; default all)
-                        for N seconds (default 60) from a seed corpus built
-                        from testdata/; needs nightly and cargo-fuzz
+                        run each cargo-fuzz target in fuzz/ (the [[bin]]s
+                        of fuzz/Cargo.toml, one or more per format; default
+                        all) for N seconds (default 60) from a seed corpus
+                        built from testdata/; needs nightly and cargo-fuzz
   schemas [--check]     write docs/schema/<name>.schema.json, the JSON Schema of
                         every document evaltally prints or writes, from the
                         Rust types; --check: write nothing, fail naming each
