@@ -125,7 +125,7 @@ impl Parquet {
     /// Every field below the root has a repetition (the column readers assume it).
     fn check_schema(&self) -> Result<(), String> {
         fn check(t: &Type) -> Result<(), String> {
-            for field in t.get_fields() {
+            for field in fields(t) {
                 if !field.get_basic_info().has_repetition() {
                     return Err(format!("damaged Parquet schema: field `{}` has no repetition", field.name()));
                 }
@@ -144,13 +144,11 @@ impl Parquet {
 
     /// The top-level columns, in the file's order.
     pub(crate) fn tops(&self) -> Vec<Top> {
-        self.schema()
-            .root_schema()
-            .get_fields()
+        fields(self.schema().root_schema())
             .iter()
             .map(|t| {
-                let fields = (t.is_group() && !is_list(t))
-                    .then(|| t.get_fields().iter().map(|f| f.name().to_string()).collect());
+                let fields =
+                    (t.is_group() && !is_list(t)).then(|| fields(t).iter().map(|f| f.name().to_string()).collect());
                 let text = t.is_primitive() && t.get_physical_type() == parquet::basic::Type::BYTE_ARRAY;
                 Top { name: t.name().to_string(), fields, text }
             })
@@ -184,6 +182,12 @@ impl Parquet {
         }
         Ok(rows)
     }
+}
+
+/// A group's fields; none for a primitive (a damaged schema can put one where a group
+/// belongs, and the `parquet` crate's `get_fields` panics on it).
+fn fields(t: &Type) -> &[parquet::schema::types::TypePtr] {
+    if t.is_group() { t.get_fields() } else { &[] }
 }
 
 /// Whether a group is a list: annotated `LIST`.
@@ -232,11 +236,8 @@ fn steps(root: &Type, path: &[String]) -> Result<Vec<Step>, String> {
     // The repeated wrapper just entered, whose single field is the element.
     let mut wrapper = false;
     for name in path {
-        let child = node
-            .get_fields()
-            .iter()
-            .find(|f| f.name() == name)
-            .ok_or_else(|| format!("no field `{name}` in the schema"))?;
+        let child =
+            fields(node).iter().find(|f| f.name() == name).ok_or_else(|| format!("no field `{name}` in the schema"))?;
         let info = child.get_basic_info();
         let repetition = if info.has_repetition() { info.repetition() } else { Repetition::REQUIRED };
         match repetition {
@@ -256,7 +257,7 @@ fn steps(root: &Type, path: &[String]) -> Result<Vec<Step>, String> {
             out.push(Step { kind: Kind::Elem, def, rep });
             let parent_name = node.name();
             wrapper = child.is_group()
-                && child.get_fields().len() == 1
+                && fields(child).len() == 1
                 && name != "array"
                 && name != &format!("{parent_name}_tuple");
         } else if wrapper {
