@@ -38,20 +38,27 @@ pub(super) fn skip_string(b: &[u8], i: usize) -> Result<usize, ScanError> {
 /// ends the string. The last partial block goes byte by byte.
 #[inline(never)]
 fn skip_string_far(b: &[u8], j: usize) -> Result<usize, ScanError> {
-    let (j, mut escaped) = match string_blocks(b, j) {
+    let (j, escaped) = match string_blocks(b, j) {
         Ok(end) => return Ok(end),
         Err(tail) => tail,
     };
+    string_end_bytewise(b, j, escaped).ok_or_else(|| ScanError::at(b.len(), "a closing `\"` (the string is cut short)"))
+}
+
+/// The offset just past the closing quote of a string whose bytes go on at `b[j]` (escaped
+/// when `escaped`), one byte at a time: for the last partial block, and the reference the
+/// block path is tested against.
+fn string_end_bytewise(b: &[u8], j: usize, mut escaped: bool) -> Option<usize> {
     for (k, &c) in b.get(j..).unwrap_or_default().iter().enumerate() {
         if escaped {
             escaped = false;
         } else if c == b'\\' {
             escaped = true;
         } else if c == b'"' {
-            return Ok(j + k + 1);
+            return Some(j + k + 1);
         }
     }
-    Err(ScanError::at(b.len(), "a closing `\"` (the string is cut short)"))
+    None
 }
 
 /// Whole blocks of a string's bytes from `j` (not an escaped byte): `Ok(end)` just past
@@ -419,6 +426,16 @@ mod tests {
         assert_eq!(wide, masks_sse2(&block));
     }
 
+    /// A small seeded generator (xorshift64) for the random inputs.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     /// The block path against the byte-at-a-time path on random bytes drawn from the
     /// characters that matter, at every block offset.
     #[test]
@@ -428,13 +445,7 @@ mod tests {
             b[i + 1..].iter().position(|&c| w.byte(c)).map(|k| i + 1 + k + 1)
         }
         let alphabet = b"\"\\{}[]ab";
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for round in 0..4000 {
             let len = 1 + usize::try_from(next() % 300).unwrap_or(0);
             let mut line = vec![b'['];
@@ -449,26 +460,7 @@ mod tests {
     /// from quotes, backslashes and letters, for strings that end in every block and none.
     #[test]
     fn long_strings_end_where_bytes_say() {
-        fn bytewise(b: &[u8], i: usize) -> Option<usize> {
-            let mut escaped = false;
-            for (k, &c) in b.iter().enumerate().skip(i + 1) {
-                if escaped {
-                    escaped = false;
-                } else if c == b'\\' {
-                    escaped = true;
-                } else if c == b'"' {
-                    return Some(k + 1);
-                }
-            }
-            None
-        }
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for round in 0..6000 {
             let len = 1 + usize::try_from(next() % 400).unwrap_or(0);
             // Few quotes (most strings run past a block or more), many backslashes, and
@@ -479,7 +471,7 @@ mod tests {
                 1..=8 => b'\\',
                 _ => b'a',
             }));
-            let expected = bytewise(&line, 0);
+            let expected = string_end_bytewise(&line, 1, false);
             let got = skip_string(&line, 0).ok();
             assert_eq!(got, expected, "round {round}: {}", String::from_utf8_lossy(&line));
         }
