@@ -131,7 +131,7 @@ fn left_out(data: &Data, m: usize, subset: &Subset) -> CheckedModel {
             (n > 0).then(|| (data.categories[t.category].as_str(), t.id.as_str(), k, n))
         })
         .collect();
-    let estimate = subset.estimate_model(&data.models[m], &cells);
+    let estimate = subset.prepare().estimate_model(&data.models[m], &cells);
     let categories = estimate
         .categories
         .iter()

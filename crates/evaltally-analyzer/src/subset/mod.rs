@@ -423,52 +423,78 @@ impl Subset {
         }
         let mut models: Vec<&str> = observed.keys().copied().collect();
         models.sort_by(|x, y| id::natural_str_cmp(x, y));
+        let prepared = self.prepare();
         Ok(models
             .into_iter()
             .map(|model| {
                 let cells: Vec<(&str, &str, u32, u32)> =
                     observed[model].iter().map(|(&(c, t), &(k, n))| (c, t, k, n)).collect();
-                self.estimate_model(model, &cells)
+                prepared.estimate_model(model, &cells)
             })
             .collect())
     }
 
-    /// One model's estimate from its `(category, test, passes, runs)` cells: only those of
-    /// anchors are read.
-    pub(crate) fn estimate_model(&self, model: &str, cells: &[(&str, &str, u32, u32)]) -> ModelEstimate {
-        let d = self.categories.len();
+    /// What every model's estimate reads from the subset, built once: see
+    /// [`Prepared::estimate_model`].
+    pub(crate) fn prepare(&self) -> Prepared<'_> {
         let category_at: BTreeMap<&str, usize> =
             self.categories.iter().enumerate().map(|(i, c)| (c.category.as_str(), i)).collect();
         let test_at: BTreeMap<(&str, &str), usize> =
             self.tests.iter().enumerate().map(|(j, t)| ((t.category.as_str(), t.id.as_str()), j)).collect();
-        let anchors: std::collections::BTreeSet<(&str, &str)> =
-            self.anchors.iter().map(|a| (a.category.as_str(), a.id.as_str())).collect();
-        let a: Vec<f64> = self.tests.iter().map(|t| t.a).collect();
-        let b: Vec<f64> = self.tests.iter().map(|t| t.b).collect();
-        let category: Vec<usize> = self.tests.iter().map(|t| category_at[t.category.as_str()]).collect();
-        let covariance: Vec<f64> = self.ability_covariance.iter().flatten().copied().collect();
         let mut weight = vec![0.0; self.tests.len()];
-        for anchor in &self.anchors {
-            if let Some(&j) = test_at.get(&(anchor.category.as_str(), anchor.id.as_str())) {
-                weight[j] = anchor.weight;
+        let mut anchor = vec![false; self.tests.len()];
+        for a in &self.anchors {
+            if let Some(&j) = test_at.get(&(a.category.as_str(), a.id.as_str())) {
+                weight[j] = a.weight;
+                anchor[j] = true;
             }
         }
+        Prepared {
+            subset: self,
+            a: self.tests.iter().map(|t| t.a).collect(),
+            b: self.tests.iter().map(|t| t.b).collect(),
+            category: self.tests.iter().map(|t| category_at[t.category.as_str()]).collect(),
+            covariance: self.ability_covariance.iter().flatten().copied().collect(),
+            weight,
+            anchor,
+            test_at,
+        }
+    }
+}
+
+/// A subset's tests as the estimate reads them: their parameters in vectors, and where
+/// each (category, test) is.
+pub(crate) struct Prepared<'s> {
+    subset: &'s Subset,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    category: Vec<usize>,
+    covariance: Vec<f64>,
+    weight: Vec<f64>,
+    anchor: Vec<bool>,
+    test_at: BTreeMap<(&'s str, &'s str), usize>,
+}
+
+impl Prepared<'_> {
+    /// One model's estimate from its `(category, test, passes, runs)` cells: only those of
+    /// anchors are read.
+    pub(crate) fn estimate_model(&self, model: &str, cells: &[(&str, &str, u32, u32)]) -> ModelEstimate {
         let items = estimate::Items {
-            a: &a,
-            b: &b,
-            category: &category,
-            categories: d,
-            covariance: &covariance,
-            weight: &weight,
+            a: &self.a,
+            b: &self.b,
+            category: &self.category,
+            categories: self.subset.categories.len(),
+            covariance: &self.covariance,
+            weight: &self.weight,
         };
         let observed: Vec<(usize, u32, u32)> = cells
             .iter()
-            .filter(|(c, t, _, _)| anchors.contains(&(*c, *t)))
-            .filter_map(|(c, t, k, n)| Some((*test_at.get(&(*c, *t))?, *k, *n)))
+            .filter_map(|(c, t, k, n)| Some((*self.test_at.get(&(*c, *t))?, *k, *n)))
+            .filter(|&(j, _, _)| self.anchor[j])
             .collect();
         let runs = observed.iter().map(|o| o.2).max().unwrap_or(1);
         let (per, cov) = estimate::estimate(&items, &observed, runs);
-        ModelEstimate::new(model, self, &per, &cov)
+        ModelEstimate::new(model, self.subset, &per, &cov)
     }
 }
 
