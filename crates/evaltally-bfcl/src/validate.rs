@@ -102,6 +102,32 @@ impl Parser {
             }
         })
     }
+
+    /// The line's object, or `None` with its error reported: not JSON, not an object, or
+    /// a key written twice (a line with a key twice is not checked further: parsers
+    /// disagree on which value it holds).
+    fn object<'a>(
+        &'a mut self,
+        report: &mut FileReport,
+        line_no: u64,
+        line: &[u8],
+    ) -> Option<simd_json::BorrowedValue<'a>> {
+        let value = match self.parse(line) {
+            Ok(v) => v,
+            Err((col, msg)) => {
+                report.error(line_no, format!("not valid JSON at column {col}: {msg}"));
+                return None;
+            }
+        };
+        if !value.is_object() {
+            report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
+            return None;
+        }
+        if repeated_keys(report, line_no, line) {
+            return None;
+        }
+        Some(value)
+    }
 }
 
 /// An error per key written twice in one object of the line (`stability` reads the last
@@ -196,22 +222,7 @@ fn results_in(
             report.warn(line_no, "blank line");
             continue;
         }
-        let value = match parser.parse(line) {
-            Ok(v) => v,
-            Err((col, msg)) => {
-                report.error(line_no, format!("not valid JSON at column {col}: {msg}"));
-                continue;
-            }
-        };
-        if !value.is_object() {
-            report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
-            continue;
-        }
-        // A line with a key twice is not checked further: parsers disagree on which value
-        // it holds.
-        if repeated_keys(&mut report, line_no, line) {
-            continue;
-        }
+        let Some(value) = parser.object(&mut report, line_no, line) else { continue };
         let id = match (value.get("id"), value.get("idx")) {
             (Some(v), _) if v.as_str().is_some() => v.as_str().unwrap_or_default().to_string(),
             // BFCL v1's shapes: integer ids (in files of its name), or `idx`.
@@ -353,22 +364,7 @@ fn scores_in(
             continue;
         }
         let was_first = std::mem::replace(&mut first, false);
-        let value = match parser.parse(line) {
-            Ok(v) => v,
-            Err((col, msg)) => {
-                report.error(line_no, format!("not valid JSON at column {col}: {msg}"));
-                continue;
-            }
-        };
-        if !value.is_object() {
-            report.error(line_no, format!("expected a JSON object, found {}", type_name(&value)));
-            continue;
-        }
-        // A line with a key twice is not checked further: parsers disagree on which value
-        // it holds.
-        if repeated_keys(&mut report, line_no, line) {
-            continue;
-        }
+        let Some(value) = parser.object(&mut report, line_no, line) else { continue };
         let is_summary = value.get("id").is_none()
             && ["accuracy", "correct_count", "total_count"].iter().any(|k| value.get(*k).is_some());
         if is_summary {
