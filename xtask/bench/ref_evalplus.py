@@ -104,39 +104,37 @@ def main():
     status = {}  # (model, category) -> {task: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not (name.endswith(".json") if any_name else is_results_name(name)):
-                continue
-            path = os.path.join(dirpath, name)
-            with open(path) as f:
-                doc = json.load(f)
-            if not isinstance(doc, dict) or not isinstance(doc.get("eval"), dict):
-                continue
-            first = next(iter(doc["eval"].values()), None)
-            if not (isinstance(first, list) and first and "base_status" in first[0]
-                    or isinstance(first, dict) and "base" in first):
-                continue
-            tasks = {}
-            for key, entry in doc["eval"].items():
-                m = LEGACY_ID.match(key)
-                tasks[f"{m.group(1)}/{m.group(2)}" if m else key] = samples_of(entry)
-            has_plus = any(p is not None for s in tasks.values() for _, p in s)
-            model = model_of(path)
-            stem = name[: -len(".json")]
-            passed_in = {}  # (category, sample index) -> passes
-            for task, samples in tasks.items():
-                key = (model, category(task, has_plus))
-                for i, (b, p) in enumerate(samples):
-                    ok = b and p is True if has_plus else b
-                    t = status.setdefault(key, {}).setdefault(task, [0, 0])
-                    t[1] += 1
-                    t[0] += ok
-                    passed_in[(key, i)] = passed_in.get((key, i), 0) + ok
-            for key, i in sorted(passed_in):
-                runs_seen.setdefault(key, []).append(f"{stem}#sample-{i}")
-                correct.setdefault(key, []).append(passed_in[(key, i)])
+    for dirpath, name in refcommon.walk(root):
+        if not (name.endswith(".json") if any_name else is_results_name(name)):
+            continue
+        path = os.path.join(dirpath, name)
+        with open(path) as f:
+            doc = json.load(f)
+        if not isinstance(doc, dict) or not isinstance(doc.get("eval"), dict):
+            continue
+        first = next(iter(doc["eval"].values()), None)
+        if not (isinstance(first, list) and first and "base_status" in first[0]
+                or isinstance(first, dict) and "base" in first):
+            continue
+        tasks = {}
+        for key, entry in doc["eval"].items():
+            m = LEGACY_ID.match(key)
+            tasks[f"{m.group(1)}/{m.group(2)}" if m else key] = samples_of(entry)
+        has_plus = any(p is not None for s in tasks.values() for _, p in s)
+        model = model_of(path)
+        stem = name[: -len(".json")]
+        passed_in = {}  # (category, sample index) -> passes
+        for task, samples in tasks.items():
+            key = (model, category(task, has_plus))
+            for i, (b, p) in enumerate(samples):
+                ok = b and p is True if has_plus else b
+                t = status.setdefault(key, {}).setdefault(task, [0, 0])
+                t[1] += 1
+                t[0] += ok
+                passed_in[(key, i)] = passed_in.get((key, i), 0) + ok
+        for key, i in sorted(passed_in):
+            runs_seen.setdefault(key, []).append(f"{stem}#sample-{i}")
+            correct.setdefault(key, []).append(passed_in[(key, i)])
     refcommon.print_summary(status, runs_seen, correct)
 
 

@@ -25,29 +25,27 @@ def main():
     status = {}  # (model, category) -> {name: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".json") or name.startswith("_"):
-                continue
-            with open(os.path.join(dirpath, name)) as f:
-                doc = json.load(f)
-            if not isinstance(doc, dict) or "all_results" not in doc:
-                continue
-            run = doc.get("label") or name[: -len(".json")]
-            costs = doc.get("costs") or [{}]
-            model = costs[0].get("model", "unknown")
-            passed_here = {}
-            for test in doc["all_results"]:
-                key = (model, test.get("suite") or doc.get("tier") or "unknown")
-                s = status.setdefault(key, {}).setdefault(test["name"], [0, 0])
-                s[1] += 1
-                if test["passed"]:
-                    s[0] += 1
-                passed_here[key] = passed_here.get(key, 0) + (1 if test["passed"] else 0)
-            for key, n in passed_here.items():
-                runs_seen.setdefault(key, []).append(run)
-                correct.setdefault(key, []).append(n)
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".json") or name.startswith("_"):
+            continue
+        with open(os.path.join(dirpath, name)) as f:
+            doc = json.load(f)
+        if not isinstance(doc, dict) or "all_results" not in doc:
+            continue
+        run = doc.get("label") or name[: -len(".json")]
+        costs = doc.get("costs") or [{}]
+        model = costs[0].get("model", "unknown")
+        passed_here = {}
+        for test in doc["all_results"]:
+            key = (model, test.get("suite") or doc.get("tier") or "unknown")
+            s = status.setdefault(key, {}).setdefault(test["name"], [0, 0])
+            s[1] += 1
+            if test["passed"]:
+                s[0] += 1
+            passed_here[key] = passed_here.get(key, 0) + (1 if test["passed"] else 0)
+        for key, n in passed_here.items():
+            runs_seen.setdefault(key, []).append(run)
+            correct.setdefault(key, []).append(n)
     refcommon.print_summary(status, runs_seen, correct)
 
 

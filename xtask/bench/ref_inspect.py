@@ -51,42 +51,40 @@ def main():
     status = {}  # (model, category) -> {test: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".eval"):
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".eval"):
+            continue
+        with zipfile.ZipFile(os.path.join(dirpath, name)) as z:
+            with z.open("header.json") as f:
+                header = json.load(f)
+            if summaries:
+                with z.open("summaries.json") as f:
+                    samples = json.load(f)
+            else:
+                samples = []
+                for member in z.namelist():
+                    if member.startswith("samples/") and member.endswith(".json"):
+                        with z.open(member) as f:
+                            samples.append(json.load(f))
+        model = header["eval"]["model"]
+        key = (model, header["eval"]["task"])
+        scores = (header.get("results") or {}).get("scores") or []
+        scorer = scores[0]["scorer"] if scores else None
+        passed_here = {}  # epoch -> passes
+        for s in samples:
+            score = (s.get("scores") or {}).get(scorer)
+            value = as_float(score.get("value")) if score else None
+            if s.get("error") or value is None:
                 continue
-            with zipfile.ZipFile(os.path.join(dirpath, name)) as z:
-                with z.open("header.json") as f:
-                    header = json.load(f)
-                if summaries:
-                    with z.open("summaries.json") as f:
-                        samples = json.load(f)
-                else:
-                    samples = []
-                    for member in z.namelist():
-                        if member.startswith("samples/") and member.endswith(".json"):
-                            with z.open(member) as f:
-                                samples.append(json.load(f))
-            model = header["eval"]["model"]
-            key = (model, header["eval"]["task"])
-            scores = (header.get("results") or {}).get("scores") or []
-            scorer = scores[0]["scorer"] if scores else None
-            passed_here = {}  # epoch -> passes
-            for s in samples:
-                score = (s.get("scores") or {}).get(scorer)
-                value = as_float(score.get("value")) if score else None
-                if s.get("error") or value is None:
-                    continue
-                ok = value >= 1.0
-                t = status.setdefault(key, {}).setdefault(str(s["id"]), [0, 0])
-                t[1] += 1
-                t[0] += ok
-                passed_here[s["epoch"]] = passed_here.get(s["epoch"], 0) + ok
-            stem = name[: -len(".eval")]
-            for epoch in sorted(passed_here):
-                runs_seen.setdefault(key, []).append(f"{stem}#epoch-{epoch}")
-                correct.setdefault(key, []).append(passed_here[epoch])
+            ok = value >= 1.0
+            t = status.setdefault(key, {}).setdefault(str(s["id"]), [0, 0])
+            t[1] += 1
+            t[0] += ok
+            passed_here[s["epoch"]] = passed_here.get(s["epoch"], 0) + ok
+        stem = name[: -len(".eval")]
+        for epoch in sorted(passed_here):
+            runs_seen.setdefault(key, []).append(f"{stem}#epoch-{epoch}")
+            correct.setdefault(key, []).append(passed_here[epoch])
     refcommon.print_summary(status, runs_seen, correct)
 
 

@@ -25,31 +25,29 @@ def main():
     status = {}  # (model, category) -> {name: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".xml"):
-                continue
-            tree = ET.parse(os.path.join(dirpath, name))
-            run = name[: -len(".xml")]
-            suites = list(tree.iter("testsuite"))
-            model = next((p.get("value") for s in suites for p in s.findall("properties/property")
-                          if p.get("name") == "model"), "unknown")
-            for suite in suites:
-                key = (model, suite.get("name"))
-                passed_here = listed = 0
-                for case in suite.findall("testcase"):
-                    if case.find("skipped") is not None:
-                        continue
-                    ok = case.find("failure") is None and case.find("error") is None
-                    s = status.setdefault(key, {}).setdefault(case.get("name"), [0, 0])
-                    s[1] += 1
-                    s[0] += ok
-                    passed_here += ok
-                    listed += 1
-                if listed:
-                    runs_seen.setdefault(key, []).append(run)
-                    correct.setdefault(key, []).append(passed_here)
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".xml"):
+            continue
+        tree = ET.parse(os.path.join(dirpath, name))
+        run = name[: -len(".xml")]
+        suites = list(tree.iter("testsuite"))
+        model = next((p.get("value") for s in suites for p in s.findall("properties/property")
+                      if p.get("name") == "model"), "unknown")
+        for suite in suites:
+            key = (model, suite.get("name"))
+            passed_here = listed = 0
+            for case in suite.findall("testcase"):
+                if case.find("skipped") is not None:
+                    continue
+                ok = case.find("failure") is None and case.find("error") is None
+                s = status.setdefault(key, {}).setdefault(case.get("name"), [0, 0])
+                s[1] += 1
+                s[0] += ok
+                passed_here += ok
+                listed += 1
+            if listed:
+                runs_seen.setdefault(key, []).append(run)
+                correct.setdefault(key, []).append(passed_here)
     refcommon.print_summary(status, runs_seen, correct)
 
 

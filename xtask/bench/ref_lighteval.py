@@ -171,65 +171,63 @@ def main():
     chosen = sys.argv[2] if len(sys.argv) > 2 else None
     status = {}  # (model, category) -> {test: [passes, runs]}
     runs_seen, correct, listed = {}, {}, {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            m = DETAILS.match(name)
-            if not m:
+    for dirpath, name in refcommon.walk(root):
+        m = DETAILS.match(name)
+        if not m:
+            continue
+        task, date = m.group("task"), m.group("date")
+        path = os.path.join(dirpath, name)
+        results, folder_model = results_for(path, date)
+        results = results or {}
+        general = results.get("config_general") or {}
+        model = general.get("model_name") or (general.get("model_config") or {}).get("model_name") or folder_model
+        task = task_name(results, task)
+        table = pq.read_table(path)
+        column = "metric" if "metric" in table.column_names else "metrics"
+        if column not in table.column_names:
+            continue
+        rows = table.to_pylist()
+        metrics = [row_metrics(r.get(column)) for r in rows]
+        kind = table.schema.field(column).type
+        names = [kind.field(i).name for i in range(kind.num_fields)] if hasattr(kind, "num_fields") and kind.num_fields else []
+        for mm in metrics:
+            names += [k for k in (mm or {}) if k not in names]
+        if not names:
+            continue
+        if chosen:
+            if chosen not in names:
                 continue
-            task, date = m.group("task"), m.group("date")
-            path = os.path.join(dirpath, name)
-            results, folder_model = results_for(path, date)
-            results = results or {}
-            general = results.get("config_general") or {}
-            model = general.get("model_name") or (general.get("model_config") or {}).get("model_name") or folder_model
-            task = task_name(results, task)
-            table = pq.read_table(path)
-            column = "metric" if "metric" in table.column_names else "metrics"
-            if column not in table.column_names:
-                continue
-            rows = table.to_pylist()
-            metrics = [row_metrics(r.get(column)) for r in rows]
-            kind = table.schema.field(column).type
-            names = [kind.field(i).name for i in range(kind.num_fields)] if hasattr(kind, "num_fields") and kind.num_fields else []
-            for mm in metrics:
-                names += [k for k in (mm or {}) if k not in names]
-            if not names:
-                continue
-            if chosen:
-                if chosen not in names:
-                    continue
-                primary = chosen
-            else:
-                primary = configured_metric(results, task)
-                if primary not in names:
-                    primary = names[0]
-            key = (model, task)
-            seen_ids, tests = {}, []
-            for pos, (row, mm) in enumerate(zip(rows, metrics)):
-                if mm is None:
-                    continue  # a repr that does not parse: left out
-                doc = row.get("doc")
-                own = doc.get("id") if isinstance(doc, dict) else None
-                test = str(own) if own not in (None, "") else str(pos)
-                k = seen_ids.get(test, 0)
-                seen_ids[test] = k + 1
-                if k:
-                    test = f"{test}#{k}"
-                ok = verdict(mm.get(primary))
-                if ok is not None:
-                    tests.append((test, ok))
-            if not tests:
-                continue
-            per = status.setdefault(key, {})
-            for test, ok in tests:
-                s = per.setdefault(test, [0, 0])
-                if ok is not UNSCORED:
-                    s[1] += 1
-                    s[0] += ok
-            runs_seen.setdefault(key, []).append(date)
-            correct.setdefault(key, []).append(sum(1 for _, ok in tests if ok is True))
-            listed.setdefault(key, []).append(len(tests))
+            primary = chosen
+        else:
+            primary = configured_metric(results, task)
+            if primary not in names:
+                primary = names[0]
+        key = (model, task)
+        seen_ids, tests = {}, []
+        for pos, (row, mm) in enumerate(zip(rows, metrics)):
+            if mm is None:
+                continue  # a repr that does not parse: left out
+            doc = row.get("doc")
+            own = doc.get("id") if isinstance(doc, dict) else None
+            test = str(own) if own not in (None, "") else str(pos)
+            k = seen_ids.get(test, 0)
+            seen_ids[test] = k + 1
+            if k:
+                test = f"{test}#{k}"
+            ok = verdict(mm.get(primary))
+            if ok is not None:
+                tests.append((test, ok))
+        if not tests:
+            continue
+        per = status.setdefault(key, {})
+        for test, ok in tests:
+            s = per.setdefault(test, [0, 0])
+            if ok is not UNSCORED:
+                s[1] += 1
+                s[0] += ok
+        runs_seen.setdefault(key, []).append(date)
+        correct.setdefault(key, []).append(sum(1 for _, ok in tests if ok is True))
+        listed.setdefault(key, []).append(len(tests))
     unscored = {k: sum(1 for p, n in per.values() if n == 0) for k, per in status.items()}
     refcommon.print_summary({k: {t: s for t, s in per.items() if s[1]} for k, per in status.items()}, runs_seen, correct)
     if any(unscored.values()):

@@ -30,41 +30,39 @@ def main():
     runs_seen = {}
     correct = {}
     models = {}  # results file -> model
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not (name.startswith("samples_") and name.endswith(".jsonl")):
-                continue
-            task, date = name[len("samples_"): -len(".jsonl")].rsplit("_", 1)
-            results = os.path.join(dirpath, f"results_{date}.json")
-            if results not in models:
-                try:
-                    with open(results, encoding="utf-8") as f:
-                        models[results] = json.load(f).get("model_name", "unknown")
-                except FileNotFoundError:
-                    models[results] = "unknown"
-            model = models[results]
-            with open(os.path.join(dirpath, name), encoding="utf-8") as f:
-                docs = [json.loads(line) for line in f if line.strip()]
-            order = []
-            for d in docs:
-                for m in d.get("metrics", []):
-                    if m not in order:
-                        order.append(m)
-            metric = next((m for m in order if all(d.get(m, 0) in (0, 1) for d in docs)), order[0] if order else None)
-            if metric is None:
-                continue
-            key = (model, task)
-            passed_here = 0
-            for d in docs:
-                test = str(d["doc_id"]) if d.get("filter", "none") == "none" else f"{d['doc_id']}/{d['filter']}"
-                ok = d[metric] == 1
-                s = status.setdefault(key, {}).setdefault(test, [0, 0])
-                s[1] += 1
-                s[0] += ok
-                passed_here += ok
-            runs_seen.setdefault(key, []).append(date)
-            correct.setdefault(key, []).append(passed_here)
+    for dirpath, name in refcommon.walk(root):
+        if not (name.startswith("samples_") and name.endswith(".jsonl")):
+            continue
+        task, date = name[len("samples_"): -len(".jsonl")].rsplit("_", 1)
+        results = os.path.join(dirpath, f"results_{date}.json")
+        if results not in models:
+            try:
+                with open(results, encoding="utf-8") as f:
+                    models[results] = json.load(f).get("model_name", "unknown")
+            except FileNotFoundError:
+                models[results] = "unknown"
+        model = models[results]
+        with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+            docs = [json.loads(line) for line in f if line.strip()]
+        order = []
+        for d in docs:
+            for m in d.get("metrics", []):
+                if m not in order:
+                    order.append(m)
+        metric = next((m for m in order if all(d.get(m, 0) in (0, 1) for d in docs)), order[0] if order else None)
+        if metric is None:
+            continue
+        key = (model, task)
+        passed_here = 0
+        for d in docs:
+            test = str(d["doc_id"]) if d.get("filter", "none") == "none" else f"{d['doc_id']}/{d['filter']}"
+            ok = d[metric] == 1
+            s = status.setdefault(key, {}).setdefault(test, [0, 0])
+            s[1] += 1
+            s[0] += ok
+            passed_here += ok
+        runs_seen.setdefault(key, []).append(date)
+        correct.setdefault(key, []).append(passed_here)
     refcommon.print_summary(status, runs_seen, correct)
 
 

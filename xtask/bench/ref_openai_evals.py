@@ -26,30 +26,28 @@ def main():
     status = {}  # (model, category) -> {sample_id: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".jsonl"):
-                continue
-            with open(os.path.join(dirpath, name), encoding="utf-8") as f:
-                lines = [json.loads(line) for line in f if line.strip()]
-            if not lines or "spec" not in lines[0]:
-                continue
-            spec = lines[0]["spec"]
-            run = spec["run_id"]
-            key = ("+".join(spec.get("completion_fns") or ["unknown"]), spec.get("base_eval") or spec["eval_name"])
-            judged = {}  # sample_id -> correct, from its first match event
-            for event in lines[1:]:
-                if event.get("type") == "match" and event["sample_id"] not in judged:
-                    judged[event["sample_id"]] = bool(event["data"]["correct"])
-            if not judged:
-                continue
-            for sample_id, ok in judged.items():
-                s = status.setdefault(key, {}).setdefault(sample_id, [0, 0])
-                s[1] += 1
-                s[0] += ok
-            runs_seen.setdefault(key, []).append(run)
-            correct.setdefault(key, []).append(sum(judged.values()))
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".jsonl"):
+            continue
+        with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        if not lines or "spec" not in lines[0]:
+            continue
+        spec = lines[0]["spec"]
+        run = spec["run_id"]
+        key = ("+".join(spec.get("completion_fns") or ["unknown"]), spec.get("base_eval") or spec["eval_name"])
+        judged = {}  # sample_id -> correct, from its first match event
+        for event in lines[1:]:
+            if event.get("type") == "match" and event["sample_id"] not in judged:
+                judged[event["sample_id"]] = bool(event["data"]["correct"])
+        if not judged:
+            continue
+        for sample_id, ok in judged.items():
+            s = status.setdefault(key, {}).setdefault(sample_id, [0, 0])
+            s[1] += 1
+            s[0] += ok
+        runs_seen.setdefault(key, []).append(run)
+        correct.setdefault(key, []).append(sum(judged.values()))
     refcommon.print_summary(status, runs_seen, correct)
 
 

@@ -35,38 +35,36 @@ def main():
     status = {}  # (model, category) -> {test: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".json"):
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+            doc = json.load(f)
+        results = doc.get("results") if isinstance(doc, dict) else None
+        if not isinstance(results, dict) or "version" not in results:
+            continue
+        if not isinstance(results.get("results"), list):
+            continue
+        category = (doc.get("config") or {}).get("description") or "promptfoo"
+        stem = name[: -len(".json")]
+        entries = sorted(results["results"], key=lambda r: r.get("testIdx", 0))
+        seen = {}  # (test, model) -> occurrences so far
+        per_run = {}  # (model, repeat) -> passes
+        for r in entries:
+            case = r.get("testCase") or {}
+            prompt = (r.get("prompt") or {}).get("label") or r.get("promptId")
+            test = (case.get("description") or json.dumps(case.get("vars", r.get("vars")), sort_keys=True), prompt)
+            model = model_of(r.get("provider"))
+            repeat = seen[(test, model)] = seen.get((test, model), 0) + 1
+            if not r["success"] and r.get("failureReason") == 2:
                 continue
-            with open(os.path.join(dirpath, name), encoding="utf-8") as f:
-                doc = json.load(f)
-            results = doc.get("results") if isinstance(doc, dict) else None
-            if not isinstance(results, dict) or "version" not in results:
-                continue
-            if not isinstance(results.get("results"), list):
-                continue
-            category = (doc.get("config") or {}).get("description") or "promptfoo"
-            stem = name[: -len(".json")]
-            entries = sorted(results["results"], key=lambda r: r.get("testIdx", 0))
-            seen = {}  # (test, model) -> occurrences so far
-            per_run = {}  # (model, repeat) -> passes
-            for r in entries:
-                case = r.get("testCase") or {}
-                prompt = (r.get("prompt") or {}).get("label") or r.get("promptId")
-                test = (case.get("description") or json.dumps(case.get("vars", r.get("vars")), sort_keys=True), prompt)
-                model = model_of(r.get("provider"))
-                repeat = seen[(test, model)] = seen.get((test, model), 0) + 1
-                if not r["success"] and r.get("failureReason") == 2:
-                    continue
-                s = status.setdefault((model, category), {}).setdefault(test, [0, 0])
-                s[1] += 1
-                s[0] += bool(r["success"])
-                per_run[(model, repeat)] = per_run.get((model, repeat), 0) + bool(r["success"])
-            for (model, repeat), n in sorted(per_run.items()):
-                runs_seen.setdefault((model, category), []).append(f"{stem}#repeat-{repeat}")
-                correct.setdefault((model, category), []).append(n)
+            s = status.setdefault((model, category), {}).setdefault(test, [0, 0])
+            s[1] += 1
+            s[0] += bool(r["success"])
+            per_run[(model, repeat)] = per_run.get((model, repeat), 0) + bool(r["success"])
+        for (model, repeat), n in sorted(per_run.items()):
+            runs_seen.setdefault((model, category), []).append(f"{stem}#repeat-{repeat}")
+            correct.setdefault((model, category), []).append(n)
     refcommon.print_summary(status, runs_seen, correct)
 
 

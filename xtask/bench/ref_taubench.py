@@ -28,28 +28,26 @@ def main():
     status = {}  # (model, category) -> {task: [passes, runs]}
     runs_seen = {}
     correct = {}
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".json"):
-                continue
-            with open(os.path.join(dirpath, name)) as f:
-                doc = json.load(f)
-            if not isinstance(doc, list) or not doc or not isinstance(doc[0], dict) or "reward" not in doc[0]:
-                continue
-            stem = name[: -len(".json")]
-            model, _, env = stem.rpartition("-")
-            key = (model, env) if model and env in ENVS else ("unknown", "tau-bench")
-            passed_in = {}  # trial -> passes
-            for e in doc:
-                ok = abs(e["reward"] - 1) <= 1e-6
-                s = status.setdefault(key, {}).setdefault(str(e["task_id"]), [0, 0])
-                s[1] += 1
-                s[0] += ok
-                passed_in[e["trial"]] = passed_in.get(e["trial"], 0) + ok
-            for trial in sorted(passed_in):
-                runs_seen.setdefault(key, []).append(f"{stem}#trial-{trial}")
-                correct.setdefault(key, []).append(passed_in[trial])
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(dirpath, name)) as f:
+            doc = json.load(f)
+        if not isinstance(doc, list) or not doc or not isinstance(doc[0], dict) or "reward" not in doc[0]:
+            continue
+        stem = name[: -len(".json")]
+        model, _, env = stem.rpartition("-")
+        key = (model, env) if model and env in ENVS else ("unknown", "tau-bench")
+        passed_in = {}  # trial -> passes
+        for e in doc:
+            ok = abs(e["reward"] - 1) <= 1e-6
+            s = status.setdefault(key, {}).setdefault(str(e["task_id"]), [0, 0])
+            s[1] += 1
+            s[0] += ok
+            passed_in[e["trial"]] = passed_in.get(e["trial"], 0) + ok
+        for trial in sorted(passed_in):
+            runs_seen.setdefault(key, []).append(f"{stem}#trial-{trial}")
+            correct.setdefault(key, []).append(passed_in[trial])
     refcommon.print_summary(status, runs_seen, correct)
 
 

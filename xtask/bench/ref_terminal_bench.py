@@ -38,6 +38,8 @@ import os
 import re
 import sys
 
+import refcommon
+
 ATTEMPT = re.compile(r"(\d+)-of-(\d+)(?=\.|$)")
 
 
@@ -78,43 +80,41 @@ def main():
     seen_ids = {}
     skipped = []
     files = 0
-    for dirpath, dirnames, names in os.walk(root):
-        dirnames.sort()
-        for name in sorted(names):
-            if not name.endswith(".json"):
+    for dirpath, name in refcommon.walk(root):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(dirpath, name)) as f:
+            doc = json.load(f)
+        trials = doc.get("results") if isinstance(doc, dict) else None
+        if not isinstance(trials, list) or not all(
+                isinstance(t, dict) and "trial_name" in t and "task_id" in t for t in trials):
+            continue
+        rel = os.path.relpath(os.path.join(dirpath, name), root)
+        if doc.get("id") is not None:
+            if doc["id"] in seen_ids:
+                skipped.append({"file": rel, "same_id_as": seen_ids[doc["id"]]})
                 continue
-            with open(os.path.join(dirpath, name)) as f:
-                doc = json.load(f)
-            trials = doc.get("results") if isinstance(doc, dict) else None
-            if not isinstance(trials, list) or not all(
-                    isinstance(t, dict) and "trial_name" in t and "task_id" in t for t in trials):
+            seen_ids[doc["id"]] = rel
+        files += 1
+        key = identity(dirpath)
+        run_id = os.path.basename(os.path.abspath(dirpath))
+        if name != "results.json":
+            run_id = re.sub(r"(__|_|-)results$", "", name[: -len(".json")]) or name[: -len(".json")]
+        attempts = {t_attempt: 0 for t_attempt in (attempt(t["trial_name"], t["task_id"]) for t in trials)}
+        several = len(attempts) > 1 or any(n > 1 for _, n in attempts)
+        for t in trials:
+            i_n = attempt(t["trial_name"], t["task_id"])
+            s = status.setdefault(key, {}).setdefault(t["task_id"], [0, 0, 0])
+            if t.get("is_resolved") is None:
+                s[2] += 1
                 continue
-            rel = os.path.relpath(os.path.join(dirpath, name), root)
-            if doc.get("id") is not None:
-                if doc["id"] in seen_ids:
-                    skipped.append({"file": rel, "same_id_as": seen_ids[doc["id"]]})
-                    continue
-                seen_ids[doc["id"]] = rel
-            files += 1
-            key = identity(dirpath)
-            run_id = os.path.basename(os.path.abspath(dirpath))
-            if name != "results.json":
-                run_id = re.sub(r"(__|_|-)results$", "", name[: -len(".json")]) or name[: -len(".json")]
-            attempts = {t_attempt: 0 for t_attempt in (attempt(t["trial_name"], t["task_id"]) for t in trials)}
-            several = len(attempts) > 1 or any(n > 1 for _, n in attempts)
-            for t in trials:
-                i_n = attempt(t["trial_name"], t["task_id"])
-                s = status.setdefault(key, {}).setdefault(t["task_id"], [0, 0, 0])
-                if t.get("is_resolved") is None:
-                    s[2] += 1
-                    continue
-                s[1] += 1
-                ok = t["is_resolved"] is True
-                s[0] += ok
-                attempts[i_n] += ok
-            for i, n in sorted(attempts):
-                runs_seen.setdefault(key, []).append(f"{run_id}#attempt-{i}" if several else run_id)
-                correct.setdefault(key, []).append(attempts[(i, n)])
+            s[1] += 1
+            ok = t["is_resolved"] is True
+            s[0] += ok
+            attempts[i_n] += ok
+        for i, n in sorted(attempts):
+            runs_seen.setdefault(key, []).append(f"{run_id}#attempt-{i}" if several else run_id)
+            correct.setdefault(key, []).append(attempts[(i, n)])
     # refcommon.print_summary's document, the errored tests set apart first.
     out = {"models": {}}
     for (model, cat), per in sorted(status.items()):
