@@ -24,11 +24,7 @@ const EXPECTED: &str = "expected EvalPlus results: an object with `eval`, the sa
 /// repeated in an object.
 pub(crate) fn read(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Results, Vec<Diagnostic>), Diagnostic> {
     let mut diagnostics = Vec::new();
-    let doc = if note_keys {
-        evaltally_format::json::parse_noting(path, bytes, &mut diagnostics)?
-    } else {
-        evaltally_format::json::parse(path, bytes)?
-    };
+    let doc = evaltally_format::json::parse_noting_if(path, bytes, note_keys, &mut diagnostics)?;
     let Value::Object(mut doc) = doc else {
         return Err(Diagnostic::error(path, format!("{EXPECTED}, found another value")));
     };

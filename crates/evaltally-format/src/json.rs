@@ -279,6 +279,17 @@ pub fn parse_noting(path: &Path, bytes: &[u8], notes: &mut Vec<Diagnostic>) -> R
     Ok(value)
 }
 
+/// [`parse_noting`] when `note_keys`, else [`parse`]: the look for repeated keys is a
+/// second pass over the bytes, made only when a reader was asked for its warnings.
+pub fn parse_noting_if(
+    path: &Path,
+    bytes: &[u8],
+    note_keys: bool,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<serde_json::Value, Diagnostic> {
+    if note_keys { parse_noting(path, bytes, notes) } else { parse(path, bytes) }
+}
+
 /// Reads a JSON document from the pipeline's buffer the tolerant way, for formats that tell
 /// their documents apart by keys: parsed (a syntax error is the one diagnostic), repeated
 /// keys noted as warnings, and handed to `read` with what `detect` made of it (nothing

@@ -316,11 +316,7 @@ pub(crate) fn instances(
     note_keys: bool,
 ) -> Result<(Vec<Instance>, Vec<Diagnostic>), Diagnostic> {
     let mut diagnostics = Vec::new();
-    let parsed = if note_keys {
-        evaltally_format::json::parse_noting(path, bytes, &mut diagnostics)?
-    } else {
-        evaltally_format::json::parse(path, bytes)?
-    };
+    let parsed = evaltally_format::json::parse_noting_if(path, bytes, note_keys, &mut diagnostics)?;
     let Value::Array(entries) = parsed else {
         return Err(Diagnostic::error(
             path,

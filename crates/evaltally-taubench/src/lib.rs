@@ -140,11 +140,7 @@ pub(crate) fn trials(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Resu
         return tau2::results(path, bytes, note_keys);
     }
     let mut diagnostics = Vec::new();
-    let parsed = if note_keys {
-        evaltally_format::json::parse_noting(path, bytes, &mut diagnostics)?
-    } else {
-        evaltally_format::json::parse(path, bytes)?
-    };
+    let parsed = evaltally_format::json::parse_noting_if(path, bytes, note_keys, &mut diagnostics)?;
     let Value::Array(entries) = parsed else {
         return Err(Diagnostic::error(
             path,

@@ -154,11 +154,7 @@ pub(crate) fn is_results_document(results: Option<&[u8]>, has_counts: bool) -> b
 /// warnings. `note_keys` adds a warning per key written twice in an object.
 pub(crate) fn parse(path: &Path, bytes: &[u8], note_keys: bool) -> Result<Parsed, Diagnostic> {
     let mut diagnostics = Vec::new();
-    let doc = if note_keys {
-        evaltally_format::json::parse_noting(path, bytes, &mut diagnostics)?
-    } else {
-        evaltally_format::json::parse(path, bytes)?
-    };
+    let doc = evaltally_format::json::parse_noting_if(path, bytes, note_keys, &mut diagnostics)?;
     let Some(entries) = doc.get("results").and_then(Value::as_array) else {
         return Err(Diagnostic::error(
             path,
