@@ -142,6 +142,7 @@ pub(crate) fn formats(data: &[u8]) {
         "logs/run_evaluation/run/model/x__y-1/report.json",
         "model.run.json",
         "output.jsonl",
+        "run/output.swebench_eval.md",
         "acme_vllm_temp_0.0_eval_results.json",
     ];
     for name in names {

@@ -51,6 +51,7 @@ const GENERIC: &[&str] = &[
     "score",
     "scores",
     "summary",
+    "swebench-eval",
     "test",
     "test-detail",
     "test-report",

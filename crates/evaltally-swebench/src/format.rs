@@ -4,21 +4,22 @@
 //! ([`detect`]), sniffed from the bytes the pipeline read, without parsing; per-instance
 //! `report.json` files are known by their place
 //! (`logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`) and grouped into one
-//! run per (run, model).
+//! run per (run, model). OpenHands' `output.jsonl` ([`openhands`]) and its Markdown summary
+//! ([`markdown`]) are told by their names and first bytes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding};
 use evaltally_format::{
-    Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Resemblance, Scratch, Shown, Unit,
+    Claim, FileValidation, Folder, Format, Input, Options, Purpose, Read, Records, Resemblance, Scratch, Shown, Unit,
     Validated, WalkedFile,
 };
 
 use crate::detect::{Format as Detected, detect};
-use crate::openhands;
 use crate::report::split_file_stem;
 use crate::sources::{self, Source};
+use crate::{markdown, openhands};
 
 /// SWE-bench harness reports: run reports `<model>.<run_id>.json` and per-instance
 /// `report.json` files.
@@ -34,6 +35,11 @@ use evaltally_format::json::is_json_path as is_json;
 /// document).
 fn is_jsonl(path: &Path) -> bool {
     evaltally_format::has_extension(path, "jsonl")
+}
+
+/// OpenHands' Markdown summary, by its name (`<output>.swebench_eval.md`).
+fn is_markdown(path: &Path) -> bool {
+    markdown::is_name(path)
 }
 
 fn is_instance_report(path: &Path) -> bool {
@@ -133,7 +139,8 @@ impl Format for SweBench {
         concat!(
             "  SWE-bench run reports <model>.<run_id>.json\n",
             "  SWE-bench per-instance reports logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json or logs/<instance_id>/report.json\n",
-            "  OpenHands output.jsonl once the SWE-bench harness's `report` is on its lines",
+            "  OpenHands output.jsonl once the SWE-bench harness's `report` is on its lines\n",
+            "  OpenHands' Markdown summary output.swebench_eval.md when found without the output.jsonl it summarises",
         )
     }
 
@@ -144,20 +151,35 @@ impl Format for SweBench {
     fn claim(&self, path: &Path) -> Claim {
         if is_instance_report(path) {
             Claim::Group
-        } else if is_json(path) || openhands::is_output_name(path) || openhands::is_attempt_name(path) {
+        } else if is_json(path)
+            || openhands::is_output_name(path)
+            || openhands::is_attempt_name(path)
+            || markdown::is_name(path)
+        {
             Claim::Sniff
         } else {
             Claim::No
         }
     }
 
-    /// A document with a run report's or an instance report's keys, or an OpenHands
-    /// `output.jsonl` whose first line carries a `report`; for `validate`, also a
-    /// `report.json` where the harness writes instance reports, whatever it holds.
+    /// A document with a run report's or an instance report's keys, an OpenHands
+    /// `output.jsonl` whose first line carries a `report`, or a file under the name of
+    /// OpenHands' Markdown summary (one that is not a summary is then an error);
+    /// for `validate`, also a `report.json` where the harness writes instance reports,
+    /// whatever it holds.
     fn sniff(&self, file: &Input<'_>, options: &Options) -> bool {
+        if is_markdown(file.path) {
+            return true;
+        }
         detect(file).is_some()
             || openhands::is_evaluated(file)
             || options.purpose == Purpose::Validate && is_instance_report(file.path)
+    }
+
+    /// A Markdown summary depends on the file it summarises and on `metadata.json`, when
+    /// the walk found them beside it.
+    fn beside(&self, path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
+        if is_markdown(path) { markdown::beside(path, folder) } else { Vec::new() }
     }
 
     fn group(&self, files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
@@ -193,6 +215,9 @@ impl Format for SweBench {
     /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`); OpenHands agent
     /// output that no evaluation graded, and the attempt files of its iterative evaluation.
     fn aside(&self, file: &Input<'_>) -> Option<String> {
+        if is_markdown(file.path) {
+            return markdown::aside(file);
+        }
         if is_jsonl(file.path) {
             return openhands::aside(file);
         }
@@ -216,6 +241,9 @@ impl Format for SweBench {
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+        if is_markdown(file.path) {
+            return markdown::read(file);
+        }
         if is_jsonl(file.path) {
             return openhands::read(file);
         }
@@ -223,6 +251,9 @@ impl Format for SweBench {
     }
 
     fn records(&self, file: &Input<'_>, _options: &Options) -> Records {
+        if is_markdown(file.path) {
+            return markdown::records(file);
+        }
         if is_jsonl(file.path) {
             return openhands::records(file);
         }
@@ -230,6 +261,9 @@ impl Format for SweBench {
     }
 
     fn show(&self, file: &Input<'_>, test: &str, _options: &Options) -> Shown {
+        if is_markdown(file.path) {
+            return markdown::show(file, test);
+        }
         if is_jsonl(file.path) {
             return openhands::show(file, test);
         }
@@ -237,6 +271,9 @@ impl Format for SweBench {
     }
 
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
+        if is_markdown(file.path) {
+            return markdown::validate(file);
+        }
         if is_jsonl(file.path) {
             return openhands::validate(file);
         }

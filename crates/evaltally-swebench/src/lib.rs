@@ -3,6 +3,7 @@
 pub mod detect;
 mod fast;
 mod format;
+pub mod markdown;
 pub mod openhands;
 pub mod records;
 pub mod report;

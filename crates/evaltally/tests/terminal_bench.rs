@@ -226,14 +226,34 @@ fn leaderboard_runs_have_the_baselines_counts() {
 /// OpenHands' real `output.jsonl` files (All-Hands-AI/OpenHands, OpenHands/benchmarks,
 /// `nunu0404/Python_OpenHands`; none carries a `report`): each is named as agent output
 /// without an evaluation, the V1 attempt file as an attempt, the 2024-05 per-benchmark file
-/// as JSON Lines no format reads; nothing is counted.
+/// as JSON Lines no format reads; none is counted. The one run OpenHands committed
+/// evaluated is its Markdown summary alone (`output.swebench_eval.md`, 50 SWE-bench
+/// Verified instances): read, with the counts its own summary states.
 #[test]
-fn real_openhands_outputs_are_named_not_counted() {
+fn real_openhands_outputs_are_named_and_the_lone_summary_is_read() {
     let Some(dir) = realdata("openhands") else { return };
-    let run = evaltally(&["stability", dir.to_str().unwrap(), "--verbose"]);
-    assert_eq!(run.code, 2, "nothing to analyse: {}{}", run.stdout, run.stderr);
+    let run = evaltally(&["stability", dir.to_str().unwrap(), "--verbose", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let said = |what: &str| run.stderr.lines().filter(|l| l.contains(what)).count();
     assert_eq!(said("skipped: OpenHands agent output without an evaluation"), 3, "{}", run.stderr);
     assert_eq!(said("skipped: an attempt file of OpenHands' iterative evaluation"), 1, "{}", run.stderr);
     assert!(run.stderr.contains("ProntoQA"), "the 2024-05 file is named: {}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let models = doc["models"].as_array().unwrap();
+    assert_eq!(models.len(), 1, "{}", run.stdout);
+    assert_eq!(models[0]["model"], "litellm_proxy/claude-3-5-sonnet-20241022");
+    assert_eq!(models[0]["runs"].as_array().map(Vec::len), Some(1));
+    let overall = &models[0]["overall"];
+    // The summary's own lines: "resolved instances: 26", "unresolved instances: 24".
+    let summary = std::fs::read_to_string(
+        dir.join("All-Hands-AI-OpenHands/evaluation/evaluation_outputs/outputs/princeton-nlp__SWE-bench_Verified-test/CodeActAgent/claude-3-5-sonnet-20241022_maxiter_50_N_v0.15.0-no-hint-no-condensation-run_1/output.swebench_eval.md"),
+    )
+    .unwrap();
+    let stated = |what: &str| -> u64 {
+        let line = summary.lines().find_map(|l| l.strip_prefix(&format!("- {what}: "))).unwrap();
+        line.trim().parse().unwrap()
+    };
+    assert_eq!(overall["stable_pass"].as_u64(), Some(stated("resolved instances")));
+    assert_eq!(overall["stable_fail"].as_u64(), Some(stated("unresolved instances")));
+    assert_eq!(overall["total"].as_u64(), Some(stated("submitted instances")));
 }
