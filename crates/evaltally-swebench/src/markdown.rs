@@ -13,11 +13,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use evaltally_core::{CategoryRun, Diagnostic, Finding, Outcome, RunRecord, Status, TestDetail, TestRecord};
+use evaltally_core::{Diagnostic, Outcome, Status, TestDetail, TestRecord};
 use evaltally_format::{Folder, Input, file_name};
 use serde_json::Value;
 
-use crate::report::repository;
+use crate::report::{repository, runs_by_repository};
 
 /// The format name of the files, for `validate` and records.
 pub const FORMAT_NAME: &str = "swebench-openhands-markdown";
@@ -320,19 +320,15 @@ pub(crate) fn read(file: &Input<'_>) -> evaltally_format::Read {
     let Some((summary, model)) = read_summary(file, &mut diagnostics) else {
         return evaltally_format::Read { runs: Vec::new(), diagnostics };
     };
-    let run = run_name(file.path);
-    let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
-    for i in &summary {
+    let verdicts = summary.iter().map(|i| {
         let (outcome, label) = i.lists.verdict();
-        let repo = repository(&i.id);
-        let entry = by_repo.entry(repo.clone()).or_insert_with(|| {
-            let mut c = CategoryRun::new(&run, &model, repo);
-            c.sources.push(file.path.to_path_buf());
-            c
-        });
-        entry.push(&i.id, outcome, label);
+        (i.id.as_str(), outcome, label)
+    });
+    let mut runs = runs_by_repository(&run_name(file.path), &model, verdicts);
+    for r in &mut runs {
+        r.sources.push(file.path.to_path_buf());
     }
-    evaltally_format::Read { runs: by_repo.into_values().collect(), diagnostics }
+    evaltally_format::Read { runs, diagnostics }
 }
 
 /// The summary as one run record, instance by instance.
@@ -358,15 +354,7 @@ pub(crate) fn records(file: &Input<'_>) -> evaltally_format::Records {
             }
         })
         .collect();
-    let record = RunRecord {
-        run: run_name(file.path),
-        model,
-        format: FORMAT_NAME.to_string(),
-        source: file.path.to_path_buf(),
-        tests,
-        ..RunRecord::default()
-    };
-    evaltally_format::Records { runs: vec![record], diagnostics }
+    crate::openhands::one_record(file.path, run_name(file.path), model, FORMAT_NAME, tests, diagnostics)
 }
 
 /// What the summary says about instance `id`: its verdict and the lists it is in.
@@ -412,9 +400,7 @@ pub(crate) fn validate(file: &Input<'_>) -> Vec<evaltally_format::FileValidation
     }
     let mut diagnostics = Vec::new();
     read_summary(file, &mut diagnostics);
-    let findings =
-        diagnostics.into_iter().filter(|d| !d.is_note()).map(|d| Finding::from_diagnostic(d, "file")).collect();
-    vec![evaltally_format::FileValidation::new(file.path, FORMAT_NAME, findings)]
+    crate::openhands::validation(file.path, FORMAT_NAME, diagnostics)
 }
 
 #[cfg(test)]

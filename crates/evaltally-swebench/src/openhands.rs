@@ -9,16 +9,16 @@
 //! and `metrics` are found and the rest (`history`, hundreds of kilobytes a line, and
 //! `instance`) is jumped over, never built.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::ops::Range;
 use std::path::Path;
 
-use evaltally_core::{CategoryRun, Diagnostic, Finding, Message, Outcome, RunRecord, Status, TestDetail, TestRecord};
+use evaltally_core::{Diagnostic, Finding, Message, Outcome, RunRecord, Status, TestDetail, TestRecord};
 use evaltally_format::fields::{built, fields, string};
 use evaltally_format::{Input, file_name};
 use serde_json::Value;
 
-use crate::report::repository;
+use crate::report::{repository, runs_by_repository};
 
 /// The format name of the files, for `validate` and records.
 pub const FORMAT_NAME: &str = "swebench-openhands-output";
@@ -277,19 +277,10 @@ pub(crate) fn read(file: &Input<'_>) -> evaltally_format::Read {
     let mut diagnostics = Vec::new();
     let lines = read_lines(file.path, file.bytes, &mut diagnostics);
     let model = run_model(file.path, &lines, &mut diagnostics);
-    let run = run_name(file.path);
-    let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
-    for (l, _) in &lines {
-        let repo = repository(&l.instance_id);
-        let entry = by_repo.entry(repo.clone()).or_insert_with(|| {
-            let mut c = CategoryRun::new(&run, &model, repo);
-            c.sources.push(file.path.to_path_buf());
-            c
-        });
-        entry.push(&l.instance_id, l.outcome, l.label);
-    }
-    let mut runs: Vec<CategoryRun> = by_repo.into_values().collect();
+    let verdicts = lines.iter().map(|(l, _)| (l.instance_id.as_str(), l.outcome, l.label));
+    let mut runs = runs_by_repository(&run_name(file.path), &model, verdicts);
     for r in &mut runs {
+        r.sources.push(file.path.to_path_buf());
         let scored = r.tests().any(|t| t.outcome != Outcome::Unscored);
         r.scored = scored;
     }
@@ -342,14 +333,20 @@ pub(crate) fn records(file: &Input<'_>) -> evaltally_format::Records {
             }
         })
         .collect();
-    let record = RunRecord {
-        run: run_name(file.path),
-        model,
-        format: FORMAT_NAME.to_string(),
-        source: file.path.to_path_buf(),
-        tests,
-        ..RunRecord::default()
-    };
+    one_record(file.path, run_name(file.path), model, FORMAT_NAME, tests, diagnostics)
+}
+
+/// The file as one run record of `tests`, with what was said reading it.
+pub(crate) fn one_record(
+    path: &Path,
+    run: String,
+    model: String,
+    format: &str,
+    tests: Vec<TestRecord>,
+    diagnostics: Vec<Diagnostic>,
+) -> evaltally_format::Records {
+    let record =
+        RunRecord { run, model, format: format.to_string(), source: path.to_path_buf(), tests, ..RunRecord::default() };
     evaltally_format::Records { runs: vec![record], diagnostics }
 }
 
@@ -400,8 +397,18 @@ pub(crate) fn validate(file: &Input<'_>) -> Vec<evaltally_format::FileValidation
     let mut diagnostics = Vec::new();
     let lines = read_lines(file.path, file.bytes, &mut diagnostics);
     run_model(file.path, &lines, &mut diagnostics);
+    validation(file.path, FORMAT_NAME, diagnostics)
+}
+
+/// The file's validation: what reading it said, each a finding of the whole file (or of
+/// its line).
+pub(crate) fn validation(
+    path: &Path,
+    format: &'static str,
+    diagnostics: Vec<Diagnostic>,
+) -> Vec<evaltally_format::FileValidation> {
     let findings = diagnostics.into_iter().map(|d| Finding::from_diagnostic(d, "file")).collect();
-    vec![evaltally_format::FileValidation::new(file.path, FORMAT_NAME, findings)]
+    vec![evaltally_format::FileValidation::new(path, format, findings)]
 }
 
 #[cfg(test)]

@@ -31,6 +31,22 @@ pub fn repository(instance_id: &str) -> String {
     base.replacen("__", "/", 1)
 }
 
+/// One category run per repository the instances name (their category), in the
+/// repositories' order; each instance with its outcome and failure label, in the order
+/// given.
+pub(crate) fn runs_by_repository<'a>(
+    run: &str,
+    model: &str,
+    instances: impl IntoIterator<Item = (&'a str, Outcome, Option<&'a str>)>,
+) -> Vec<CategoryRun> {
+    let mut by_repo: std::collections::BTreeMap<String, CategoryRun> = std::collections::BTreeMap::new();
+    for (id, outcome, label) in instances {
+        let repo = repository(id);
+        by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo)).push(id, outcome, label);
+    }
+    by_repo.into_values().collect()
+}
+
 /// Splits a run report's file stem into (model, run id) at the last dot; `None` for the
 /// model when there is no dot.
 ///
@@ -229,13 +245,7 @@ impl RunReport {
     /// assert_eq!((runs[1].len(), runs[1].passed()), (2, 1));
     /// ```
     pub fn category_runs(&self, run: &str, model: &str) -> Vec<CategoryRun> {
-        let mut by_repo: std::collections::BTreeMap<String, CategoryRun> = std::collections::BTreeMap::new();
-        for (id, outcome, label) in self.verdicts() {
-            let repo = repository(id);
-            let entry = by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo));
-            entry.push(id, outcome, label);
-        }
-        by_repo.into_values().collect()
+        runs_by_repository(run, model, self.verdicts())
     }
 
     /// Every instance with an outcome (as [`outcomes`](Self::outcomes) lists them) and its

@@ -1,7 +1,6 @@
 //! Finding SWE-bench reports on disk, and reading them as runs.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{CategoryRun, Diagnostic, Status, TestDetail};
@@ -248,13 +247,11 @@ pub(crate) fn instance_report(
 }
 
 pub(crate) fn instance_runs(run: &str, model: &str, reports: &[InstanceReport]) -> Vec<CategoryRun> {
-    let mut by_repo: BTreeMap<String, CategoryRun> = BTreeMap::new();
-    for r in reports {
-        let repo = repository(&r.instance_id);
-        let entry = by_repo.entry(repo.clone()).or_insert_with(|| CategoryRun::new(run, model, repo));
-        entry.push(&r.instance_id, r.outcome(), r.failure_label());
-    }
-    by_repo.into_values().collect()
+    crate::report::runs_by_repository(
+        run,
+        model,
+        reports.iter().map(|r| (r.instance_id.as_str(), r.outcome(), r.failure_label())),
+    )
 }
 
 /// Everything a source says about instance `id`, or `None` when it does not list it.
