@@ -122,9 +122,13 @@ pub fn check_json(check: &Check, diagnostics: &[Diagnostic]) -> String {
     crate::pretty_json(&CheckDocument { schema: CHECK_SCHEMA, check, diagnostics: crate::Listed::of(diagnostics) })
 }
 
-/// `estimate` as text: per model, each category's estimate with its interval and how many
-/// of its tests the model ran, then the overall score.
-pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
+/// `estimate` as text. One model, or `detail`: per model, each category's estimate with its
+/// interval and how many of its tests the model ran, then the overall score. Several
+/// models: one line each, their overall scores ([`estimate_overview`]).
+pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
+    if estimates.len() > 1 && !detail {
+        return estimate_overview(estimates);
+    }
     let mut out = String::new();
     for m in estimates {
         let _ = writeln!(
@@ -178,6 +182,52 @@ pub fn estimate_text(estimates: &[ModelEstimate]) -> String {
         out.push('\n');
     }
     out.push_str("estimate: the anchors as run, every other test at its predicted pass probability; anchor mean: the anchors alone, each weighted by the tests it stands for (far from the estimate when the model answers unlike the fitted ones); overall: the mean of the categories (`evaltally help estimate`)\n");
+    out
+}
+
+/// Several models' estimates, a line each: the overall score (the mean of the categories)
+/// with its interval and anchor mean, how many tests the model ran, and BFCL's overall
+/// score when the subset holds every category BFCL weighs.
+fn estimate_overview(estimates: &[ModelEstimate]) -> String {
+    let mut out = String::new();
+    let width = estimates.iter().map(|m| printable(&m.model).chars().count()).max().unwrap_or(5).max(5);
+    // BFCL's overall score where the subset holds every category it weighs; where it does
+    // not (the rest count 0), --detail says so beside the score.
+    let complete =
+        |m: &ModelEstimate| m.bfcl_overall.as_ref().filter(|b| b.missing.is_empty()).map(|b| b.score.estimate);
+    let bfcl = estimates.iter().any(|m| complete(m).is_some());
+    let _ = write!(
+        out,
+        "  {:<width$}  {:>9}  {:>15}  {:>11}  {:>12}",
+        "model", "estimate", "90% interval", "anchor mean", "tests run"
+    );
+    out.push_str(if bfcl { "  BFCL overall\n" } else { "\n" });
+    for m in estimates {
+        let e = &m.overall;
+        let _ = write!(
+            out,
+            "  {:<width$}  {:>9}  {:>15}  {:>11}  {:>12}",
+            printable(&m.model),
+            pct(e.estimate),
+            format!("{}–{}", pct(e.low), pct(e.high)),
+            e.anchor_mean.map_or_else(|| "-".to_string(), pct),
+            format!("{} of {}", e.tests_run, e.tests_total)
+        );
+        match (complete(m), bfcl) {
+            (Some(score), _) => {
+                let _ = writeln!(out, "  {:>12}", pct(score));
+            }
+            (None, true) => {
+                let _ = writeln!(out, "  {:>12}", "-");
+            }
+            (None, false) => out.push('\n'),
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{} models. estimate: the mean of the categories' estimates, each the anchors as run and every other test at its predicted pass probability; anchor mean: the anchors alone. --detail gives each model's categories (`evaltally help estimate`)",
+        estimates.len()
+    );
     out
 }
 
@@ -252,4 +302,60 @@ pub fn estimate_json(subset: &Subset, estimates: &[ModelEstimate], diagnostics: 
         models: estimates,
         diagnostics: crate::Listed::of(diagnostics),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use evaltally_analyzer::subset::{BfclEstimate, ModelEstimate, ScoreEstimate};
+
+    fn score(estimate: f64) -> ScoreEstimate {
+        ScoreEstimate {
+            category: None,
+            estimate,
+            low: estimate - 0.05,
+            high: estimate + 0.05,
+            se: 0.03,
+            tests_run: 100,
+            tests_total: 1700,
+            anchor_mean: Some(estimate + 0.01),
+        }
+    }
+
+    fn model(name: &str, estimate: f64, bfcl: Option<(f64, &[&str])>) -> ModelEstimate {
+        ModelEstimate {
+            model: name.to_string(),
+            categories: Vec::new(),
+            overall: score(estimate),
+            bfcl_overall: bfcl.map(|(b, missing)| BfclEstimate {
+                score: score(b),
+                missing: missing.iter().map(|m| (*m).to_string()).collect(),
+            }),
+        }
+    }
+
+    #[test]
+    fn several_models_are_a_line_each_with_bfcl_where_every_category_it_weighs_was_run() {
+        let text = super::estimate_text(
+            &[model("acme-7b", 0.5, Some((0.42, &[]))), model("acme-70b\u{1b}[31m", 0.75, Some((0.6, &["memory_kv"])))],
+            false,
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "  model                estimate     90% interval  anchor mean     tests run  BFCL overall"
+        );
+        assert_eq!(
+            lines[1],
+            "  acme-7b                 50.0%      45.0%–55.0%        51.0%   100 of 1700         42.0%"
+        );
+        assert_eq!(
+            lines[2],
+            "  acme-70b\\u{1b}[31m      75.0%      70.0%–80.0%        76.0%   100 of 1700             -"
+        );
+        assert!(lines[4].starts_with("2 models. "), "{text}");
+        let one = super::estimate_text(&[model("acme-7b", 0.5, None)], false);
+        assert!(one.starts_with("acme-7b: estimated from 100 of 1700 tests\n"), "{one}");
+        let partial = super::estimate_text(&[model("a", 0.5, Some((0.4, &["x"]))), model("b", 0.6, None)], false);
+        assert!(!partial.contains("BFCL"), "{partial}");
+    }
 }

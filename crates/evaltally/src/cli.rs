@@ -143,7 +143,8 @@ pub(crate) enum Command {
     /// score is the mean of the categories. Beside it, the anchor mean: the anchors alone,
     /// each weighted by the tests it stands for; far from the estimate, the model answers
     /// unlike the models the subset was fitted on, and the estimate is less sure than its
-    /// interval says (docs/statistics.md, "When not to trust it").
+    /// interval says (docs/statistics.md, "When not to trust it"). Several models are a line
+    /// each, their overall scores; --detail (or -m MODEL) gives each one's categories.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors, a subset file that cannot be used, or when nothing was found.
@@ -832,6 +833,9 @@ pub(crate) struct EstimateArgs {
     /// The subset file `evaltally subset -o` wrote.
     #[arg(long, value_name = "FILE")]
     pub(crate) subset: PathBuf,
+    /// Text: each model's categories, not only its overall score (what one model gets).
+    #[arg(long)]
+    pub(crate) detail: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,

@@ -145,6 +145,24 @@ fn a_subset_is_fitted_written_and_estimates_a_model_from_its_anchors_alone() {
     assert!(text.stdout.starts_with(&format!("{last}: estimated from 30 of 300 tests\n")), "{}", text.stdout);
     assert!(text.stdout.contains("  overall "), "{}", text.stdout);
     insta::assert_snapshot!(text.stdout);
+    // Several models are a line each, each line the overall estimate the JSON gives;
+    // --detail gives each one's categories.
+    let all = evaltally_in(d, &["estimate", "all", "--subset", "subset.json"], &[]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let lines: Vec<&str> = all.stdout.lines().collect();
+    assert!(lines[0].trim_start().starts_with("model "), "{}", all.stdout);
+    assert!(lines[1..=16].iter().all(|l| l.ends_with("30 of 300") && l.contains('–')), "{}", all.stdout);
+    assert_eq!(lines[17], "", "{}", all.stdout);
+    assert!(lines[18].starts_with("16 models. "), "{}", all.stdout);
+    let all_json = json(&evaltally_in(d, &["estimate", "all", "--subset", "subset.json", "--format", "json"], &[]));
+    for m in all_json["models"].as_array().unwrap() {
+        let shown = format!("{:.1}%", 100.0 * m["overall"]["estimate"].as_f64().unwrap());
+        let name = m["model"].as_str().unwrap();
+        let line = lines.iter().find(|l| l.trim_start().starts_with(&format!("{name} "))).unwrap();
+        assert!(line.contains(&format!(" {shown} ")), "{name}: {shown} in {line}");
+    }
+    let detail = evaltally_in(d, &["estimate", "all", "--subset", "subset.json", "--detail"], &[]);
+    assert_eq!(detail.stdout.matches(": estimated from 30 of 300 tests\n").count(), 16, "{}", detail.stdout);
 
     // `report` and `serve` given the subset carry the same estimate, in one line.
     let line = format!(

@@ -98,7 +98,7 @@ pub(crate) fn estimate(args: &EstimateArgs) -> anyhow::Result<Exit> {
     }
     let out = match args.format {
         Format::Json => render::estimate_json(&subset, &estimates, &loaded.diagnostics),
-        _ => render::estimate_text(&estimates),
+        _ => render::estimate_text(&estimates, args.detail),
     };
     output::print(&out)?;
     output::report_diagnostics(&loaded.diagnostics);
