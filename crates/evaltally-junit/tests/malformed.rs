@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use evaltally_core::SplitMix64;
 use evaltally_junit::{JunitError, MAX_DEPTH, looks_like_junit, read};
 
 const VALID: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -153,21 +154,12 @@ fn deep_nesting_is_refused() {
     assert_eq!(read(&ok, Path::new("deep.xml")).unwrap().suites.len(), MAX_DEPTH - 1);
 }
 
-/// A SplitMix64 generator for the garbage tests.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[test]
 fn binary_garbage_is_an_error() {
-    let mut state = 7;
+    let mut rng = SplitMix64::new(7);
     for round in 0..500 {
-        let len = usize::try_from(splitmix(&mut state) % 300).unwrap();
-        let bytes: Vec<u8> = (0..len).map(|_| splitmix(&mut state).to_le_bytes()[0]).collect();
+        let len = rng.below(300);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64().to_le_bytes()[0]).collect();
         let text = String::from_utf8_lossy(&bytes);
         let _ = looks_like_junit(&text);
         assert!(read(&text, Path::new("garbage.bin")).is_err() || text.contains("<testsuite"), "round {round}");
@@ -199,16 +191,16 @@ fn mutated_reports_never_panic() {
         "&#",
         "é",
     ];
-    let mut state = 11;
+    let mut rng = SplitMix64::new(11);
     for _ in 0..3000 {
         let mut text = VALID.to_string();
-        for _ in 0..=splitmix(&mut state) % 4 {
-            let mut at = usize::try_from(splitmix(&mut state) % text.len() as u64).unwrap();
+        for _ in 0..=rng.below(4) {
+            let mut at = rng.below(text.len());
             while !text.is_char_boundary(at) {
                 at -= 1;
             }
-            let piece = markup[usize::try_from(splitmix(&mut state) % markup.len() as u64).unwrap()];
-            match splitmix(&mut state) % 3 {
+            let piece = markup[rng.below(markup.len())];
+            match rng.below(3) {
                 0 => text.insert_str(at, piece),
                 1 => {
                     let end = (at + piece.len()).min(text.len());

@@ -11,23 +11,19 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-use evaltally_core::{Outcome, RunRecord, TestRecord};
+use evaltally_core::{Outcome, RunRecord, SplitMix64, TestRecord};
 use evaltally_junit::{read, write, xml_safe};
 
-/// SplitMix64: a tiny, well-mixed deterministic generator.
-struct Rng(u64);
+/// The seeded generator ([`SplitMix64`]) with the draws the generators below make.
+struct Rng(SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap_or(0)
+        self.0.below(n)
     }
 
     fn chance(&mut self, percent: usize) -> bool {
@@ -259,7 +255,7 @@ fn check(run: &RunRecord, label: &str) {
 
 #[test]
 fn generated_runs_round_trip() {
-    let mut rng = Rng(0x5EED_0001);
+    let mut rng = Rng(SplitMix64::new(0x5EED_0001));
     for i in 0..400 {
         let run = generate(&mut rng, 0);
         check(&run, &format!("run #{i}"));
@@ -268,7 +264,7 @@ fn generated_runs_round_trip() {
 
 #[test]
 fn megabyte_messages_round_trip() {
-    let mut rng = Rng(0x5EED_0002);
+    let mut rng = Rng(SplitMix64::new(0x5EED_0002));
     for i in 0..3 {
         let run = generate(&mut rng, 2);
         check(&run, &format!("huge run #{i}"));
