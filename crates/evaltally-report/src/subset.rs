@@ -124,7 +124,7 @@ pub fn check_json(check: &Check, diagnostics: &[Diagnostic]) -> String {
 
 /// `estimate` as text. One model, or `detail`: per model, each category's estimate with its
 /// interval and how many of its tests the model ran, then the overall score. Several
-/// models: one line each, their overall scores ([`estimate_overview`]).
+/// models: one line each, their overall scores.
 pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
     if estimates.len() > 1 && !detail {
         return estimate_overview(estimates);
