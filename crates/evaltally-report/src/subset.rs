@@ -89,9 +89,10 @@ pub fn check_text(check: &Check) -> String {
     worst.sort_by(|x, y| y.error().total_cmp(&x.error()));
     let _ = writeln!(out, "\nmodels predicted worst:");
     for m in worst.iter().take(5) {
+        let anchors = m.anchor_mean.map_or_else(String::new, |a| format!(", anchor mean {}", pct(a)));
         let _ = writeln!(
             out,
-            "  {}: {} estimated {} [{}–{}], error {} points",
+            "  {}: {} estimated {} [{}–{}]{anchors}, error {} points",
             printable(&m.model),
             pct(m.truth),
             pct(m.estimate),

@@ -203,8 +203,40 @@ fn check_and_plan_say_how_well_a_size_predicts() {
     assert!(median < check["baseline"]["median_error"].as_f64().unwrap() + 0.01, "{check}");
     assert!(median < 0.05, "{check}");
     assert!(check["spearman"].as_f64().unwrap() > 0.8, "{check}");
+    // Each left-out model's anchor mean is what `estimate` gives it from the subset fitted
+    // on the others.
+    let first = &check["models"][0];
+    let name = first["model"].as_str().unwrap();
+    let mut fit = vec!["subset", "all", "--size", "24", "-o", "without.json"];
+    let others: Vec<&str> = check["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["model"].as_str().unwrap())
+        .filter(|m| *m != name)
+        .collect();
+    for m in &others {
+        fit.extend(["--model", m]);
+    }
+    assert_eq!(evaltally_in(tmp.path(), &fit, &[]).code, 0);
+    let alone = json(&evaltally_in(
+        tmp.path(),
+        &["estimate", "all", "--subset", "without.json", "--model", name, "--format", "json"],
+        &[],
+    ));
+    assert_eq!(first["anchor_mean"], alone["models"][0]["overall"]["anchor_mean"], "{first}");
+    assert_eq!(first["estimate"], alone["models"][0]["overall"]["estimate"], "{first}");
     let text = evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--check"], &[]);
     assert!(text.stdout.starts_with("leave-one-model-out over 12 models, 24 anchors"), "{}", text.stdout);
+    let worst = text.stdout.lines().skip_while(|l| *l != "models predicted worst:").nth(1).unwrap();
+    let shown = check["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| worst.starts_with(&format!("  {}: ", m["model"].as_str().unwrap())))
+        .unwrap();
+    let mean = format!(", anchor mean {:.1}%, ", 100.0 * shown["anchor_mean"].as_f64().unwrap());
+    assert!(worst.contains(&mean), "{worst} lacks {mean}");
     // plan --subset-error tries 25, 50, … until the median error is reached.
     let plan = json(&evaltally_in(tmp.path(), &["plan", "all", "--subset-error", "0.2", "--format", "json"], &[]));
     let sizes = plan["subset"]["sizes"].as_array().unwrap();

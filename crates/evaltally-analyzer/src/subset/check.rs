@@ -25,6 +25,11 @@ pub struct CheckedModel {
     pub low: f64,
     /// The upper end.
     pub high: f64,
+    /// What its anchors say alone (the mean of the categories' weighted anchor means):
+    /// far from `estimate`, the model answers unlike the others. Absent when it ran none
+    /// of a category's anchors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor_mean: Option<f64>,
     /// Per category: (category, full score, estimate, low, high).
     pub categories: Vec<(String, f64, f64, f64, f64)>,
 }
@@ -144,6 +149,7 @@ fn left_out(data: &Data, m: usize, subset: &Subset) -> CheckedModel {
         estimate: estimate.overall.estimate,
         low: estimate.overall.low,
         high: estimate.overall.high,
+        anchor_mean: estimate.overall.anchor_mean,
         categories,
     }
 }
