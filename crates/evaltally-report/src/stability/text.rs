@@ -251,7 +251,9 @@ fn precision_table(out: &mut String, model: &ModelStability, scored: &[&Category
 fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
     let top = top_flaky(model, n);
     if top.is_empty() {
-        let _ = writeln!(out, "\n  no flaky tests");
+        // One run cannot show a flaky test: say so, rather than vouch for every test.
+        let one = if model.runs.len() < 2 { " (1 run: a test flips only across runs)" } else { "" };
+        let _ = writeln!(out, "\n  no flaky tests{one}");
         return;
     }
     let legend = if model.overall.with_errors > 0 {
