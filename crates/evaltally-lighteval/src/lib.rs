@@ -258,7 +258,7 @@ pub(crate) fn reading(path: &Path, bytes: &[u8], beside: &Beside, scoring: &Scor
             path,
             format!(
                 "{} repeat a `doc.id` read before (a task with several evaluation splits or few-shot seeds): read as `<id>#1`, `<id>#2`, … (first: `{first}`)",
-                rows(*n)
+                count(*n, "row")
             ),
         ));
     }
@@ -370,9 +370,14 @@ impl Tally {
     }
 }
 
-/// `1 row`, `3 rows`.
-fn rows(n: usize) -> String {
-    if n == 1 { "1 row".to_string() } else { format!("{n} rows") }
+/// `1 row`, `3 rows`: `n` of `noun`, with an `s` for more than one.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+/// `1 sample is`, `3 samples are`: [`count`] with the verb that agrees with it.
+fn count_verb(n: usize, noun: &str, one: &str, many: &str) -> String {
+    format!("{} {}", count(n, noun), if n == 1 { one } else { many })
 }
 
 impl Unjudged {
@@ -382,7 +387,7 @@ impl Unjudged {
                 path,
                 format!(
                     "`{metric}`: {} neither 0 nor 1 (a fraction, as pass@1 over several samples, f1 or bleu give; first: sample `{id}`, {value}): unscored; --pass-threshold judges them",
-                    samples(n, "is", "are")
+                    count_verb(n, "sample", "is", "are")
                 ),
             ));
         }
@@ -391,7 +396,7 @@ impl Unjudged {
                 path,
                 format!(
                     "`{metric}`: {} no score (a NaN, a list, or a corpus metric's inputs; first: sample `{id}`, {value}): unscored",
-                    samples(n, "has", "have")
+                    count_verb(n, "sample", "has", "have")
                 ),
             ));
         }
@@ -400,10 +405,7 @@ impl Unjudged {
                 path,
                 format!(
                     "{} no `{metric}` (rows of the task's other metrics, or of another few-shot seed; first: sample `{id}`): left out",
-                    match n {
-                        1 => "1 row has".to_string(),
-                        n => format!("{n} rows have"),
-                    }
+                    count_verb(n, "row", "has", "have")
                 ),
             ));
         }
@@ -411,15 +413,10 @@ impl Unjudged {
             let column = shape.metrics_column();
             out.push(Diagnostic::error(
                 path,
-                format!("{}: `{column}` is not a Python dict (first: sample `{id}`: {why}): left out", rows(n)),
+                format!("{}: `{column}` is not a Python dict (first: sample `{id}`: {why}): left out", count(n, "row")),
             ));
         }
     }
-}
-
-/// `1 sample is`, `3 samples are`.
-fn samples(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 sample {one}") } else { format!("{n} samples {many}") }
 }
 
 /// The run's metadata: when it ran (the date), the lighteval commit and the digest of the
