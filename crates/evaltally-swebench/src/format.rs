@@ -215,9 +215,6 @@ impl Format for SweBench {
     /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`); OpenHands agent
     /// output that no evaluation graded, and the attempt files of its iterative evaluation.
     fn aside(&self, file: &Input<'_>) -> Option<String> {
-        if is_markdown(file.path) {
-            return markdown::aside(file);
-        }
         if is_jsonl(file.path) {
             return openhands::aside(file);
         }
