@@ -27,7 +27,8 @@ pub const LAYOUTS: &str = concat!(
     "  <root>/<run>/result/<model>/…/BFCL_v4_<category>_result.json  (+ <root>/<run>/score/<model>/…/BFCL_v4_<category>_score.json)\n",
     "  <root>/result-<run>/<model>/…  with  <root>/score-<run>/<model>/…\n",
     "  <project>/result/<model>/…  with  <project>/score/<model>/…   (one run, named after <project>)\n",
-    "  file names: BFCL_v<N>_<category>_{result,score}.json, gorilla_openfunctions_v1_test_<category>_result.json, <category>_score.json",
+    "  file names: BFCL_v<N>_<category>_{result,score}.json, gorilla_openfunctions_v1_test_<category>_result.json, <category>_score.json;\n",
+    "  in a result folder also a dataset's name (gorilla_openfunctions_v1_test_<category>.json, BFCL_v2_<category>.json, BFCL_v3_<category>.json)",
 );
 
 /// How deep files may be nested below a model folder.
@@ -68,6 +69,9 @@ pub enum FileKind {
 /// assert_eq!(classify("parallel_function_score.json"), Some((FileKind::Score, "parallel_function")));
 /// assert_eq!(classify("BFCL_v4_memory_kv_prereq_result.json"), None);
 /// assert_eq!(classify("data_overall.csv"), None);
+/// // A dataset's name: a result file only inside a result folder (see `is_bfcl_file`).
+/// assert_eq!(classify("gorilla_openfunctions_v1_test_rest.json"), Some((FileKind::Result, "rest")));
+/// assert_eq!(classify("BFCL_v4_simple_python.json"), None);
 /// ```
 pub fn classify(file_name: &str) -> Option<(FileKind, &str)> {
     let stem = file_name.strip_suffix(".json").or_else(|| file_name.strip_suffix(".jsonl"))?;
@@ -75,6 +79,8 @@ pub fn classify(file_name: &str) -> Option<(FileKind, &str)> {
         (FileKind::Result, body)
     } else if let Some(body) = stem.strip_suffix("_score") {
         (FileKind::Score, body)
+    } else if is_dataset_name(stem) {
+        (FileKind::Result, stem)
     } else {
         return None;
     };
@@ -99,6 +105,29 @@ pub fn is_v1_name(path: &std::path::Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("gorilla_openfunctions_v1_test_"))
 }
 
+/// Whether a file name's stem is that of a BFCL dataset file up to v3
+/// (`gorilla_openfunctions_v1_test_<category>`, `BFCL_v2_<category>`, `BFCL_v3_<category>`).
+///
+/// BFCL's `eval_runner.py` read every `*.json` in a model's result folder but `result.json`
+/// until V4 (58f57e91, 2025-08-25), taking the category from the name with `_result`
+/// optional, so a result saved under its dataset file's name was scored as that category's.
+/// From V4 it reads `BFCL_v4_*_result.json` only.
+fn is_dataset_name(stem: &str) -> bool {
+    ["gorilla_openfunctions_v1_test_", "BFCL_v2_", "BFCL_v3_"]
+        .iter()
+        .any(|prefix| stem.strip_prefix(prefix).is_some_and(|c| !c.is_empty()))
+}
+
+/// Whether a file [`classify`] recognises is placed as it must be: one under a dataset
+/// file's name (no `_result` or `_score` suffix) only in a model's folder of a result tree,
+/// where BFCL up to v3 scored it; anywhere else (a checkout's `data/` folder) it is the
+/// dataset.
+fn is_placed(path: &Path, name: &str) -> bool {
+    let stem = name.strip_suffix(".json").or_else(|| name.strip_suffix(".jsonl")).unwrap_or(name);
+    let dataset_named = !stem.ends_with("_result") && !stem.ends_with("_score");
+    !dataset_named || locate(path).is_some_and(|p| p.kind == FileKind::Result && p.model.is_some() && !p.in_snapshot)
+}
+
 /// Strips `BFCL_v<digits>_`.
 fn strip_version_prefix(body: &str) -> Option<&str> {
     let rest = body.strip_prefix("BFCL_v")?;
@@ -109,9 +138,10 @@ fn strip_version_prefix(body: &str) -> Option<&str> {
     rest[digits..].strip_prefix('_')
 }
 
-/// Whether a file is one of BFCL's by its name or place: a result or score file, a memory
-/// category's `*_prereq_result.json`, a `memory_snapshot` file inside a result tree, or a
-/// `BFCL_…` file whose name is not UTF-8 (reported when grouped).
+/// Whether a file is one of BFCL's by its name or place: a result or score file (one under
+/// a dataset file's name only in a model folder of a result tree), a memory category's
+/// `*_prereq_result.json`, a `memory_snapshot` file inside a result tree, or a `BFCL_…` file
+/// whose name is not UTF-8 (reported when grouped).
 ///
 /// ```
 /// use std::path::Path;
@@ -119,11 +149,15 @@ fn strip_version_prefix(body: &str) -> Option<&str> {
 /// assert!(is_bfcl_file(Path::new("r/result/m/BFCL_v4_simple_result.json")));
 /// assert!(is_bfcl_file(Path::new("r/result/m/kv/memory_snapshot/customer_final.json")));
 /// assert!(!is_bfcl_file(Path::new("r/report.json")));
+/// assert!(is_bfcl_file(Path::new("r/result/m/gorilla_openfunctions_v1_test_simple.json")));
+/// assert!(!is_bfcl_file(Path::new("gorilla/data/gorilla_openfunctions_v1_test_simple.json")));
+/// assert!(!is_bfcl_file(Path::new("r/score/m/BFCL_v3_simple.json")));
+/// assert!(is_bfcl_file(Path::new("r/score/m/BFCL_v3_simple_score.json")));
 /// ```
 pub fn is_bfcl_file(path: &Path) -> bool {
     let Some(name) = evaltally_format::file_name(path) else { return false };
     let Some(name) = name.to_str() else { return name.to_string_lossy().starts_with("BFCL_") };
-    classify(name).is_some()
+    classify(name).is_some() && is_placed(path, name)
         || name.ends_with("_prereq_result.json")
         // Only a file below a `memory_snapshot` folder can be in a snapshot: every other JSON
         // file the walk finds is told apart without taking its path apart.
