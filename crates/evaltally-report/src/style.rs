@@ -168,3 +168,8 @@ pub(crate) fn notes(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltall
 pub(crate) fn errors(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltally_core::Diagnostic> {
     diagnostics.iter().filter(|d| d.is_error()).collect()
 }
+
+/// "1 run" / "3 runs".
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}

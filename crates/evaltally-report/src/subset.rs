@@ -85,6 +85,23 @@ pub fn check_text(check: &Check) -> String {
         "\nrandom: {} random subsets of the same size, each category the mean of its tests in it",
         b.seeds
     );
+    if !check.not_checked.is_empty() {
+        let shown: Vec<String> = check
+            .not_checked
+            .iter()
+            .take(3)
+            .map(|m| format!("{} ({} of {} categories)", printable(&m.model), m.categories_run, m.categories))
+            .collect();
+        let more = check.not_checked.len().saturating_sub(shown.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let _ = writeln!(
+            out,
+            "not checked: {} did not run every category, so {} no full score to compare with: {}{more}",
+            crate::plural(check.not_checked.len(), "model"),
+            if check.not_checked.len() == 1 { "has" } else { "have" },
+            shown.join(", ")
+        );
+    }
     let mut worst: Vec<_> = check.models.iter().collect();
     worst.sort_by(|x, y| y.error().total_cmp(&x.error()));
     let _ = writeln!(out, "\nmodels predicted worst:");

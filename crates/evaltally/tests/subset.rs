@@ -247,3 +247,35 @@ fn check_and_plan_say_how_well_a_size_predicts() {
     assert_eq!(few.code, 2, "{}", few.stderr);
     assert!(few.stderr.contains("at least 2 models"), "{}", few.stderr);
 }
+
+#[test]
+fn check_leaves_out_a_model_that_did_not_run_every_category_and_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(&tmp.path().join("all"), 12, 240);
+    // model-003 never ran `parallel`: its runs of the other two categories still count in
+    // every fit, but it has no full score to hold an estimate of the full score against.
+    for run in ["run-1", "run-2"] {
+        for tree in ["result", "score"] {
+            let file = format!("all/{run}/{tree}/model-003/BFCL_v4_parallel_{tree}.json");
+            std::fs::remove_file(tmp.path().join(&file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        }
+    }
+    let check = json(&evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--check", "--format", "json"], &[]));
+    let checked: Vec<&str> = check["models"].as_array().unwrap().iter().map(|m| m["model"].as_str().unwrap()).collect();
+    assert_eq!(checked.len(), 11, "{check}");
+    assert!(!checked.contains(&"model-003"), "{check}");
+    assert_eq!(
+        check["not_checked"],
+        serde_json::json!([{"model": "model-003", "categories_run": 2, "categories": 3}]),
+        "{check}"
+    );
+    evaltally_testkit::schema::assert_valid(&check, "subset --check");
+    let text = evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--check"], &[]);
+    assert!(text.stdout.starts_with("leave-one-model-out over 11 models, 24 anchors"), "{}", text.stdout);
+    assert!(
+        text.stdout.lines().any(|l| l
+            == "not checked: 1 model did not run every category, so has no full score to compare with: model-003 (2 of 3 categories)"),
+        "{}",
+        text.stdout
+    );
+}

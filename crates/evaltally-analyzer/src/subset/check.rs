@@ -59,14 +59,30 @@ pub struct Baseline {
     pub spearman: f64,
 }
 
+/// A model the check leaves out of its figures: it did not run every category, so it has
+/// no full score to hold an estimate of the full score against (its runs still count in
+/// every fit).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NotChecked {
+    /// The model.
+    pub model: String,
+    /// The categories it ran a test of.
+    pub categories_run: usize,
+    /// The categories of the data.
+    pub categories: usize,
+}
+
 /// What leaving each model out gave.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Check {
     /// The subset size.
     pub size: usize,
-    /// Each model.
+    /// Each model that ran every category.
     pub models: Vec<CheckedModel>,
+    /// The models that did not, so are in no figure.
+    pub not_checked: Vec<NotChecked>,
     /// Median absolute error of the overall score.
     pub median_error: f64,
     /// Its 90th percentile.
@@ -87,6 +103,7 @@ pub struct Check {
 
 /// Leaves each model of `data` out in turn (in parallel; the result does not depend on the
 /// order): fits a subset of `size` on the others and estimates the model from its anchors.
+/// A model that did not run every category is not checked ([`Check::not_checked`]).
 pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
     if data.models.len() < 3 {
         return Err(SubsetError::TooLittle { models: data.models.len(), tests: data.tests.len() });
@@ -94,8 +111,13 @@ pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
     if size == 0 || size > data.tests.len() {
         return Err(SubsetError::Size { size, tests: data.tests.len() });
     }
-    let models: Vec<CheckedModel> = (0..data.models.len())
-        .into_par_iter()
+    let (complete, not_checked) = completeness(data);
+    if complete.len() < 3 {
+        return Err(SubsetError::TooLittle { models: complete.len(), tests: data.tests.len() });
+    }
+    let models: Vec<CheckedModel> = complete
+        .par_iter()
+        .copied()
         .map(|m| -> Result<CheckedModel, SubsetError> {
             let rest = data.without(m);
             let subset = Subset::build(&rest, size)?;
@@ -119,9 +141,29 @@ pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
         coverage_categories: covered as f64 / pairs.max(1) as f64,
         coverage_overall: models.iter().filter(|m| m.low <= m.truth && m.truth <= m.high).count() as f64
             / models.len().max(1) as f64,
-        baseline: baseline(data, size),
+        baseline: baseline(data, &complete, size),
         models,
+        not_checked,
     })
+}
+
+/// The models that ran a test of every category, and the others.
+fn completeness(data: &Data) -> (Vec<usize>, Vec<NotChecked>) {
+    let mut complete = Vec::new();
+    let mut not_checked = Vec::new();
+    for m in 0..data.models.len() {
+        let categories_run = data.score(m).0.iter().flatten().count();
+        if categories_run == data.categories.len() {
+            complete.push(m);
+        } else {
+            not_checked.push(NotChecked {
+                model: data.models[m].clone(),
+                categories_run,
+                categories: data.categories.len(),
+            });
+        }
+    }
+    (complete, not_checked)
 }
 
 /// Model `m` estimated from its runs of `subset`'s anchors, beside its full score.
@@ -154,10 +196,10 @@ fn left_out(data: &Data, m: usize, subset: &Subset) -> CheckedModel {
     }
 }
 
-/// The random baseline: for each seed, `size` tests drawn without replacement, allocated
-/// over the categories as the subset's anchors are; each category scored by the mean of the
-/// model's pass rates on its drawn tests.
-fn baseline(data: &Data, size: usize) -> Baseline {
+/// The random baseline over the models `checked`: for each seed, `size` tests drawn without
+/// replacement, allocated over the categories as the subset's anchors are; each category
+/// scored by the mean of the model's pass rates on its drawn tests.
+fn baseline(data: &Data, checked: &[usize], size: usize) -> Baseline {
     let d = data.categories.len();
     let counts = allocate(&data.sizes(), size);
     let mut sums = Baseline {
@@ -183,7 +225,7 @@ fn baseline(data: &Data, size: usize) -> Baseline {
         let mut errors = Vec::new();
         let mut category_errors = Vec::new();
         let (mut truths, mut estimates) = (Vec::new(), Vec::new());
-        for m in 0..data.models.len() {
+        for &m in checked {
             let (truth_per, truth) = data.score(m);
             let mut s = vec![0.0; d];
             let mut n = vec![0usize; d];

@@ -24,7 +24,7 @@ use evaltally_core::{CategoryRun, Outcome, id};
 use serde::{Deserialize, Serialize};
 
 pub use anchors::allocate;
-pub use check::{Baseline, Check, CheckedModel, SizeTried, SubsetPlan, check, plan, spearman};
+pub use check::{Baseline, Check, CheckedModel, NotChecked, SizeTried, SubsetPlan, check, plan, spearman};
 pub use estimate::{CategoryEstimate, Z90};
 pub use fit::{Fitted, MAX_SWEEPS, TOLERANCE, fit};
 

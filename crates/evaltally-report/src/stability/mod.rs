@@ -16,7 +16,7 @@ pub use junit::junit;
 pub use markdown::markdown;
 pub use text::text;
 
-use crate::Style;
+use crate::{Style, plural};
 
 /// What to render besides the tables.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -255,11 +255,6 @@ pub fn id_files(model: &ModelStability) -> [(&'static str, String); 3] {
         ("flaky_tests.json", file(|c| &c.ids.flaky)),
         ("failing_tests.json", file(|c| &c.ids.stable_fail)),
     ]
-}
-
-/// "1 run" / "3 runs".
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A rate as a percentage with one decimal, `-` when unknown.
