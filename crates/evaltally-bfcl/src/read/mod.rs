@@ -150,6 +150,13 @@ fn judge(
     let mut run = CategoryRun::new(&pair.run, &pair.model, &pair.category);
     run.sources.push(result_path.clone());
     let scored = match (&pair.score, score) {
+        (None, _) if crate::never_scored(&pair.category) => {
+            out.diagnostics.push(Diagnostic::info(
+                result_path,
+                crate::never_scored_note(&pair.model, &pair.category, &pair.run, Some(results.len())),
+            ));
+            None
+        }
         (None, _) | (Some(_), None) => {
             out.diagnostics.push(Diagnostic::warning(
                 result_path,
