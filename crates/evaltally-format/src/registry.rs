@@ -195,7 +195,7 @@ impl Registry {
                         }
                     }
                 }
-                Goes::Sniffed(candidate_sets.shared(&candidates), beside)
+                Goes::Sniffed(candidate_sets.shared(&candidates, &formats), beside)
             })
             .collect();
         drop(listing);
@@ -277,6 +277,10 @@ impl FolderListing for FolderNames<'_> {
 /// a handful of sets: files of one kind have the same).
 struct Candidates {
     formats: Vec<&'static dyn Format>,
+    /// The other formats of the walk, which claim files by name: asked only whether the
+    /// document is wholly one of theirs under another name, for the note on a file no
+    /// format read.
+    others: Vec<&'static dyn Format>,
     /// ` candidate <length>:<name>` for each, the part of a unit's identity, made on every
     /// run, that they give: written once.
     identity: String,
@@ -304,15 +308,16 @@ impl fmt::Display for Names<'_> {
 struct CandidateSets(Vec<Arc<Candidates>>);
 
 impl CandidateSets {
-    /// The shared set of these formats.
-    fn shared(&mut self, formats: &[&'static dyn Format]) -> Arc<Candidates> {
+    /// The shared set of these formats, of all the walk's formats `all`.
+    fn shared(&mut self, formats: &[&'static dyn Format], all: &[&'static dyn Format]) -> Arc<Candidates> {
         let same = |known: &Candidates| {
             known.len() == formats.len() && known.iter().zip(formats).all(|(a, b)| std::ptr::addr_eq(*a, *b))
         };
         if let Some(known) = self.0.iter().find(|known| same(known)) {
             return Arc::clone(known);
         }
-        let set = Arc::new(Candidates { formats: formats.to_vec(), identity: Names(formats).to_string() });
+        let others = all.iter().copied().filter(|a| !formats.iter().any(|f| std::ptr::addr_eq(*a, *f))).collect();
+        let set = Arc::new(Candidates { formats: formats.to_vec(), others, identity: Names(formats).to_string() });
         self.0.push(Arc::clone(&set));
         set
     }
@@ -394,13 +399,29 @@ impl SniffedFile {
         if input.named {
             return Some(Diagnostic::error(path, self.not_known(input)));
         }
-        if let Some((format, lacks)) =
-            self.closest(input).filter(|(_, r)| r.lacks.len() == 1 && r.shares >= 2).map(|(f, r)| (f, r.lacks[0]))
-        {
-            return Some(Diagnostic::warning(
+        match self.closest(input) {
+            Some((format, r)) if r.lacks.len() == 1 && r.shares >= 2 => {
+                return Some(Diagnostic::warning(
+                    path,
+                    format!(
+                        "not read: has the fields of {} but lacks `{}`; `--as {}` reads it as one",
+                        format.noun(),
+                        r.lacks[0],
+                        format.name()
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        // Every field a format requires, under a name its writer does not give (a copy
+        // renamed `1.json`): a format that claims files by name passes it by.
+        let whole =
+            |f: &&&'static dyn Format| f.resemblance(input).is_some_and(|r| r.lacks.is_empty() && r.shares >= 2);
+        if let Some(format) = self.candidates.others.iter().find(whole) {
+            return Some(Diagnostic::note(
                 path,
                 format!(
-                    "not read: has the fields of {} but lacks `{lacks}`; `--as {}` reads it as one",
+                    "not read: has the fields of {} under a name its writer does not give; `--as {}` reads it",
                     format.noun(),
                     format.name()
                 ),

@@ -157,6 +157,15 @@ fn renamed_copies_are_read_with_as() {
     let two = "testdata/shapes/evalplus/renamed-copy/acme-mini/2.json";
     let plain = evaltally(&["stability", one, two]);
     assert_eq!(plain.code, 2, "{}", plain.stderr);
+    // Found in a folder, each is said to be EvalPlus's under another name.
+    let found = evaltally(&["--verbose", "stability", "testdata/shapes/evalplus/renamed-copy"]);
+    assert_eq!(found.code, 2, "{}", found.stderr);
+    for file in [one, two] {
+        let said = format!(
+            "{file}: note: not read: has the fields of EvalPlus results under a name its writer does not give; `--as evalplus` reads it"
+        );
+        assert!(found.stderr.lines().any(|l| l == said), "{said}\n{}", found.stderr);
+    }
     let run = evaltally(&["stability", one, two, "--as", "evalplus", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
