@@ -399,19 +399,17 @@ impl SniffedFile {
         if input.named {
             return Some(Diagnostic::error(path, self.not_known(input)));
         }
-        match self.closest(input) {
-            Some((format, r)) if r.lacks.len() == 1 && r.shares >= 2 => {
-                return Some(Diagnostic::warning(
-                    path,
-                    format!(
-                        "not read: has the fields of {} but lacks `{}`; `--as {}` reads it as one",
-                        format.noun(),
-                        r.lacks[0],
-                        format.name()
-                    ),
-                ));
-            }
-            _ => {}
+        if let Some((format, lacks)) =
+            self.closest(input).filter(|(_, r)| r.lacks.len() == 1 && r.shares >= 2).map(|(f, r)| (f, r.lacks[0]))
+        {
+            return Some(Diagnostic::warning(
+                path,
+                format!(
+                    "not read: has the fields of {} but lacks `{lacks}`; `--as {}` reads it as one",
+                    format.noun(),
+                    format.name()
+                ),
+            ));
         }
         // Every field a format requires, under a name its writer does not give (a copy
         // renamed `1.json`): a format that claims files by name passes it by.
