@@ -43,6 +43,9 @@ pub enum DiscoverError {
         searched: Vec<PathBuf>,
         /// The registry's formats in words (`BFCL result or score files, gstack results …`).
         nouns: String,
+        /// What the walk met on the way (a link not followed, a folder that could not be
+        /// listed), often the reason nothing was found.
+        diagnostics: Vec<Diagnostic>,
     },
     /// `--as` named no format.
     #[error("unknown format `{name}`; known: {known}")]
@@ -216,7 +219,7 @@ impl Registry {
         }
         units.extend(sniffed);
         if units.is_empty() {
-            return Err(DiscoverError::NothingFound { searched: paths.to_vec(), nouns: self.nouns() });
+            return Err(DiscoverError::NothingFound { searched: paths.to_vec(), nouns: self.nouns(), diagnostics });
         }
         Ok(Discovered { units, diagnostics, folders })
     }

@@ -133,3 +133,21 @@ fn a_last_line_cut_short_is_still_a_warning() {
         run.stderr
     );
 }
+
+/// When nothing is found, what the walk met on the way is said before the error: a link to
+/// runs outside the folder given, not followed, is why the folder looks empty.
+#[cfg(unix)]
+#[test]
+fn nothing_found_says_the_links_it_did_not_follow() {
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "run/result/model-a/BFCL_v4_simple_python_result.json", &result_lines(2));
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path().join("run"), dir.path().join("run")).unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "."], &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let target = outside.path().canonicalize().unwrap().join("run");
+    let link = format!("./run: warning: link to {}, outside .; not followed", target.display());
+    let first = run.stderr.lines().next().unwrap_or_default();
+    assert_eq!(first, link, "{}", run.stderr);
+    assert!(run.stderr.contains("\nerror: no BFCL result or score files"), "{}", run.stderr);
+}

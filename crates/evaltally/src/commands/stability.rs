@@ -198,10 +198,12 @@ pub(crate) fn exit_code(diagnostics: &[evaltally_core::Diagnostic], strict: bool
     if tripped || errors || (strict && warnings) { Exit::Problems } else { Exit::Ok }
 }
 
-/// Turns "nothing found" into a usage error that says where it looked and what it knows.
+/// Turns "nothing found" into a usage error that says where it looked and what it knows,
+/// after what the walk met on the way (a link it did not follow is often why).
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
-        LoadError::Discover(DiscoverError::NothingFound { .. }) => {
+        LoadError::Discover(DiscoverError::NothingFound { diagnostics, .. }) => {
+            output::report_diagnostics(diagnostics);
             UsageError(format!("{err}\n\nevaltally reads:\n{}", load::registry().describe())).into()
         }
         _ => UsageError(err.to_string()).into(),
