@@ -369,10 +369,20 @@ fn an_empty_folder_is_served_and_fills() {
     let tmp = tempfile::tempdir().unwrap();
     let served = tmp.path().join("empty");
     std::fs::create_dir_all(&served).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(evaltally_testkit::testdata("gstack"), served.join("elsewhere")).unwrap();
     let server =
         Serving::start(bin(), tmp.path(), &[served.to_str().unwrap()], &[("EVALTALLY_CACHE", &cache(tmp.path()))]);
     assert!(server.wait_line("load 1:", Duration::from_mins(1)).unwrap().contains("0 runs"));
-    assert_eq!(api(&server, "/api/summary")["models"].as_array().map(Vec::len), Some(0));
+    let summary = api(&server, "/api/summary");
+    assert_eq!(summary["models"].as_array().map(Vec::len), Some(0));
+    // A link to runs outside the folder is not followed, and the view says so.
+    #[cfg(unix)]
+    {
+        let listed = summary["diagnostics"]["listed"].as_array().unwrap();
+        assert_eq!(summary["diagnostics"]["warnings"], 1, "{summary}");
+        assert!(listed[0].as_str().unwrap().contains("outside"), "{summary}");
+    }
     assert_eq!(server.get("/api/heatmap").status, 404);
     // A gstack run written atomically (a temporary name, then renamed), as gstack saves.
     let file = evaltally_testkit::testdata("gstack/standard/nightly-1.json");

@@ -207,8 +207,11 @@ impl Served {
                     input.notes =
                         notes.into_iter().map(|r| RunNotes { run: r.run, model: r.model, ..r.value }).collect();
                 }
-                // An empty folder: runs may land in it later.
-                Err(LoadError::Discover(DiscoverError::NothingFound { .. })) => {}
+                // An empty folder: runs may land in it later. What the walk met on the way
+                // (a link it did not follow) is shown meanwhile.
+                Err(LoadError::Discover(DiscoverError::NothingFound { diagnostics, .. })) => {
+                    input.diagnostics = diagnostics;
+                }
                 Err(e) => return Err(super::stability::explain(&e)),
             }
             // The folders given (a new run lands in one), and the folders of the files
