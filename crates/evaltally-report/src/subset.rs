@@ -92,14 +92,12 @@ pub fn check_text(check: &Check) -> String {
             .take(3)
             .map(|m| format!("{} ({} of {} categories)", printable(&m.model), m.categories_run, m.categories))
             .collect();
-        let more = check.not_checked.len().saturating_sub(shown.len());
-        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
         let _ = writeln!(
             out,
-            "not checked: {} did not run every category, so {} no full score to compare with: {}{more}",
+            "not checked: {} did not run every category, so {} no full score to compare with: {}",
             crate::plural(check.not_checked.len(), "model"),
             if check.not_checked.len() == 1 { "has" } else { "have" },
-            shown.join(", ")
+            crate::and_more(&shown, check.not_checked.len())
         );
     }
     let mut worst: Vec<_> = check.models.iter().collect();

@@ -176,11 +176,7 @@ fn reference_line(report: &StabilityReport) -> Option<String> {
 fn id_list(ids: &[String]) -> String {
     let shown: Vec<String> =
         ids.iter().take(SHOWN_IDS).map(|i| evaltally_core::text::printable(i).into_owned()).collect();
-    if ids.len() > SHOWN_IDS {
-        format!("{} and {} more", shown.join(", "), ids.len() - SHOWN_IDS)
-    } else {
-        shown.join(", ")
-    }
+    crate::and_more(&shown, ids.len())
 }
 
 fn top_flaky(model: &ModelStability, n: usize) -> Vec<FlakyTest<'_>> {
