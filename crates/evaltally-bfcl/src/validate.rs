@@ -486,14 +486,16 @@ pub fn validate_pair(pair: &FilePair) -> Vec<FileReport> {
     let scores = pair.score.as_ref().map(|p| validate_scores(p, &pair.category, ids, &mut parser));
     if let Some((mut r, _)) = results {
         r.sort();
-        if pair.score.is_none() && !pair.run.is_empty() && crate::never_scored(&pair.category) {
-            r.findings
-                .push(Finding::info("file", crate::never_scored_note(&pair.model, &pair.category, &pair.run, None)));
-        } else if pair.score.is_none() && !pair.run.is_empty() {
-            r.file_warning(format!(
-                "no score file for model `{}`, category `{}` in run `{}`: its tests are unscored",
-                pair.model, pair.category, pair.run
-            ));
+        if pair.score.is_none() && !pair.run.is_empty() {
+            if crate::never_scored(&pair.category) {
+                let note = crate::never_scored_note(&pair.model, &pair.category, &pair.run, None);
+                r.findings.push(Finding::info("file", note));
+            } else {
+                r.file_warning(format!(
+                    "no score file for model `{}`, category `{}` in run `{}`: its tests are unscored",
+                    pair.model, pair.category, pair.run
+                ));
+            }
         }
         out.push(r);
     }
