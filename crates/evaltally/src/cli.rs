@@ -64,11 +64,13 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Which tests always pass, always fail, or flip across runs.
     ///
-    /// Each PATH is a run folder or a folder of runs, in any BFCL layout:
-    /// `<root>/<run>/{result,score}/<model>/…`, `<root>/result-<run>/` with
-    /// `<root>/score-<run>/`, or a BFCL project folder holding `result/` and `score/`; or an
-    /// SF-Bench or SWE-bench report, a gstack result, a JUnit XML report, or a folder of them.
-    /// Several PATHs add up.
+    /// Each PATH is a result file, a run folder or a folder of runs, of any format
+    /// evaltally reads (`evaltally formats`; BFCL in every layout: `<root>/<run>/{result,score}/
+    /// <model>/…`, `result-<run>/` with `score-<run>/`, a project folder holding `result/`
+    /// and `score/`), or a `store:` selection. Several PATHs add up.
+    ///
+    /// With several models, one line per model (its overall counts) comes first, then each
+    /// model's categories and its flaky tests.
     ///
     /// Columns: runs (that judged the category), tests, stable pass (passed in every run that
     /// judged it), flaky (passed in some, failed in others), stable fail (failed in every one),

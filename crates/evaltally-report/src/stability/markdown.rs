@@ -11,6 +11,9 @@ use super::{Options, SHOWN_K, beyond_note, bfcl_line, clusters_word, k_cell, plu
 /// The report as Markdown.
 pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: Options) -> String {
     let mut out = String::from("# evaltally stability\n");
+    if report.models.len() > 1 {
+        models_table(&mut out, report);
+    }
     for model in &report.models {
         let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
         let runs: Vec<String> = model.runs.iter().map(|r| markdown_code(r, false)).collect();
@@ -75,6 +78,40 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
     }
     crate::diagnostics_markdown(&mut out, diagnostics);
     out
+}
+
+/// Every model's overall row, before each model's section.
+fn models_table(out: &mut String, report: &StabilityReport) {
+    let errored = report.models.iter().any(|m| m.overall.errored > 0);
+    let (head, rule) = if errored { (" errored |", "---:|") } else { ("", "") };
+    let _ = writeln!(out, "\n## Models\n");
+    let _ = writeln!(out, "| model | runs | tests | stable pass | flaky | stable fail |{head}");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|{rule}");
+    for model in &report.models {
+        let o = model.overall;
+        // A model whose runs judged nothing (every test unscored) is said, not counted as 0%.
+        if o.total == 0 {
+            let _ = writeln!(
+                out,
+                "| {} | {} | no test judged | | | |{}",
+                markdown_text(&model.model),
+                model.runs.len(),
+                if errored { " |" } else { "" }
+            );
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |{}",
+            markdown_text(&model.model),
+            model.runs.len(),
+            o.total,
+            cell(o, o.stable_pass),
+            cell(o, o.flaky),
+            cell(o, o.stable_fail),
+            if errored { format!(" {} |", o.errored) } else { String::new() }
+        );
+    }
 }
 
 fn counts_table(out: &mut String, model: &ModelStability) {

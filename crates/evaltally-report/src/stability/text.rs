@@ -9,11 +9,14 @@ use evaltally_core::text::printable;
 use super::{Options, SHOWN_K, beyond_note, bfcl_line, clusters_word, k_cell, plural, precision_cells, top_flaky};
 use crate::{Style, width_of};
 
-/// The report as text, one block per model.
+/// The report as text: with several models, one line each first; then one block per model.
 pub fn text(report: &StabilityReport, options: Options) -> String {
     let mut out = String::new();
+    if report.models.len() > 1 {
+        models_table(&mut out, report, options.style);
+    }
     for (i, model) in report.models.iter().enumerate() {
-        if i > 0 {
+        if i > 0 || report.models.len() > 1 {
             out.push('\n');
         }
         model_text(&mut out, model, options);
@@ -43,6 +46,34 @@ pub fn text(report: &StabilityReport, options: Options) -> String {
     out
 }
 
+/// Every model's overall line, so that a folder of many models is answered on the first
+/// screen; each model's categories follow in its own block.
+fn models_table(out: &mut String, report: &StabilityReport, style: Style) {
+    let width = report.models.iter().map(|m| width_of(&m.model)).max().unwrap_or(0).max("model".len());
+    let errored = report.models.iter().any(|m| m.overall.errored > 0);
+    let _ = writeln!(out, "{} models, overall (each model's categories below):", report.models.len());
+    let _ = writeln!(
+        out,
+        "\n  {:<width$}  {:>4}  {:>6}  {:>13}  {:>13}  {:>13}{}",
+        "model",
+        "runs",
+        "tests",
+        "stable pass",
+        "flaky",
+        "stable fail",
+        if errored { format!("  {:>8}", "errored") } else { String::new() }
+    );
+    for model in &report.models {
+        let name = printable(&model.model);
+        // A model whose runs judged nothing (every test unscored) is said, not counted as 0%.
+        if model.overall.total == 0 {
+            let _ = writeln!(out, "  {name:<width$}  {:>4}  no test judged", model.runs.len());
+        } else {
+            row(out, &name, &model.runs.len().to_string(), model.overall, Columns { width, style, errored }, false);
+        }
+    }
+}
+
 fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     let style = options.style;
     let header = if model.runs.is_empty() {
@@ -68,9 +99,10 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
             if errored { format!("  {:>8}", "errored") } else { String::new() }
         );
         for cat in &scored {
-            row(out, &printable(&cat.category), &cat.runs.len().to_string(), cat.counts(), width, style, errored);
+            let cols = Columns { width, style, errored };
+            row(out, &printable(&cat.category), &cat.runs.len().to_string(), cat.counts(), cols, false);
         }
-        row(out, "overall", "", model.overall, width, style, errored);
+        row(out, "overall", "", model.overall, Columns { width, style, errored }, true);
         if model.overall.benchmark_flaky > 0 {
             let _ = writeln!(
                 out,
@@ -144,7 +176,17 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     }
 }
 
-fn row(out: &mut String, name: &str, runs: &str, c: Counts, width: usize, style: Style, errored: bool) {
+/// How a counts table is laid out: its first column's width, the style, and whether it has
+/// the errored column.
+#[derive(Clone, Copy)]
+struct Columns {
+    width: usize,
+    style: Style,
+    errored: bool,
+}
+
+fn row(out: &mut String, name: &str, runs: &str, c: Counts, cols: Columns, bold: bool) {
+    let Columns { width, style, errored } = cols;
     let cell = |n: usize| format!("{n:>6} {:5.1}%", c.percent(n));
     let mut line = format!(
         "  {name:<width$}  {runs:>4}  {:>6}  {}  {}  {}",
@@ -156,7 +198,7 @@ fn row(out: &mut String, name: &str, runs: &str, c: Counts, width: usize, style:
     if errored {
         let _ = write!(line, "  {:>8}", c.errored);
     }
-    if name == "overall" {
+    if bold {
         let _ = writeln!(out, "{}", style.bold(&line));
     } else {
         let _ = writeln!(out, "{line}");
@@ -280,5 +322,54 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
     let flaky = model.overall.flaky;
     if flaky > n {
         let _ = writeln!(out, "    and {} more (--top-flaky N lists more; --format json all)", flaky - n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use evaltally_analyzer::stability;
+    use evaltally_core::{CategoryRun, Outcome};
+
+    use super::text;
+    use crate::Style;
+    use crate::stability::Options;
+
+    fn run(name: &str, model: &str, outcomes: &[Outcome]) -> CategoryRun {
+        let mut run = CategoryRun::new(name, model, "cat");
+        for (i, outcome) in outcomes.iter().enumerate() {
+            run.push(&format!("t{i}"), *outcome, None);
+        }
+        run
+    }
+
+    #[test]
+    fn several_models_get_a_line_each_first_and_one_without_scores_is_said() {
+        use Outcome::{Fail, Pass, Unscored};
+        let runs = vec![
+            run("r1", "long-model-name", &[Pass, Pass, Fail]),
+            run("r2", "long-model-name", &[Pass, Fail, Fail]),
+            run("r1", "m", &[Unscored]),
+        ];
+        let options = Options { style: Style::plain(), top_flaky: 0, detail: false };
+        let out = text(&stability::analyze(&runs), options);
+        let first: Vec<&str> = out.lines().take(6).collect();
+        assert_eq!(
+            first,
+            [
+                "2 models, overall (each model's categories below):",
+                "",
+                "  model            runs   tests    stable pass          flaky    stable fail",
+                "  long-model-name     2       3       1  33.3%       1  33.3%       1  33.3%",
+                "  m                   1  no test judged",
+                "",
+            ]
+        );
+        // Each model's block follows, in the same order.
+        let blocks: Vec<&str> =
+            out.lines().filter(|l| l.starts_with("long-model-name:") || l.starts_with("m:")).collect();
+        assert_eq!(blocks, ["long-model-name: 2 runs (r1, r2)", "m: 1 run (r1)"]);
+        // One model: no overview.
+        let one = text(&stability::analyze(&runs[..2]), options);
+        assert!(one.starts_with("long-model-name: 2 runs (r1, r2)\n"), "{one}");
     }
 }
