@@ -26,7 +26,7 @@ impl Format for TauBench {
     }
 
     fn describe(&self) -> &'static str {
-        "  τ-bench results (`<model>-<env>.json`: a list of {task_id, reward, trial}) and τ²-bench results ({info, simulations}); each trial is a run"
+        "  τ-bench results (a list of {task_id, reward, info, trial}) and τ²-bench results ({info, simulations}); each trial is a run"
     }
 
     fn noun(&self) -> &'static str {

@@ -22,6 +22,49 @@ pub const FORMAT: &str = "taubench";
 /// The environments τ-bench ships, which end its result file names.
 const ENVIRONMENTS: [&str; 2] = ["airline", "retail"];
 
+/// Tools only one environment has (`tau_bench/envs/<env>/tools/`; both also have
+/// `calculate`, `get_user_details`, `think` and `transfer_to_human_agents`), as the JSON
+/// strings a results file names them by: in a task's expected `actions` and in the
+/// trajectory's calls.
+const ENVIRONMENT_TOOLS: [(&str, &[&str]); 2] = [
+    (
+        "airline",
+        &[
+            "\"book_reservation\"",
+            "\"cancel_reservation\"",
+            "\"get_reservation_details\"",
+            "\"list_all_airports\"",
+            "\"search_direct_flight\"",
+            "\"search_onestop_flight\"",
+            "\"send_certificate\"",
+            "\"update_reservation_baggages\"",
+            "\"update_reservation_flights\"",
+            "\"update_reservation_passengers\"",
+        ],
+    ),
+    (
+        "retail",
+        &[
+            "\"cancel_pending_order\"",
+            "\"exchange_delivered_order_items\"",
+            "\"find_user_id_by_email\"",
+            "\"find_user_id_by_name_zip\"",
+            "\"get_order_details\"",
+            "\"get_product_details\"",
+            "\"list_all_product_types\"",
+            "\"modify_pending_order_address\"",
+            "\"modify_pending_order_items\"",
+            "\"modify_pending_order_payment\"",
+            "\"modify_user_address\"",
+            "\"return_delivered_order_items\"",
+        ],
+    ),
+];
+
+/// The error label of a trial whose agent raised (τ-bench's runner writes reward 0 and the
+/// exception in `info`).
+pub const ERROR_LABEL: &str = "error";
+
 /// The error label of a trial whose reward is not 1.
 pub const FAIL_LABEL: &str = "reward_not_1";
 
@@ -43,6 +86,8 @@ pub(crate) struct TaskResult {
     /// τ²'s `termination_reason`.
     pub(crate) termination: Option<String>,
     pub(crate) info: Option<Value>,
+    /// τ-bench: the exception the runner caught, from `info` (`"Error: …"`, `{error, …}`).
+    pub(crate) error: Option<String>,
     pub(crate) duration: Option<f64>,
     pub(crate) cost: Option<f64>,
 }
@@ -55,10 +100,24 @@ pub(crate) struct Verdict {
 }
 
 impl TaskResult {
-    /// A simulation that ended in an error of the harness, the user simulator or the model
-    /// API errored (labelled with its termination reason); else a reward within 1e-6 of 1
+    /// A τ-bench trial whose agent raised (a model API error, a rate limit, a context
+    /// overflow; τ-bench writes reward 0) errored, labelled `error`; a τ²-bench simulation
+    /// that ended in an error of the harness, the user simulator or the model API errored
+    /// (labelled with its termination reason); else a reward within 1e-6 of 1
     /// passes, as τ-bench counts it, and any other fails; no reward is unscored.
     pub(crate) fn verdict(&self) -> Verdict {
+        if let Some(error) = &self.error {
+            let first = error.lines().next().unwrap_or_default();
+            return Verdict {
+                outcome: Outcome::Errored,
+                label: Some(ERROR_LABEL.to_string()),
+                message: Some(if first.is_empty() {
+                    "the agent raised".to_string()
+                } else {
+                    format!("the agent raised: {first}")
+                }),
+            };
+        }
         if let Some(reason) = self.termination.as_deref().filter(|r| tau2::ERROR_TERMINATIONS.contains(r)) {
             return Verdict {
                 outcome: Outcome::Errored,
@@ -128,7 +187,17 @@ fn checked(path: &Path, entries: Vec<Value>, diagnostics: &mut Vec<Diagnostic>) 
             diagnostics.push(warn(format!("task {id} again in trial {trial}; the first is kept")));
             continue;
         }
-        out.push(TaskResult { trial, id, reward: Some(reward), termination: None, info, duration: None, cost: None });
+        let error = runner_error(info.as_ref());
+        out.push(TaskResult {
+            trial,
+            id,
+            reward: Some(reward),
+            termination: None,
+            info,
+            error,
+            duration: None,
+            cost: None,
+        });
     }
     out
 }
@@ -148,8 +217,51 @@ pub(crate) fn trials(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Resu
         ));
     };
     let tasks = checked(path, entries, &mut diagnostics);
-    let (model, category) = identity(path);
+    let (model, category) = identity_of(path, bytes);
     Ok((Results { model, category, tasks }, diagnostics))
+}
+
+/// The exception τ-bench's runner caught for a trial, from its `info`: the string
+/// `"Error: <message>"` (2024-06 → 2024-09) or an object with `error` (the runner's
+/// `{error, traceback}` since 2024-09, the agent's `context_length_exceeded` before).
+fn runner_error(info: Option<&Value>) -> Option<String> {
+    match info? {
+        Value::String(s) => s.strip_prefix("Error:").map(|e| e.trim().to_string()),
+        Value::Object(o) => o.get("error").filter(|e| !e.is_null()).map(|e| match e {
+            Value::String(s) => s.trim().to_string(),
+            other => other.to_string(),
+        }),
+        _ => None,
+    }
+}
+
+/// The model and environment of a τ-bench list: [`identity`] of its name and, where the
+/// name does not say the environment, the environment whose own tools the file names.
+pub(crate) fn identity_of(path: &Path, bytes: &[u8]) -> (String, String) {
+    let (model, category) = identity(path);
+    if category != DEFAULT_CATEGORY {
+        return (model, category);
+    }
+    (model, environment(bytes).unwrap_or(DEFAULT_CATEGORY).to_string())
+}
+
+/// The environment whose own tools the bytes name, when only one's are named.
+///
+/// ```
+/// assert_eq!(evaltally_taubench::environment(br#"[{"actions": [{"name": "get_order_details"}]}]"#), Some("retail"));
+/// assert_eq!(evaltally_taubench::environment(br#"[{"actions": [{"name": "book_reservation"}]}]"#), Some("airline"));
+/// assert_eq!(evaltally_taubench::environment(br#"[{"actions": [{"name": "think"}]}]"#), None);
+/// ```
+pub fn environment(bytes: &[u8]) -> Option<&'static str> {
+    let named: Vec<&'static str> = ENVIRONMENT_TOOLS
+        .iter()
+        .filter(|(_, tools)| tools.iter().any(|t| memchr::memmem::find(bytes, t.as_bytes()).is_some()))
+        .map(|(env, _)| *env)
+        .collect();
+    match named[..] {
+        [env] => Some(env),
+        _ => None,
+    }
 }
 
 /// What a file holds, as category runs (one per trial), with what was tolerated.
@@ -161,19 +273,41 @@ pub struct Read {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The (model, category) a file name says: `gpt-4o-airline.json` → (`gpt-4o`, `airline`).
+/// The category of a file whose environment is not known.
+const DEFAULT_CATEGORY: &str = "tau-bench";
+
+/// The (model, category) a file name says: `gpt-4o-airline.json` (`historical_trajectories/`)
+/// → (`gpt-4o`, `airline`); the runner's `<agent strategy>-<model>-<temperature>_range_<start>-<end>_user…`
+/// → (`<agent strategy>-<model>`, `tau-bench`), also when a `/` in the user model put the
+/// name's tail in a sub-folder; else (`unknown`, `tau-bench`).
 ///
 /// ```
 /// use std::path::Path;
-/// assert_eq!(evaltally_taubench::identity(Path::new("a/claude-3-5-sonnet-retail.json")), ("claude-3-5-sonnet".into(), "retail".into()));
-/// assert_eq!(evaltally_taubench::identity(Path::new("results.json")), ("unknown".into(), "tau-bench".into()));
+/// use evaltally_taubench::identity;
+/// assert_eq!(identity(Path::new("a/claude-3-5-sonnet-retail.json")), ("claude-3-5-sonnet".into(), "retail".into()));
+/// let run = "results/tool-calling-gpt-4o-0.0_range_0--1_user-gpt-4o-llm_0101012317.json";
+/// assert_eq!(identity(Path::new(run)), ("tool-calling-gpt-4o".into(), "tau-bench".into()));
+/// let cut = "results/tool-calling-gpt-4o-0.0_range_0--1_user-openai/gpt-4o-mini-llm_1101130000.json";
+/// assert_eq!(identity(Path::new(cut)), ("tool-calling-gpt-4o".into(), "tau-bench".into()));
+/// assert_eq!(identity(Path::new("results.json")), ("unknown".into(), "tau-bench".into()));
 /// ```
 pub fn identity(path: &Path) -> (String, String) {
     let stem = evaltally_format::json::stem(path);
-    match stem.rsplit_once('-') {
-        Some((model, env)) if ENVIRONMENTS.contains(&env) && !model.is_empty() => (model.to_string(), env.to_string()),
-        _ => ("unknown".to_string(), "tau-bench".to_string()),
+    if let Some((model, env)) = stem.rsplit_once('-').filter(|(m, e)| ENVIRONMENTS.contains(e) && !m.is_empty()) {
+        return (model.to_string(), env.to_string());
     }
+    let parent = path.parent().and_then(Path::file_name).and_then(|n| n.to_str()).filter(|n| n.contains("_user"));
+    let model = runner_model(&stem).or_else(|| parent.and_then(runner_model)).unwrap_or("unknown");
+    (model.to_string(), DEFAULT_CATEGORY.to_string())
+}
+
+/// `<agent strategy>-<model>` of a name τ-bench's runner gives: what comes before
+/// `-<temperature>_range_`.
+fn runner_model(name: &str) -> Option<&str> {
+    let (before, _) = name.split_once("_range_")?;
+    let (model, temperature) = before.rsplit_once('-')?;
+    let number = !temperature.is_empty() && temperature.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    (number && !model.is_empty()).then_some(model)
 }
 
 /// A task id as the test id: a string as written, an integer in decimal.
@@ -225,4 +359,63 @@ fn runs_of(path: &Path, results: Results, diagnostics: Vec<Diagnostic>) -> Read 
 /// The run of trial `trial` of the file with stem `stem`: `<stem>#trial-<n>`.
 pub(crate) fn run_name(stem: &str, trial: u64) -> String {
     format!("{stem}#trial-{trial}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use evaltally_core::Outcome;
+
+    /// Each (task, outcome, label) of a file's first trial.
+    fn verdicts(name: &str, json: &str) -> Vec<(String, Outcome, Option<String>)> {
+        let read = crate::read_bytes(Path::new(name), json.as_bytes()).unwrap();
+        read.runs[0].tests().map(|t| (t.id.to_string(), t.outcome, t.error_type.map(ToString::to_string))).collect()
+    }
+
+    #[test]
+    fn an_exception_the_runner_caught_is_errored_and_a_zero_reward_fails() {
+        let json = r#"[
+            {"task_id": 0, "reward": 0.0, "info": {"error": "litellm.RateLimitError", "traceback": "…"}, "traj": [], "trial": 0},
+            {"task_id": 1, "reward": 0, "info": "Error: Request timed out.", "traj": [], "trial": 0},
+            {"task_id": 2, "reward": 0.0, "info": {"task": {"actions": [{"name": "get_order_details"}]}, "reward_info": {}}, "traj": [], "trial": 0},
+            {"task_id": 3, "reward": 1.0, "info": {"error": null}, "traj": [], "trial": 0}
+        ]"#;
+        let error = Some(crate::ERROR_LABEL.to_string());
+        let fail = Some(crate::FAIL_LABEL.to_string());
+        assert_eq!(
+            verdicts("tool-calling-acme-7b-0.0_range_0--1_user-gpt-4o-llm_1101120000.json", json),
+            [
+                ("0".to_string(), Outcome::Errored, error.clone()),
+                ("1".to_string(), Outcome::Errored, error),
+                ("2".to_string(), Outcome::Fail, fail),
+                ("3".to_string(), Outcome::Pass, None),
+            ]
+        );
+        let read = crate::read_bytes(
+            Path::new("results/tool-calling-acme-7b-0.0_range_0--1_user-gpt-4o-llm_1101120000.json"),
+            json.as_bytes(),
+        )
+        .unwrap();
+        assert_eq!((read.runs[0].model.as_str(), read.runs[0].category.as_str()), ("tool-calling-acme-7b", "retail"));
+        let shown = crate::show(Path::new("x.json"), json.as_bytes(), "1").unwrap();
+        assert_eq!(shown[0].error_message.as_deref(), Some("the agent raised: Request timed out."));
+    }
+
+    #[test]
+    fn another_tau2_agent_is_another_model() {
+        let doc = |implementation: &str| {
+            format!(
+                r#"{{"info": {{"agent_info": {{"implementation": "{implementation}", "llm": "gpt-4.1"}}, "environment_info": {{"domain_name": "telecom"}}}},
+                "simulations": [{{"task_id": "t1", "trial": 0, "termination_reason": "agent_stop", "reward_info": {{"reward": 1.0}}}}]}}"#
+            )
+        };
+        let model = |implementation: &str| {
+            let read = crate::read_bytes(Path::new("r.json"), doc(implementation).as_bytes()).unwrap();
+            read.runs[0].model.clone()
+        };
+        assert_eq!(model("llm_agent"), "gpt-4.1");
+        assert_eq!(model("llm_agent_solo"), "llm_agent_solo/gpt-4.1");
+        assert_eq!(model("llm_agent_gt"), "llm_agent_gt/gpt-4.1");
+    }
 }

@@ -19,6 +19,9 @@ use crate::{Results, TaskResult};
 pub const ERROR_TERMINATIONS: [&str; 5] =
     ["infrastructure_error", "agent_error", "user_error", "unexpected_error", "context_window_exceeded"];
 
+/// τ²-bench's default agent (`--agent`), the one whose runs are named by their model alone.
+const DEFAULT_AGENT: &str = "llm_agent";
+
 /// Whether the bytes are a JSON object (a τ²-bench document), not a τ-bench list.
 pub(crate) fn is_document(bytes: &[u8]) -> bool {
     let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -58,7 +61,8 @@ struct Simulation {
     agent_cost: Option<Value>,
 }
 
-/// Reads a τ²-bench document: model `info.agent_info.llm`, category
+/// Reads a τ²-bench document: model `info.agent_info.llm` (`<implementation>/<llm>` for
+/// another agent than `llm_agent`), category
 /// `info.environment_info.domain_name`, each simulation a task in a trial.
 pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Results, Vec<Diagnostic>), Diagnostic> {
     let doc: Document<'_> =
@@ -70,10 +74,16 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
     };
     let text = |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_str).map(str::to_string);
     let info = doc.info.as_ref();
-    let model = text(info.and_then(|i| i.agent_info.as_ref()), "llm").unwrap_or_else(|| {
+    let agent = info.and_then(|i| i.agent_info.as_ref());
+    let mut model = text(agent, "llm").unwrap_or_else(|| {
         diagnostics.push(Diagnostic::warning(path, "no `info.agent_info.llm`; the model is `unknown`"));
         "unknown".to_string()
     });
+    // Another agent than the default is another system: `llm_agent_solo` works without a
+    // user in solo mode, `llm_agent_gt` is given the expected actions.
+    if let Some(implementation) = text(agent, "implementation").filter(|i| i != DEFAULT_AGENT) {
+        model = format!("{implementation}/{model}");
+    }
     let category = text(info.and_then(|i| i.environment_info.as_ref()), "domain_name").unwrap_or_else(|| {
         diagnostics
             .push(Diagnostic::warning(path, "no `info.environment_info.domain_name`; the category is `tau2-bench`"));
@@ -130,6 +140,7 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
             reward,
             termination: sim.termination_reason.as_ref().and_then(Value::as_str).map(str::to_string),
             info: sim.reward_info,
+            error: None,
             duration: sim.duration.as_ref().and_then(Value::as_f64).filter(|d| d.is_finite() && *d >= 0.0),
             cost: sim.agent_cost.as_ref().and_then(Value::as_f64).filter(|c| c.is_finite() && *c >= 0.0),
         });
