@@ -388,8 +388,10 @@ impl SniffedFile {
     /// and for text that is not JSON under a JSON name (a hand-annotated copy with comment
     /// lines, JSON Lines in a `.json` file), a note (`not read: …`) that commands count in
     /// one line: formats claim files only under the names their writers use, so such a file
-    /// is no run's. Other files (a CSV, a log) go without a word.
-    fn unknown(&self, input: &Input<'_>) -> Option<Diagnostic> {
+    /// is no run's. Text that is neither (a `.log` that is not a record log) is a fact
+    /// (`info`), said with --verbose and by `validate`. Files no format claims by name or
+    /// sniffs (a CSV) are never looked at.
+    fn unknown(&self, input: &Input<'_>) -> Diagnostic {
         let path = input.path;
         let broken = match unread::kind(input) {
             unread::Kind::JsonLines => unread::json_lines_problem(path, input.bytes),
@@ -397,42 +399,46 @@ impl SniffedFile {
             unread::Kind::Xml | unread::Kind::Other => None,
         };
         if let Some(broken) = broken {
-            return Some(broken.said(input.named));
+            return broken.said(input.named);
         }
         if input.named {
-            return Some(Diagnostic::error(path, self.not_known(input)));
+            return Diagnostic::error(path, self.not_known(input));
         }
         if let Some((format, lacks)) =
             self.closest(input).filter(|(_, r)| r.lacks.len() == 1 && r.shares >= 2).map(|(f, r)| (f, r.lacks[0]))
         {
-            return Some(Diagnostic::warning(
+            return Diagnostic::warning(
                 path,
                 format!(
                     "not read: has the fields of {} but lacks `{lacks}`; `--as {}` reads it as one",
                     format.noun(),
                     format.name()
                 ),
-            ));
+            );
         }
         // Every field a format requires, under a name its writer does not give (a copy
         // renamed `1.json`): a format that claims files by name passes it by.
         let whole =
             |f: &&&'static dyn Format| f.resemblance(input).is_some_and(|r| r.lacks.is_empty() && r.shares >= 2);
         if let Some(format) = self.candidates.others.iter().find(whole) {
-            return Some(Diagnostic::note(
+            return Diagnostic::note(
                 path,
                 format!(
                     "not read: has the fields of {} under a name its writer does not give; `--as {}` reads it",
                     format.noun(),
                     format.name()
                 ),
-            ));
+            );
         }
         if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
-            return Some(Diagnostic::note(path, format!("skipped: {what}")));
+            return Diagnostic::note(path, format!("skipped: {what}"));
         }
-        unread::what(input)
-            .map(|what| Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")))
+        // Text that is no JSON or XML document (a `.log` that is not a record log): a fact,
+        // said with --verbose, not counted among the files not read.
+        unread::what(input).map_or_else(
+            || Diagnostic::info(path, "not read: a program's log, which no format evaltally reads writes"),
+            |what| Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")),
+        )
     }
 
     /// The candidate this document comes closest to, and how close.
@@ -503,9 +509,7 @@ impl Unit for SniffedFile {
     fn read(&self, scratch: &mut Scratch, options: &Options) -> Read {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => format.read(&input, options),
-            Sniffed::Unknown(input) => {
-                Read { runs: Vec::new(), diagnostics: self.unknown(&input).into_iter().collect() }
-            }
+            Sniffed::Unknown(input) => Read { runs: Vec::new(), diagnostics: vec![self.unknown(&input)] },
             Sniffed::Unreadable(e) => Read { runs: Vec::new(), diagnostics: vec![self.unreadable(&e)] },
         })
     }
@@ -513,9 +517,7 @@ impl Unit for SniffedFile {
     fn records(&self, scratch: &mut Scratch, options: &Options) -> Records {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => format.records(&input, options),
-            Sniffed::Unknown(input) => {
-                Records { runs: Vec::new(), diagnostics: self.unknown(&input).into_iter().collect() }
-            }
+            Sniffed::Unknown(input) => Records { runs: Vec::new(), diagnostics: vec![self.unknown(&input)] },
             Sniffed::Unreadable(e) => Records { runs: Vec::new(), diagnostics: vec![self.unreadable(&e)] },
         })
     }
@@ -524,7 +526,7 @@ impl Unit for SniffedFile {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => (format.read(&input, options), format.records(&input, options)),
             Sniffed::Unknown(input) => {
-                let diagnostics: Vec<_> = self.unknown(&input).into_iter().collect();
+                let diagnostics = vec![self.unknown(&input)];
                 (Read { runs: Vec::new(), diagnostics: diagnostics.clone() }, Records { runs: Vec::new(), diagnostics })
             }
             Sniffed::Unreadable(e) => {
@@ -540,9 +542,7 @@ impl Unit for SniffedFile {
     fn show(&self, scratch: &mut Scratch, test: &str, options: &Options) -> Shown {
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => format.show(&input, test, options),
-            Sniffed::Unknown(input) => {
-                Shown { details: Vec::new(), diagnostics: self.unknown(&input).into_iter().collect() }
-            }
+            Sniffed::Unknown(input) => Shown { details: Vec::new(), diagnostics: vec![self.unknown(&input)] },
             Sniffed::Unreadable(e) => Shown { details: Vec::new(), diagnostics: vec![self.unreadable(&e)] },
         })
     }
@@ -554,8 +554,8 @@ impl Unit for SniffedFile {
                 Validated { files: format.validate(&input, options), diagnostics: Vec::new() }
             }
             Sniffed::Unknown(input) => {
-                let finding = self.unknown(&input).map(|d| Finding::from_diagnostic(d, "$"));
-                let files = finding.map(|f| FileValidation::new(path, "unknown", vec![f])).into_iter().collect();
+                let finding = Finding::from_diagnostic(self.unknown(&input), "$");
+                let files = vec![FileValidation::new(path, "unknown", vec![finding])];
                 Validated { files, diagnostics: Vec::new() }
             }
             Sniffed::Unreadable(e) => Validated {

@@ -34,6 +34,10 @@ pub(crate) fn kind(input: &Input<'_>) -> Kind {
     if ext("xml") {
         return Kind::Xml;
     }
+    // A log that is not a record log is a program's log, JSON or not: no run's file.
+    if ext("log") {
+        return Kind::Other;
+    }
     match first {
         Some(b'{' | b'[') => Kind::Json,
         Some(b'<') => Kind::Xml,

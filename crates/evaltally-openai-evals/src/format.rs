@@ -1,6 +1,7 @@
 //! OpenAI Evals output items and `oaieval` record logs as a format of the reading pipeline:
 //! `*.jsonl` files one of whose first lines is an object with `run_id` and
-//! `data_source_idx`, or that start with a `spec` line followed by events.
+//! `data_source_idx`, and `*.jsonl` or `*.log` files that start with a `spec` line followed
+//! by events or the `final_report`.
 
 use std::path::Path;
 
@@ -30,20 +31,34 @@ fn early_line_with(bytes: &[u8], first: &[u8], second: &[u8]) -> bool {
     })
 }
 
-/// Output items: a line with `run_id` and `data_source_idx`. A record log: a `spec` first
-/// line and an event line with `sample_id` and `type`.
+/// Output items: a line with `run_id` and `data_source_idx`.
 fn looks_like_items(bytes: &[u8]) -> bool {
-    let first = bytes
+    early_line_with(bytes, b"run_id", b"data_source_idx")
+}
+
+/// A record log: a `spec` first line, and an event line with `sample_id` and `type` or the
+/// `final_report` line of a run that recorded no event.
+fn looks_like_record_log(bytes: &[u8]) -> bool {
+    let mut lines = bytes
         .strip_prefix(b"\xEF\xBB\xBF")
         .unwrap_or(bytes)
         .split(|&b| b == b'\n')
-        .find(|l| !l.iter().all(u8::is_ascii_whitespace));
-    early_line_with(bytes, b"run_id", b"data_source_idx")
-        || (first.is_some_and(crate::record_log::is_spec_line) && early_line_with(bytes, b"sample_id", b"type"))
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace));
+    lines.next().is_some_and(crate::record_log::is_spec_line)
+        && (early_line_with(bytes, b"sample_id", b"type")
+            || lines.take(SNIFFED_LINES).any(|l| {
+                let start = l.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
+                evaltally_format::json::object_has(l, start, b"final_report", b"final_report")
+            }))
 }
 
 fn is_jsonl(path: &Path) -> bool {
     evaltally_format::has_extension(path, "jsonl")
+}
+
+/// `oaieval --record_path` takes any name: openai/evals' own scripts give it `.log` names.
+fn is_log(path: &Path) -> bool {
+    evaltally_format::has_extension(path, "log")
 }
 
 impl Format for OpenAiEvals {
@@ -56,7 +71,7 @@ impl Format for OpenAiEvals {
     }
 
     fn describe(&self) -> &'static str {
-        "  OpenAI Evals output items (`*.jsonl` of {run_id, data_source_idx, item, sample, passes}) and oaieval record logs ({spec} then events); each run_id is a run"
+        "  OpenAI Evals output items (`*.jsonl` of {run_id, data_source_idx, item, sample, passes}) and oaieval record logs (`*.jsonl`, `*.log`: {spec} then events); each run_id is a run"
     }
 
     fn noun(&self) -> &'static str {
@@ -64,11 +79,12 @@ impl Format for OpenAiEvals {
     }
 
     fn claim(&self, path: &Path) -> Claim {
-        if is_jsonl(path) { Claim::Sniff } else { Claim::No }
+        if is_jsonl(path) || is_log(path) { Claim::Sniff } else { Claim::No }
     }
 
+    /// A `.jsonl` file of output items or a record log; a `.log` file that is a record log.
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        looks_like_items(file.bytes)
+        (is_jsonl(file.path) && looks_like_items(file.bytes)) || looks_like_record_log(file.bytes)
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {

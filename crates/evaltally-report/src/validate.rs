@@ -35,9 +35,13 @@ pub struct FileDocument<'a> {
     pub not_read: Vec<&'a Finding>,
 }
 
-/// Whether a file was found and not read: its findings are notes alone.
+/// Whether a file was found and not read: its findings are notes alone (or, for a file no
+/// format took, facts: a program's log).
 fn not_read(f: &FileValidation) -> bool {
-    !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == evaltally_core::Severity::Note)
+    use evaltally_core::Severity::{Info, Note};
+    // A file no format took: a note says why, or a fact (a program's log) does.
+    let unknown = f.format == "unknown";
+    !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == Note || (unknown && x.severity == Info))
 }
 
 /// The JSON document `evaltally validate --format json` prints: whether each file matches
@@ -63,7 +67,7 @@ pub fn json(files: &[FileValidation]) -> String {
                 valid: f.is_valid(),
                 errors: f.errors().collect(),
                 warnings: f.warnings().collect(),
-                not_read: f.notes().collect(),
+                not_read: if not_read(f) { f.findings.iter().collect() } else { f.notes().collect() },
             })
             .collect(),
     };

@@ -190,3 +190,38 @@ fn record_logs_are_runs_of_their_spec() {
         assert!(stability.stderr.contains(said), "missing {said:?} in\n{}", stability.stderr);
     }
 }
+
+/// openai/evals' own scripts name record logs `.log`: such a log is read wherever it is, a
+/// run that recorded no event is said to hold no tests, and the program's own logs beside
+/// it are facts for `--verbose` and `validate`, never counted among the files not read.
+#[test]
+fn record_logs_named_log_are_read_and_other_logs_are_only_a_fact() {
+    let dir = "testdata/shapes/openai-evals/record-log-dotlog";
+    let quiet = evaltally(&["stability", dir, "--format", "json"]);
+    assert_eq!(quiet.code, 0, "{}", quiet.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&quiet.stdout).unwrap();
+    assert_eq!(doc["models"][0]["model"], "gpt-4o-mini");
+    assert_eq!(doc["models"][0]["overall"]["stable_pass"], 2);
+    assert_eq!(
+        quiet.stderr,
+        format!(
+            "{dir}/gpt-4o-mini-empty.log: warning: holds no tests: nothing in it to analyse\n1 warning, 0 errors\n"
+        )
+    );
+    let verbose = evaltally(&["stability", dir, "--verbose"]);
+    for log in ["stdout.log", "train.log"] {
+        let said = format!("{dir}/{log}: info: not read: a program's log, which no format evaltally reads writes");
+        assert!(verbose.stderr.contains(&said), "missing {said:?} in\n{}", verbose.stderr);
+    }
+    let validate = evaltally(&["validate", dir]);
+    assert_eq!(validate.code, 0, "{}", validate.stdout);
+    assert!(validate.stdout.contains(&format!("{dir}/stdout.log: not read\n")), "{}", validate.stdout);
+    assert!(
+        validate.stdout.ends_with("2 files: 2 valid, 0 invalid, 0 with warnings; 2 not read\n"),
+        "{}",
+        validate.stdout
+    );
+    // Named on its own, the record log is read, not refused as one JSON document.
+    let one = evaltally(&["stability", &format!("{dir}/gpt-4o-mini-strategy.log"), "--format", "json"]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+}
