@@ -37,6 +37,81 @@ pub fn read_file(path: &Path, size: u64, buf: &mut Vec<u8>) -> std::io::Result<(
     read_to_end(&file, buf)
 }
 
+/// Reads the file at `path` into `buf` as [`read_file`] does, its first `head` bytes
+/// first: when `wanted` says no to them (fewer when the file is shorter), reading stops
+/// there, `buf` holds them and the answer is `false`. The file is opened once, and read on
+/// from where the head ended.
+///
+/// For the files a format would take only with a certain start (a `.log` that is an
+/// `oaieval` record log among megabytes of a harness's own logs).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("agent.log");
+/// std::fs::write(&path, b"[12:00] step 1\n".repeat(1000))?;
+/// let mut buf = Vec::new();
+/// let read = evaltally_format::read_file_if(&path, 15_000, 64, &mut buf, |head| head.starts_with(b"{"))?;
+/// assert!(!read && buf.len() >= 64 && buf.len() < 15_000);
+/// let read = evaltally_format::read_file_if(&path, 15_000, 64, &mut buf, |head| head.starts_with(b"[12"))?;
+/// assert!(read && buf.len() == 15_000);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_file_if(
+    path: &Path,
+    size: u64,
+    head: usize,
+    buf: &mut Vec<u8>,
+    wanted: impl FnOnce(&[u8]) -> bool,
+) -> std::io::Result<bool> {
+    let file = File::open(path)?;
+    buf.clear();
+    let whole = usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1);
+    buf.reserve(head.min(whole));
+    read_until(&file, buf, head)?;
+    if !wanted(buf) {
+        return Ok(false);
+    }
+    buf.reserve(whole.saturating_sub(buf.len()));
+    read_to_end(&file, buf)?;
+    Ok(true)
+}
+
+/// Reads until the buffer holds at least `at_least` bytes or the file ends.
+fn read_until(file: &File, buf: &mut Vec<u8>, at_least: usize) -> std::io::Result<()> {
+    while buf.len() < at_least {
+        let before = buf.len();
+        read_some(file, buf)?;
+        if buf.len() == before {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// One read into the buffer's spare room (grown when full); the length says what came.
+#[cfg(unix)]
+fn read_some(file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    loop {
+        if buf.len() == buf.capacity() {
+            buf.reserve(buf.capacity().max(8 << 10));
+        }
+        match rustix::io::read(file, rustix::buffer::spare_capacity(buf)) {
+            Ok(_) => return Ok(()),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn read_some(mut file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Read as _;
+    let mut chunk = [0u8; 8 << 10];
+    let n = file.read(&mut chunk)?;
+    buf.extend_from_slice(&chunk[..n]);
+    Ok(())
+}
+
 /// Reads straight into the buffer's spare room (`rustix` fills it and sets the length, no
 /// `unsafe` here) until the end of the file.
 #[cfg(unix)]

@@ -237,6 +237,21 @@ pub trait Format: Send + Sync + Debug + 'static {
         Vec::new()
     }
 
+    /// How many bytes at the start of `path` tell whether it may be this format's at all
+    /// ([`Format::may_be`]), so that a file it would sniff need not be read whole when it is
+    /// not: 0 (the default) when only the whole file tells. The head is read only when every
+    /// format that would sniff the file gives a length.
+    fn head(&self, _path: &Path) -> usize {
+        0
+    }
+
+    /// Whether a file whose first [`Format::head`] bytes (all of it, when shorter) are `head`
+    /// may be this format's; `false` spares reading the rest (an `oaieval` record log begins
+    /// `{"spec"`, a harness's own `.log` does not).
+    fn may_be(&self, _path: &Path, _head: &[u8]) -> bool {
+        true
+    }
+
     /// Whether a file this format claimed with [`Claim::Sniff`] (or one the user named that
     /// no format claimed) is this format's, from its bytes. The first format in registry
     /// order that says yes reads the file.

@@ -21,7 +21,7 @@ mod unread;
 pub mod walk;
 mod write;
 
-pub use file::read_file;
+pub use file::{read_file, read_file_if};
 pub use format::{Claim, Folder, Format, Input, Resemblance, file_name, has_extension, names_above, utf8};
 pub use keys::Keys;
 pub use options::{Options, Purpose, Scoring};

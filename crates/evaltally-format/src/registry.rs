@@ -358,15 +358,27 @@ impl SniffedFile {
     /// Reads the file into `scratch.buf` and finds its format, then calls `then`.
     fn with<T>(&self, scratch: &mut Scratch, options: &Options, then: impl FnOnce(Sniffed<'_>) -> T) -> T {
         let mut buf = std::mem::take(&mut scratch.buf);
-        let out = if let Err(e) = crate::read_file(&self.file.path, self.file.size, &mut buf) {
-            then(Sniffed::Unreadable(e))
+        let path = &self.file.path;
+        // Only the start, when it tells every candidate that the file is not theirs.
+        let head =
+            if options.forced.is_some() { 0 } else { self.candidates.iter().map(|f| f.head(path)).min().unwrap_or(0) };
+        let read = if head == 0 {
+            crate::read_file(path, self.file.size, &mut buf).map(|()| true)
         } else {
-            {
-                let input = Input::new(&self.file.path, &buf, self.file.named).with_beside(&self.beside);
+            crate::read_file_if(path, self.file.size, head, &mut buf, |start| {
+                self.candidates.iter().any(|f| f.may_be(path, start))
+            })
+        };
+        let out = match read {
+            Err(e) => then(Sniffed::Unreadable(e)),
+            Ok(whole) => {
+                let input = Input::new(path, &buf, self.file.named).with_beside(&self.beside);
                 let format = if options.forced.is_some() {
                     self.candidates.first().copied()
-                } else {
+                } else if whole {
                     self.candidates.iter().copied().find(|f| f.sniff(&input, options))
+                } else {
+                    None
                 };
                 match format {
                     Some(format) => then(Sniffed::Format(format, input)),

@@ -82,6 +82,18 @@ impl Format for OpenAiEvals {
         if is_jsonl(path) || is_log(path) { Claim::Sniff } else { Claim::No }
     }
 
+    /// A `.log` is a record log only if it begins `{"spec"`: a harness's own logs (megabytes
+    /// each, thousands in a Terminal-Bench tree) are not read past their first 4 KiB.
+    fn head(&self, path: &Path) -> usize {
+        if is_log(path) { 4 << 10 } else { 0 }
+    }
+
+    fn may_be(&self, _path: &Path, head: &[u8]) -> bool {
+        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        let rest = head.trim_ascii_start().strip_prefix(b"{").map(<[u8]>::trim_ascii_start);
+        rest.is_some_and(|r| r.starts_with(b"\"spec\""))
+    }
+
     /// A `.jsonl` file of output items or a record log; a `.log` file that is a record log.
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
         (is_jsonl(file.path) && looks_like_items(file.bytes)) || looks_like_record_log(file.bytes)
