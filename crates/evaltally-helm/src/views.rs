@@ -148,8 +148,29 @@ fn is_state_of(state: &Value, t: &Instance) -> bool {
 }
 
 /// The prompt as the question, the first completion as the answer and the references
-/// tagged `correct` as the expected answer.
+/// tagged `correct` as the expected answer; a request that failed (a content filter, a
+/// refusal the API reports as an error: HELM goes on with an empty completion) is said, with
+/// its error, in the message and the details.
 fn fill_from_state(d: &mut TestDetail, state: &Value) {
+    let result = state.get("result");
+    if result.and_then(|r| r.get("success")) == Some(&Value::Bool(false)) {
+        let error = result.and_then(|r| r.get("error")).and_then(Value::as_str).unwrap_or("no error given");
+        let said = format!("the request failed ({error}); HELM scored an empty answer");
+        d.error_message = Some(match d.error_message.take() {
+            Some(m) => format!("{m}; {said}"),
+            None => said,
+        });
+        if let Some(Value::Object(details)) = &mut d.error_details {
+            let mut request = Map::new();
+            request.insert("success".to_string(), Value::Bool(false));
+            for key in ["error", "error_flags"] {
+                if let Some(v) = result.and_then(|r| r.get(key)) {
+                    request.insert(key.to_string(), v.clone());
+                }
+            }
+            details.insert("request".to_string(), Value::Object(request));
+        }
+    }
     if let Some(prompt) = state.get("request").and_then(|r| r.get("prompt")).and_then(Value::as_str) {
         d.question = vec![vec![Message { role: "user".to_string(), content: prompt.to_string() }]];
     }

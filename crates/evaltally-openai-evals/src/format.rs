@@ -114,7 +114,8 @@ impl Format for OpenAiEvals {
     }
 
     /// Every line left out, and every key written twice on a line, is an error; what was
-    /// read with a default is a warning.
+    /// read with a default is a warning; a fact of the shape (samples only a model-graded
+    /// score judges) stays a fact.
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
         let findings = read_lines(file.path, file.bytes, true, false)
             .diagnostics
@@ -122,7 +123,13 @@ impl Format for OpenAiEvals {
             .map(|d| {
                 let at = Finding::location(d.line, d.column, "file");
                 let repeated = d.message.starts_with(REPEATED_KEY);
-                if d.is_error() || repeated { Finding::error(at, d.message) } else { Finding::warning(at, d.message) }
+                if d.is_error() || repeated {
+                    Finding::error(at, d.message)
+                } else if d.is_info() {
+                    Finding::info(at, d.message)
+                } else {
+                    Finding::warning(at, d.message)
+                }
             })
             .collect();
         vec![FileValidation::new(file.path, FORMAT, findings)]

@@ -40,6 +40,8 @@ struct Sample {
     run: String,
     sampling: Vec<Value>,
     judged: Option<(u64, bool, Value)>,
+    /// The first `metrics` event's data (a model-graded eval's `{choice, score}`).
+    metrics: Option<Value>,
 }
 
 /// What the scanner read of an event line (the fast path of [`items`]).
@@ -133,8 +135,12 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
                         .unwrap_or_else(|| evaltally_format::json::stem(path)),
                     sampling: Vec::new(),
                     judged: None,
+                    metrics: None,
                 }
             });
+            if kind.as_deref() == Some("metrics") {
+                entry.metrics.get_or_insert(Value::Null);
+            }
             if let (Some("match"), Some(correct)) = (kind.as_deref(), correct) {
                 if entry.judged.is_some() {
                     diagnostics.push(
@@ -169,6 +175,7 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
                 run: event_run.clone().or_else(|| run.clone()).unwrap_or_else(|| evaltally_format::json::stem(path)),
                 sampling: Vec::new(),
                 judged: None,
+                metrics: None,
             }
         });
         let data = doc.get("data").cloned().unwrap_or(Value::Null);
@@ -190,9 +197,25 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
                     other.map_or_else(|| "nothing".to_string(), Value::to_string)
                 ))),
             },
-            // Other events (metrics, info, the model-graded evals' own) judge nothing here.
+            // Shown, not read as a verdict: a model-graded eval's score is on the scale its
+            // spec chose (`Y`/`N` as 1/0, `Unsure` 0.5, a grade 1–5 as 1.0–5.0).
+            Some("metrics") => {
+                entry.metrics.get_or_insert(data);
+            }
+            // Other events (info, the evals' own) judge nothing here.
             _ => {}
         }
+    }
+    let graded = samples.values().filter(|s| s.judged.is_none() && s.metrics.is_some()).count();
+    if graded > 0 {
+        diagnostics.push(Diagnostic::info(
+            path,
+            format!(
+                "{graded} sample{} judged only by a `metrics` event (a model-graded eval's score, on its spec's \
+                 scale): not read as a verdict, so unscored",
+                if graded == 1 { "" } else { "s" }
+            ),
+        ));
     }
     let model = model.unwrap_or_else(|| crate::UNKNOWN_MODEL.to_string());
     let category = category.unwrap_or_else(|| crate::DEFAULT_CATEGORY.to_string());
@@ -213,8 +236,11 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
                 None => Value::Null,
             };
             let sampled = s.sampling.first().and_then(|d| d.get("sampled")).cloned();
-            let doc = json!({"run_id": s.run, "sample_id": id, "grades": {MATCH: judged},
-                             "sample": {"trajectory": trajectory, "outputs": sampled}});
+            let mut doc = json!({"run_id": s.run, "sample_id": id, "grades": {MATCH: judged},
+                                 "sample": {"trajectory": trajectory, "outputs": sampled}});
+            if let Some(metrics) = s.metrics.filter(|m| !m.is_null()) {
+                doc["metrics"] = metrics;
+            }
             Some(Item {
                 line,
                 run: s.run,

@@ -16,10 +16,18 @@ fn tokens(doc: &Value, key: &str) -> Option<u64> {
     ["token_usage", "usage"].iter().find_map(|u| sample.get(*u)?.get(key)?.as_u64())
 }
 
-/// Why an item did not pass: the failed criteria with their grades, or the sample's error.
+/// Why an item did not pass: the failed criteria with their grades, or the sample's error;
+/// for a record log's sample that nothing judged, why.
 fn message(item: &Item) -> Option<String> {
     match &item.verdict {
-        Verdict::Pass | Verdict::Unscored => None,
+        Verdict::Pass => None,
+        Verdict::Unscored => item.doc.get("sample_id").map(|_| match item.doc.get("metrics") {
+            Some(metrics) => format!(
+                "no `match` event judges it; its `metrics` event ({metrics}) is a model-graded score, not read as a \
+                 verdict"
+            ),
+            None => "no `match` event judges it".to_string(),
+        }),
         Verdict::Errored(error) => Some(error.clone()),
         Verdict::Fail(criteria) => Some(
             criteria
@@ -103,7 +111,7 @@ pub fn show(path: &Path, bytes: &[u8], id: &str) -> Vec<TestDetail> {
             d.input_tokens = tokens(&i.doc, "prompt_tokens");
             d.output_tokens = tokens(&i.doc, "completion_tokens");
             let mut details = Map::new();
-            for key in ["item", "grades", "passes"] {
+            for key in ["item", "grades", "passes", "metrics"] {
                 if let Some(v) = i.doc.get(key) {
                     details.insert(key.to_string(), v.clone());
                 }

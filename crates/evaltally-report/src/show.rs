@@ -215,11 +215,15 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
     if let Some(t) = &pick.error_type {
         let _ = writeln!(out, "  error type: {}", printable(t));
     }
+    // What kept a test from a verdict is no error of the model's.
+    let unscored = pick.status == Status::Unscored;
     if let Some(m) = &pick.error_message {
-        let _ = writeln!(out, "  error: {}", indent(&printable_block(m), "    ").trim_start());
+        let label = if unscored { "not judged" } else { "error" };
+        let _ = writeln!(out, "  {label}: {}", indent(&printable_block(m), "    ").trim_start());
     }
     if let Some(details) = &pick.error_details {
-        let _ = writeln!(out, "  error details:\n{}", indent(&cap_lines(&pretty(details), 30), "    "));
+        let label = if unscored { "details" } else { "error details" };
+        let _ = writeln!(out, "  {label}:\n{}", indent(&cap_lines(&pretty(details), 30), "    "));
     }
     if pick.inference_error {
         let _ = writeln!(out, "  the model call crashed (inference error)");

@@ -171,3 +171,24 @@ fn refdata_run_has_the_provenance_counts() {
     let validate = evaltally(&["validate", dir.to_str().unwrap()]);
     assert_eq!(validate.code, 0, "{}", validate.stdout);
 }
+
+/// A request HELM kept as an empty completion after a non-fatal error (a content filter) is
+/// said by `show`, with the request's error, beside the failed verdict the metrics gave.
+#[test]
+fn show_says_a_failed_request_and_its_error() {
+    let run = evaltally(&["show", "testdata/shapes/helm/scenario-state-failed-request", "id3", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let detail = &doc["runs"][0];
+    assert_eq!(detail["status"], "failed", "{detail}");
+    let message = detail["error_message"].as_str().unwrap();
+    assert!(message.starts_with("exact_match = 0, pass needs 1; the request failed ("), "{message}");
+    assert!(message.ends_with("); HELM scored an empty answer"), "{message}");
+    assert_eq!(detail["error_details"]["request"]["success"], false, "{detail}");
+    assert!(detail["error_details"]["request"]["error"].is_string(), "{detail}");
+    // An instance whose request succeeded says nothing of it.
+    let ok = evaltally(&["show", "testdata/shapes/helm/scenario-state-failed-request", "id2", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&ok.stdout).unwrap();
+    assert_eq!(doc["runs"][0]["error_message"], "exact_match = 0, pass needs 1");
+    assert!(doc["runs"][0]["error_details"].get("request").is_none());
+}

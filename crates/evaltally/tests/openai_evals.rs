@@ -225,3 +225,31 @@ fn record_logs_named_log_are_read_and_other_logs_are_only_a_fact() {
     let one = evaltally(&["stability", &format!("{dir}/gpt-4o-mini-strategy.log"), "--format", "json"]);
     assert_eq!(one.code, 0, "{}", one.stderr);
 }
+
+/// A model-graded eval's samples are judged by a `metrics` score on its spec's own scale,
+/// not by a `match` event: each stays unscored, and that is said once per file (a fact for
+/// `--verbose` and `validate`) and per sample by `show`, with the score.
+#[test]
+fn model_graded_samples_are_unscored_and_say_their_score() {
+    let dir = "testdata/shapes/openai-evals/record-log-modelgraded";
+    let fact = "info: 3 samples judged only by a `metrics` event (a model-graded eval's score, on its spec's scale): \
+                not read as a verdict, so unscored";
+    let verbose = evaltally(&["stability", dir, "--verbose"]);
+    assert!(verbose.stderr.contains(fact), "{}", verbose.stderr);
+    assert!(evaltally(&["stability", dir]).stderr.is_empty());
+    let validate = evaltally(&["validate", dir]);
+    assert!(validate.stdout.contains(&format!("  file: {fact}\n")), "{}", validate.stdout);
+    assert!(validate.stdout.ends_with("1 file: 1 valid, 0 invalid, 0 with warnings\n"), "{}", validate.stdout);
+    let show = evaltally(&["show", dir, "joke-funny.dev.0", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
+    let run = &doc["runs"][0];
+    assert_eq!(run["status"], "unscored");
+    assert_eq!(
+        run["error_message"],
+        "no `match` event judges it; its `metrics` event ({\"choice\":\"Yes\",\"score\":1.0}) is a model-graded \
+         score, not read as a verdict"
+    );
+    assert_eq!(run["error_details"]["metrics"], serde_json::json!({"choice": "Yes", "score": 1.0}));
+    let text = evaltally(&["show", dir, "joke-funny.dev.0"]);
+    assert!(text.stdout.contains("\n  not judged: no `match` event judges it;"), "{}", text.stdout);
+}
