@@ -294,7 +294,13 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
     let top = top_flaky(model, n);
     if top.is_empty() {
         // One run cannot show a flaky test: say so, rather than vouch for every test.
-        let one = if model.runs.len() < 2 { " (1 run: a test flips only across runs)" } else { "" };
+        let one = if model.runs.len() < 2 {
+            " (1 run: a test flips only across runs)"
+        } else if model.categories.iter().all(|c| c.runs.len() < 2) {
+            " (1 run per category: a test flips only across runs of it)"
+        } else {
+            ""
+        };
         let _ = writeln!(out, "\n  no flaky tests{one}");
         return;
     }
@@ -340,6 +346,26 @@ mod tests {
             run.push(&format!("t{i}"), *outcome, None);
         }
         run
+    }
+
+    #[test]
+    fn no_flaky_test_says_why_when_no_category_ran_twice() {
+        use Outcome::{Fail, Pass};
+        let mut runs = vec![run("r1", "m", &[Pass, Fail])];
+        let mut other = run("r2", "m", &[Pass]);
+        other.category = "other".to_string();
+        runs.push(other);
+        let options = Options { style: Style::plain(), top_flaky: 0, detail: false };
+        let out = text(&stability::analyze(&runs), options);
+        assert!(
+            out.contains("\n  no flaky tests (1 run per category: a test flips only across runs of it)\n"),
+            "{out}"
+        );
+        let out = text(&stability::analyze(&runs[..1]), options);
+        assert!(out.contains("\n  no flaky tests (1 run: a test flips only across runs)\n"), "{out}");
+        runs.push(run("r3", "m", &[Pass, Fail]));
+        let out = text(&stability::analyze(&runs), options);
+        assert!(out.contains("\n  no flaky tests\n"), "{out}");
     }
 
     #[test]
