@@ -88,7 +88,9 @@ fn read_until(file: &File, buf: &mut Vec<u8>, at_least: usize) -> std::io::Resul
     Ok(())
 }
 
-/// One read into the buffer's spare room (grown when full); the length says what came.
+/// One read into the buffer's spare room, grown when full (`rustix` fills it and sets the
+/// length, no `unsafe` here; a signal that came first is read past); the length says what
+/// came.
 #[cfg(unix)]
 fn read_some(file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
     loop {
@@ -112,21 +114,10 @@ fn read_some(mut file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads straight into the buffer's spare room (`rustix` fills it and sets the length, no
-/// `unsafe` here) until the end of the file.
+/// Reads straight into the buffer's spare room until the end of the file.
 #[cfg(unix)]
 fn read_to_end(file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
-    loop {
-        if buf.len() == buf.capacity() {
-            buf.reserve(buf.capacity().max(8 << 10));
-        }
-        match rustix::io::read(file, rustix::buffer::spare_capacity(buf)) {
-            Ok(0) => return Ok(()),
-            // More read, or a signal came first: read on.
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
+    read_until(file, buf, usize::MAX)
 }
 
 #[cfg(not(unix))]

@@ -83,14 +83,11 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
 /// Every model's overall row, before each model's section.
 fn models_table(out: &mut String, report: &StabilityReport) {
     let errored = report.models.iter().any(|m| m.overall.errored > 0);
-    let (head, rule) = if errored { (" errored |", "---:|") } else { ("", "") };
     let _ = writeln!(out, "\n## Models\n");
-    let _ = writeln!(out, "| model | runs | tests | stable pass | flaky | stable fail |{head}");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|{rule}");
+    table_head(out, "model", errored);
     for model in &report.models {
-        let o = model.overall;
         // A model whose runs judged nothing (every test unscored) is said, not counted as 0%.
-        if o.total == 0 {
+        if model.overall.total == 0 {
             let _ = writeln!(
                 out,
                 "| {} | {} | no test judged | | | |{}",
@@ -98,53 +95,43 @@ fn models_table(out: &mut String, report: &StabilityReport) {
                 model.runs.len(),
                 if errored { " |" } else { "" }
             );
-            continue;
+        } else {
+            table_row(out, &markdown_text(&model.model), Some(model.runs.len()), model.overall, errored);
         }
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} |{}",
-            markdown_text(&model.model),
-            model.runs.len(),
-            o.total,
-            cell(o, o.stable_pass),
-            cell(o, o.flaky),
-            cell(o, o.stable_fail),
-            if errored { format!(" {} |", o.errored) } else { String::new() }
-        );
     }
+}
+
+/// A counts table's head, its first column named `first`; the errored column when `errored`.
+fn table_head(out: &mut String, first: &str, errored: bool) {
+    let (head, rule) = if errored { (" errored |", "---:|") } else { ("", "") };
+    let _ = writeln!(out, "| {first} | runs | tests | stable pass | flaky | stable fail |{head}");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|{rule}");
+}
+
+/// A counts table's row (`name` already Markdown; `runs` empty for a total, whose cells
+/// are bold).
+fn table_row(out: &mut String, name: &str, runs: Option<usize>, c: Counts, errored: bool) {
+    let b = if runs.is_none() { "**" } else { "" };
+    let _ = writeln!(
+        out,
+        "| {b}{name}{b} |{} | {b}{}{b} | {b}{}{b} | {b}{}{b} | {b}{}{b} |{}",
+        runs.map(|r| format!(" {r}")).unwrap_or_default(),
+        c.total,
+        cell(c, c.stable_pass),
+        cell(c, c.flaky),
+        cell(c, c.stable_fail),
+        if errored { format!(" {} |", c.errored) } else { String::new() }
+    );
 }
 
 fn counts_table(out: &mut String, model: &ModelStability) {
     // The errored column appears only when some result errored.
     let errored = model.overall.errored > 0;
-    let (head, rule) = if errored { (" errored |", "---:|") } else { ("", "") };
-    let extra = |n: usize| if errored { format!(" {n} |") } else { String::new() };
-    let _ = writeln!(out, "| category | runs | tests | stable pass | flaky | stable fail |{head}");
-    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|{rule}");
+    table_head(out, "category", errored);
     for c in model.categories.iter().filter(|c| !c.runs.is_empty()) {
-        let counts = c.counts();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} |{}",
-            markdown_text(&c.category),
-            c.runs.len(),
-            c.total,
-            cell(counts, c.stable_pass),
-            cell(counts, c.flaky),
-            cell(counts, c.stable_fail),
-            extra(c.errored)
-        );
+        table_row(out, &markdown_text(&c.category), Some(c.runs.len()), c.counts(), errored);
     }
-    let o = model.overall;
-    let _ = writeln!(
-        out,
-        "| **overall** | | **{}** | **{}** | **{}** | **{}** |{}",
-        o.total,
-        cell(o, o.stable_pass),
-        cell(o, o.flaky),
-        cell(o, o.stable_fail),
-        extra(o.errored)
-    );
+    table_row(out, "overall", None, model.overall, errored);
     let legend: Vec<String> = super::errored_legend(model.overall).iter().map(|l| capitalised(l) + ".").collect();
     if !legend.is_empty() {
         let _ = writeln!(out, "\n{}", legend.join(" "));

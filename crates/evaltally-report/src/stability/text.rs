@@ -52,17 +52,7 @@ fn models_table(out: &mut String, report: &StabilityReport, style: Style) {
     let width = report.models.iter().map(|m| width_of(&m.model)).max().unwrap_or(0).max("model".len());
     let errored = report.models.iter().any(|m| m.overall.errored > 0);
     let _ = writeln!(out, "{} models, overall (each model's categories below):", report.models.len());
-    let _ = writeln!(
-        out,
-        "\n  {:<width$}  {:>4}  {:>6}  {:>13}  {:>13}  {:>13}{}",
-        "model",
-        "runs",
-        "tests",
-        "stable pass",
-        "flaky",
-        "stable fail",
-        if errored { format!("  {:>8}", "errored") } else { String::new() }
-    );
+    table_head(out, "model", Columns { width, style, errored });
     for model in &report.models {
         let name = printable(&model.model);
         // A model whose runs judged nothing (every test unscored) is said, not counted as 0%.
@@ -86,23 +76,12 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
     let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
     if !scored.is_empty() {
         // The errored column appears only when some test errored in most runs.
-        let errored = model.overall.errored > 0;
-        let _ = writeln!(
-            out,
-            "\n  {:<width$}  {:>4}  {:>6}  {:>13}  {:>13}  {:>13}{}",
-            "category",
-            "runs",
-            "tests",
-            "stable pass",
-            "flaky",
-            "stable fail",
-            if errored { format!("  {:>8}", "errored") } else { String::new() }
-        );
+        let cols = Columns { width, style, errored: model.overall.errored > 0 };
+        table_head(out, "category", cols);
         for cat in &scored {
-            let cols = Columns { width, style, errored };
             row(out, &printable(&cat.category), &cat.runs.len().to_string(), cat.counts(), cols, false);
         }
-        row(out, "overall", "", model.overall, Columns { width, style, errored }, true);
+        row(out, "overall", "", model.overall, cols, true);
         if model.overall.benchmark_flaky > 0 {
             let _ = writeln!(
                 out,
@@ -183,6 +162,21 @@ struct Columns {
     width: usize,
     style: Style,
     errored: bool,
+}
+
+/// A counts table's head, its first column named `first`.
+fn table_head(out: &mut String, first: &str, cols: Columns) {
+    let Columns { width, errored, .. } = cols;
+    let _ = writeln!(
+        out,
+        "\n  {first:<width$}  {:>4}  {:>6}  {:>13}  {:>13}  {:>13}{}",
+        "runs",
+        "tests",
+        "stable pass",
+        "flaky",
+        "stable fail",
+        if errored { format!("  {:>8}", "errored") } else { String::new() }
+    );
 }
 
 fn row(out: &mut String, name: &str, runs: &str, c: Counts, cols: Columns, bold: bool) {
