@@ -61,3 +61,45 @@ fn refdata_samples_have_the_provenance_counts() {
         (Some("math_perturbed_full"), Some(10), Some(10))
     );
 }
+
+/// A greedy model's reruns write samples files byte for byte alike, each beside its own
+/// results file: they are runs, each read. A folder copied whole (samples and results
+/// alike) is one run saved twice: read once, and said.
+#[test]
+fn identical_samples_of_reruns_are_runs_and_a_copied_folder_is_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = evaltally_testkit::workspace_root().join("testdata/lmeval");
+    let samples = std::fs::read(fixture.join("samples_arith_2026-01-01T00-00-00.000000.jsonl")).unwrap();
+    let results = std::fs::read_to_string(fixture.join("results_2026-01-01T00-00-00.000000.json")).unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    for (date, unix) in [("2026-01-01T00-00-00.000000", "1767225600.0"), ("2026-01-03T00-00-00.000000", "1767398400.0")]
+    {
+        std::fs::write(run.join(format!("samples_arith_{date}.jsonl")), &samples).unwrap();
+        // The results file of each run has its own date, as lm-eval writes it.
+        let own = results.replace("1767225600.0", unix);
+        std::fs::write(run.join(format!("results_{date}.json")), own).unwrap();
+    }
+    let reruns = evaltally_in(dir.path(), &["stability", "run", "--format", "json"], &[]);
+    assert_eq!(reruns.code, 0, "{}", reruns.stderr);
+    assert!(!reruns.stderr.contains("same bytes"), "{}", reruns.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&reruns.stdout).unwrap();
+    assert_eq!(doc["models"][0]["runs"].as_array().map(Vec::len), Some(2), "{doc}");
+
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for entry in std::fs::read_dir(&run).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+    }
+    let both = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
+    assert!(
+        both.stderr.contains(
+            "run/samples_arith_2026-01-01T00-00-00.000000.jsonl: warning: the same bytes as `./copy/samples_arith_"
+        ),
+        "{}",
+        both.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&both.stdout).unwrap();
+    assert_eq!(doc["models"][0]["runs"].as_array().map(Vec::len), Some(2), "{doc}");
+}

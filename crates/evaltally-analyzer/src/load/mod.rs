@@ -131,11 +131,14 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
     Ok(Found { units: kept, diagnostics, folders: found.folders })
 }
 
-/// The units whose one file has the bytes of an earlier unit's file (one run saved twice
-/// under two names), each with that earlier unit, and a warning naming both. Only units of
-/// one format whose files have one size and whose readings are alike (`fingerprint`: a
-/// digest of what was read, names aside) are compared, byte by byte: no file is read again
-/// unless it is most likely a copy.
+/// The bytes of a unit's inputs, its own file first (`None` for one that cannot be read).
+type Inputs = Vec<Option<Vec<u8>>>;
+
+/// The units whose file, and every file read with it, has the bytes of an earlier unit's
+/// (one run saved twice under two names), each with that earlier unit, and a warning naming
+/// both. Only units of one format whose files have one size and whose readings are alike
+/// (`fingerprint`: a digest of what was read, names aside) are compared, byte by byte: no
+/// file is read again unless it is most likely a copy.
 pub(crate) fn duplicates(
     units: &[Box<dyn Unit>],
     fingerprint: impl Fn(usize) -> Option<u64>,
@@ -158,8 +161,19 @@ pub(crate) fn duplicates(
     let mut twin_of: BTreeMap<usize, usize> = BTreeMap::new();
     for mut group in alike.into_values().filter(|g| g.len() > 1) {
         group.sort_unstable();
-        let files: Vec<(usize, Option<Vec<u8>>)> =
-            group.iter().map(|&i| (i, units[i].source().and_then(|p| std::fs::read(p).ok()))).collect();
+        // A unit's every input: a run saved twice copies the files read with it too (lm-eval's
+        // results file beside its samples), while a rerun that answered alike (a greedy
+        // model's samples, byte for byte) has its own.
+        let files: Vec<(usize, Option<Inputs>)> = group
+            .iter()
+            .map(|&i| {
+                let source = units[i].source();
+                let others = units[i].inputs().into_iter().filter(|p| Some(p.as_path()) != source);
+                let others: Vec<Option<Vec<u8>>> = others.map(|p| std::fs::read(p).ok()).collect();
+                let bytes = source.and_then(|p| std::fs::read(p).ok());
+                (i, bytes.map(|b| std::iter::once(Some(b)).chain(others).collect()))
+            })
+            .collect();
         for (at, (i, bytes)) in files.iter().enumerate() {
             let Some(bytes) = bytes else { continue };
             if twin_of.contains_key(i) {
