@@ -67,6 +67,10 @@ struct Header {
     eval: Option<Value>,
     #[serde(default)]
     results: Option<Value>,
+    #[serde(default)]
+    status: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
 }
 
 /// A `.json` `EvalLog`: the header's parts and the samples, kept raw until each is read.
@@ -76,6 +80,10 @@ struct JsonLog<'a> {
     eval: Option<Value>,
     #[serde(default)]
     results: Option<Value>,
+    #[serde(default)]
+    status: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
     #[serde(borrow, default)]
     samples: Option<Vec<&'a RawValue>>,
 }
@@ -177,6 +185,7 @@ fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
         }
         samples
     });
+    stopped_early(reader, None, doc.status.as_ref(), doc.error.as_ref(), doc.eval.as_ref(), log.samples.as_deref());
     // A version 1 sample's score is its log's one scorer's.
     if let Some(name) =
         doc.results.as_ref().and_then(|r| r.get("scorer")).and_then(|s| s.get("name")).and_then(Value::as_str)
@@ -461,8 +470,52 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
             }
         }
     }
+    stopped_early(
+        reader,
+        Some(header_name),
+        header.status.as_ref(),
+        header.error.as_ref(),
+        header.eval.as_ref(),
+        Some(&samples),
+    );
     log.samples = Some(samples);
     Ok(log)
+}
+
+/// A warning for a log whose run stopped before its end (`status` `cancelled` or `error`):
+/// how many of the samples it was to run it holds, and the error that stopped it. The
+/// samples it holds are read as they are.
+fn stopped_early(
+    reader: &mut Reader<'_>,
+    member: Option<&str>,
+    status: Option<&Value>,
+    error: Option<&Value>,
+    eval: Option<&Value>,
+    samples: Option<&[Sample]>,
+) {
+    let Some(status) = status.and_then(Value::as_str).filter(|s| matches!(*s, "cancelled" | "error")) else { return };
+    let held = samples.map_or(0, <[Sample]>::len);
+    let planned = eval.and_then(|e| {
+        let samples = e.get("dataset")?.get("samples")?.as_u64()?;
+        let epochs = e.get("config").and_then(|c| c.get("epochs")).and_then(Value::as_u64).unwrap_or(1);
+        Some(samples.saturating_mul(epochs.max(1)))
+    });
+    let of = planned.map_or_else(|| format!("{held} samples"), |p| format!("{held} of {p} samples"));
+    // The error's first line, cut at 100 characters (a repr can hold a whole log in one).
+    let why = error
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .and_then(|m| m.lines().next())
+        .map(|m| {
+            let cut: String = m.chars().take(100).collect();
+            let more = if cut.len() < m.len() { "…" } else { "" };
+            format!(" (`{}{more}`)", cut.replace('`', "'"))
+        })
+        .unwrap_or_default();
+    reader.warn(
+        member,
+        format!("the run stopped before its end: status `{status}`{why}; {of} in the log, read as they are"),
+    );
 }
 
 /// `samples/<id>_epoch_<n>.json`.

@@ -97,7 +97,8 @@ pub(crate) fn choose(log: &Log, wanted: Option<&str>) -> Choice {
     if wanted.is_none()
         && let Some(first) = log.task_scorers.first().map(|s| as_scored(s))
         && !in_samples.contains(first.as_str())
-        && samples().next().is_some()
+        // Samples that errored were never scored: no scorer's absence to explain.
+        && samples().any(|s| s.error.is_none())
     {
         return Choice {
             problem: Some(format!(

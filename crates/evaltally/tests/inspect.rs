@@ -304,3 +304,31 @@ fn same_named_logs_keep_their_epochs_apart() {
     );
     assert_eq!(classes(&doc), (1, 2, 1, 1));
 }
+
+/// A log whose run stopped (status `cancelled` or `error`) says so once, with how many of
+/// its planned samples it holds and the error's first line; samples that errored are not
+/// taken for a scorer that scored nothing.
+#[test]
+fn a_log_that_stopped_says_so_and_errored_samples_are_not_a_missing_scorer() {
+    let fixture = evaltally_testkit::workspace_root().join("testdata/shapes/inspect/json-log/arith.json");
+    let mut log: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
+    log["status"] = "error".into();
+    log["error"] = serde_json::json!({"message": "RuntimeError(\"No services started.\\nCompose up stderr: …\")", "traceback": "…"});
+    let samples = log["samples"].as_array_mut().unwrap();
+    samples.truncate(2);
+    for s in samples.iter_mut() {
+        s["scores"] = serde_json::json!({});
+        s["error"] = serde_json::json!({"message": "sandbox failed", "traceback": "…"});
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("stopped.json"), serde_json::to_vec(&log).unwrap()).unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "stopped.json", "--format", "json"], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "stopped.json: warning: the run stopped before its end: status `error` (`RuntimeError(\"No services \
+         started.\\nCompose up stderr: …\")`); 2 of 6 samples in the log, read as they are\n1 warning, 0 errors\n"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["models"][0]["overall"]["errored"], 2, "{doc}");
+}

@@ -42,16 +42,20 @@ fn inspect_judges_every_log_of_a_task_by_its_first_scorer() {
     assert_eq!((c["total"].as_u64(), c["unscored_tests"].as_u64()), (Some(0), Some(3)), "{doc}");
     let warnings: Vec<&str> =
         doc["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
-    let cancelled = doc["warnings"]
+    let cancelled: Vec<&str> = doc["warnings"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|w| w["path"].as_str().unwrap().ends_with("cancelled.eval"))
-        .expect("the cancelled log says why it is unscored");
+        .filter(|w| w["path"].as_str().unwrap().ends_with("cancelled.eval"))
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    // That the run stopped, and why its samples are unscored.
+    assert_eq!(
+        cancelled[0],
+        "header.json: the run stopped before its end: status `cancelled`; 3 of 3 samples in the log, read as they are"
+    );
     assert!(
-        cancelled["message"]
-            .as_str()
-            .unwrap()
+        cancelled[1]
             .starts_with("scorer `task_success`, the task's first (`eval.scorers`), scored no sample in this log"),
         "{warnings:?}"
     );
@@ -70,8 +74,8 @@ fn inspect_judges_every_log_of_a_task_by_its_first_scorer() {
         (Some(1), Some(1), Some(1))
     );
     let said: Vec<&serde_json::Value> = doc["warnings"].as_array().unwrap().iter().collect();
-    assert_eq!(said.len(), 1, "{said:?}");
-    assert!(said[0]["path"].as_str().unwrap().ends_with("cancelled.eval"));
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(said.iter().all(|w| w["path"].as_str().unwrap().ends_with("cancelled.eval")), "{said:?}");
 }
 
 /// A score above 1 fails the rule "only 1 passes": the label and the message say that rule,
