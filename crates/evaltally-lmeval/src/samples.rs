@@ -44,6 +44,9 @@ pub(crate) struct Doc {
     pub(crate) line: u64,
     /// Its numeric metrics (booleans as 1 and 0), in the order the line gives them.
     pub(crate) metrics: Vec<(String, f64)>,
+    /// The first metric its `metrics` list names whose value is a list (a `[gold,
+    /// prediction]` pair that lm-eval scores over the whole corpus: F1, BLEU).
+    pub(crate) corpus: Option<String>,
     /// The whole document, kept for `show`.
     pub(crate) full: Option<Value>,
 }
@@ -125,7 +128,7 @@ fn read_documents(
                 );
                 continue;
             }
-            out.push(Doc { id, line: line_no, metrics: line.metrics, full: None });
+            out.push(Doc { id, line: line_no, metrics: line.metrics, corpus: line.corpus, full: None });
             continue;
         }
         let doc: Value = match serde_json::from_slice(bytes) {
@@ -166,8 +169,8 @@ fn read_documents(
             );
             continue;
         }
-        let metrics = metrics_of(&doc);
-        out.push(Doc { id, line: line_no, metrics, full: keep.then_some(doc) });
+        let (metrics, corpus) = metrics_of(&doc);
+        out.push(Doc { id, line: line_no, metrics, corpus, full: keep.then_some(doc) });
     }
     out
 }
@@ -178,6 +181,7 @@ struct Scanned {
     doc_id: String,
     filter: Option<String>,
     metrics: Vec<(String, f64)>,
+    corpus: Option<String>,
 }
 
 /// The line's `doc_id`, `filter` and metrics as [`metrics_of`] gives them, read with the
@@ -218,13 +222,18 @@ fn scanned(bytes: &[u8]) -> Option<Scanned> {
         Some(raw) => Some(evaltally_format::scan::string_value(raw)?.into_owned()),
     };
     let mut metrics = Vec::new();
+    let mut corpus = None;
     if let Some(raw) = get("metrics") {
         let names: Vec<String> = serde_json::from_slice(raw).ok()?;
         for name in names {
-            if let Some(raw) = get(&name)
-                && let Scalar::Number(v) = scalar(raw)?
-            {
-                metrics.push((name, v));
+            if let Some(raw) = get(&name) {
+                match scalar(raw)? {
+                    Scalar::Number(v) => metrics.push((name, v)),
+                    Scalar::Other if raw.first() == Some(&b'[') => {
+                        corpus.get_or_insert(name);
+                    }
+                    Scalar::Other => {}
+                }
             }
         }
     } else {
@@ -238,7 +247,7 @@ fn scanned(bytes: &[u8]) -> Option<Scanned> {
             }
         }
     }
-    Some(Scanned { doc_id, filter, metrics })
+    Some(Scanned { doc_id, filter, metrics, corpus })
 }
 
 /// A value as [`metrics_of`] reads it.
@@ -296,25 +305,36 @@ fn json_number(raw: &[u8]) -> bool {
     i == raw.len()
 }
 
-/// A line's numeric metrics: those `metrics` names, else every key but the fixed ones.
-fn metrics_of(doc: &Value) -> Vec<(String, f64)> {
+/// A line's numeric metrics: those `metrics` names, else every key but the fixed ones; and
+/// the first name `metrics` lists whose value is a list (a corpus metric's pair).
+fn metrics_of(doc: &Value) -> (Vec<(String, f64)>, Option<String>) {
     let number = |v: &Value| match v {
         Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
         Value::Number(n) => n.as_f64(),
         _ => None,
     };
-    match doc.get("metrics").and_then(Value::as_array) {
-        Some(names) => {
-            names.iter().filter_map(Value::as_str).filter_map(|m| Some((m.to_string(), number(doc.get(m)?)?))).collect()
-        }
-        None => doc
+    let Some(names) = doc.get("metrics").and_then(Value::as_array) else {
+        let metrics = doc
             .as_object()
             .into_iter()
             .flatten()
             .filter(|(k, _)| !FIXED_KEYS.contains(&k.as_str()))
             .filter_map(|(k, v)| Some((k.clone(), number(v)?)))
-            .collect(),
+            .collect();
+        return (metrics, None);
+    };
+    let mut corpus = None;
+    let mut metrics = Vec::new();
+    for m in names.iter().filter_map(Value::as_str) {
+        match doc.get(m).map(|v| (v, number(v))) {
+            Some((_, Some(v))) => metrics.push((m.to_string(), v)),
+            Some((Value::Array(_), None)) => {
+                corpus.get_or_insert_with(|| m.to_string());
+            }
+            _ => {}
+        }
     }
+    (metrics, corpus)
 }
 
 /// Metric `m`'s values over the documents that have it.
@@ -358,6 +378,18 @@ pub(crate) fn metric(
         return Some((*m).to_string());
     }
     let Some(first) = names.first() else {
+        // Metrics lm-eval scores over the whole corpus keep each document's pair, not a
+        // score: a valid log that no verdict per document can be read from.
+        if let Some(corpus) = docs.iter().find_map(|d| d.corpus.as_deref()) {
+            diagnostics.push(Diagnostic::warning(
+                path,
+                format!(
+                    "metric `{corpus}` is no number per document (lm-eval keeps each document's pair and scores \
+                     the whole corpus): no document can be judged; nothing read"
+                ),
+            ));
+            return None;
+        }
         diagnostics.push(Diagnostic::error(
             path,
             "no document has a numeric metric (a --predict_only log keeps answers, not scores); nothing read",
@@ -388,7 +420,8 @@ mod tests {
         let id = doc.get("doc_id")?;
         let id = id.as_u64().map(|n| n.to_string()).or_else(|| id.as_str().map(str::to_string))?;
         let filter = doc.get("filter").and_then(Value::as_str).map(str::to_string);
-        Some(Scanned { doc_id: id, filter, metrics: metrics_of(&doc) })
+        let (metrics, corpus) = metrics_of(&doc);
+        Some(Scanned { doc_id: id, filter, metrics, corpus })
     }
 
     #[test]
@@ -397,6 +430,8 @@ mod tests {
             r#"{"doc_id": 0, "doc": {"q": "a \"b\" {c}"}, "filter": "strict-match", "metrics": ["exact_match"], "exact_match": 1.0}"#,
             r#"{"doc_id": 7, "metrics": ["acc", "acc_norm"], "acc": true, "acc_norm": 0, "resps": [["x"]]}"#,
             r#"{"doc_id": "q-12", "filter": "none", "metrics": ["f1"], "f1": 0.25e1}"#,
+            r#"{"doc_id": 2, "metrics": ["bleu", "chrf"], "bleu": ["ref", "pred"], "chrf": ["ref", "pred"]}"#,
+            r#"{"doc_id": 2, "metrics": ["acc", "f1"], "acc": 1, "f1": [0, 1], "x": null}"#,
             r#"{"doc_id": 3, "exact_match": 1.0, "acc": false, "target": "4", "bleu": "n/a", "z": null}"#,
             r#"{"doc_id": 3, "b": 1, "a": 0, "b": 0}"#,
             r#"{"doc_id": 4, "metrics": ["m", "m"], "m": -0.0, "x": 1}"#,
@@ -423,5 +458,22 @@ mod tests {
             }
         }
         assert!(fast >= 7, "the plain lines take the scan ({fast})");
+    }
+
+    #[test]
+    fn corpus_metrics_are_said_as_such_and_a_predict_only_log_as_one() {
+        let doc = |line: &str| {
+            let (metrics, corpus) = metrics_of(&serde_json::from_str(line).unwrap());
+            Doc { id: "0".to_string(), line: 1, metrics, corpus, full: None }
+        };
+        let scoring = Scoring::default();
+        let mut said = Vec::new();
+        let pairs = [doc(r#"{"doc_id": 0, "metrics": ["bleu"], "bleu": ["ref", "pred"]}"#)];
+        assert_eq!(metric(Path::new("s.jsonl"), &pairs, &scoring, &mut said), None);
+        assert!(said[0].is_warning() && said[0].message.starts_with("metric `bleu` is no number per document"));
+        said.clear();
+        let answers = [doc(r#"{"doc_id": 0, "metrics": ["bypass"], "bypass": null, "resps": [["x"]]}"#)];
+        assert_eq!(metric(Path::new("s.jsonl"), &answers, &scoring, &mut said), None);
+        assert!(said[0].is_error() && said[0].message.contains("--predict_only"), "{said:?}");
     }
 }
