@@ -790,8 +790,9 @@ impl<'a> Parser<'a> {
                     warnings.push((
                         seat.line,
                         format!(
-                            "test `{id}` in `{category}` listed again (first at line {first}): a rerun's last \
-                             attempt is kept (a teardown error after a failure keeps the failure)"
+                            "test `{id}` in `{category}` listed again (first at line {first}): read as one test, \
+                             its last listing kept, as a rerun's last attempt (a teardown error after a failure keeps \
+                             the failure); two tests of one name cannot be told apart"
                         ),
                     ));
                 }
