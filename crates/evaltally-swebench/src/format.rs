@@ -182,7 +182,7 @@ impl Format for SweBench {
         if is_markdown(path) { markdown::beside(path, folder) } else { Vec::new() }
     }
 
-    fn group(&self, files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
+    fn group(&self, files: Vec<WalkedFile>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
         let mut groups: BTreeMap<(String, String), Group> = BTreeMap::new();
         for file in files {
             let Some(key) = sources::instance_group(&file.path) else { continue };
@@ -199,10 +199,23 @@ impl Format for SweBench {
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
         for ((run, model), (mut found, size, dir)) in groups {
-            if let Some(dir) = dir
-                && dir.join(format!("{model}.{run}.json")).is_file()
-            {
-                continue;
+            if let Some(dir) = dir {
+                let report = dir.join(format!("{model}.{run}.json"));
+                if report.is_file() {
+                    // A fact with --verbose; when nothing else is found (the folder of them
+                    // given alone), the reason said.
+                    let folder = dir.join("logs").join("run_evaluation").join(&run).join(&model);
+                    diagnostics.push(Diagnostic::info(
+                        folder,
+                        format!(
+                            "not read: {} per-instance reports (`report.json`), which the run report `{}` \
+                             covers: it is read instead when among the paths given",
+                            found.len(),
+                            report.display()
+                        ),
+                    ));
+                    continue;
+                }
             }
             found.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
             let (reports, seen) = found.into_iter().map(|(id, path, meta)| ((id, path), meta)).unzip();

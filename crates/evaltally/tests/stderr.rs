@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::evaltally_in;
+use common::{evaltally, evaltally_in};
 
 /// A BFCL v4 result file of `tests` simple tests.
 fn result_lines(tests: usize) -> String {
@@ -150,4 +150,26 @@ fn nothing_found_says_the_links_it_did_not_follow() {
     let first = run.stderr.lines().next().unwrap_or_default();
     assert_eq!(first, link, "{}", run.stderr);
     assert!(run.stderr.contains("\nerror: no BFCL result or score files"), "{}", run.stderr);
+}
+
+/// The per-instance reports of a SWE-bench run whose run report sits beside `logs/` are the
+/// run report's: a fact with --verbose when the run report is read, and the reason said
+/// when the folder of them is given alone and nothing else is found.
+#[test]
+fn per_instance_reports_a_run_report_covers_are_said_when_given_alone() {
+    let alone = evaltally(&["stability", "testdata/swebench/runs/logs"]);
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    let first = alone.stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("testdata/swebench/runs/logs/run_evaluation/run-")
+            && first.contains(": warning: not read: ")
+            && first.contains("per-instance reports (`report.json`), which the run report `testdata/swebench/runs/"),
+        "{}",
+        alone.stderr
+    );
+    // With the run report read, nothing is said but with --verbose.
+    let whole = evaltally(&["stability", "testdata/swebench/runs"]);
+    assert!(!whole.stderr.contains("per-instance"), "{}", whole.stderr);
+    let verbose = evaltally(&["stability", "testdata/swebench/runs", "--verbose"]);
+    assert!(verbose.stderr.contains(": info: not read: "), "{}", verbose.stderr);
 }

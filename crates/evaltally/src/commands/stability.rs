@@ -203,7 +203,19 @@ pub(crate) fn exit_code(diagnostics: &[evaltally_core::Diagnostic], strict: bool
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
         LoadError::Discover(DiscoverError::NothingFound { diagnostics, .. }) => {
-            output::report_diagnostics(diagnostics);
+            // A fact that is why nothing was found (reports a run report beside covers) is
+            // said as a warning then.
+            let said: Vec<evaltally_core::Diagnostic> = diagnostics
+                .iter()
+                .cloned()
+                .map(|mut d| {
+                    if d.is_info() {
+                        d.severity = evaltally_core::Severity::Warning;
+                    }
+                    d
+                })
+                .collect();
+            output::report_diagnostics(&said);
             UsageError(format!("{err}\n\nevaltally reads:\n{}", load::registry().describe())).into()
         }
         _ => UsageError(err.to_string()).into(),
