@@ -312,11 +312,19 @@ fn invariants(
         let no_report = err.iter().filter(|id| !done.contains(*id)).count();
         let sum = inc.len() + empty.len() + done.len() + no_report;
         if differ(sum as f64, t) {
+            // The harness counts the dataset's length but the ids in sets: fewer ids than
+            // instances is an id twice in the dataset.
+            let why = if (sum as f64) < t {
+                "; the harness puts each instance of the dataset in one of these, counting ids once: an id twice in \
+                 the dataset?"
+            } else {
+                "; the harness puts each instance of the dataset in one of these"
+            };
             c.warn(
                 "$.total_instances",
                 format!(
                     "is {t}, but incomplete ({}) + empty patch ({}) + completed ({}) + errors without a report ({no_report}) \
-                     = {sum}; the harness puts each instance of the dataset in one of these",
+                     = {sum}{why}",
                     inc.len(),
                     empty.len(),
                     done.len()
@@ -330,13 +338,15 @@ fn invariants(
         && t >= s
         && differ(s, t - inc.len() as f64)
     {
+        let rest = t - inc.len() as f64;
+        let why = if s > rest {
+            "some predictions are not in the dataset"
+        } else {
+            "the dataset holds more instances than ids (an id twice?)"
+        };
         c.warn(
             "$.submitted_instances",
-            format!(
-                "is {s}, but total_instances ({t}) − incomplete ({}) = {}; some predictions are not in the dataset",
-                inc.len(),
-                t - inc.len() as f64
-            ),
+            format!("is {s}, but total_instances ({t}) − incomplete ({}) = {rest}; {why}", inc.len()),
         );
     }
 }

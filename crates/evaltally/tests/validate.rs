@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::evaltally;
+use common::{evaltally, evaltally_in};
 use evaltally_testkit::refdata;
 
 #[test]
@@ -201,4 +201,21 @@ fn validate_as_gstack_gives_gstacks_messages_in_order() {
         "{}",
         plain.stdout
     );
+}
+
+/// The harness counts the dataset's length but its ids in sets: a run report whose counts
+/// fall one short is said as an id twice in the dataset, not as predictions outside it.
+#[test]
+fn a_swebench_count_short_by_an_id_twice_in_the_dataset_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = serde_json::json!({
+        "total_instances": 4, "submitted_instances": 1, "completed_instances": 1, "resolved_instances": 1,
+        "unresolved_instances": 0, "empty_patch_instances": 0, "error_instances": 0,
+        "completed_ids": ["b"], "incomplete_ids": ["a", "c"], "empty_patch_ids": [], "submitted_ids": ["b"],
+        "resolved_ids": ["b"], "unresolved_ids": [], "error_ids": [], "schema_version": 2
+    });
+    std::fs::write(dir.path().join("acme.run-1.json"), serde_json::to_vec_pretty(&report).unwrap()).unwrap();
+    let run = evaltally_in(dir.path(), &["validate", "acme.run-1.json"], &[]);
+    assert!(run.stdout.contains("= 3; the harness puts each instance of the dataset in one of these, counting ids once: an id twice in the dataset?"), "{}", run.stdout);
+    assert!(run.stdout.contains("$.submitted_instances: warning: is 1, but total_instances (4) − incomplete (2) = 2; the dataset holds more instances than ids (an id twice?)"), "{}", run.stdout);
 }
