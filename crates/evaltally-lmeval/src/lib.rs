@@ -221,8 +221,8 @@ pub fn records(
 }
 
 /// Everything a samples file says about document `id` (as [`read_with`] names it): its
-/// outcome, the target as expected answer, the filtered response as the answer, and the
-/// metrics as details.
+/// outcome, the prompt as the question, the target as expected answer, the filtered
+/// response as the answer, and the metrics as details.
 pub fn show(
     path: &Path,
     bytes: &[u8],
@@ -248,6 +248,16 @@ pub fn show(
     let full = doc.full.as_ref()?;
     d.expected = full.get("target").or_else(|| full.get("truth")).cloned();
     d.answer = full.get("filtered_resps").cloned();
+    // The prompt the model was given: the first request's first argument (its context),
+    // `arguments.gen_args_0.arg_0` from v0.4.3, `arguments[0][0]` before.
+    let arguments = full.get("arguments");
+    let first = arguments
+        .and_then(|a| a.get("gen_args_0"))
+        .and_then(|g| g.get("arg_0"))
+        .or_else(|| arguments.and_then(|a| a.get(0)).and_then(|r| r.get(0)));
+    if let Some(prompt) = first.and_then(Value::as_str) {
+        d.question = vec![vec![evaltally_core::Message { role: "user".to_string(), content: prompt.to_string() }]];
+    }
     let metrics: serde_json::Map<String, Value> =
         doc.metrics.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
     d.error_details = Some(Value::Object(metrics));
