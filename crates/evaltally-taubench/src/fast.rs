@@ -51,6 +51,8 @@ fn runner_error(t: &str, raw: &std::ops::Range<usize>) -> Result<Option<String>,
             let text = string(t, Some(raw))?.ok_or(Slow)?;
             Ok(text.strip_prefix("Error:").map(|e| e.trim().to_string()))
         }
+        // Most infos hold no `error` key: a look for its name spares walking them again.
+        b'{' if memchr::memmem::find(&b[raw.clone()], b"\"error\"").is_none() => Ok(None),
         b'{' => match fields(b, raw.start, ["error"])?.0 {
             [None] => Ok(None),
             [Some(e)] if &b[e.clone()] == b"null" => Ok(None),
