@@ -300,19 +300,26 @@ fn sample(reader: &mut Reader<'_>, member: Option<&str>, name: &str, text: &str)
         Some(Value::String(e)) => Some(e.clone()),
         Some(e) => Some(e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_string)),
     };
-    let usage = |key: &str| -> Option<u64> {
-        let models = s.model_usage.as_ref()?.as_object()?;
-        models.values().map(|u| u.get(key).and_then(Value::as_u64)).sum()
-    };
     Some(Sample {
         id,
         epoch,
         scores,
         error,
-        input_tokens: usage("input_tokens"),
-        output_tokens: usage("output_tokens"),
-        total_time: s.total_time.as_ref().and_then(Value::as_f64).filter(|t| t.is_finite() && *t >= 0.0),
+        input_tokens: usage(s.model_usage.as_ref(), "input_tokens"),
+        output_tokens: usage(s.model_usage.as_ref(), "output_tokens"),
+        total_time: seconds(s.total_time.as_ref()),
     })
+}
+
+/// A token count of a sample's `model_usage` (`{model: {input_tokens, …}}`), summed over its
+/// models; `None` unless every model gives it.
+pub(crate) fn usage(model_usage: Option<&Value>, key: &str) -> Option<u64> {
+    model_usage?.as_object()?.values().map(|u| u.get(key).and_then(Value::as_u64)).sum()
+}
+
+/// A sample's `total_time`, when a finite number of seconds.
+pub(crate) fn seconds(total_time: Option<&Value>) -> Option<f64> {
+    total_time.and_then(Value::as_f64).filter(|t| t.is_finite() && *t >= 0.0)
 }
 
 /// The archive's members, opened once.

@@ -75,7 +75,8 @@ pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Ve
         .collect())
 }
 
-/// The question, answers and details a full sample adds.
+/// The question, answers and details a full sample adds, and its tokens and time where the
+/// summary had none.
 fn fill(d: &mut TestDetail, sample: &Value) {
     match sample.get("input") {
         Some(Value::String(text)) => d.question = vec![vec![Message { role: "user".into(), content: text.clone() }]],
@@ -98,6 +99,11 @@ fn fill(d: &mut TestDetail, sample: &Value) {
     }
     d.expected = sample.get("target").cloned();
     d.answer = sample.get("output").and_then(|o| o.get("completion")).cloned();
+    // Summaries of some versions (0.3.89) lack the usage and time the sample itself has.
+    let usage = sample.get("model_usage");
+    d.input_tokens = d.input_tokens.or_else(|| crate::log::usage(usage, "input_tokens"));
+    d.output_tokens = d.output_tokens.or_else(|| crate::log::usage(usage, "output_tokens"));
+    d.latency_seconds = d.latency_seconds.or_else(|| crate::log::seconds(sample.get("total_time")));
     let mut details = serde_json::Map::new();
     for key in ["scores", "error", "metadata"] {
         if let Some(v) = sample.get(key).filter(|v| !v.is_null()) {

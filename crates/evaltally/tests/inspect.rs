@@ -332,3 +332,25 @@ fn a_log_that_stopped_says_so_and_errored_samples_are_not_a_missing_scorer() {
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(doc["models"][0]["overall"]["errored"], 2, "{doc}");
 }
+
+/// Summaries of some `inspect_ai` versions (0.3.89) hold no `model_usage` or `total_time`;
+/// `show` takes them from the sample itself, which has them.
+#[test]
+fn show_takes_tokens_and_time_from_the_sample_when_the_summary_lacks_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = r#"{"id": 1, "epoch": 1, "input": "2+2?", "target": "4", "output": {"completion": "4"},
+        "scores": {"match": {"value": "C"}}, "total_time": 2.5,
+        "model_usage": {"m": {"input_tokens": 12, "output_tokens": 3}}}"#;
+    let archive = zip(&[
+        ("header.json", HEADER),
+        ("summaries.json", r#"[{"id": 1, "epoch": 1, "scores": {"match": {"value": "C"}}}]"#),
+        ("samples/1_epoch_1.json", sample),
+    ]);
+    std::fs::write(dir.path().join("old.eval"), archive).unwrap();
+    let run = evaltally_in(dir.path(), &["show", "old.eval", "1", "--format", "json"], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let detail = &doc["runs"][0];
+    assert_eq!((detail["input_tokens"].as_u64(), detail["output_tokens"].as_u64()), (Some(12), Some(3)), "{detail}");
+    assert_eq!(detail["latency_seconds"].as_f64(), Some(2.5), "{detail}");
+}
