@@ -445,12 +445,19 @@ impl SniffedFile {
         if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
             return Diagnostic::note(path, format!("skipped: {what}"));
         }
-        // Text that is no JSON or XML document (a `.log` that is not a record log): a fact,
-        // said with --verbose, not counted among the files not read.
-        unread::what(input).map_or_else(
-            || Diagnostic::info(path, "not read: a program's log, which no format evaltally reads writes"),
-            |what| Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")),
-        )
+        match unread::what(input) {
+            Some(what) => Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")),
+            // A `.log` that is not a record log: a fact, said with --verbose, not counted
+            // among the files not read.
+            None if crate::has_extension(path, "log") => {
+                Diagnostic::info(path, "not read: a program's log, which no format evaltally reads writes")
+            }
+            // Text under a format's name (a Git LFS pointer named `.eval`).
+            None => Diagnostic::note(
+                path,
+                "not read: text that is no JSON, XML or archive, a shape no format evaltally reads",
+            ),
+        }
     }
 
     /// The candidate this document comes closest to, and how close.

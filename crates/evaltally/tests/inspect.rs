@@ -354,3 +354,28 @@ fn show_takes_tokens_and_time_from_the_sample_when_the_summary_lacks_them() {
     assert_eq!((detail["input_tokens"].as_u64(), detail["output_tokens"].as_u64()), (Some(12), Some(3)), "{detail}");
     assert_eq!(detail["latency_seconds"].as_f64(), Some(2.5), "{detail}");
 }
+
+/// A `.eval` that is text (a Git LFS pointer checked out without its content) is named among
+/// the files not read, never taken for a program's log and never silent.
+#[test]
+fn an_eval_that_is_text_is_named_as_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("run.eval"), "version https://git-lfs.github.com/spec/v1\noid sha256:ab\nsize 9\n")
+        .unwrap();
+    let archive = zip(&[
+        ("header.json", HEADER),
+        ("summaries.json", r#"[{"id": 1, "epoch": 1, "scores": {"match": {"value": "C"}}}]"#),
+    ]);
+    std::fs::write(dir.path().join("ok.eval"), archive).unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "."], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "note: 1 file not read: ./run.eval (--verbose says why)\n");
+    let verbose = evaltally_in(dir.path(), &["stability", ".", "--verbose"], &[]);
+    assert!(
+        verbose.stderr.contains(
+            "./run.eval: note: not read: text that is no JSON, XML or archive, a shape no format evaltally reads"
+        ),
+        "{}",
+        verbose.stderr
+    );
+}
