@@ -121,15 +121,12 @@ impl Format for OpenAiEvals {
             .diagnostics
             .into_iter()
             .map(|d| {
-                let at = Finding::location(d.line, d.column, "file");
                 let repeated = d.message.starts_with(REPEATED_KEY);
-                if d.is_error() || repeated {
-                    Finding::error(at, d.message)
-                } else if d.is_info() {
-                    Finding::info(at, d.message)
-                } else {
-                    Finding::warning(at, d.message)
+                let mut finding = Finding::from_diagnostic(d, "file");
+                if repeated {
+                    finding.severity = evaltally_core::Severity::Error;
                 }
+                finding
             })
             .collect();
         vec![FileValidation::new(file.path, FORMAT, findings)]
