@@ -350,6 +350,7 @@ fn encode_meta(meta: &RunMeta, w: &mut Writer<'_>) {
         &meta.hostname,
         &meta.prompt_sha,
         &meta.test_set,
+        &meta.setup,
     ] {
         w.opt_str(field.as_deref());
     }
@@ -368,6 +369,7 @@ fn decode_meta(r: &mut Reader<'_>) -> Option<RunMeta> {
         hostname: text()?,
         prompt_sha: text()?,
         test_set: text()?,
+        setup: text()?,
         duration_seconds: r.opt_f64()?,
         total_cost_usd: r.opt_f64()?,
     })

@@ -714,7 +714,17 @@ fn many_small(size: u64, inputs: usize) -> bool {
 
 /// The folder the packs of this layout live in.
 fn entry_dir(root: &Path) -> PathBuf {
-    root.join(format!("v{}", entry::VERSION))
+    root.join(layout_folder())
+}
+
+/// The name of the folder below the cache's root that holds this build's packs (`v5`): a
+/// build of another layout keeps its own beside it, and [`Cache::clear`] removes every one.
+///
+/// ```
+/// assert!(evaltally_cache::layout_folder().starts_with('v'));
+/// ```
+pub fn layout_folder() -> String {
+    format!("v{}", entry::VERSION)
 }
 
 impl Packs {

@@ -35,12 +35,16 @@ fn usage_counts_what_was_stored_and_clear_removes_only_evaltallys_files() {
     assert!(units >= 2);
     // The layout folder is tagged for backup tools to leave out; the folder above, which
     // the user may have named, is not.
-    let tag = fs::read_to_string(root.path().join("v4/CACHEDIR.TAG")).unwrap();
+    let tag = fs::read_to_string(root.path().join(evaltally_cache::layout_folder()).join("CACHEDIR.TAG")).unwrap();
     assert!(tag.starts_with("Signature: 8a477f597d28d172789f06886806bc55"), "{tag}");
     assert!(!root.path().join("CACHEDIR.TAG").exists());
     let usage = cache().usage().unwrap();
     assert_eq!((usage.entries, usage.packs), (units, 1), "{usage:?}");
-    assert_eq!(usage.bytes, files_and_bytes_below(&root.path().join("v4")).1, "packs and listings");
+    assert_eq!(
+        usage.bytes,
+        files_and_bytes_below(&root.path().join(evaltally_cache::layout_folder())).1,
+        "packs and listings"
+    );
     assert_eq!(usage.stale_bytes, 0);
 
     // A second process reading the same runs stores nothing new; a layout of an older
@@ -57,7 +61,7 @@ fn usage_counts_what_was_stored_and_clear_removes_only_evaltallys_files() {
     let cleared = cache().clear().unwrap();
     assert_eq!(cleared.bytes, usage.bytes + 100);
     assert!(cleared.files >= 4, "a pack, the listings, the tag and the old entry: {cleared:?}");
-    assert!(!root.path().join("v4").exists() && !root.path().join("v1").exists());
+    assert!(!root.path().join(evaltally_cache::layout_folder()).exists() && !root.path().join("v1").exists());
     assert!(root.path().join("notes.txt").exists() && root.path().join("version-notes").exists());
     assert_eq!(cache().usage(), Some(Usage { limit: 1 << 20, ..Usage::default() }));
     assert_eq!(cache().clear().unwrap().files, 0, "clearing an empty cache removes nothing");

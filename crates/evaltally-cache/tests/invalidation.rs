@@ -94,7 +94,7 @@ fn packs(dir: &Path) -> Vec<PathBuf> {
 
 /// The cache's files with `extension`.
 fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
-    let Ok(files) = fs::read_dir(dir.join("v4")) else { return Vec::new() };
+    let Ok(files) = fs::read_dir(dir.join(evaltally_cache::layout_folder())) else { return Vec::new() };
     let mut out: Vec<PathBuf> =
         files.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == extension)).collect();
     out.sort();
@@ -538,7 +538,7 @@ fn readings_of_many_chunks_are_stored_in_one_pack() {
     let cache = cache_in(store.path());
     let cold: Vec<_> = units.iter().map(|u| cache.read(u, &mut Scratch::default(), &Options::default())).collect();
     assert!(packs(store.path()).is_empty(), "a pack seen before it was finished");
-    let temporary = fs::read_dir(store.path().join("v4"))
+    let temporary = fs::read_dir(store.path().join(evaltally_cache::layout_folder()))
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-") && e.metadata().unwrap().len() > 512 << 10)
@@ -609,7 +609,7 @@ fn a_damaged_listing_is_listed_again_and_the_others_still_serve() {
     let store = tempfile::tempdir().unwrap();
     let_folders_settle();
     let (first, _) = read(&cache_in(store.path()), &run.root);
-    let [file]: [std::path::PathBuf; 1] = fs::read_dir(store.path().join("v4"))
+    let [file]: [std::path::PathBuf; 1] = fs::read_dir(store.path().join(evaltally_cache::layout_folder()))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "listings"))

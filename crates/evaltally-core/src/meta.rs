@@ -47,6 +47,13 @@ pub struct RunMeta {
     /// disagree. An input to that check only, so not serialised.
     #[serde(skip)]
     pub test_set: Option<String>,
+    /// The settings that shaped the prompts the run posed, as its format records them, in
+    /// a few words (lm-eval's `5-shot, chat template`). Runs of one model and category
+    /// with different setups are different experiments, not repeats: the analyzer reads
+    /// each setup as a category of its own when a model's runs of a category mix them. An
+    /// input to that split only, so not serialised.
+    #[serde(skip)]
+    pub setup: Option<String>,
 }
 
 impl RunMeta {

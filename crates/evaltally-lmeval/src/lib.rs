@@ -70,6 +70,9 @@ pub struct Beside {
     /// The names of the task's filters (`configs.<task>.filter_list[].name`), in order: the
     /// k-th line of a document, in logs whose lines do not name their filter, is the k-th.
     pub filters: Vec<String>,
+    /// The settings that shaped the task's prompts ([`setup`]), `None` without a results
+    /// file that says them.
+    pub setup: Option<String>,
 }
 
 impl Beside {
@@ -92,7 +95,7 @@ impl Beside {
     /// assert_eq!(Beside::from_results(None, None).model, "unknown");
     /// ```
     pub fn from_results(doc: Option<&Value>, task: Option<&str>) -> Self {
-        let Some(doc) = doc else { return Self { model: "unknown".to_string(), filters: Vec::new() } };
+        let Some(doc) = doc else { return Self { model: "unknown".to_string(), ..Self::default() } };
         let model = doc
             .get("model_name")
             .and_then(Value::as_str)
@@ -103,8 +106,44 @@ impl Beside {
             .and_then(|t| doc.get("configs")?.get(t)?.get("filter_list")?.as_array())
             .map(|list| list.iter().filter_map(|f| f.get("name")?.as_str().map(str::to_string)).collect())
             .unwrap_or_default();
-        Self { model, filters }
+        let setup = task.and_then(|t| setup(doc, t));
+        Self { model, filters, setup }
     }
+}
+
+/// The settings a results document says shaped `task`'s prompts, in a few words: the
+/// few-shot count (`n-shot.<task>`, else `configs.<task>.num_fewshot`), then `chat
+/// template` when one was applied (`chat_template_sha`), `few-shot as turns`
+/// (`fewshot_as_multiturn`) and `system prompt <sha>` (`system_instruction_sha`, 7
+/// digits). `None` when the document says none of them. Runs of one task that differ in
+/// these posed different prompts: lm-eval's `task_hashes` differ too.
+///
+/// ```
+/// let doc = serde_json::json!({"n-shot": {"gsm8k": 5}, "chat_template_sha": "9f2c", "fewshot_as_multiturn": false});
+/// assert_eq!(evaltally_lmeval::setup(&doc, "gsm8k").as_deref(), Some("5-shot, chat template"));
+/// let old = serde_json::json!({"configs": {"arith": {"num_fewshot": 0}}});
+/// assert_eq!(evaltally_lmeval::setup(&old, "arith").as_deref(), Some("0-shot"));
+/// assert_eq!(evaltally_lmeval::setup(&serde_json::json!({}), "arith"), None);
+/// ```
+pub fn setup(doc: &Value, task: &str) -> Option<String> {
+    let count = |v: &Value| v.as_u64().or_else(|| v.as_str()?.trim().parse().ok());
+    let shots = doc
+        .get("n-shot")
+        .and_then(|n| n.get(task))
+        .and_then(count)
+        .or_else(|| doc.get("configs")?.get(task)?.get("num_fewshot").and_then(count));
+    let text = |key: &str| doc.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let mut parts: Vec<String> = shots.map(|n| format!("{n}-shot")).into_iter().collect();
+    if text("chat_template_sha").is_some() || text("chat_template").is_some() {
+        parts.push("chat template".to_string());
+    }
+    if doc.get("fewshot_as_multiturn").and_then(Value::as_bool) == Some(true) {
+        parts.push("few-shot as turns".to_string());
+    }
+    if let Some(sha) = text("system_instruction_sha") {
+        parts.push(format!("system prompt {}", sha.get(..7).unwrap_or(sha)));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// The model `model_args` names: `pretrained=` (Hugging Face), `model=` (API models) or
@@ -139,7 +178,7 @@ pub struct Read {
 /// (`scorer`; by default the first the lines give whose every value is 0 or 1) and the pass
 /// threshold. [`read_with`] also names the filters of logs whose lines do not.
 pub fn read_bytes(path: &Path, bytes: &[u8], model: &str, scoring: &Scoring) -> Read {
-    let beside = Beside { model: model.to_string(), filters: Vec::new() };
+    let beside = Beside { model: model.to_string(), ..Beside::default() };
     read_with(path, bytes, &beside, scoring)
 }
 
@@ -162,6 +201,7 @@ fn judged(
         task_and_date(path).unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)));
     let mut run = CategoryRun::new(date, &beside.model, task);
     run.sources.push(path.to_path_buf());
+    run.meta = meta(beside).map(std::sync::Arc::new);
     let mut diagnostics = Vec::new();
     let docs = documents(path, bytes, &beside.filters, &mut diagnostics);
     let Some(metric) = samples::metric(path, &docs, scoring, &mut diagnostics) else {
@@ -184,6 +224,11 @@ fn judged(
     ((!run.is_empty()).then_some(run), diagnostics)
 }
 
+/// What a run records about itself: the setup its results file gives.
+fn meta(beside: &Beside) -> Option<evaltally_core::RunMeta> {
+    beside.setup.as_ref().map(|s| evaltally_core::RunMeta { setup: Some(s.clone()), ..Default::default() })
+}
+
 /// The run of a samples file test by test (for `export`, `convert` and the store), as
 /// [`read_with`] judges it, each failure with what its metric was and the rule it failed.
 pub fn records(
@@ -203,6 +248,7 @@ pub fn records(
             model: run.model.clone(),
             format: FORMAT.to_string(),
             source: path.to_path_buf(),
+            meta: meta(beside).unwrap_or_default(),
             tests: run
                 .tests()
                 .map(|t| evaltally_core::TestRecord {

@@ -81,8 +81,9 @@ impl Store {
                     prompt_sha: row.get(13),
                     duration_seconds: row.get(14),
                     total_cost_usd: row.get(15),
-                    // Not kept in the store (see `RunMeta::test_set`).
+                    // Not kept in the store (see `RunMeta::test_set`, `RunMeta::setup`).
                     test_set: None,
+                    setup: None,
                 },
                 label: row.get(16),
                 scored: 0,

@@ -235,7 +235,10 @@ fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
     assert!(stored > 0);
     let info = json_of(cache.path(), &[]);
     assert_eq!(info["entries"].as_u64(), Some(stored));
-    assert_eq!(info["bytes"].as_u64(), Some(files_and_bytes_below(&cache.path().join("v4")).1));
+    assert_eq!(
+        info["bytes"].as_u64(),
+        Some(files_and_bytes_below(&cache.path().join(evaltally_cache::layout_folder())).1)
+    );
     assert_eq!(info["folder"].as_str(), cache.path().to_str());
     assert_eq!(info["limit"].as_u64(), Some(1 << 30));
     assert_eq!(json_of(cache.path(), &[("EVALTALLY_CACHE_SIZE", "250MiB")])["limit"].as_u64(), Some(250 << 20));
@@ -261,7 +264,7 @@ fn the_cache_command_shows_prunes_and_cleans_the_cache_folder() {
     insta::with_settings!({filters => vec![(r"\d+(\.\d)? (B|KiB)\b", "[SIZE]")]}, {
         insta::assert_snapshot!(session);
     });
-    assert!(!cache.path().join("v4").exists() && !cache.path().join("v1").exists());
+    assert!(!cache.path().join(evaltally_cache::layout_folder()).exists() && !cache.path().join("v1").exists());
     assert!(cache.path().join("mine.txt").exists(), "what is not evaltally's stays");
     // Cleaned, the next analysis reads every file again and stores them again.
     let again = run_with_env(cache.path(), &["stability", gstack], &[("EVALTALLY_CACHE_STATS", "1")]);
@@ -296,7 +299,7 @@ fn an_analysis_keeps_the_cache_under_the_size_in_evaltally_cache_size() {
     let all = json_of(cache.path(), &[]);
     let (entries, bytes) = (all["entries"].as_u64().unwrap(), all["bytes"].as_u64().unwrap());
     let packs = |dir: &Path| -> u64 {
-        fs::read_dir(dir.join("v4"))
+        fs::read_dir(dir.join(evaltally_cache::layout_folder()))
             .unwrap()
             .flatten()
             .filter(|e| e.path().extension().is_some_and(|x| x == "pack"))
@@ -305,7 +308,7 @@ fn an_analysis_keeps_the_cache_under_the_size_in_evaltally_cache_size() {
     };
     // Half the size: the next analysis that stores anything prunes down to it.
     let limit = (packs(cache.path()) / 2).to_string();
-    fs::remove_dir_all(cache.path().join("v4")).unwrap();
+    fs::remove_dir_all(cache.path().join(evaltally_cache::layout_folder())).unwrap();
     for f in &folders {
         assert!(run_with_env(cache.path(), &["stability", f], &[("EVALTALLY_CACHE_SIZE", &limit)]).code <= 1);
     }

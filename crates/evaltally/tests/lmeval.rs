@@ -103,3 +103,62 @@ fn identical_samples_of_reruns_are_runs_and_a_copied_folder_is_read_once() {
     let doc: serde_json::Value = serde_json::from_str(&both.stdout).unwrap();
     assert_eq!(doc["models"][0]["runs"].as_array().map(Vec::len), Some(2), "{doc}");
 }
+
+/// A model's runs of one task with different few-shot counts (the results files' `n-shot`)
+/// posed different prompts: they are no repeats, so each count is a category of its own,
+/// said once, and no test flips between them. `--category` takes the task's name (both
+/// setups) or a setup's. Each side of a `compare` holds one setup, so its task keeps its
+/// name and the two sides line up.
+#[test]
+fn runs_of_two_few_shot_counts_are_two_categories() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = evaltally_testkit::workspace_root().join("testdata/lmeval");
+    for (date, shots) in [("2026-01-01T00-00-00.000000", 0), ("2026-01-02T00-00-00.000000", 5)] {
+        let samples = std::fs::read(fixture.join(format!("samples_arith_{date}.jsonl"))).unwrap();
+        std::fs::write(dir.path().join(format!("samples_arith_{date}.jsonl")), samples).unwrap();
+        let results = format!(
+            "{{\"results\": {{\"arith\": {{}}}}, \"n-shot\": {{\"arith\": {shots}}}, \"model_name\": \"acme-7b\"}}"
+        );
+        std::fs::write(dir.path().join(format!("results_{date}.json")), results).unwrap();
+    }
+    let run = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let categories: Vec<(&str, u64)> = doc["models"][0]["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["category"].as_str().unwrap(), c["flaky"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(categories, [("arith (0-shot)", 0), ("arith (5-shot)", 0)], "{doc}");
+    assert_eq!(
+        run.stderr.trim_end(),
+        "./samples_arith_2026-01-02T00-00-00.000000.jsonl: warning: the runs of `arith` by `acme-7b` were run with 2 \
+         setups, so they are no repeats of each other: each setup is read as a category of its own, `arith (0-shot)` \
+         and `arith (5-shot)`\n1 warning, 0 errors"
+    );
+    let strict = evaltally_in(dir.path(), &["stability", ".", "--strict"], &[]);
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+
+    let both = evaltally_in(dir.path(), &["stability", ".", "--category", "arith", "--format", "json"], &[]);
+    let one = evaltally_in(dir.path(), &["stability", ".", "--category", "arith (5-shot)", "--format", "json"], &[]);
+    let count = |out: &common::Run| {
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        doc["models"][0]["categories"].as_array().map(Vec::len)
+    };
+    assert_eq!((count(&both), count(&one)), (Some(2), Some(1)), "{}{}", both.stderr, one.stderr);
+
+    let compare = evaltally_in(
+        dir.path(),
+        &[
+            "compare",
+            "samples_arith_2026-01-01T00-00-00.000000.jsonl",
+            "samples_arith_2026-01-02T00-00-00.000000.jsonl",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap();
+    assert_eq!(doc["models"][0]["categories"][0]["category"], "arith", "{doc}");
+}

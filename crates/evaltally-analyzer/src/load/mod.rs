@@ -486,7 +486,11 @@ fn finish_loaded(
         runs.extend(out.runs);
     }
     drop_read_beside(&mut diagnostics, units);
-    if !runs.is_empty() && !runs.iter().any(|r| filter.keeps(&r.model, &r.category)) {
+    split_setups(&mut runs, &mut diagnostics);
+    let kept = |r: &CategoryRun| {
+        filter.keeps(&r.model, &r.category) || setup_of(r).is_some_and(|(base, _)| filter.keeps(&r.model, base))
+    };
+    if !runs.is_empty() && !runs.iter().any(kept) {
         let models: BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
         let categories: BTreeSet<&str> = runs.iter().map(|r| r.category.as_str()).collect();
         return Err(LoadError::NothingMatched {
@@ -494,8 +498,8 @@ fn finish_loaded(
             categories: categories.into_iter().map(str::to_string).collect(),
         });
     }
-    if !runs.iter().all(|r| filter.keeps(&r.model, &r.category)) {
-        (runs, unit_of) = runs.into_iter().zip(unit_of).filter(|(r, _)| filter.keeps(&r.model, &r.category)).unzip();
+    if !runs.iter().all(kept) {
+        (runs, unit_of) = runs.into_iter().zip(unit_of).filter(|(r, _)| kept(r)).unzip();
     }
     for r in &mut runs {
         if filter.pool_models {
@@ -520,6 +524,58 @@ fn finish_loaded(
     sort_runs(&mut runs);
     said_of_test_sets(&runs, &mut diagnostics);
     Ok(Finished { loaded: Loaded { runs, diagnostics, folders: Vec::new() }, renames, twins })
+}
+
+/// Reads each setup as a category of its own where a model's runs of one category were
+/// run with different setups ([`evaltally_core::RunMeta::setup`]: lm-eval's few-shot
+/// count): `bias (0-shot)` and `bias (5-shot)`, no repeats of each other, so no test flips
+/// between them. A category whose runs share one setup (or record none) keeps its name. A
+/// warning per split category, about the first run of the second setup.
+fn split_setups(runs: &mut [CategoryRun], diagnostics: &mut Vec<Diagnostic>) {
+    /// A setup and the index of its runs.
+    type Setup = (String, Vec<usize>);
+    let setup = |r: &CategoryRun| r.meta.as_ref().and_then(|m| m.setup.clone());
+    // Each (model, category)'s setups in the order first met.
+    let mut by_group: BTreeMap<(&str, &str), Vec<Setup>> = BTreeMap::new();
+    for (i, r) in runs.iter().enumerate() {
+        let Some(s) = setup(r) else { continue };
+        let setups = by_group.entry((&r.model, &r.category)).or_default();
+        match setups.iter_mut().find(|(known, _)| *known == s) {
+            Some((_, list)) => list.push(i),
+            None => setups.push((s, vec![i])),
+        }
+    }
+    let mut renames: Vec<(usize, String)> = Vec::new();
+    for ((model, category), mut setups) in by_group.into_iter().filter(|(_, setups)| setups.len() > 1) {
+        let first = setups.iter().map(|(_, list)| list[0]).min().unwrap_or(0);
+        setups.sort_by(|a, b| id::natural_str_cmp(&a.0, &b.0));
+        // About the first run of a setup other than the first met.
+        let second = &runs[setups.iter().map(|(_, list)| list[0]).filter(|&i| i != first).min().unwrap_or(first)];
+        let path = second.sources.first().cloned().unwrap_or_else(|| PathBuf::from(&second.run));
+        let names: Vec<String> = setups.iter().map(|(s, _)| format!("`{category} ({s})`")).collect();
+        diagnostics.push(Diagnostic::warning(
+            path,
+            format!(
+                "the runs of `{category}` by `{model}` were run with {} setups, so they are no repeats of each \
+                 other: each setup is read as a category of its own, {}",
+                setups.len(),
+                evaltally_format::check::and_list(&names)
+            ),
+        ));
+        for (s, list) in setups {
+            renames.extend(list.into_iter().map(|i| (i, format!("{category} ({s})"))));
+        }
+    }
+    for (i, name) in renames {
+        runs[i].category = name;
+    }
+}
+
+/// The category a run split by [`split_setups`] had, and its setup: `None` for a run not split.
+fn setup_of(r: &CategoryRun) -> Option<(&str, &str)> {
+    let setup = r.meta.as_ref()?.setup.as_deref()?;
+    let base = r.category.strip_suffix(')')?.strip_suffix(setup)?.strip_suffix(" (")?;
+    Some((base, setup))
 }
 
 /// A warning for each category whose runs record different test sets
@@ -993,6 +1049,47 @@ mod tests {
         r.sources.push(format!("{name}.parquet").into());
         r.meta = Some(Arc::new(RunMeta { test_set: set.map(str::to_string), ..RunMeta::default() }));
         r
+    }
+
+    fn with_setup(name: &str, model: &str, category: &str, setup: Option<&str>) -> CategoryRun {
+        let mut r = CategoryRun::new(name, model, category);
+        r.push("0", Outcome::Pass, None);
+        r.sources.push(format!("{name}.jsonl").into());
+        r.meta = Some(Arc::new(RunMeta { setup: setup.map(str::to_string), ..RunMeta::default() }));
+        r
+    }
+
+    /// A model's runs of one category with two setups become two categories, named by
+    /// their setups, with one warning about the first run of the setup met second; another
+    /// model's runs of the category, of one setup, keep its name, as do runs that record none.
+    #[test]
+    fn a_model_s_runs_of_two_setups_are_two_categories() {
+        let mut runs = vec![
+            with_setup("r1", "a", "bias", Some("5-shot")),
+            with_setup("r2", "a", "bias", Some("0-shot")),
+            with_setup("r3", "a", "bias", Some("5-shot")),
+            with_setup("r4", "a", "bias", Some("10-shot")),
+            with_setup("r1", "b", "bias", Some("0-shot")),
+            with_setup("r2", "b", "bias", Some("0-shot")),
+            with_setup("r1", "a", "plain", None),
+            with_setup("r2", "a", "plain", Some("0-shot")),
+        ];
+        let mut said = Vec::new();
+        super::split_setups(&mut runs, &mut said);
+        let categories: Vec<&str> = runs.iter().map(|r| r.category.as_str()).collect();
+        assert_eq!(
+            categories,
+            ["bias (5-shot)", "bias (0-shot)", "bias (5-shot)", "bias (10-shot)", "bias", "bias", "plain", "plain"]
+        );
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].path, std::path::PathBuf::from("r2.jsonl"));
+        assert_eq!(
+            said[0].message,
+            "the runs of `bias` by `a` were run with 3 setups, so they are no repeats of each other: each setup is \
+             read as a category of its own, `bias (0-shot)`, `bias (5-shot)` and `bias (10-shot)`"
+        );
+        assert_eq!(super::setup_of(&runs[0]), Some(("bias", "5-shot")));
+        assert_eq!(super::setup_of(&runs[4]), None);
     }
 
     /// One warning per category whose runs name two test sets, about the first run of the

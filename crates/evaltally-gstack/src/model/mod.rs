@@ -284,6 +284,7 @@ impl GstackRun {
             duration_seconds: self.duration_seconds,
             total_cost_usd: self.total_cost_usd,
             test_set: None,
+            setup: None,
         }
     }
 
