@@ -161,7 +161,8 @@ pub(crate) enum Command {
     /// a SWE-bench instance id, a gstack test name).
     ///
     /// Exit status: 0 when the test was found; 1 when it was, but files had errors; 2 when
-    /// it is in none of the runs; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
+    /// it is in none of the runs (naming ids like it, with the same numbers); 2 also when the
+    /// machine fails it (an I/O error, a full disk, a server lost).
     Show(ShowArgs),
     /// How each test moved over time: its rate, last runs, streak and status.
     ///

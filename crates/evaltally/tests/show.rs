@@ -60,6 +60,17 @@ fn unscored_and_unknown_tests() {
     let missing = evaltally(&["show", "testdata/bfcl/v4", "simple_python_99"]);
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.contains("`simple_python_99` is in none of the runs"), "{}", missing.stderr);
+    // No id with the number 99: nothing is suggested, as another number is another test.
+    assert!(!missing.stderr.contains("did you mean") && !missing.stderr.contains("like it"), "{}", missing.stderr);
+    let typo = evaltally(&["show", "testdata/bfcl/v4", "Simpel_Python_2"]);
+    assert_eq!(typo.code, 2);
+    assert!(
+        typo.stderr.trim_end().ends_with(
+            "error: test `Simpel_Python_2` is in none of the runs in testdata/bfcl/v4; did you mean `simple_python_2`?"
+        ),
+        "{}",
+        typo.stderr
+    );
     let bad_run = evaltally(&["show", "testdata/bfcl/v4", "simple_python_1", "--run", "run-3"]);
     assert_eq!(bad_run.code, 2);
     assert!(bad_run.stderr.contains("runs: run-1, run-2, run-10"), "{}", bad_run.stderr);

@@ -30,8 +30,17 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     }
     if shown.details.iter().all(|d| d.status == Status::NotRun) {
         output::report_diagnostics(&shown.diagnostics);
+        let near = if files.is_empty() { Vec::new() } else { near_ids(&files, id, &filter) };
+        let near = match near.as_slice() {
+            [] => String::new(),
+            [one] => format!("; did you mean `{}`?", printable(one)),
+            more => format!(
+                "; ids like it: {}",
+                more.iter().map(|i| format!("`{}`", printable(i))).collect::<Vec<_>>().join(", ")
+            ),
+        };
         return Err(UsageError(format!(
-            "test `{}` is in none of the runs in {}",
+            "test `{}` is in none of the runs in {}{near}",
             printable(id),
             output::shown_all(&paths)
         ))
@@ -68,6 +77,32 @@ pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     }
     output::report_diagnostics(&shown.diagnostics);
     Ok(if shown.diagnostics.iter().any(evaltally_core::Diagnostic::is_error) { Exit::Problems } else { Exit::Ok })
+}
+
+/// Up to three ids of the tests the runs below `files` hold that look like `id`, most alike
+/// first: another case, a typo, a prefix left out (`simple_99` for `simple_python_99`). Only
+/// ids with the same numbers are named: `django-11729` for `django-11728` would be another
+/// test, not the one meant. Read through the digest cache, so a second look costs little;
+/// nothing when the runs cannot be read.
+fn near_ids(files: &[PathBuf], id: &str, filter: &load::Filter) -> Vec<String> {
+    /// How alike two ids must be (Jaro–Winkler, 1 the same) to be named.
+    const ALIKE: f64 = 0.8;
+    let numbers = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).map(str::to_string).collect()
+    };
+    let Ok(loaded) = load::load_cached(files, filter, &evaltally_analyzer::NoProgress, crate::cache::get()) else {
+        return Vec::new();
+    };
+    let ids: BTreeSet<&str> = loaded.runs.iter().flat_map(|r| r.tests().map(|t| t.id)).collect();
+    let (wanted, digits) = (id.to_lowercase(), numbers(id));
+    let mut scored: Vec<(f64, &str)> = ids
+        .into_iter()
+        .filter(|candidate| numbers(candidate) == digits)
+        .map(|candidate| (strsim::jaro_winkler(&wanted, &candidate.to_lowercase()), candidate))
+        .filter(|(alike, _)| *alike >= ALIKE)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| evaltally_core::id::natural_str_cmp(a.1, b.1)));
+    scored.into_iter().take(3).map(|(_, i)| i.to_string()).collect()
 }
 
 /// Adds the details of runs read from the PostgreSQL store, kept and counted as `load::show`
