@@ -106,8 +106,14 @@ fn fill(d: &mut TestDetail, sample: &Value) {
     d.latency_seconds = d.latency_seconds.or_else(|| crate::log::seconds(sample.get("total_time")));
     let mut details = serde_json::Map::new();
     for key in ["scores", "error", "metadata"] {
-        if let Some(v) = sample.get(key).filter(|v| !v.is_null()) {
-            details.insert(key.to_string(), v.clone());
+        let empty = |v: &&Value| v.is_null() || v.as_object().is_some_and(serde_json::Map::is_empty);
+        if let Some(v) = sample.get(key).filter(|v| !empty(v)) {
+            let mut v = v.clone();
+            // The traceback again, coloured for a terminal (escape codes): `traceback` has it.
+            if let Some(error) = v.as_object_mut().filter(|_| key == "error") {
+                error.remove("traceback_ansi");
+            }
+            details.insert(key.to_string(), v);
         }
     }
     if !details.is_empty() {

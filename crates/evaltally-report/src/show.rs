@@ -56,9 +56,19 @@ fn pretty(v: &Value) -> String {
 }
 
 fn layout(v: &Value, depth: usize, width: usize, out: &mut String) {
-    let compact = v.to_string();
     let pad = "  ".repeat(depth);
-    if compact.len() + pad.len() <= width {
+    // Text of several lines as it was written: by itself (an answer), the lines alone, which
+    // `cap_lines` caps; inside details (a traceback), after a `|`.
+    if let Some(text) = v.as_str().filter(|_| is_block(v)) {
+        if depth == 0 {
+            out.push_str(text.trim_end());
+        } else {
+            block(text, &pad, out);
+        }
+        return;
+    }
+    let compact = v.to_string();
+    if compact.len() + pad.len() <= width && !holds_block(v) {
         out.push_str(&compact);
         return;
     }
@@ -80,13 +90,56 @@ fn layout(v: &Value, depth: usize, width: usize, out: &mut String) {
             out.push_str(": ");
         }
         layout(item, depth + 1, width, out);
-        if i + 1 < items.len() {
+        if i + 1 < items.len() && !is_block(item) {
             out.push(',');
         }
     }
     out.push('\n');
     out.push_str(&pad);
     out.push(close);
+}
+
+/// Whether `v` is text of several lines (a traceback, a log), which [`block`] lays out.
+fn is_block(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| s.trim_end().contains('\n'))
+}
+
+/// Whether `v` is or holds text of several lines.
+fn holds_block(v: &Value) -> bool {
+    match v {
+        Value::Array(items) => items.iter().any(holds_block),
+        Value::Object(m) => m.values().any(holds_block),
+        _ => is_block(v),
+    }
+}
+
+/// Text of several lines as lines, after a `|`, one level in from `pad`: a traceback read
+/// as it was printed, not as one string of `\n`s. Of a long one, the first lines and the
+/// last (where a traceback names the error) are kept.
+fn block(text: &str, pad: &str, out: &mut String) {
+    const HEAD: usize = 3;
+    const TAIL: usize = 8;
+    let lines: Vec<&str> = text.trim_end().lines().map(str::trim_end).collect();
+    out.push('|');
+    let mut put = |line: &str| {
+        out.push('\n');
+        out.push_str(pad);
+        out.push_str("  ");
+        out.push_str(line);
+    };
+    if lines.len() <= HEAD + TAIL + 1 {
+        for line in lines {
+            put(line);
+        }
+        return;
+    }
+    for line in &lines[..HEAD] {
+        put(line);
+    }
+    put(&format!("… {} lines …", lines.len() - HEAD - TAIL));
+    for line in &lines[lines.len() - TAIL..] {
+        put(line);
+    }
 }
 
 /// At most `max` lines of `text`, with a note of how many were cut.
@@ -249,4 +302,26 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
         let _ = writeln!(out, "\n(details of one run; `--run NAME` picks another, `--format json` shows all)");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// Text of several lines inside details is laid out as lines after a `|` (no `\n`s,
+    /// no comma glued to its last line), a long one by its first 3 and last 8 lines; by
+    /// itself, it is its lines alone.
+    #[test]
+    fn text_of_several_lines_is_laid_out_as_lines() {
+        let traceback: Vec<String> = (1..=20).map(|i| format!("line {i}")).collect();
+        let details = json!({"error": {"traceback": traceback.join("\n") + "\n", "type": "E"}, "n": 1});
+        let shown = super::pretty(&details);
+        let expected = "{\n  \"error\": {\n    \"traceback\": |\n      line 1\n      line 2\n      line 3\n      … 9 lines …\n      \
+                        line 13\n      line 14\n      line 15\n      line 16\n      line 17\n      line 18\n      line 19\n      \
+                        line 20\n    \"type\": \"E\"\n  },\n  \"n\": 1\n}";
+        assert_eq!(shown, expected);
+        assert_eq!(super::pretty(&json!("def f():\n    return 1\n")), "def f():\n    return 1");
+        assert_eq!(super::pretty(&json!({"a": "one line"})), "{\"a\":\"one line\"}");
+        assert_eq!(super::pretty(&json!({"a": "two\nlines"})), "{\n  \"a\": |\n    two\n    lines\n}");
+    }
 }
