@@ -192,20 +192,3 @@ impl Events {
         false
     }
 }
-
-/// Copies the folder `from` to `to` (made), files and folders, as a test's own copy of a
-/// fixture it changes.
-///
-/// # Panics
-/// When a file cannot be copied.
-pub fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("the folder is made");
-    for entry in std::fs::read_dir(from).expect("the fixture is listed").flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_folder(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("the file is copied");
-        }
-    }
-}

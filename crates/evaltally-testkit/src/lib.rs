@@ -24,6 +24,23 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Copies the folder `from` to `to` (made), files and folders, as a test's own copy of a
+/// fixture it changes.
+///
+/// # Panics
+/// When a file cannot be copied.
+pub fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("the folder is made");
+    for entry in std::fs::read_dir(from).expect("the fixture is listed").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("the file is copied");
+        }
+    }
+}
+
 /// A path inside the workspace's `testdata/` folder.
 pub fn testdata(rel: &str) -> PathBuf {
     workspace_root().join("testdata").join(rel)

@@ -141,7 +141,7 @@ impl Job {
     /// as an evaluation leaves a run folder), sharing `store` and `cache`.
     fn new(run: &Path, runs_at: &str, store: &Path, cache: &Path, env: &[(&str, &str)]) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(run, &dir.path().join(runs_at).join(run.file_name().unwrap()));
+        evaltally_testkit::copy_folder(run, &dir.path().join(runs_at).join(run.file_name().unwrap()));
         // The digest cache stores no reading of a file changed in the last 100 ms (it may
         // still be being written); an evaluation's files are older by the time CI checks them.
         std::thread::sleep(std::time::Duration::from_millis(200));
@@ -179,19 +179,6 @@ impl Job {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 /// Whether a line installs evaltally (the binary under test stands in for it).
 fn installs(command: &str) -> bool {
     command.starts_with("pip install evaltally") || command.starts_with("cargo install")
@@ -202,7 +189,7 @@ fn installs(command: &str) -> bool {
 fn regressed_run() -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("run-3");
-    copy_tree(&testdata("bfcl/v4/run-1"), &dir);
+    evaltally_testkit::copy_folder(&testdata("bfcl/v4/run-1"), &dir);
     let result =
         std::fs::read_to_string(dir.join("result/acme_tiny-7b/non_live/BFCL_v4_simple_python_result.json")).unwrap();
     let ids: Vec<String> = result

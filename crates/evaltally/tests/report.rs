@@ -5,7 +5,6 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use common::{compact_json, evaltally, evaltally_in, report_data};
 use evaltally_testkit::{testdata, workspace_root};
@@ -259,7 +258,7 @@ fn markdown_summary_links_to_the_page() {
 fn refuses_to_write_where_it_reads() {
     let tmp = tempfile::tempdir().unwrap();
     let runs = tmp.path().join("runs");
-    copy(&testdata("bfcl/v4/run-1"), &runs.join("run-1"));
+    evaltally_testkit::copy_folder(&testdata("bfcl/v4/run-1"), &runs.join("run-1"));
     let out = runs.join("report.html");
     let run = evaltally(&["report", runs.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -289,16 +288,4 @@ fn replaces_the_file_whole() {
 /// A JSON number used as an index.
 fn index(v: &Value) -> usize {
     usize::try_from(v.as_u64().unwrap()).unwrap()
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::evaltally;
-use evaltally_testkit::http::{Events, Serving, copy_folder, request};
+use evaltally_testkit::copy_folder;
+use evaltally_testkit::http::{Events, Serving, request};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_evaltally");

@@ -16,7 +16,8 @@ use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::layout::Point;
 use chromiumoxide::page::{Page, ScreenshotParams};
 use common::evaltally;
-use evaltally_testkit::http::{Serving, copy_folder};
+use evaltally_testkit::copy_folder;
+use evaltally_testkit::http::Serving;
 use futures_util::StreamExt;
 use serde_json::Value;
 

@@ -252,3 +252,18 @@ fn errors_are_apart_unless_counted_as_failures() {
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("--pass-threshold must be a number"), "{}", bad.stderr);
 }
+
+/// A `--model` that names no model found is said as such, with the models found, also
+/// when the folder holds a stray file no format reads: the filter, not the formats, is why
+/// nothing was read. A model found whose files cannot be read is no filter problem.
+#[test]
+fn a_mistyped_model_is_said_beside_a_stray_file() {
+    let dir = tempfile::tempdir().unwrap();
+    evaltally_testkit::copy_folder(&workspace_root().join("testdata/bfcl/v4/run-1"), &dir.path().join("run-1"));
+    std::fs::write(dir.path().join("notes.json"), "{\"a\": 1}{\"b\": 2}").unwrap();
+    let typo = evaltally_in(dir.path(), &["stability", ".", "--model", "acme_tiny"], &[]);
+    assert_eq!(typo.code, 2, "{}", typo.stderr);
+    assert!(typo.stderr.contains("error: nothing matches the filter; models found: acme_tiny-7b;"), "{}", typo.stderr);
+    let right = evaltally_in(dir.path(), &["stability", ".", "--model", "acme_tiny-7b"], &[]);
+    assert_eq!(right.code, 0, "{}", right.stderr);
+}

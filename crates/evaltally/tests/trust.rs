@@ -125,18 +125,6 @@ fn a_numeric_score_fails_with_the_rule_it_failed() {
     assert!(failures(&tau, "2").contains(&("reward_not_1", "reward = 0, pass needs 1")), "{tau:?}");
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 /// `text` with a comment line on top, as a person annotating a copy writes it.
 fn annotated(path: &Path) -> String {
     format!("// checked by hand: see the ticket\n{}", std::fs::read_to_string(path).unwrap())
@@ -166,7 +154,7 @@ fn a_copy_under_a_name_no_writer_uses_is_not_read_and_said() {
     ];
     for (fixture, original, copy) in cases {
         let dir = tempfile::tempdir().unwrap();
-        copy_tree(&testdata(fixture), dir.path());
+        evaltally_testkit::copy_folder(&testdata(fixture), dir.path());
         let clean = evaltally_in(dir.path(), &["stability", "."], &[]);
         std::fs::write(dir.path().join(copy), annotated(&dir.path().join(original))).unwrap();
         let with_copy = evaltally_in(dir.path(), &["stability", "."], &[]);
@@ -190,7 +178,7 @@ fn a_copy_under_a_name_no_writer_uses_is_not_read_and_said() {
     }
     // A file cut short is still an error wherever it is: a report whose writer stopped.
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&testdata("bfcl/v4/run-1"), dir.path());
+    evaltally_testkit::copy_folder(&testdata("bfcl/v4/run-1"), dir.path());
     std::fs::write(dir.path().join("notes.json"), "{\"run\": \"r\", \"results\": [1, 2").unwrap();
     let cut = evaltally_in(dir.path(), &["stability", "."], &[]);
     assert_eq!(cut.code, 1, "{}", cut.stderr);

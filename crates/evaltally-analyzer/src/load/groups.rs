@@ -68,10 +68,15 @@ pub fn load_groups_with_records(
                 (i, reading)
             })
             .collect();
-        loaded
-            .push(Loaded { folders: own.folders, ..finish_loaded(own.diagnostics, &own.units, read, filter)?.loaded });
+        loaded.push(Loaded {
+            folders: own.folders,
+            ..finish_loaded(own.diagnostics, &own.units, &own.pruned, read, filter)?.loaded
+        });
     }
     let (read, records) = split(both);
-    let all = Loaded { folders: found.folders, ..finish_loaded(found.diagnostics, &found.units, read, filter)?.loaded };
+    let all = Loaded {
+        folders: found.folders,
+        ..finish_loaded(found.diagnostics, &found.units, &found.pruned, read, filter)?.loaded
+    };
     Ok(Groups { all, records: finish_records(Vec::new(), &found.units, records, filter), groups: loaded })
 }

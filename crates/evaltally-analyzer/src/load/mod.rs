@@ -110,6 +110,15 @@ struct Found {
     units: Vec<Box<dyn Unit>>,
     diagnostics: Vec<Diagnostic>,
     folders: Vec<PathBuf>,
+    /// The models and categories of the units left out by their place.
+    pruned: Scopes,
+}
+
+/// Models and categories (of units the filter left out unread).
+#[derive(Default)]
+struct Scopes {
+    models: BTreeSet<String>,
+    categories: BTreeSet<String>,
 }
 
 fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, LoadError> {
@@ -119,16 +128,17 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
     let (kept, dropped): (Units, Units) =
         found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
     let diagnostics = found.diagnostics;
+    let pruned = Scopes {
+        models: dropped.iter().filter_map(|u| u.scope()).map(|(m, _)| m.to_string()).collect(),
+        categories: dropped.iter().filter_map(|u| u.scope()).map(|(_, c)| c.to_string()).collect(),
+    };
     if kept.is_empty() {
-        let models: BTreeSet<String> = dropped.iter().filter_map(|u| u.scope()).map(|(m, _)| m.to_string()).collect();
-        let categories: BTreeSet<String> =
-            dropped.iter().filter_map(|u| u.scope()).map(|(_, c)| c.to_string()).collect();
         return Err(LoadError::NothingMatched {
-            models: models.into_iter().collect(),
-            categories: categories.into_iter().collect(),
+            models: pruned.models.into_iter().collect(),
+            categories: pruned.categories.into_iter().collect(),
         });
     }
-    Ok(Found { units: kept, diagnostics, folders: found.folders })
+    Ok(Found { units: kept, diagnostics, folders: found.folders, pruned })
 }
 
 /// The bytes of a unit's inputs, its own file first (`None` for one that cannot be read).
@@ -295,7 +305,8 @@ pub fn load_cached(
     });
     // What was read is stored while the runs are lined up and analysed.
     cache.write_behind();
-    let finished = finish_loaded(found.diagnostics, &found.units, read.into_iter().enumerate().collect(), filter)?;
+    let finished =
+        finish_loaded(found.diagnostics, &found.units, &found.pruned, read.into_iter().enumerate().collect(), filter)?;
     Ok(Loaded { folders: found.folders, ..finished.loaded })
 }
 
@@ -311,7 +322,7 @@ pub fn load_with_records(
 ) -> Result<(Loaded, Records), LoadError> {
     let found = discover(paths, filter, cache)?;
     let (read, records) = split(read_both(&found.units, filter, progress, cache));
-    let finished = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    let finished = finish_loaded(found.diagnostics, &found.units, &found.pruned, read, filter)?;
     let loaded = Loaded { folders: found.folders, ..finished.loaded };
     Ok((loaded, finish_records(Vec::new(), &found.units, records, filter)))
 }
@@ -369,7 +380,7 @@ pub fn load_reduced<T: Send>(
     });
     cache.write_behind();
     let (read, reduced): (Vec<_>, Vec<_>) = both.into_iter().enumerate().map(|(i, (r, d))| ((i, r), (i, d))).unzip();
-    let finished = finish_loaded(found.diagnostics, &found.units, read, filter)?;
+    let finished = finish_loaded(found.diagnostics, &found.units, &found.pruned, read, filter)?;
     let mut out: Vec<Reduced<T>> = Vec::new();
     for (unit, pieces) in reduced {
         if finished.twins.contains_key(&unit) {
@@ -470,6 +481,7 @@ struct Finished {
 fn finish_loaded(
     mut diagnostics: Vec<Diagnostic>,
     units: &[Box<dyn Unit>],
+    pruned: &Scopes,
     read: Vec<(usize, evaltally_format::Read)>,
     filter: &Filter,
 ) -> Result<Finished, LoadError> {
@@ -490,9 +502,16 @@ fn finish_loaded(
     let kept = |r: &CategoryRun| {
         filter.keeps(&r.model, &r.category) || setup_of(r).is_some_and(|(base, _)| filter.keeps(&r.model, base))
     };
-    if !runs.is_empty() && !runs.iter().any(kept) {
-        let models: BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
-        let categories: BTreeSet<&str> = runs.iter().map(|r| r.category.as_str()).collect();
+    // Nothing kept, though runs were read or left unread for the filter, and no unit read
+    // was one the filter chose by its place: the filter is why (a model's name mistyped),
+    // whatever else was found and not read.
+    let pruned_some =
+        (!pruned.models.is_empty() || !pruned.categories.is_empty()) && !units.iter().any(|u| u.scope().is_some());
+    if (!runs.is_empty() || pruned_some) && !runs.iter().any(kept) {
+        let mut models: BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
+        let mut categories: BTreeSet<&str> = runs.iter().map(|r| r.category.as_str()).collect();
+        models.extend(pruned.models.iter().map(String::as_str));
+        categories.extend(pruned.categories.iter().map(String::as_str));
         return Err(LoadError::NothingMatched {
             models: models.into_iter().map(str::to_string).collect(),
             categories: categories.into_iter().map(str::to_string).collect(),
