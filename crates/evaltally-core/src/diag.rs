@@ -146,30 +146,7 @@ impl Diagnostic {
     /// assert_ne!(a.kind(), Diagnostic::error("a.json", "duplicate id `x` on line 1").kind());
     /// ```
     pub fn kind(&self) -> String {
-        let mut out = String::with_capacity(self.message.len() + 10);
-        out.push_str(self.severity.word());
-        out.push_str(": ");
-        let mut quoted = false;
-        let mut digits = false;
-        for c in self.message.chars() {
-            if c == '`' {
-                if !quoted {
-                    out.push_str("`…`");
-                }
-                quoted = !quoted;
-                digits = false;
-            } else if quoted {
-            } else if c.is_ascii_digit() {
-                if !digits {
-                    out.push('N');
-                }
-                digits = true;
-            } else {
-                digits = false;
-                out.push(c);
-            }
-        }
-        out
+        kind(self.severity, &self.message)
     }
 
     /// The path as given.
@@ -245,6 +222,42 @@ impl fmt::Display for Diagnostic {
             n => write!(f, " (and {n} more like it in this file)"),
         }
     }
+}
+
+/// The kind of a problem of `severity` told in `message`, for saying each kind once: the
+/// severity and the message with what varies from one occurrence to the next masked (text
+/// between backticks becomes `` `…` ``, a run of digits `N`). [`Diagnostic::kind`] and
+/// [`crate::Finding::kind`] are this.
+///
+/// ```
+/// use evaltally_core::{Severity, diag::kind};
+/// assert_eq!(kind(Severity::Note, "not read: `a.json` line 3"), "note: not read: `…` line N");
+/// ```
+pub fn kind(severity: Severity, message: &str) -> String {
+    let mut out = String::with_capacity(message.len() + 10);
+    out.push_str(severity.word());
+    out.push_str(": ");
+    let mut quoted = false;
+    let mut digits = false;
+    for c in message.chars() {
+        if c == '`' {
+            if !quoted {
+                out.push_str("`…`");
+            }
+            quoted = !quoted;
+            digits = false;
+        } else if quoted {
+        } else if c.is_ascii_digit() {
+            if !digits {
+                out.push('N');
+            }
+            digits = true;
+        } else {
+            digits = false;
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The diagnostics of one [kind](Diagnostic::kind), as [`group`] gathers them.

@@ -40,6 +40,17 @@ impl Finding {
         Self { severity: Severity::Warning, path: path.into(), message: message.into() }
     }
 
+    /// The kind of problem, as [`crate::diag::kind`] masks it: two findings of one kind
+    /// differ only in the names, ids and numbers they give.
+    ///
+    /// ```
+    /// use evaltally_core::Finding;
+    /// assert_eq!(Finding::error("line 3", "duplicate id `a`").kind(), Finding::error("line 9", "duplicate id `b`").kind());
+    /// ```
+    pub fn kind(&self) -> String {
+        crate::diag::kind(self.severity, &self.message)
+    }
+
     /// Whether this is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error

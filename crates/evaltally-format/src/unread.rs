@@ -55,6 +55,8 @@ pub(crate) struct Broken {
     pub(crate) error: Diagnostic,
     /// Cut short or damaged, rather than not JSON.
     pub(crate) damaged: bool,
+    /// Empty, or only white space (an output the shell made before the writer wrote it).
+    pub(crate) empty: bool,
 }
 
 impl Broken {
@@ -63,6 +65,9 @@ impl Broken {
     pub(crate) fn said(self, named: bool) -> Diagnostic {
         if self.damaged || named {
             return self.error;
+        }
+        if self.empty {
+            return Diagnostic::note(&self.error.path, "not read: an empty file");
         }
         let place = match (self.error.line, self.error.column) {
             (Some(l), Some(c)) => format!("line {l}, column {c}: "),
@@ -93,7 +98,8 @@ fn bad_bytes(bytes: &[u8]) -> bool {
 /// What is wrong with a JSON document, if anything.
 pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let e = crate::json::syntax_error(bytes)?;
-    Some(Broken { damaged: damaged(bytes, &e), error: crate::json::error_diagnostic(path, &e) })
+    let empty = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes).iter().all(u8::is_ascii_whitespace);
+    Some(Broken { damaged: !empty && damaged(bytes, &e), empty, error: crate::json::error_diagnostic(path, &e) })
 }
 
 /// The first line of a JSON Lines file that is not a JSON document, as an error at its line
@@ -113,6 +119,7 @@ pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
                 if e.classify() == serde_json::error::Category::Eof { Some(i) == last } else { bad_bytes(line) };
             return Some(Broken {
                 damaged,
+                empty: false,
                 error: Diagnostic::error(
                     path,
                     format!("not valid JSON Lines: line {}: {}", i + 1, crate::json::message(&e)),
@@ -276,6 +283,9 @@ mod tests {
         );
         assert!(said("result.json", b"{\"id\": 1}\n{\"id\": 2}\n").is_note());
         assert!(said("s.jsonl", b"# notes\n{\"a\": 1}\n").is_note());
+        // Empty: an output file the shell made before its writer wrote it (`> out.json`).
+        assert_eq!(said("stability.json", b"").message, "not read: an empty file");
+        assert!(said("stability.json", b" \n").is_note());
         // A file the user named is read as asked: its problem is an error.
         assert!(json_problem(Path::new("r.json"), b"// x\n{}").unwrap().said(true).is_error());
     }

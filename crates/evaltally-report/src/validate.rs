@@ -74,22 +74,55 @@ pub fn json(files: &[FileValidation]) -> String {
     crate::pretty_json(&doc)
 }
 
-/// One line per file (`valid` / `INVALID`), its findings indented below, and a count.
-/// Paths and findings are shown with [`printable`].
-pub fn text(files: &[FileValidation], style: Style) -> String {
+/// One line per file read (`valid` / `INVALID`), its findings indented below, then the
+/// files found and not read, and a count. Files not read for one reason are one line (the
+/// first, with how many are like it and the next), unless `every` (`--verbose`) lists
+/// each. Paths and findings are shown with [`printable`].
+pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
     let mut out = String::new();
+    let mut unread_kinds: Vec<(String, Vec<&FileValidation>)> = Vec::new();
     for f in files {
         let lossy = f.path.to_string_lossy();
         let path = printable(&lossy);
         if not_read(f) {
-            let _ = writeln!(out, "{path}: not read");
-        } else {
-            let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
-            let _ = writeln!(out, "{path}: {verdict} ({})", printable(&f.format));
+            if every {
+                let _ = writeln!(out, "{path}: not read");
+                for finding in &f.findings {
+                    let _ = writeln!(out, "  {finding}");
+                }
+            } else {
+                let kind = f.findings.iter().map(Finding::kind).collect::<Vec<_>>().join("; ");
+                match unread_kinds.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, list)) => list.push(f),
+                    None => unread_kinds.push((kind, vec![f])),
+                }
+            }
+            continue;
         }
+        let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
+        let _ = writeln!(out, "{path}: {verdict} ({})", printable(&f.format));
         for finding in &f.findings {
             let _ = writeln!(out, "  {finding}");
         }
+    }
+    for (_, list) in &unread_kinds {
+        let first = list[0];
+        let why: Vec<String> = first.findings.iter().map(|f| printable(&f.message).into_owned()).collect();
+        let mut why = why.join("; ");
+        if !why.starts_with("not read: ") && !why.starts_with("skipped: ") {
+            why.insert_str(0, "not read: ");
+        }
+        let mut line = format!("{}: {why}", printable(&first.path.to_string_lossy()));
+        if let Some(next) = list.get(1) {
+            let more = if list.len() > 2 { format!(" and {} more", list.len() - 2) } else { String::new() };
+            let _ = write!(
+                line,
+                " ({} files like it: also {}{more}; --verbose lists them)",
+                list.len(),
+                printable(&next.path.to_string_lossy())
+            );
+        }
+        let _ = writeln!(out, "{line}");
     }
     let unread = files.iter().filter(|f| not_read(f)).count();
     let checked = files.len() - unread;

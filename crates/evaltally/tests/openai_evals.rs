@@ -215,7 +215,17 @@ fn record_logs_named_log_are_read_and_other_logs_are_only_a_fact() {
     }
     let validate = evaltally(&["validate", dir]);
     assert_eq!(validate.code, 0, "{}", validate.stdout);
-    assert!(validate.stdout.contains(&format!("{dir}/stdout.log: not read\n")), "{}", validate.stdout);
+    // The two logs not read for one reason are one line; --verbose lists each.
+    assert!(
+        validate.stdout.contains(&format!(
+            "{dir}/stdout.log: not read: a program's log, which no format evaltally reads writes (2 files like it: \
+             also {dir}/train.log; --verbose lists them)\n"
+        )),
+        "{}",
+        validate.stdout
+    );
+    let every = evaltally(&["validate", dir, "--verbose"]);
+    assert!(every.stdout.contains(&format!("{dir}/train.log: not read\n  $: info: not read")), "{}", every.stdout);
     assert!(
         validate.stdout.ends_with("2 files: 2 valid, 0 invalid, 0 with warnings; 2 not read\n"),
         "{}",

@@ -21,7 +21,8 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     }
     let text = match args.format {
         ValidateFormat::Text => {
-            render::text(&validated.files, if output::use_color(color) { Style::colored() } else { Style::plain() })
+            let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
+            render::text(&validated.files, style, output::verbose())
         }
         ValidateFormat::Json => render::json(&validated.files),
     };
