@@ -12,6 +12,12 @@ use crate::{Style, width_of};
 /// The report as text: with several models, one line each first; then one block per model.
 pub fn text(report: &StabilityReport, options: Options) -> String {
     let mut out = String::new();
+    // No model ran any category twice (a leaderboard folder, one run each): said once, under
+    // the models' lines, not in every model's block.
+    let once = report.models.len() > 1 && report.models.iter().all(|m| m.categories.iter().all(|c| c.runs.len() < 2));
+    if once {
+        let _ = writeln!(out, "no flaky tests: no model ran a category twice, and a test flips only across runs\n");
+    }
     if report.models.len() > 1 {
         models_table(&mut out, report, options.style);
     }
@@ -19,7 +25,7 @@ pub fn text(report: &StabilityReport, options: Options) -> String {
         if i > 0 || report.models.len() > 1 {
             out.push('\n');
         }
-        model_text(&mut out, model, options);
+        model_text(&mut out, model, options, once);
     }
     if report.models.iter().any(|m| !m.runs.is_empty()) {
         let _ = writeln!(
@@ -64,7 +70,8 @@ fn models_table(out: &mut String, report: &StabilityReport, style: Style) {
     }
 }
 
-fn model_text(out: &mut String, model: &ModelStability, options: Options) {
+/// One model's block; `once`: that no test can be flaky was said above, not again here.
+fn model_text(out: &mut String, model: &ModelStability, options: Options, once: bool) {
     let style = options.style;
     let header = if model.runs.is_empty() {
         "no scored runs".to_string()
@@ -121,7 +128,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options) {
         }
     }
     // The answer first: which tests flip (the most unstable first, a screen's worth).
-    if !scored.is_empty() {
+    if !scored.is_empty() && !once {
         let n = if options.top_flaky > 0 { options.top_flaky } else { super::SHOWN_FLAKY };
         top_flaky_table(out, model, n);
     }
