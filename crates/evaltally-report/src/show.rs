@@ -218,11 +218,18 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
         );
     }
 
-    let pick = focus
-        .and_then(|name| details.iter().rev().find(|d| d.run == name))
-        .or_else(|| details.iter().rev().find(|d| matches!(d.status, Status::Failed | Status::Errored)))
-        .or_else(|| details.iter().rev().find(|d| d.status != Status::NotRun))
-        .unwrap_or(first);
+    // The run shown: `focus` (of several models' runs of that name, one where the test
+    // failed), else the last where it failed, else the last that has it.
+    let failed = |d: &TestDetail| matches!(d.status, Status::Failed | Status::Errored);
+    let last = |pick: &dyn Fn(&TestDetail) -> bool| details.iter().rposition(pick);
+    let at = match focus {
+        Some(name) => last(&|d| d.run == name && failed(d)).or_else(|| last(&|d| d.run == name)),
+        None => None,
+    }
+    .or_else(|| last(&failed))
+    .or_else(|| last(&|d| d.status != Status::NotRun))
+    .unwrap_or(0);
+    let pick = &details[at];
 
     // The prompt and the expected answer do not change between runs; BFCL stores them only
     // with failures, so take them from any run that failed, of the category of the run shown.
@@ -257,12 +264,12 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
         let _ = writeln!(out, "\n{}\n{}", style.bold("expected answer"), indent(&pretty(expected), "  "));
     }
 
-    let of_category = if several_categories { format!(" ({})", printable(&pick.category)) } else { String::new() };
+    // Named as in the table: with its model and category where several are shown.
     let _ = writeln!(
         out,
-        "\n{} {}{of_category}: {}",
+        "\n{} {}: {}",
         style.bold("run"),
-        style.bold(&printable(&pick.run)),
+        style.bold(&names[at]),
         paint(style, pick.status, pick.status.as_str())
     );
     if let Some(t) = &pick.error_type {

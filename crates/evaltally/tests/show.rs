@@ -116,3 +116,12 @@ fn an_id_in_two_categories_shows_one_tests_question_with_its_run() {
     assert!(arith.stdout.contains("2 plus 2") && !arith.stdout.contains("Capital of Italy?"), "{}", arith.stdout);
     assert!(!arith.stdout.contains("custom|qa|0"), "{}", arith.stdout);
 }
+
+/// `--run` naming a run of several models shows the one where the test failed, and the
+/// details say whose run it is, as the table does.
+#[test]
+fn a_run_of_several_models_is_named_with_its_model() {
+    let shown = evaltally(&["show", "testdata/bfcl/v4", "simple_python_1", "--run", "run-2"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert!(shown.stdout.contains("\nrun run-2 (acme_big-70b): failed\n"), "{}", shown.stdout);
+}
