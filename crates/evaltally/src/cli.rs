@@ -426,7 +426,7 @@ pub(crate) struct ReadArgs {
     #[arg(long)]
     pub(crate) include_partial: bool,
     /// Read every file as this format, without telling formats apart by content (a name or
-    /// alias the "nothing found" message lists). Files of other formats are left out.
+    /// alias `evaltally formats` lists). Files of other formats are left out.
     #[arg(long = "as", value_name = "FORMAT")]
     pub(crate) as_format: Option<String>,
     /// How a test the harness or the inference failed on counts (inspect sample errors,

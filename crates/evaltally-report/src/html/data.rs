@@ -264,7 +264,8 @@ pub(crate) fn build(input: &Input<'_>, options: &super::Options) -> Data {
         diagnostics: diagnostics(input.diagnostics),
     };
     let without_messages = super::escape::script_json(&data).map_or(0, |s| s.len());
-    let budget = options.max_bytes.saturating_sub(without_messages + super::page::TEMPLATE_BYTES);
+    let budget =
+        options.max_bytes.saturating_sub(without_messages + super::page::TEMPLATE_BYTES + details.cells_bytes());
     data.message_chars = details.fit(options.message_chars, budget);
     for (m, (types, messages, cells)) in data.models.iter_mut().zip(details.finish(data.message_chars)) {
         m.error_types = types;

@@ -91,6 +91,27 @@ impl Details {
         });
     }
 
+    /// The bytes the cells take in the embedded JSON without their messages: each cell's
+    /// `[column, error type, null, tokens, tokens, latency]` and each model's error types.
+    pub(crate) fn cells_bytes(&self) -> usize {
+        let mut size = 0;
+        for model in &self.models {
+            let mut types: HashSet<&str> = HashSet::new();
+            for p in model {
+                // The error type's index is written in place of its name; a few digits.
+                let cell: CellDetail =
+                    (p.col, p.error_type.as_ref().map(|_| 0), None, p.input_tokens, p.output_tokens, p.latency_ms);
+                size += serde_json::to_string(&cell).map_or(0, |j| j.len()) + 2;
+                if let Some(t) = &p.error_type
+                    && types.insert(t)
+                {
+                    size += json_len(t);
+                }
+            }
+        }
+        size
+    }
+
     /// The longest message length, at most `chars`, whose distinct messages take at most
     /// `budget` bytes; 0 when even the shortest step does not fit.
     pub(crate) fn fit(&self, chars: usize, budget: usize) -> usize {

@@ -96,7 +96,13 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
         }
     };
     output::print(&text)?;
-    if data.message_chars < args.message_chars {
+    if page.len() > options.max_bytes {
+        output::note(&format!(
+            "the file is {}, over the 10 MB it keeps to where it can: its runs' outcomes take that much; \
+             `--model` or `--category` make a smaller one",
+            size(page.len())
+        ));
+    } else if data.message_chars < args.message_chars {
         output::note(&if data.message_chars == 0 {
             "error messages were left out of the cell details to keep the file under 10 MB".to_string()
         } else {
