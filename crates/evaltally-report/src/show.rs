@@ -195,7 +195,7 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
             (false, false) => printable(&d.run).into_owned(),
         })
         .collect();
-    let run_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max("run".len());
+    let run_w = names.iter().map(|n| n.chars().count().min(crate::MAX_COLUMN)).max().unwrap_or(0).max("run".len());
     let type_w =
         details.iter().filter_map(|d| d.error_type.as_deref().map(width_of)).max().unwrap_or(0).max("error type".len());
     let _ = writeln!(

@@ -63,9 +63,15 @@ pub fn run_list(runs: &[String]) -> String {
     }
 }
 
-/// How many columns a value from an input takes once shown with [`printable`].
+/// The widest a table's column is padded to: a longer name (a model named by a 20 MB
+/// string) runs past its column rather than widening every row, and stays within what
+/// `format!`'s width takes (65,535).
+pub(crate) const MAX_COLUMN: usize = 200;
+
+/// How many columns a value from an input takes once shown with [`printable`], at most
+/// [`MAX_COLUMN`].
 pub(crate) fn width_of(s: &str) -> usize {
-    printable(s).chars().count()
+    printable(s).chars().take(MAX_COLUMN + 1).count().min(MAX_COLUMN)
 }
 
 /// How many per-run outcomes a text line shows; longer strings keep the most recent ones.

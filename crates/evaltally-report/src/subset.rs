@@ -39,7 +39,7 @@ pub fn fitted_text(subset: &Subset, written: Option<&str>) -> String {
         if subset.model.converged { "" } else { " (not converged: the most it takes)" }
     );
     let _ = writeln!(out, "chose {} anchors:", subset.anchors.len());
-    let width = subset.categories.iter().map(|c| printable(&c.category).chars().count()).max().unwrap_or(8).max(8);
+    let width = subset.categories.iter().map(|c| crate::width_of(&c.category)).max().unwrap_or(8).max(8);
     for c in &subset.categories {
         let _ = writeln!(out, "  {:<width$}  {:>4} of {:>5} tests", printable(&c.category), c.anchors, c.tests);
     }
@@ -154,14 +154,8 @@ pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
             m.overall.tests_run,
             m.overall.tests_total
         );
-        let width = m
-            .categories
-            .iter()
-            .filter_map(|c| c.category.as_deref())
-            .map(|c| printable(c).chars().count())
-            .max()
-            .unwrap_or(8)
-            .max(8);
+        let width =
+            m.categories.iter().filter_map(|c| c.category.as_deref()).map(crate::width_of).max().unwrap_or(8).max(8);
         let _ = writeln!(
             out,
             "  {:<width$}  {:>9}  {:>15}  {:>11}  {:>12}",
@@ -206,7 +200,7 @@ pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
 /// score when the subset holds every category BFCL weighs.
 fn estimate_overview(estimates: &[ModelEstimate]) -> String {
     let mut out = String::new();
-    let width = estimates.iter().map(|m| printable(&m.model).chars().count()).max().unwrap_or(5).max(5);
+    let width = estimates.iter().map(|m| crate::width_of(&m.model)).max().unwrap_or(5).max(5);
     // BFCL's overall score where the subset holds every category it weighs; where it does
     // not (the rest count 0), --detail says so beside the score.
     let complete =

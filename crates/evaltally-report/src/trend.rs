@@ -95,7 +95,8 @@ pub fn text(report: &TrendReport, style: Style) -> String {
         }
         let id_w = model.tests.iter().map(|t| width_of(&t.id)).max().unwrap_or(0).max("test".len());
         let cat_w = model.tests.iter().map(|t| width_of(&t.category)).max().unwrap_or(0).max("category".len());
-        let spark_w = model.runs.len().max("last".len() + 1 + model.runs.len().to_string().len());
+        let spark_w =
+            model.runs.len().max("last".len() + 1 + model.runs.len().to_string().len()).min(crate::MAX_COLUMN);
         let last = format!("last {}", model.runs.len());
         let _ = writeln!(
             out,

@@ -361,3 +361,32 @@ fn a_real_jest_report_with_its_colours() {
     let json = run(dir, &["show", "jest-junit.xml", "Failing test", "--format", "json"], &[]);
     assert_exact("show --format json", &json.stdout, &[format!("Error: {expect}")], false);
 }
+
+/// A name longer than a format width can be (65,535: a model named by a 70,000-character
+/// string) runs past its column in every text table; no command fails on it.
+#[test]
+fn names_longer_than_a_column_can_be_are_printed_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = testdata("lmeval");
+    let long = "m".repeat(70_000);
+    for entry in std::fs::read_dir(&fixture).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if path.extension().is_some_and(|e| e == "json") { text.replace("acme-7b", &long) } else { text };
+        std::fs::write(dir.path().join(path.file_name().unwrap()), text).unwrap();
+    }
+    let first = "samples_arith_2026-01-01T00-00-00.000000.jsonl";
+    let second = "samples_arith_2026-01-02T00-00-00.000000.jsonl";
+    for args in [
+        &["stability", "."][..],
+        &["show", ".", "1"],
+        &["trend", "."],
+        &["plan", "."],
+        &["cost", "."],
+        &["compare", first, second],
+    ] {
+        let out = run(dir.path(), args, &[]);
+        assert!(out.code == 0 && !out.stderr.contains("panicked"), "{args:?}: {}\n{}", out.code, out.stderr);
+        assert!(out.stdout.contains(&long), "{args:?}: the name is printed whole");
+    }
+}
