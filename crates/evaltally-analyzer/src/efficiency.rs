@@ -88,7 +88,8 @@ fn figures(runs: &[RunRecord]) -> HashMap<Key<'_>, Figures> {
             e.0.extend(t.cost_usd);
             e.1.extend(t.duration_ms);
             if t.input_tokens.is_some() || t.output_tokens.is_some() {
-                e.2.push((t.input_tokens.unwrap_or(0) + t.output_tokens.unwrap_or(0)) as f64);
+                // In floating point: counts near u64::MAX (a damaged file) do not overflow.
+                e.2.push(t.input_tokens.unwrap_or(0) as f64 + t.output_tokens.unwrap_or(0) as f64);
             }
         }
     }

@@ -134,8 +134,8 @@ pub fn convert(run: &RunRecord) -> Converted {
         "by_category": by_category.iter().map(|(k, (p, f))| (k.to_string(), json!({"passed": p, "failed": f}))).collect::<serde_json::Map<_, _>>(),
     });
     if c.tokens {
-        let input: u64 = ran.iter().filter_map(|t| t.input_tokens).sum();
-        let output: u64 = ran.iter().filter_map(|t| t.output_tokens).sum();
+        let input = ran.iter().filter_map(|t| t.input_tokens).fold(0, u64::saturating_add);
+        let output = ran.iter().filter_map(|t| t.output_tokens).fold(0, u64::saturating_add);
         doc["costs"] =
             json!([{"model": run.model, "calls": ran.len(), "input_tokens": input, "output_tokens": output}]);
     }

@@ -107,3 +107,38 @@ fn json_carries_run_metadata_and_efficiency() {
     assert_eq!(doc["efficiency"]["common"], 4);
     assert_eq!(doc["efficiency"]["base"]["cost_usd"], 1.9);
 }
+
+/// Token counts near `u64::MAX` (a damaged or hostile file) are summed without overflow:
+/// `compare` and `convert` finish.
+#[test]
+fn token_counts_near_the_largest_integer_do_not_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    for run in ["run-1", "run-2"] {
+        evaltally_testkit::copy_folder(&evaltally_testkit::testdata(&format!("bfcl/v4/{run}")), &dir.path().join(run));
+    }
+    let file = dir.path().join("run-2/result/acme_tiny-7b/non_live/BFCL_v4_simple_python_result.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let huge = with_numbers_after(&text, "\"input_token_count\": ", "18446744073709551615");
+    assert_ne!(huge, text, "the fixture records input token counts");
+    std::fs::write(&file, huge).unwrap();
+    let (base, new) = (dir.path().join("run-1"), dir.path().join("run-2"));
+    let compare = evaltally(&["compare", base.to_str().unwrap(), new.to_str().unwrap()]);
+    assert!(!compare.stderr.contains("panicked") && compare.code != 101, "{}", compare.stderr);
+    let out = dir.path().join("run-2.gstack.json");
+    let convert = evaltally(&["convert", new.to_str().unwrap(), "--to", "gstack", "-o", out.to_str().unwrap()]);
+    assert!(!convert.stderr.contains("panicked") && convert.code != 101, "{}", convert.stderr);
+}
+
+/// `text` with the number after each `key` replaced by `value`.
+fn with_numbers_after(text: &str, key: &str, value: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(key) {
+        let start = at + key.len();
+        out.push_str(&rest[..start]);
+        out.push_str(value);
+        rest = rest[start..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
