@@ -23,7 +23,7 @@ struct Found {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    std::fs::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))
+    evaltally_format::file::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))
 }
 
 /// Finds the result line of `id` and its position among the file's tests.

@@ -166,7 +166,7 @@ fn describe(e: &simd_json::ErrorType) -> String {
 }
 
 fn read(path: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
-    match std::fs::read(path) {
+    match evaltally_format::file::read(path) {
         Ok(b) => Some(b),
         Err(e) => {
             report.file_error(format!("cannot read file: {e}"));

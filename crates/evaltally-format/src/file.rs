@@ -30,7 +30,7 @@ use std::path::Path;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn read_file(path: &Path, size: u64, buf: &mut Vec<u8>) -> std::io::Result<()> {
-    let file = File::open(path)?;
+    let file = open(path)?;
     buf.clear();
     // One byte more than the size, so that the read which finds the end needs no room made.
     buf.reserve(usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1));
@@ -63,7 +63,7 @@ pub fn read_file_if(
     buf: &mut Vec<u8>,
     wanted: impl FnOnce(&[u8]) -> bool,
 ) -> std::io::Result<bool> {
-    let file = File::open(path)?;
+    let file = open(path)?;
     buf.clear();
     let whole = usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1);
     buf.reserve(head.min(whole));
@@ -74,6 +74,37 @@ pub fn read_file_if(
     buf.reserve(whole.saturating_sub(buf.len()));
     read_to_end(&file, buf)?;
     Ok(true)
+}
+
+/// Opens `path` for reading if it is a regular file (after links). A pipe, a socket or a
+/// device under a result file's name (a FIFO named `results_<date>.json`) is refused
+/// rather than opened: opening a FIFO waits for a writer that may never come.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// assert!(evaltally_format::file::open(dir.path()).is_err(), "a folder is no file");
+/// std::fs::write(dir.path().join("r.json"), b"{}")?;
+/// assert!(evaltally_format::file::open(&dir.path().join("r.json")).is_ok());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn open(path: &Path) -> std::io::Result<File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a folder, a pipe, a socket or a device)",
+        ));
+    }
+    File::open(path)
+}
+
+/// The whole file at `path`, as [`std::fs::read`] gives it, but only if it is a regular
+/// file ([`open`]): what formats read beside their files (a results file that names the
+/// model, a run's metadata) goes through this.
+pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = open(path)?;
+    let mut buf = Vec::with_capacity(file.metadata().map_or(0, |m| usize::try_from(m.len()).unwrap_or(0)) + 1);
+    read_to_end(&file, &mut buf)?;
+    Ok(buf)
 }
 
 /// Reads until the buffer holds at least `at_least` bytes or the file ends.
@@ -124,4 +155,22 @@ fn read_to_end(file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
 fn read_to_end(mut file: &File, buf: &mut Vec<u8>) -> std::io::Result<()> {
     use std::io::Read as _;
     file.read_to_end(buf).map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    /// A FIFO under a file's name is refused at once, not opened (which would wait for a
+    /// writer for ever); a folder too.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("results_2026-01-01T00-00-00.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) makes the FIFO");
+        let err = super::read(&fifo).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{err}");
+        assert!(super::read_file(&fifo, 0, &mut Vec::new()).is_err());
+        assert!(super::read(dir.path()).is_err());
+    }
 }

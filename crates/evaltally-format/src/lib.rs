@@ -4,7 +4,7 @@ pub mod bytes;
 pub mod check;
 pub mod damage;
 pub mod fields;
-mod file;
+pub mod file;
 mod format;
 pub mod identity;
 pub mod json;

@@ -96,7 +96,7 @@ impl RunSpec {
     pub fn beside(stats: &Path) -> (Self, Vec<Diagnostic>) {
         let spec_path = stats.with_file_name(RUN_SPEC_FILE);
         let fallback = Self::fallback(stats);
-        let problem = match std::fs::read(&spec_path) {
+        let problem = match evaltally_format::file::read(&spec_path) {
             Ok(bytes) => match Self::read(&bytes, &fallback) {
                 Ok((spec, lacks)) => {
                     let warn = |(what, instead): (String, String)| {

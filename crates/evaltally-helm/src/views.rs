@@ -104,7 +104,7 @@ pub fn show(
 /// no such file, with a warning when it cannot be read.
 fn request_states(stats: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<Value> {
     let path = scenario_state_file(stats);
-    let bytes = match std::fs::read(&path) {
+    let bytes = match evaltally_format::file::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
         Err(e) => {

@@ -155,7 +155,8 @@ fn forbidden_by_bytes(block: &[u8]) -> bool {
 /// # std::fs::remove_dir_all(&dir).ok();
 /// ```
 pub fn read_file(path: &Path) -> Result<JunitRun, JunitError> {
-    let bytes = std::fs::read(path).map_err(|source| JunitError::Io { path: path.to_path_buf(), source })?;
+    let bytes =
+        evaltally_format::file::read(path).map_err(|source| JunitError::Io { path: path.to_path_buf(), source })?;
     read_bytes(&bytes, path)
 }
 

@@ -106,7 +106,7 @@ impl Results {
     /// message (naming the file) when the first that is there cannot be read as JSON.
     pub fn find(candidates: &[PathBuf], task: &str) -> Result<Option<Self>, String> {
         for path in candidates {
-            match std::fs::read(path) {
+            match evaltally_format::file::read(path) {
                 Ok(bytes) => {
                     return match serde_json::from_slice::<Value>(&bytes) {
                         Ok(doc) if doc.is_object() => Ok(Some(Self::from_value(path, &doc, task))),

@@ -73,15 +73,32 @@ pub struct Beside {
     /// The settings that shaped the task's prompts ([`setup`]), `None` without a results
     /// file that says them.
     pub setup: Option<String>,
+    /// Why the results file found beside the samples could not be used (it could not be
+    /// read, is not JSON, or is no JSON object): a warning of the run's, as the model is
+    /// then `unknown`.
+    pub problem: Option<Diagnostic>,
 }
 
 impl Beside {
     /// What the results file `results` says about the samples file at `path` (defaults
     /// when there is none, or it cannot be read): `results` as [`results_file`] found it.
     pub fn read(path: &Path, results: Option<&Path>) -> Self {
-        let doc = results.and_then(|p| evaltally_format::json::read(p).ok());
         let task = task_and_date(path).map(|(t, _)| t);
-        Self::from_results(doc.as_ref(), task.as_deref())
+        // No results file (none is written without --output_path) is no problem.
+        let Some(results) = results.filter(|p| p.exists()) else { return Self::from_results(None, task.as_deref()) };
+        let (doc, problem) = match evaltally_format::json::read(results) {
+            Ok(doc) if doc.is_object() => (Some(doc), None),
+            Ok(_) => (None, Some("is no JSON object".to_string())),
+            Err(d) => (None, Some(d.message.replacen("cannot read file", "cannot be read", 1))),
+        };
+        let mut beside = Self::from_results(doc.as_ref(), task.as_deref());
+        beside.problem = problem.map(|why| {
+            Diagnostic::warning(
+                results,
+                format!("lm-eval's results file {why}: the samples beside it are read as model `unknown`"),
+            )
+        });
+        beside
     }
 
     /// What a parsed results document says about `task`.
@@ -107,7 +124,7 @@ impl Beside {
             .map(|list| list.iter().filter_map(|f| f.get("name")?.as_str().map(str::to_string)).collect())
             .unwrap_or_default();
         let setup = task.and_then(|t| setup(doc, t));
-        Self { model, filters, setup }
+        Self { model, filters, setup, problem: None }
     }
 }
 
@@ -202,7 +219,7 @@ fn judged(
     let mut run = CategoryRun::new(date, &beside.model, task);
     run.sources.push(path.to_path_buf());
     run.meta = meta(beside).map(std::sync::Arc::new);
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = beside.problem.iter().cloned().collect();
     let docs = documents(path, bytes, &beside.filters, &mut diagnostics);
     let Some(metric) = samples::metric(path, &docs, scoring, &mut diagnostics) else {
         return (None, diagnostics);

@@ -381,7 +381,7 @@ impl Unit for InstanceLogs {
         let Source::InstanceLogs { reports, .. } = &self.source else { return Validated::default() };
         let mut files = Vec::new();
         for (_, path) in reports {
-            match std::fs::read(path) {
+            match evaltally_format::file::read(path) {
                 Ok(bytes) => files.extend(validate_document(&Input::new(path, &bytes, false), options)),
                 Err(e) => files.push(FileValidation::new(
                     path,

@@ -252,7 +252,7 @@ fn text<'a>(file: &Input<'a>) -> Result<&'a str, Diagnostic> {
 fn model(file: &Input<'_>, diagnostics: &mut Vec<Diagnostic>) -> String {
     let metadata = file.beside().iter().find(|p| file_name(p).is_some_and(|n| n == "metadata.json"));
     if let Some(path) = metadata {
-        let doc = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+        let doc = evaltally_format::file::read(path).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok());
         let named =
             doc.as_ref().and_then(|d| d.get("llm_config").or_else(|| d.get("llm"))).and_then(|l| l.get("model"));
         if let Some(Value::String(m)) = named.filter(|m| m.as_str().is_some_and(|s| !s.is_empty())) {

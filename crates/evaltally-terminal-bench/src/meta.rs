@@ -136,7 +136,7 @@ impl Identity {
             diagnostics.push(Diagnostic::warning(path, format!("no {METADATA_FILE} beside it: {fallback}")));
             return Self::default();
         };
-        let doc = match std::fs::read(beside) {
+        let doc = match evaltally_format::file::read(beside) {
             Ok(bytes) => serde_json::from_slice::<Value>(&bytes).map_err(|e| evaltally_format::json::message(&e)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 diagnostics.push(Diagnostic::warning(path, format!("no {METADATA_FILE} beside it: {fallback}")));

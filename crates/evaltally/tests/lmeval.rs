@@ -162,3 +162,19 @@ fn runs_of_two_few_shot_counts_are_two_categories() {
     let doc: serde_json::Value = serde_json::from_str(&compare.stdout).unwrap();
     assert_eq!(doc["models"][0]["categories"][0]["category"], "arith", "{doc}");
 }
+
+/// A results file that cannot be used (no JSON object, not JSON) is said in a warning
+/// naming it, as the samples beside it are then read as model `unknown`; it was dropped
+/// without a word.
+#[test]
+fn a_results_file_that_cannot_be_used_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    evaltally_testkit::copy_folder(&evaltally_testkit::testdata("lmeval"), dir.path());
+    for (text, why) in [("[]", "is no JSON object"), ("{\"model_name\": ", "not valid JSON")] {
+        std::fs::write(dir.path().join("results_2026-01-02T00-00-00.000000.json"), text).unwrap();
+        let run = evaltally_in(dir.path(), &["stability", "."], &[]);
+        let said = format!("./results_2026-01-02T00-00-00.000000.json: warning: lm-eval's results file {why}");
+        assert!(run.stderr.contains(&said), "{said:?} in\n{}", run.stderr);
+        assert!(run.stderr.contains("the samples beside it are read as model `unknown`"), "{}", run.stderr);
+    }
+}

@@ -179,8 +179,8 @@ pub(crate) fn duplicates(
             .map(|&i| {
                 let source = units[i].source();
                 let others = units[i].inputs().into_iter().filter(|p| Some(p.as_path()) != source);
-                let others: Vec<Option<Vec<u8>>> = others.map(|p| std::fs::read(p).ok()).collect();
-                let bytes = source.and_then(|p| std::fs::read(p).ok());
+                let others: Vec<Option<Vec<u8>>> = others.map(|p| evaltally_format::file::read(&p).ok()).collect();
+                let bytes = source.and_then(|p| evaltally_format::file::read(p).ok());
                 (i, bytes.map(|b| std::iter::once(Some(b)).chain(others).collect()))
             })
             .collect();
