@@ -61,7 +61,7 @@ impl Format for Inspect {
     }
 
     fn show(&self, file: &Input<'_>, test: &str, options: &Options) -> Shown {
-        crate::show(file.path, file.bytes, test, &options.scoring).into()
+        crate::views::show_said(file.path, file.bytes, test, &options.scoring).into()
     }
 
     /// What the reader refused or tolerated; every key written twice is an error.

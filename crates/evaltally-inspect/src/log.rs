@@ -113,6 +113,7 @@ struct SampleIn {
 pub(crate) struct Reader<'p> {
     pub(crate) path: &'p Path,
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// `validate`: repeated keys are errors, and an archive's full samples are checked.
     pub(crate) strict_keys: bool,
 }
 
@@ -474,6 +475,21 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
             let Some(entries) = member_json::<Vec<Box<RawValue>>>(reader, &mut archive, &list) else { continue };
             for (i, raw) in entries.iter().enumerate() {
                 samples.extend(sample(reader, Some(&list), &format!("[{i}]"), raw.get()));
+            }
+        }
+        // An analysis reads the summaries; `validate` (strict) checks the full samples too,
+        // which `show` reads: each must be a JSON document.
+        if reader.strict_keys {
+            let files: Vec<String> = archive.names.iter().filter(|n| is_sample_file(n)).cloned().collect();
+            for name in files {
+                let Ok(bytes) = archive.member(&name).map_err(|what| reader.error(Some(&name), what)) else { continue };
+                match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+                    Ok(_) => reader.note_keys(Some(&name), &bytes),
+                    Err(e) => {
+                        let d = reader.syntax(Some(&name), &e);
+                        reader.diagnostics.push(d);
+                    }
+                }
             }
         }
     }

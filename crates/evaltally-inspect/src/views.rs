@@ -51,10 +51,21 @@ pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunR
 /// question, the target as the expected answer, the output's completion as the answer, and
 /// the scores (with their explanations) and the error (with its traceback) as details.
 pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Vec<TestDetail>, Diagnostic> {
+    show_said(path, bytes, id, scoring).map(|(details, _)| details)
+}
+
+/// [`show`], with a warning for each full sample of `id` that could not be read (an
+/// archive member damaged): its epoch is shown from the summary alone.
+pub(crate) fn show_said(
+    path: &Path,
+    bytes: &[u8],
+    id: &str,
+    scoring: &Scoring,
+) -> Result<(Vec<TestDetail>, Vec<Diagnostic>), Diagnostic> {
     let (log, _) = checked(path, bytes, false)?;
     let choice = score::choose(&log, scoring.scorer.as_deref());
-    let full = full_samples(path, bytes, id);
-    Ok(log
+    let (full, said) = full_samples(path, bytes, id);
+    let details = log
         .samples
         .iter()
         .flatten()
@@ -72,7 +83,8 @@ pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Ve
             }
             d
         })
-        .collect())
+        .collect();
+    Ok((details, said))
 }
 
 /// The question, answers and details a full sample adds, and its tokens and time where the
@@ -123,23 +135,40 @@ fn fill(d: &mut TestDetail, sample: &Value) {
 
 /// The full samples (every field) with id `id`, from the `.json` log's `samples` or the
 /// `.eval` archive's `samples/<id>_epoch_<n>.json`; nothing where they cannot be read
-/// (`show` then has the summary's view).
-fn full_samples(path: &Path, bytes: &[u8], id: &str) -> Vec<Value> {
+/// (`show` then has the summary's view), with a warning for each archive member that
+/// cannot.
+fn full_samples(path: &Path, bytes: &[u8], id: &str) -> (Vec<Value>, Vec<Diagnostic>) {
     let matches = |v: &Value| match v.get("id") {
         Some(Value::String(s)) => s == id,
         Some(Value::Number(n)) => n.to_string() == id,
         _ => false,
     };
     if bytes.starts_with(ZIP_MAGIC) {
-        let Ok(mut archive) = Archive::open(path, bytes) else { return Vec::new() };
+        let Ok(mut archive) = Archive::open(path, bytes) else { return (Vec::new(), Vec::new()) };
         let prefix = format!("samples/{id}_epoch_");
         let names: Vec<String> = archive.names.iter().filter(|n| n.starts_with(&prefix)).cloned().collect();
-        names
-            .iter()
-            .filter_map(|n| archive.member(n).ok())
-            .filter_map(|b| serde_json::from_slice::<Value>(&b).ok())
-            .filter(|v| matches(v))
-            .collect()
+        let (mut full, mut said) = (Vec::new(), Vec::new());
+        for name in &names {
+            let read = archive.member(name).and_then(|b| {
+                serde_json::from_slice::<Value>(&b).map_err(|e| {
+                    format!(
+                        "not valid JSON: {} (line {}, column {})",
+                        evaltally_format::json::message(&e),
+                        e.line(),
+                        e.column()
+                    )
+                })
+            });
+            match read {
+                Ok(v) if matches(&v) => full.push(v),
+                Ok(_) => {}
+                Err(why) => said.push(Diagnostic::warning(
+                    path,
+                    format!("{name}: {why}; that epoch is shown from the sample's summary"),
+                )),
+            }
+        }
+        (full, said)
     } else {
         #[derive(serde::Deserialize)]
         struct Samples<'a> {
@@ -152,11 +181,62 @@ fn full_samples(path: &Path, bytes: &[u8], id: &str) -> Vec<Value> {
             id: Value,
         }
         let bytes = &*evaltally_format::json::python_non_finite_as_null(bytes);
-        let Ok(doc) = serde_json::from_slice::<Samples<'_>>(bytes) else { return Vec::new() };
-        doc.samples
+        let Ok(doc) = serde_json::from_slice::<Samples<'_>>(bytes) else { return (Vec::new(), Vec::new()) };
+        let full = doc
+            .samples
             .iter()
             .filter(|r| serde_json::from_str::<Id>(r.get()).is_ok_and(|i| matches(&serde_json::json!({"id": i.id}))))
             .filter_map(|r| serde_json::from_str::<Value>(r.get()).ok())
-            .collect()
+            .collect();
+        (full, Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read as _, Write as _};
+
+    /// `testdata/inspect/arith.eval` with its `samples/add-1_epoch_1.json` cut to 60 bytes.
+    fn damaged() -> Vec<u8> {
+        let path = evaltally_testkit::testdata("inspect/arith.eval");
+        let mut source = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+        let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+        for i in 0..source.len() {
+            let mut member = source.by_index(i).unwrap();
+            let name = member.name().unwrap().into_owned();
+            let mut bytes = Vec::new();
+            member.read_to_end(&mut bytes).unwrap();
+            if name == "samples/add-1_epoch_1.json" {
+                bytes.truncate(60);
+            }
+            out.start_file(name.as_str(), stored).unwrap();
+            out.write_all(&bytes).unwrap();
+        }
+        out.finish().unwrap().into_inner()
+    }
+
+    /// A full sample that is damaged is said by `show` (its epoch shown from the summary)
+    /// and is an error of `validate`; an analysis, which reads the summaries, reads on.
+    #[test]
+    fn a_damaged_full_sample_is_said() {
+        let bytes = damaged();
+        let path = std::path::Path::new("arith.eval");
+        let scoring = evaltally_format::Scoring::default();
+        let (details, said) = super::show_said(path, &bytes, "add-1", &scoring).unwrap();
+        assert!(!details.is_empty());
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].message.starts_with("samples/add-1_epoch_1.json: not valid JSON: "), "{}", said[0].message);
+        let checked = crate::read_runs(path, &bytes, &scoring, true).unwrap();
+        assert!(
+            checked
+                .diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.message.starts_with("samples/add-1_epoch_1.json: not valid JSON")),
+            "{:?}",
+            checked.diagnostics
+        );
+        let read = crate::read_runs(path, &bytes, &scoring, false).unwrap();
+        assert!(read.diagnostics.iter().all(|d| !d.is_error()) && !read.runs.is_empty());
     }
 }
