@@ -231,6 +231,24 @@ pub fn line_column(bytes: &[u8], offset: usize) -> (u64, u64) {
     (line as u64, (before.len() - line_start + 1) as u64)
 }
 
+/// Where `bytes` first stop being UTF-8, as 1-based line and column, with the byte found
+/// there; `None` for UTF-8. For readers that skip the fields they do not need (`serde`'s
+/// `IgnoredAny` and `RawValue` do not check a skipped string's bytes), so that text that
+/// is not UTF-8 is refused wherever it is.
+///
+/// ```
+/// assert_eq!(evaltally_format::json::not_utf8(b"{\"a\": 1,\n \"b\": \"\xff\"}"), Some((2, 8, 0xFF)));
+/// assert_eq!(evaltally_format::json::not_utf8("{\"é\": 1}".as_bytes()), None);
+/// ```
+pub fn not_utf8(bytes: &[u8]) -> Option<(u64, u64, u8)> {
+    if crate::utf8(bytes).is_some() {
+        return None;
+    }
+    let offset = std::str::from_utf8(bytes).err()?.valid_up_to();
+    let (line, column) = line_column(bytes, offset);
+    Some((line, column, bytes[offset]))
+}
+
 /// What a repeated key says, with where its first occurrence is.
 fn repeated_message(bytes: &[u8], r: &RepeatedKey) -> String {
     let (line, column) = line_column(bytes, r.first);

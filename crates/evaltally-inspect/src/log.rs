@@ -172,6 +172,11 @@ pub(crate) fn read_log(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Dia
 }
 
 fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
+    // The fields skipped below are not checked by the parser.
+    if let Some((line, column, byte)) = evaltally_format::json::not_utf8(bytes) {
+        return Err(Diagnostic::error(reader.path, format!("not UTF-8 (a byte 0x{byte:02X}); the log is not read"))
+            .at(line, column));
+    }
     // inspect_ai writes Python's `NaN` for a value a scorer left unscored.
     let bytes = &*evaltally_format::json::python_non_finite_as_null(bytes);
     let doc: JsonLog<'_> = serde_json::from_slice(bytes).map_err(|e| reader.syntax(None, &e))?;
@@ -408,6 +413,10 @@ fn member_json<T: for<'de> Deserialize<'de>>(
             return None;
         }
     };
+    if let Some((line, column, byte)) = evaltally_format::json::not_utf8(&bytes) {
+        reader.error(Some(name), format!("not UTF-8 (a byte 0x{byte:02X} at line {line}, column {column}); not read"));
+        return None;
+    }
     match serde_json::from_slice(&bytes) {
         Ok(v) => {
             reader.note_keys(Some(name), &bytes);
@@ -483,6 +492,11 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
             let files: Vec<String> = archive.names.iter().filter(|n| is_sample_file(n)).cloned().collect();
             for name in files {
                 let Ok(bytes) = archive.member(&name).map_err(|what| reader.error(Some(&name), what)) else { continue };
+                if let Some((line, column, byte)) = evaltally_format::json::not_utf8(&bytes) {
+                    reader
+                        .error(Some(&name), format!("not UTF-8 (a byte 0x{byte:02X} at line {line}, column {column})"));
+                    continue;
+                }
                 match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
                     Ok(_) => reader.note_keys(Some(&name), &bytes),
                     Err(e) => {

@@ -379,3 +379,21 @@ fn an_eval_that_is_text_is_named_as_not_read() {
         verbose.stderr
     );
 }
+
+/// Bytes that are not UTF-8, in a field the reader skips, are an error with line and
+/// column, as in every other format: the log is not read.
+#[test]
+fn bytes_that_are_not_utf8_in_a_skipped_field_are_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = std::fs::read(evaltally_testkit::testdata("shapes/inspect/json-log/arith.json")).unwrap();
+    let at = log.iter().position(|&b| b == b'{').unwrap() + 1;
+    let mut damaged = log[..at].to_vec();
+    damaged.extend_from_slice(b"\"zz_extra\": \"bad \xff\", ");
+    damaged.extend_from_slice(&log[at..]);
+    std::fs::write(dir.path().join("arith.json"), damaged).unwrap();
+    let validate = evaltally_in(dir.path(), &["validate", "."], &[]);
+    assert_eq!(validate.code, 1, "{}", validate.stdout);
+    assert!(validate.stdout.contains("error: not UTF-8 (a byte 0xFF); the log is not read"), "{}", validate.stdout);
+    let stability = evaltally_in(dir.path(), &["stability", "."], &[]);
+    assert!(stability.stderr.contains("./arith.json:1:"), "{}", stability.stderr);
+}
