@@ -98,6 +98,12 @@ impl Parser {
                     let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
                     (se.column() as u64, msg)
                 }
+                // serde_json skips a string's bytes it does not keep; simd-json checks the
+                // whole line's UTF-8 first and gives no place.
+                Ok(_) if matches!(e.error(), simd_json::ErrorType::InvalidUtf8) => {
+                    let at = std::str::from_utf8(line).err().map_or(0, |u| u.valid_up_to());
+                    (at as u64 + 1, describe(e.error()))
+                }
                 Ok(_) => (e.index() as u64 + 1, describe(e.error())),
             }
         })

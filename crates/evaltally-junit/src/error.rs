@@ -28,10 +28,14 @@ pub enum JunitError {
         source: io::Error,
     },
     /// The file's bytes are not UTF-8 (nor UTF-16 with a byte order mark).
-    #[error("{}: byte {offset}: expected UTF-8 text (or UTF-16 with a byte order mark), found an invalid byte sequence", path.display())]
+    #[error("{}:{line}:{column}: expected UTF-8 text (or UTF-16 with a byte order mark), found an invalid byte sequence", path.display())]
     Encoding {
         /// The file.
         path: PathBuf,
+        /// 1-based line of the first invalid sequence.
+        line: u64,
+        /// 1-based column (in bytes) of the first invalid sequence.
+        column: u64,
         /// 0-based byte offset of the first invalid sequence.
         offset: usize,
     },
@@ -54,11 +58,14 @@ pub enum JunitError {
 }
 
 impl JunitError {
-    /// The (line, column, byte offset) of a [`JunitError::Malformed`] error.
+    /// The (line, column, byte offset) of a [`JunitError::Malformed`] or
+    /// [`JunitError::Encoding`] error.
     pub fn position(&self) -> Option<(u64, u64, usize)> {
         match self {
-            JunitError::Malformed { line, column, offset, .. } => Some((*line, *column, *offset)),
-            JunitError::Io { .. } | JunitError::Encoding { .. } => None,
+            JunitError::Malformed { line, column, offset, .. } | JunitError::Encoding { line, column, offset, .. } => {
+                Some((*line, *column, *offset))
+            }
+            JunitError::Io { .. } => None,
         }
     }
 }

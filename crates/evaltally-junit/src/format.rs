@@ -141,12 +141,11 @@ impl JunitError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         match self {
             JunitError::Io { path, source } => Diagnostic::error(path, format!("cannot read file: {source}")),
-            JunitError::Encoding { path, offset } => Diagnostic::error(
+            JunitError::Encoding { path, line, column, .. } => Diagnostic::error(
                 path,
-                format!(
-                    "byte {offset}: expected UTF-8 text (or UTF-16 with a byte order mark), found an invalid byte sequence"
-                ),
-            ),
+                "expected UTF-8 text (or UTF-16 with a byte order mark), found an invalid byte sequence",
+            )
+            .at(*line, *column),
             JunitError::Malformed { path, line, column, expected, found, .. } => {
                 Diagnostic::error(path, format!("expected {expected}, found {found}")).at(*line, *column)
             }

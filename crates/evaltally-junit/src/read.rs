@@ -168,7 +168,10 @@ pub fn read_file(path: &Path) -> Result<JunitRun, JunitError> {
 /// assert_eq!(run.cases.len(), 1);
 /// ```
 pub fn read_bytes(bytes: &[u8], source: &Path) -> Result<JunitRun, JunitError> {
-    let text = decode(bytes).map_err(|offset| JunitError::Encoding { path: source.to_path_buf(), offset })?;
+    let text = decode(bytes).map_err(|offset| {
+        let (line, column) = evaltally_format::json::line_column(bytes, offset);
+        JunitError::Encoding { path: source.to_path_buf(), line, column, offset }
+    })?;
     read(&text, source)
 }
 

@@ -151,9 +151,10 @@ fn utf16_files_are_decoded() {
         assert_eq!((run.cases[0].category.as_str(), run.cases[0].id.as_str()), ("ü", "日本"));
     }
     let bad = dir.join("latin1.xml");
-    std::fs::write(&bad, b"<testsuite name=\"\xFC\"/>").unwrap();
+    std::fs::write(&bad, b"<testsuites>\n<testsuite name=\"\xFC\"/>").unwrap();
     let err = read_file(&bad).unwrap_err();
-    assert!(matches!(err, evaltally_junit::JunitError::Encoding { offset: 17, .. }), "{err}");
+    assert!(matches!(err, evaltally_junit::JunitError::Encoding { offset: 30, line: 2, column: 18, .. }), "{err}");
+    assert_eq!((err.to_diagnostic().line, err.to_diagnostic().column), (Some(2), Some(18)));
     let missing = read_file(&dir.join("missing.xml")).unwrap_err();
     assert!(matches!(missing, evaltally_junit::JunitError::Io { .. }));
     std::fs::remove_dir_all(&dir).ok();

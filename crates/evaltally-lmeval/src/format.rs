@@ -118,7 +118,7 @@ impl Format for LmEval {
             .diagnostics
             .into_iter()
             .map(|d| {
-                let at = d.line.map_or_else(|| "file".to_string(), |l| format!("line {l}"));
+                let at = Finding::location(d.line, d.column, "file");
                 let repeated = d.message.starts_with("key `");
                 if d.is_error() || repeated { Finding::error(at, d.message) } else { Finding::warning(at, d.message) }
             })

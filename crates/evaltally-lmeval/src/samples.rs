@@ -134,9 +134,14 @@ fn read_documents(
         let doc: Value = match serde_json::from_slice(bytes) {
             Ok(v) => v,
             Err(e) => {
+                // serde_json gives no column for bytes that are not UTF-8.
+                let column = match evaltally_format::json::not_utf8(bytes) {
+                    Some((_, column, _)) if e.column() == 0 => column,
+                    _ => e.column() as u64,
+                };
                 diagnostics.push(
                     Diagnostic::error(path, format!("not valid JSON: {}", evaltally_format::json::message(&e)))
-                        .at(line_no, e.column() as u64),
+                        .at(line_no, column),
                 );
                 continue;
             }

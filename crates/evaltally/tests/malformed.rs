@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, evaltally_in};
+use common::{Run, evaltally, evaltally_in};
 use evaltally_testkit::testdata;
 
 /// Copies `from` into `to`, recursively.
@@ -368,4 +368,27 @@ fn reading_never_writes_into_the_inputs() {
         assert_well_behaved(&args.join(" "), &run);
     }
     assert_eq!(listing(dir.path()), before);
+}
+
+/// A byte that is not UTF-8 inside a string is placed at its own column, in BFCL's and
+/// lm-eval's line-by-line checks alike (`simd-json` and `serde_json` give no place for it).
+#[test]
+fn a_byte_that_is_not_utf8_is_placed_at_its_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (fixture, name) in [
+        (
+            "bfcl/v4/run-1/result/acme_tiny-7b/non_live/BFCL_v4_simple_python_result.json",
+            "BFCL_v4_simple_python_result.json",
+        ),
+        ("lmeval/samples_arith_2026-01-01T00-00-00.000000.jsonl", "samples_arith_2026-01-01T00-00-00.000000.jsonl"),
+    ] {
+        let bytes = std::fs::read(evaltally_testkit::testdata(fixture)).unwrap();
+        let mut damaged = b"{\"zz\": \"ab\xff\", ".to_vec();
+        damaged.extend_from_slice(&bytes[1..]);
+        let path = dir.path().join(name);
+        std::fs::write(&path, damaged).unwrap();
+        let out = evaltally(&["validate", path.to_str().unwrap()]);
+        assert_eq!(out.code, 1, "{}", out.stdout);
+        assert!(out.stdout.contains("column 11"), "{name}: {}", out.stdout);
+    }
 }
