@@ -202,6 +202,9 @@ pub struct Place {
 /// assert_eq!((p.run.as_str(), p.model.as_deref(), p.kind, p.depth), ("run-1", Some("acme"), FileKind::Result, 1));
 /// let p = locate(Path::new("pairs/score-base/acme/BFCL_v4_simple_score.json")).unwrap();
 /// assert_eq!((p.run.as_str(), p.kind), ("base", FileKind::Score));
+/// // A suffix that names the benchmark names no run: the folder above does.
+/// let p = locate(Path::new("2024-07-06/result-BFCL/acme/simple_result.json")).unwrap();
+/// assert_eq!(p.run, "2024-07-06");
 /// assert!(locate(Path::new("loose/BFCL_v4_simple_result.json")).is_none());
 /// ```
 pub fn locate(file: &Path) -> Option<Place> {
@@ -244,11 +247,25 @@ fn place(tree: &Path, name: &str, model: Option<String>, depth: usize, in_snapsh
         };
         (kind, folder_name(&root), root)
     } else if let Some(run) = name.strip_prefix("result-") {
-        (FileKind::Result, run.to_string(), tree.to_path_buf())
+        (FileKind::Result, suffix_run(tree, run), tree.to_path_buf())
     } else {
-        (FileKind::Score, name.strip_prefix("score-").unwrap_or(name).to_string(), tree.to_path_buf())
+        (FileKind::Score, suffix_run(tree, name.strip_prefix("score-").unwrap_or(name)), tree.to_path_buf())
     };
     Place { tree: tree.to_path_buf(), kind, run, run_root, model, depth, in_snapshot }
+}
+
+/// The run a `result-<suffix>` (`score-<suffix>`) folder names: the suffix, unless it names
+/// the benchmark (`result-BFCL`, `score-gorilla`, as BFCL's leaderboard snapshots were
+/// saved, one dated folder each): then the folder above, the only thing that tells such
+/// runs apart.
+fn suffix_run(tree: &Path, suffix: &str) -> String {
+    if !["bfcl", "gorilla"].iter().any(|b| suffix.eq_ignore_ascii_case(b)) {
+        return suffix.to_string();
+    }
+    match tree.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => folder_name(parent),
+        _ => folder_name(Path::new(".")),
+    }
 }
 
 /// Where a score file's result file sits when the result tree mirrors the score tree:
