@@ -80,9 +80,42 @@ fn footer(model: &ModelTrend) -> String {
     )
 }
 
-/// The report as text: per model, one line per test with its rate, sparkline, streak and
-/// status, oldest run on the left.
-pub fn text(report: &TrendReport, style: Style) -> String {
+/// The tests of `model` to list, those that moved first (degrading, improving, flaky, in
+/// that order, each in the report's order), then, with `every`, the stable ones; and the
+/// line that counts the stable tests left out (`None` when none is).
+fn listed(model: &ModelTrend, every: bool) -> (Vec<&TestTrend>, Option<String>) {
+    let rank = |s: TrendStatus| match s {
+        TrendStatus::Degrading => 0,
+        TrendStatus::Improving => 1,
+        TrendStatus::Flaky => 2,
+        TrendStatus::StableFail => 3,
+        TrendStatus::StablePass => 4,
+    };
+    let mut tests: Vec<&TestTrend> = model.tests.iter().collect();
+    tests.sort_by_key(|t| rank(t.status));
+    if every {
+        return (tests, None);
+    }
+    let moved = tests.iter().take_while(|t| rank(t.status) < 3).count();
+    let (pass, fail) = (model.count(TrendStatus::StablePass), model.count(TrendStatus::StableFail));
+    tests.truncate(moved);
+    let counts: Vec<String> = [(pass, "stable-pass"), (fail, "stable-fail")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    let left = (!counts.is_empty()).then(|| {
+        let what = if moved == 0 { "no test moved: " } else { "and " };
+        let tests = if pass + fail == 1 { "test" } else { "tests" };
+        format!("{what}{} {tests} (`--all` lists them)", counts.join(" and "))
+    });
+    (tests, left)
+}
+
+/// The report as text: per model, its runs and how many tests moved, then one line per
+/// test that moved with its rate, sparkline, streak and status, oldest run on the left;
+/// the stable tests are counted, and listed too with `every`.
+pub fn text(report: &TrendReport, style: Style, every: bool) -> String {
     let mut out = String::new();
     for (i, model) in report.models.iter().enumerate() {
         if i > 0 {
@@ -93,8 +126,16 @@ pub fn text(report: &TrendReport, style: Style) -> String {
             let _ = writeln!(out, "\n  no tests to show");
             continue;
         }
-        let id_w = model.tests.iter().map(|t| width_of(&t.id)).max().unwrap_or(0).max("test".len());
-        let cat_w = model.tests.iter().map(|t| width_of(&t.category)).max().unwrap_or(0).max("category".len());
+        let _ = writeln!(out, "  {}", footer(model));
+        let (tests, left) = listed(model, every);
+        if tests.is_empty() {
+            if let Some(left) = left {
+                let _ = writeln!(out, "\n  {left}");
+            }
+            continue;
+        }
+        let id_w = tests.iter().map(|t| width_of(&t.id)).max().unwrap_or(0).max("test".len());
+        let cat_w = tests.iter().map(|t| width_of(&t.category)).max().unwrap_or(0).max("category".len());
         let spark_w =
             model.runs.len().max("last".len() + 1 + model.runs.len().to_string().len()).min(crate::MAX_COLUMN);
         let last = format!("last {}", model.runs.len());
@@ -103,7 +144,7 @@ pub fn text(report: &TrendReport, style: Style) -> String {
             "\n  {:<id_w$}  {:<cat_w$}  {:>5}  {:<spark_w$}  {:>6}  status",
             "test", "category", "rate", last, "streak"
         );
-        for t in &model.tests {
+        for t in &tests {
             let (id, cat) = (printable(&t.id), printable(&t.category));
             let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
             let spark = sparkline(t);
@@ -118,13 +159,16 @@ pub fn text(report: &TrendReport, style: Style) -> String {
                 painted(style, t.status)
             );
         }
-        let _ = writeln!(out, "\n  {}", footer(model));
+        if let Some(left) = left {
+            let _ = writeln!(out, "  {left}");
+        }
     }
     out
 }
 
-/// The report as Markdown, fit for a CI job summary.
-pub fn markdown(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
+/// The report as Markdown, fit for a CI job summary: as [`text`], the tests that moved,
+/// and the stable ones too with `every`.
+pub fn markdown(report: &TrendReport, diagnostics: &[Diagnostic], every: bool) -> String {
     let mut out = String::from("# evaltally trend\n");
     for model in &report.models {
         let _ = writeln!(out, "\n## {}\n", markdown_text(&model.model));
@@ -133,9 +177,18 @@ pub fn markdown(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
             out.push_str("No tests to show.\n");
             continue;
         }
+        let _ = writeln!(out, "{}.\n", footer(model));
+        let (tests, left) = listed(model, every);
+        if tests.is_empty() {
+            if let Some(left) = left {
+                // Numbers and words of ours alone: written as it is, its code span kept.
+                let _ = writeln!(out, "{left}.");
+            }
+            continue;
+        }
         out.push_str("| test | category | rate | last runs | streak | status |\n");
         out.push_str("|---|---|---:|---|---:|---|\n");
-        for t in &model.tests {
+        for t in &tests {
             let _ = writeln!(
                 out,
                 "| {} | {} | {:.0}% | {} | {} | {} |",
@@ -147,7 +200,9 @@ pub fn markdown(report: &TrendReport, diagnostics: &[Diagnostic]) -> String {
                 t.status.as_str()
             );
         }
-        let _ = writeln!(out, "\n{}.", footer(model));
+        if let Some(left) = left {
+            let _ = writeln!(out, "\n{left}.");
+        }
     }
     crate::diagnostics_markdown(&mut out, diagnostics);
     out

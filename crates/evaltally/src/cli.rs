@@ -966,6 +966,10 @@ pub(crate) struct TrendArgs {
     /// Only tests with this status (repeatable).
     #[arg(long, value_name = "STATUS", value_parser = ["improving", "degrading", "flaky", "stable-pass", "stable-fail"])]
     pub(crate) status: Vec<String>,
+    /// List the stable tests too: text and Markdown list the tests that moved (degrading,
+    /// improving, flaky) and count the stable ones, unless --status names statuses.
+    #[arg(long)]
+    pub(crate) all: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,

@@ -139,3 +139,19 @@ fn bfcl_runs_without_time_go_in_name_order() {
     ]);
     insta::assert_snapshot!("bfcl_json", json.transcript());
 }
+
+/// Text lists the tests that moved and counts the stable ones; `--all` and `--status`
+/// list them; JSON has every test.
+#[test]
+fn stable_tests_are_counted_unless_asked_for() {
+    let plain = evaltally(&["trend", "testdata/gstack/standard"]);
+    assert!(!plain.stdout.contains("login-flow"), "{}", plain.stdout);
+    assert!(plain.stdout.contains("  and 1 stable-pass test (`--all` lists them)\n"), "{}", plain.stdout);
+    let all = evaltally(&["trend", "testdata/gstack/standard", "--all"]);
+    assert!(all.stdout.contains("login-flow") && !all.stdout.contains("--all` lists"), "{}", all.stdout);
+    let asked = evaltally(&["trend", "testdata/gstack/standard", "--status", "stable-pass"]);
+    assert!(asked.stdout.contains("login-flow"), "{}", asked.stdout);
+    let json = evaltally(&["trend", "testdata/gstack/standard", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["models"][0]["tests"].as_array().map(Vec::len), Some(4));
+}

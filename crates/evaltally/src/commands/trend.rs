@@ -21,10 +21,12 @@ pub(crate) fn run(args: &TrendArgs, color: ColorChoice) -> anyhow::Result<Exit> 
         });
     }
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
+    // Asked for statuses, or for all: every test kept is listed.
+    let every = args.all || !statuses.is_empty();
     let text = match args.format {
-        Format::Text => render::text(&report, style),
+        Format::Text => render::text(&report, style, every),
         Format::Json => render::json(&report, &loaded.diagnostics),
-        Format::Markdown => render::markdown(&report, &loaded.diagnostics),
+        Format::Markdown => render::markdown(&report, &loaded.diagnostics, every),
     };
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
