@@ -14,7 +14,10 @@ The model and the category come from `run_metadata.json` beside the results file
 `<agent_name>/<model_name>`, the agent alone when `model_name` is null (an agent run without
 --model), the model alone without `agent_name`, `unknown` without run_metadata.json; the category
 is `<dataset_name>@<dataset_version>`, else the last part of `dataset_path`, else
-`terminal-bench`. A test is a `task_id`.
+`terminal-bench`. A model that is no `<agent>/<model>` (the agent alone, `unknown`) gets the
+folder that holds the run's folder, `<agent> (<folder>)`: a leaderboard submission, an
+experiment; the run's own folder when that one names a dataset (is the category, or ends in
+`@<version>` or `:<version>`), none when it is `runs`. A test is a `task_id`.
 
 Each attempt is a run: attempt i of n is read from the trial name (`<task>.<i>-of-<n>`, with
 `.<run_id>` after it from tb 0.2.10, `<task>.<key>.<i>-of-<n>` before 0.2.6), and the run is named
@@ -55,10 +58,20 @@ def attempt(name, task):
     return (int(found[-1][1]), int(found[-1][2])) if found else (1, 1)
 
 
+def told_apart(name, cat, dirpath):
+    """`name (<folder>)` for a model that is no agent/model pair, by the folder of its runs."""
+    own = os.path.basename(os.path.normpath(dirpath))
+    above = os.path.basename(os.path.dirname(os.path.normpath(dirpath)))
+    if not above or above.lower() == "runs":
+        return name
+    dataset = above.replace(":", "@").lower() == cat.replace(":", "@").lower() or re.search(r"[@:]\d[^@:]*$", above)
+    return f"{name} ({own if dataset else above})"
+
+
 def identity(dirpath):
     path = os.path.join(dirpath, "run_metadata.json")
     if not os.path.exists(path):
-        return "unknown", "terminal-bench"
+        return told_apart("unknown", "terminal-bench", dirpath), "terminal-bench"
     with open(path) as f:
         meta = json.load(f)
     agent, model = meta.get("agent_name") or None, meta.get("model_name") or None
@@ -69,6 +82,8 @@ def identity(dirpath):
         cat = [p for p in re.split(r"[/\\]", meta["dataset_path"]) if p][-1]
     else:
         cat = "terminal-bench"
+    if not model:
+        name = told_apart(name, cat, dirpath)
     return name, cat
 
 

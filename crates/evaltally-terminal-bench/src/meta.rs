@@ -76,6 +76,30 @@ impl Identity {
     /// assert_eq!(said.len(), 1);
     /// ```
     pub fn from_metadata(doc: &Value) -> (Self, Vec<String>) {
+        Self::from_metadata_in(doc, None)
+    }
+
+    /// [`from_metadata`](Self::from_metadata) of a run found at `place`: the name of the
+    /// folder above the run's own, and the run folder's. A run that records no model is
+    /// named after its agent and the folder that tells its setup apart, as one agent's
+    /// submissions of several models would otherwise be read as repeats: the folder above
+    /// the run's (a leaderboard submission, an experiment: `Factory Droid
+    /// (20250924_droid_gpt-5)`), or the run's own when the folder above names the dataset
+    /// (it is the category, or `<name>@<version>`: a submission of one run of several
+    /// attempts); none in `runs`, `tb run`'s default.
+    ///
+    /// ```
+    /// use evaltally_terminal_bench::Identity;
+    /// let doc = serde_json::json!({"agent_name": "Factory Droid", "model_name": null, "dataset_name": "core"});
+    /// let (id, said) = Identity::from_metadata_in(&doc, Some(("20250924_droid_gpt-5", "tb_rc2_g5_1")));
+    /// assert_eq!(id.model, "Factory Droid (20250924_droid_gpt-5)");
+    /// assert!(said[0].ends_with("named after its agent and the folder of its runs, `Factory Droid (20250924_droid_gpt-5)`"));
+    /// let (id, _) = Identity::from_metadata_in(&doc, Some(("core", "20250902_orchestrator_qwen")));
+    /// assert_eq!(id.model, "Factory Droid (20250902_orchestrator_qwen)");
+    /// let (id, _) = Identity::from_metadata_in(&doc, Some(("runs", "2026-01-01__10-00-00")));
+    /// assert_eq!(id.model, "Factory Droid");
+    /// ```
+    pub fn from_metadata_in(doc: &Value, place: Option<(&str, &str)>) -> (Self, Vec<String>) {
         let mut said = Vec::new();
         if !doc.is_object() {
             said.push(format!(
@@ -84,28 +108,6 @@ impl Identity {
             ));
             return (Self::default(), said);
         }
-        let agent = text(doc, "agent_name");
-        let model_name = text(doc, "model_name");
-        let model = match (&agent, &model_name) {
-            (Some(a), Some(m)) => format!("{a}/{m}"),
-            (Some(a), None) => {
-                said.push(format!(
-                    "`model_name` is null in {METADATA_FILE} (an agent run without --model): the model is named after \
-                     its agent, `{a}`"
-                ));
-                a.clone()
-            }
-            (None, Some(m)) => {
-                said.push(format!("{METADATA_FILE} names no `agent_name`: the model is `{m}`"));
-                m.clone()
-            }
-            (None, None) => {
-                said.push(format!(
-                    "{METADATA_FILE} names neither `agent_name` nor `model_name`: the model is `{UNKNOWN_MODEL}`"
-                ));
-                UNKNOWN_MODEL.to_string()
-            }
-        };
         let category = match (text(doc, "dataset_name"), text(doc, "dataset_version")) {
             (Some(name), Some(version)) => format!("{name}@{version}"),
             (Some(name), None) => name,
@@ -116,6 +118,47 @@ impl Identity {
                 ));
                 DEFAULT_CATEGORY.to_string()
             }),
+        };
+        // The folder that tells a run without a model apart (see above).
+        let same = |a: &str, b: &str| a.replace(':', "@").eq_ignore_ascii_case(&b.replace(':', "@"));
+        let folder = place.and_then(|(above, own)| {
+            if above.eq_ignore_ascii_case("runs") {
+                None
+            } else if same(above, &category)
+                || above.rsplit_once(['@', ':']).is_some_and(|(_, v)| v.starts_with(|c: char| c.is_ascii_digit()))
+            {
+                // A dataset's folder (`terminal-bench-core@0.1.1`): the run's own tells it apart.
+                Some(own)
+            } else {
+                Some(above)
+            }
+        });
+        let agent = text(doc, "agent_name");
+        let model_name = text(doc, "model_name");
+        let model = match (&agent, &model_name) {
+            (Some(a), Some(m)) => format!("{a}/{m}"),
+            (Some(a), None) => {
+                let (model, how) = match folder {
+                    Some(f) => (format!("{a} ({f})"), "its agent and the folder of its runs"),
+                    None => (a.clone(), "its agent"),
+                };
+                said.push(format!(
+                    "`model_name` is null in {METADATA_FILE} (an agent run without --model): the model is named \
+                     after {how}, `{model}`"
+                ));
+                model
+            }
+            (None, Some(m)) => {
+                said.push(format!("{METADATA_FILE} names no `agent_name`: the model is `{m}`"));
+                m.clone()
+            }
+            (None, None) => {
+                let model = folder.map_or_else(|| UNKNOWN_MODEL.to_string(), |f| format!("{UNKNOWN_MODEL} ({f})"));
+                said.push(format!(
+                    "{METADATA_FILE} names neither `agent_name` nor `model_name`: the model is `{model}`"
+                ));
+                model
+            }
         };
         let start = text(doc, "start_time");
         let meta = RunMeta {
@@ -129,34 +172,40 @@ impl Identity {
 
     /// What the metadata file `beside` (as the walk found it beside the results file at
     /// `path`) says; each default taken is a warning on `path`. No file beside it: model
-    /// `unknown`, category `terminal-bench`.
+    /// `unknown` with the folder that tells the run apart (see
+    /// [`from_metadata_in`](Self::from_metadata_in)), category `terminal-bench`.
     pub fn read(path: &Path, beside: Option<&Path>, diagnostics: &mut Vec<Diagnostic>) -> Self {
-        let fallback = format!("the model is `{UNKNOWN_MODEL}` and the category `{DEFAULT_CATEGORY}`");
-        let Some(beside) = beside else {
-            diagnostics.push(Diagnostic::warning(path, format!("no {METADATA_FILE} beside it: {fallback}")));
-            return Self::default();
+        // The folder above the run's and the run's (`<above>/<run_id>/results.json`).
+        fn name(p: Option<&Path>) -> Option<&str> {
+            p.and_then(Path::file_name).and_then(|n| n.to_str()).filter(|n| !n.is_empty())
+        }
+        let own = path.parent();
+        let place = name(own.and_then(Path::parent)).zip(name(own));
+        // Without metadata: model `unknown`, told apart by its folder as a run without a
+        // model is, and the default category; `why` said.
+        let mut fallback = |why: String| {
+            let (identity, _) = Self::from_metadata_in(&serde_json::json!({}), place);
+            diagnostics.push(Diagnostic::warning(
+                path,
+                format!("{why}: the model is `{}` and the category `{}`", identity.model, identity.category),
+            ));
+            identity
         };
+        let Some(beside) = beside else { return fallback(format!("no {METADATA_FILE} beside it")) };
         let doc = match evaltally_format::file::read(beside) {
             Ok(bytes) => serde_json::from_slice::<Value>(&bytes).map_err(|e| evaltally_format::json::message(&e)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                diagnostics.push(Diagnostic::warning(path, format!("no {METADATA_FILE} beside it: {fallback}")));
-                return Self::default();
+                return fallback(format!("no {METADATA_FILE} beside it"));
             }
             Err(e) => Err(e.to_string()),
         };
         match doc {
             Ok(doc) => {
-                let (identity, said) = Self::from_metadata(&doc);
+                let (identity, said) = Self::from_metadata_in(&doc, place);
                 diagnostics.extend(said.into_iter().map(|s| Diagnostic::warning(path, s)));
                 identity
             }
-            Err(e) => {
-                diagnostics.push(Diagnostic::warning(
-                    path,
-                    format!("{METADATA_FILE} beside it cannot be read ({e}): {fallback}"),
-                ));
-                Self::default()
-            }
+            Err(e) => fallback(format!("{METADATA_FILE} beside it cannot be read ({e})")),
         }
     }
 }
