@@ -30,7 +30,9 @@ use std::path::Path;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn read_file(path: &Path, size: u64, buf: &mut Vec<u8>) -> std::io::Result<()> {
-    let file = open(path)?;
+    // The walk found it a regular file (a FIFO is never a unit's file): opened at once,
+    // one system call fewer per file than [`open`].
+    let file = File::open(path)?;
     buf.clear();
     // One byte more than the size, so that the read which finds the end needs no room made.
     buf.reserve(usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1));
@@ -63,7 +65,7 @@ pub fn read_file_if(
     buf: &mut Vec<u8>,
     wanted: impl FnOnce(&[u8]) -> bool,
 ) -> std::io::Result<bool> {
-    let file = open(path)?;
+    let file = File::open(path)?;
     buf.clear();
     let whole = usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1);
     buf.reserve(head.min(whole));
@@ -170,7 +172,6 @@ mod tests {
         assert!(made.is_ok_and(|s| s.success()), "mkfifo (coreutils) makes the FIFO");
         let err = super::read(&fifo).unwrap_err();
         assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput, "{err}");
-        assert!(super::read_file(&fifo, 0, &mut Vec::new()).is_err());
         assert!(super::read(dir.path()).is_err());
     }
 }
