@@ -559,9 +559,10 @@ pub(crate) enum ShowFormat {
 }
 
 #[derive(Debug, Args)]
+#[command(override_usage = "evaltally show [OPTIONS] <PATH>... <TEST_ID>")]
 pub(crate) struct ShowArgs {
     /// Run folders or folders of runs (or `store:…` runs), then the test id.
-    #[arg(required = true, num_args = 2.., value_name = "PATH... TEST_ID")]
+    #[arg(required = true, num_args = 1.., value_name = "PATH")]
     pub(crate) args: Vec<String>,
     /// Only this model (repeatable).
     #[arg(long = "model", short = 'm', value_name = "M")]

@@ -74,7 +74,20 @@ fn unscored_and_unknown_tests() {
     let bad_run = evaltally(&["show", "testdata/bfcl/v4", "simple_python_1", "--run", "run-3"]);
     assert_eq!(bad_run.code, 2);
     assert!(bad_run.stderr.contains("runs: run-1, run-2, run-10"), "{}", bad_run.stderr);
-    assert_eq!(evaltally(&["show", "testdata/bfcl/v4"]).code, 2, "a test id is required");
+    let no_id = evaltally(&["show", "testdata/bfcl/v4"]);
+    assert_eq!(no_id.code, 2, "a test id is required");
+    assert!(
+        no_id.stderr.contains("give the runs, then the test id: evaltally show PATH... TEST_ID"),
+        "{}",
+        no_id.stderr
+    );
+    let swapped = evaltally(&["show", "multi_turn_base_1", "testdata/bfcl/v4"]);
+    assert_eq!(swapped.code, 2);
+    assert!(
+        swapped.stderr.contains("`multi_turn_base_1` is no file or folder, and the test id comes last"),
+        "{}",
+        swapped.stderr
+    );
 }
 
 /// Issue acceptance: `multi_turn_base_3` of v0.11.0 failed (the seed's script reports it as

@@ -14,9 +14,20 @@ use crate::output;
 use crate::{Exit, UsageError};
 
 pub(crate) fn run(args: &ShowArgs, color: ColorChoice) -> anyhow::Result<Exit> {
-    let Some((id, paths)) = args.args.split_last() else {
-        return Err(UsageError("give run folders and a test id".into()).into());
+    let usage = "give the runs, then the test id: evaltally show PATH... TEST_ID";
+    let Some((id, paths)) = args.args.split_last().filter(|(_, paths)| !paths.is_empty()) else {
+        return Err(UsageError(usage.into()).into());
     };
+    // The id given first (`show TEST_ID PATH`): said as such, not as a missing file.
+    if std::path::Path::new(id).exists()
+        && let Some(missing) = paths.iter().find(|p| !p.starts_with("store:") && !std::path::Path::new(p).exists())
+    {
+        return Err(UsageError(format!(
+            "`{}` is no file or folder, and the test id comes last; {usage}",
+            printable(missing)
+        ))
+        .into());
+    }
     let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
     let filter = super::stability::filter(&args.read, args.models.clone(), args.categories.clone(), false)?;
     let (stored, files) = crate::store::split(&paths);
