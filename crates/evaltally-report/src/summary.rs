@@ -179,16 +179,11 @@ impl<'a> SfbenchSummary<'a> {
                 ids(&self.rules.status_mismatch_ids)
             );
         }
-        if self.differences.is_empty() {
-            let _ = writeln!(
-                out,
-                "\n  the stored summary agrees with the recomputed one{}",
-                if r.summary.as_ref().and_then(Value::as_object).is_some_and(|m| !m.is_empty()) {
-                    ""
-                } else {
-                    " (none stored)"
-                }
-            );
+        let stored = r.summary.as_ref().and_then(Value::as_object).is_some_and(|m| !m.is_empty());
+        if self.differences.is_empty() && !stored {
+            let _ = writeln!(out, "\n  the report stores no summary to check against the recomputed one");
+        } else if self.differences.is_empty() {
+            let _ = writeln!(out, "\n  the stored summary agrees with the recomputed one");
         } else {
             let _ = writeln!(out, "\n  the stored summary differs from the recomputed one:");
             for (field, stored, computed) in &self.differences {

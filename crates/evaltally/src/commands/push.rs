@@ -330,7 +330,8 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
 
 fn list_text(dir: &Path, listed: &[Listed], found: usize) -> String {
     let shown_n = if listed.len() < found { format!(", showing {}", listed.len()) } else { String::new() };
-    let mut out = format!("{} ({found} entries{shown_n})\n", output::shown(dir));
+    let entries = if found == 1 { "entry" } else { "entries" };
+    let mut out = format!("{} ({found} {entries}{shown_n})\n", output::shown(dir));
     if listed.is_empty() {
         return out;
     }
