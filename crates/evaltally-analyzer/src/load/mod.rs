@@ -1062,20 +1062,21 @@ mod tests {
 
     use evaltally_core::{CategoryRun, Outcome, RunMeta};
 
-    fn run(name: &str, model: &str, category: &str, set: Option<&str>) -> CategoryRun {
+    /// A run of one passing test, read from `<name>.json`, recording `meta`.
+    fn run_with(name: &str, model: &str, category: &str, meta: RunMeta) -> CategoryRun {
         let mut r = CategoryRun::new(name, model, category);
         r.push("0", Outcome::Pass, None);
-        r.sources.push(format!("{name}.parquet").into());
-        r.meta = Some(Arc::new(RunMeta { test_set: set.map(str::to_string), ..RunMeta::default() }));
+        r.sources.push(format!("{name}.json").into());
+        r.meta = Some(Arc::new(meta));
         r
     }
 
+    fn run(name: &str, model: &str, category: &str, set: Option<&str>) -> CategoryRun {
+        run_with(name, model, category, RunMeta { test_set: set.map(str::to_string), ..RunMeta::default() })
+    }
+
     fn with_setup(name: &str, model: &str, category: &str, setup: Option<&str>) -> CategoryRun {
-        let mut r = CategoryRun::new(name, model, category);
-        r.push("0", Outcome::Pass, None);
-        r.sources.push(format!("{name}.jsonl").into());
-        r.meta = Some(Arc::new(RunMeta { setup: setup.map(str::to_string), ..RunMeta::default() }));
-        r
+        run_with(name, model, category, RunMeta { setup: setup.map(str::to_string), ..RunMeta::default() })
     }
 
     /// A model's runs of one category with two setups become two categories, named by
@@ -1101,7 +1102,7 @@ mod tests {
             ["bias (5-shot)", "bias (0-shot)", "bias (5-shot)", "bias (10-shot)", "bias", "bias", "plain", "plain"]
         );
         assert_eq!(said.len(), 1, "{said:?}");
-        assert_eq!(said[0].path, std::path::PathBuf::from("r2.jsonl"));
+        assert_eq!(said[0].path, std::path::PathBuf::from("r2.json"));
         assert_eq!(
             said[0].message,
             "the runs of `bias` by `a` were run with 3 setups, so they are no repeats of each other: each setup is \
@@ -1128,7 +1129,7 @@ mod tests {
         let mut said = Vec::new();
         super::said_of_test_sets(&runs, &mut said);
         assert_eq!(said.len(), 1, "{said:?}");
-        assert_eq!(said[0].path, std::path::PathBuf::from("r3.parquet"));
+        assert_eq!(said[0].path, std::path::PathBuf::from("r3.json"));
         assert!(
             said[0].message.starts_with(
                 "the runs of `quiz` were drawn from 2 different test sets (`x1`: 2 runs, first `r1` of `a`; `x2`: 2 runs, first `r3` of `b`)"
