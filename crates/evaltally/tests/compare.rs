@@ -142,3 +142,16 @@ fn with_numbers_after(text: &str, key: &str, value: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// A run compared with itself is said: nothing can differ.
+#[test]
+fn a_run_compared_with_itself_is_said() {
+    let same = evaltally(&["compare", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-1"]);
+    assert!(
+        same.stderr.contains("testdata/bfcl/v4/run-1: warning: BASE and NEW were read from the same files"),
+        "{}",
+        same.stderr
+    );
+    let two = evaltally(&["compare", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2"]);
+    assert!(!two.stderr.contains("same files"), "{}", two.stderr);
+}

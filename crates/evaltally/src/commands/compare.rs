@@ -60,7 +60,14 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
     // Cost, duration and tokens live in the runs' records, read with the runs; what reading
     // them says was said with the runs.
     report.efficiency = efficiency::efficiency(&base_records.runs, &new_records.runs);
-    let diagnostics: Vec<Diagnostic> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
+    let mut diagnostics: Vec<Diagnostic> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
+    if same_files(&base.runs, &new.runs) {
+        let given = args.runs.first().or(args.base.first()).cloned().unwrap_or_default();
+        diagnostics.push(Diagnostic::warning(
+            given,
+            "BASE and NEW were read from the same files: every test compares with itself, so nothing can differ",
+        ));
+    }
 
     let text = match args.format {
         Format::Text => render::text(&report, if output::use_color(color) { Style::colored() } else { Style::plain() }),
@@ -93,6 +100,16 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         return Ok(Exit::Inconclusive);
     }
     Ok(exit)
+}
+
+/// Whether both sides were read from the same files (`compare run-1 run-1`, a group given
+/// twice).
+fn same_files(base: &[evaltally_core::CategoryRun], new: &[evaltally_core::CategoryRun]) -> bool {
+    let files = |runs: &[evaltally_core::CategoryRun]| -> std::collections::BTreeSet<PathBuf> {
+        runs.iter().flat_map(|r| &r.sources).map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect()
+    };
+    let a = files(base);
+    !a.is_empty() && a == files(new)
 }
 
 /// The regressions (consistent ones, for groups) of every model: how many count, and the

@@ -75,7 +75,13 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
 
     let text = match args.format {
         ReportFormat::Text => {
-            let tests: usize = data.models.iter().map(|m| m.tests.len()).sum();
+            // Distinct tests: models that ran one benchmark share its tests.
+            let tests = data
+                .models
+                .iter()
+                .flat_map(|m| m.tests.iter().map(|t| (&m.categories[t.category].category, &t.id)))
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
             let runs = data.models.iter().map(|m| m.runs.len()).max().unwrap_or(0);
             format!(
                 "wrote {} ({}): {} model{}, {} test{}, up to {} run{}{}\n",
