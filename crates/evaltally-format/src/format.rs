@@ -217,6 +217,13 @@ pub trait Format: Send + Sync + Debug + 'static {
     /// The files in a few words, for "no … found" (`gstack results`).
     fn noun(&self) -> &'static str;
 
+    /// Whether its files record scores, not verdicts, so that `--pass-threshold` and
+    /// `--scorer` ([`crate::Scoring`]) choose what passes (`inspect_ai`, lm-eval, lighteval).
+    /// When no file read is of such a format, those options change nothing, which is said.
+    fn reads_scores(&self) -> bool {
+        false
+    }
+
     /// What the path alone says. Called for every file the walk finds, so it must not
     /// touch the file system.
     fn claim(&self, path: &Path) -> Claim;

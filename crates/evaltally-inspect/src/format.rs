@@ -38,6 +38,10 @@ impl Format for Inspect {
         "inspect_ai logs"
     }
 
+    fn reads_scores(&self) -> bool {
+        true
+    }
+
     fn claim(&self, path: &Path) -> Claim {
         if is_eval_path(path) || evaltally_format::json::is_json_path(path) { Claim::Sniff } else { Claim::No }
     }

@@ -47,6 +47,10 @@ impl Format for Lighteval {
         "lighteval details"
     }
 
+    fn reads_scores(&self) -> bool {
+        true
+    }
+
     /// Details files by their names, and results files too, so that one found without its
     /// details is said to be lighteval's ([`aside`](Format::aside)).
     fn claim(&self, path: &Path) -> Claim {

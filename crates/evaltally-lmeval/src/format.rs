@@ -68,6 +68,10 @@ impl Format for LmEval {
         "lm-eval sample logs"
     }
 
+    fn reads_scores(&self) -> bool {
+        true
+    }
+
     /// Samples files by their names, and results files too, so that one found alone is said
     /// to be lm-eval's ([`aside`](Format::aside)).
     fn claim(&self, path: &Path) -> Claim {

@@ -267,3 +267,17 @@ fn a_mistyped_model_is_said_beside_a_stray_file() {
     let right = evaltally_in(dir.path(), &["stability", ".", "--model", "acme_tiny-7b"], &[]);
     assert_eq!(right.code, 0, "{}", right.stderr);
 }
+
+/// `--pass-threshold` on files that record verdicts (BFCL) changes nothing, which is said;
+/// on files that record scores (lm-eval) it is used, and nothing is said.
+#[test]
+fn a_pass_threshold_that_changes_nothing_is_said() {
+    let bfcl = evaltally(&["stability", "testdata/bfcl/v4", "--pass-threshold", "0.5"]);
+    assert!(
+        bfcl.stderr.contains("testdata/bfcl/v4: warning: --pass-threshold changed nothing: it chooses what passes"),
+        "{}",
+        bfcl.stderr
+    );
+    let lmeval = evaltally(&["stability", "testdata/lmeval", "--pass-threshold", "0.5"]);
+    assert!(!lmeval.stderr.contains("changed nothing"), "{}", lmeval.stderr);
+}

@@ -127,7 +127,8 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
     let found = registry().discover_with(paths, &filter.options(), cache)?;
     let (kept, dropped): (Units, Units) =
         found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
-    let diagnostics = found.diagnostics;
+    let mut diagnostics = found.diagnostics;
+    said_of_unused_scoring(paths, filter, &kept, &mut diagnostics);
     let pruned = Scopes {
         models: dropped.iter().filter_map(|u| u.scope()).map(|(m, _)| m.to_string()).collect(),
         categories: dropped.iter().filter_map(|u| u.scope()).map(|(_, c)| c.to_string()).collect(),
@@ -139,6 +140,29 @@ fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, 
         });
     }
     Ok(Found { units: kept, diagnostics, folders: found.folders, pruned })
+}
+
+/// A warning when `--pass-threshold` or `--scorer` was given and no file to read records
+/// scores (BFCL, SWE-bench, … record verdicts): the options change nothing.
+fn said_of_unused_scoring(paths: &[PathBuf], filter: &Filter, units: &[Box<dyn Unit>], said: &mut Vec<Diagnostic>) {
+    let scoring = &filter.scoring;
+    let (given, they) = match (scoring.pass_threshold.is_some(), scoring.scorer.is_some()) {
+        (true, true) => ("--pass-threshold and --scorer", "they choose"),
+        (true, false) => ("--pass-threshold", "it chooses"),
+        (false, true) => ("--scorer", "it chooses"),
+        (false, false) => return,
+    };
+    let scored = units.iter().any(|u| registry().find(u.format()).is_some_and(evaltally_format::Format::reads_scores));
+    if !units.is_empty() && !scored {
+        let path = paths.first().cloned().unwrap_or_default();
+        said.push(Diagnostic::warning(
+            path,
+            format!(
+                "{given} changed nothing: {they} what passes in files that record scores (inspect_ai, lm-eval, \
+                 lighteval), and the files read record verdicts"
+            ),
+        ));
+    }
 }
 
 /// The bytes of a unit's inputs, its own file first (`None` for one that cannot be read).
