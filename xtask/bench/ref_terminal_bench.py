@@ -58,20 +58,24 @@ def attempt(name, task):
     return (int(found[-1][1]), int(found[-1][2])) if found else (1, 1)
 
 
-def told_apart(name, cat, dirpath):
-    """`name (<folder>)` for a model that is no agent/model pair, by the folder of its runs."""
-    own = os.path.basename(os.path.normpath(dirpath))
-    above = os.path.basename(os.path.dirname(os.path.normpath(dirpath)))
+def told_apart(name, cat, dirpath, renamed):
+    """`name (<folder>)` for a model that is no agent/model pair, by the folder of its runs:
+    a renamed `<run_id>_results.json` is its own run, in the folder of its runs."""
+    folder = os.path.normpath(dirpath)
+    own, above = (None, os.path.basename(folder)) if renamed else (
+        os.path.basename(folder), os.path.basename(os.path.dirname(folder)))
     if not above or above.lower() == "runs":
         return name
     dataset = above.replace(":", "@").lower() == cat.replace(":", "@").lower() or re.search(r"[@:]\d[^@:]*$", above)
+    if dataset and own is None:
+        return name
     return f"{name} ({own if dataset else above})"
 
 
-def identity(dirpath):
+def identity(dirpath, renamed):
     path = os.path.join(dirpath, "run_metadata.json")
     if not os.path.exists(path):
-        return told_apart("unknown", "terminal-bench", dirpath), "terminal-bench"
+        return told_apart("unknown", "terminal-bench", dirpath, renamed), "terminal-bench"
     with open(path) as f:
         meta = json.load(f)
     agent, model = meta.get("agent_name") or None, meta.get("model_name") or None
@@ -83,7 +87,7 @@ def identity(dirpath):
     else:
         cat = "terminal-bench"
     if not model:
-        name = told_apart(name, cat, dirpath)
+        name = told_apart(name, cat, dirpath, renamed)
     return name, cat
 
 
@@ -111,7 +115,7 @@ def main():
                 continue
             seen_ids[doc["id"]] = rel
         files += 1
-        key = identity(dirpath)
+        key = identity(dirpath, name != "results.json")
         run_id = os.path.basename(os.path.abspath(dirpath))
         if name != "results.json":
             run_id = re.sub(r"(__|_|-)results$", "", name[: -len(".json")]) or name[: -len(".json")]

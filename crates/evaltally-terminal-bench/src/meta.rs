@@ -80,7 +80,8 @@ impl Identity {
     }
 
     /// [`from_metadata`](Self::from_metadata) of a run found at `place`: the name of the
-    /// folder above the run's own, and the run folder's. A run that records no model is
+    /// folder that holds the run, and the run's own folder's (none for a results file
+    /// renamed `<run_id>_results.json`, which is its run). A run that records no model is
     /// named after its agent and the folder that tells its setup apart, as one agent's
     /// submissions of several models would otherwise be read as repeats: the folder above
     /// the run's (a leaderboard submission, an experiment: `Factory Droid
@@ -91,15 +92,15 @@ impl Identity {
     /// ```
     /// use evaltally_terminal_bench::Identity;
     /// let doc = serde_json::json!({"agent_name": "Factory Droid", "model_name": null, "dataset_name": "core"});
-    /// let (id, said) = Identity::from_metadata_in(&doc, Some(("20250924_droid_gpt-5", "tb_rc2_g5_1")));
+    /// let (id, said) = Identity::from_metadata_in(&doc, Some(("20250924_droid_gpt-5", Some("tb_rc2_g5_1"))));
     /// assert_eq!(id.model, "Factory Droid (20250924_droid_gpt-5)");
     /// assert!(said[0].ends_with("named after its agent and the folder of its runs, `Factory Droid (20250924_droid_gpt-5)`"));
-    /// let (id, _) = Identity::from_metadata_in(&doc, Some(("core", "20250902_orchestrator_qwen")));
+    /// let (id, _) = Identity::from_metadata_in(&doc, Some(("core", Some("20250902_orchestrator_qwen"))));
     /// assert_eq!(id.model, "Factory Droid (20250902_orchestrator_qwen)");
-    /// let (id, _) = Identity::from_metadata_in(&doc, Some(("runs", "2026-01-01__10-00-00")));
+    /// let (id, _) = Identity::from_metadata_in(&doc, Some(("runs", Some("2026-01-01__10-00-00"))));
     /// assert_eq!(id.model, "Factory Droid");
     /// ```
-    pub fn from_metadata_in(doc: &Value, place: Option<(&str, &str)>) -> (Self, Vec<String>) {
+    pub fn from_metadata_in(doc: &Value, place: Option<(&str, Option<&str>)>) -> (Self, Vec<String>) {
         let mut said = Vec::new();
         if !doc.is_object() {
             said.push(format!(
@@ -127,8 +128,9 @@ impl Identity {
             } else if same(above, &category)
                 || above.rsplit_once(['@', ':']).is_some_and(|(_, v)| v.starts_with(|c: char| c.is_ascii_digit()))
             {
-                // A dataset's folder (`terminal-bench-core@0.1.1`): the run's own tells it apart.
-                Some(own)
+                // A dataset's folder (`terminal-bench-core@0.1.1`): the run's own tells it
+                // apart, if it has one.
+                own
             } else {
                 Some(above)
             }
@@ -175,12 +177,18 @@ impl Identity {
     /// `unknown` with the folder that tells the run apart (see
     /// [`from_metadata_in`](Self::from_metadata_in)), category `terminal-bench`.
     pub fn read(path: &Path, beside: Option<&Path>, diagnostics: &mut Vec<Diagnostic>) -> Self {
-        // The folder above the run's and the run's (`<above>/<run_id>/results.json`).
+        // The folder that holds the run and the run's own (`<above>/<run_id>/results.json`).
         fn name(p: Option<&Path>) -> Option<&str> {
             p.and_then(Path::file_name).and_then(|n| n.to_str()).filter(|n| !n.is_empty())
         }
+        // A renamed `<run_id>_results.json` is its run: its folder holds the runs.
+        let renamed = path.file_name().is_some_and(|n| n != "results.json");
         let own = path.parent();
-        let place = name(own.and_then(Path::parent)).zip(name(own));
+        let place = if renamed {
+            name(own).map(|folder| (folder, None))
+        } else {
+            name(own.and_then(Path::parent)).map(|above| (above, name(own)))
+        };
         // Without metadata: model `unknown`, told apart by its folder as a run without a
         // model is, and the default category; `why` said.
         let mut fallback = |why: String| {
