@@ -362,6 +362,15 @@ pub(crate) enum CacheAction {
     Prune,
 }
 
+/// What `subset` and `estimate` print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FitFormat {
+    /// Tables, for people.
+    Text,
+    /// One JSON document on stdout.
+    Json,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum InfoFormat {
     /// One line per fact, for people.
@@ -649,9 +658,9 @@ pub(crate) struct ExportArgs {
     /// Run folders, folders of runs, report files.
     #[arg(required = true, value_name = "PATH")]
     pub(crate) paths: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
-    pub(crate) format: ExportFormat,
+    /// Output format (default: Parquet for an -o file named `.parquet`, else JSON Lines).
+    #[arg(long, value_enum)]
+    pub(crate) format: Option<ExportFormat>,
     /// Write here (atomically) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub(crate) output: Option<PathBuf>,
@@ -818,8 +827,8 @@ pub(crate) struct SubsetArgs {
     #[arg(long)]
     pub(crate) check: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub(crate) format: Format,
+    #[arg(long, value_enum, default_value_t = FitFormat::Text)]
+    pub(crate) format: FitFormat,
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,
@@ -841,8 +850,8 @@ pub(crate) struct EstimateArgs {
     #[arg(long)]
     pub(crate) detail: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub(crate) format: Format,
+    #[arg(long, value_enum, default_value_t = FitFormat::Text)]
+    pub(crate) format: FitFormat,
     /// Exit 1 when there were warnings.
     #[arg(long)]
     pub(crate) strict: bool,

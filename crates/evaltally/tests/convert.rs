@@ -21,7 +21,7 @@ fn converted_report_validates_and_summarises() {
     let out = out.to_str().unwrap();
     let run = evaltally(&["convert", "testdata/sfbench/v1-engine-summary.json", "--to", "sfbench-v2", "-o", out]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stdout.is_empty());
+    assert_eq!(run.stdout, format!("wrote {out} (sfbench-v2)\n"));
     let validate = evaltally(&["validate", out]);
     assert_eq!(validate.code, 0, "{}", validate.stdout);
     let summary = evaltally(&["summary", out, "--format", "json"]);

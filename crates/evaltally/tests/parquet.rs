@@ -36,7 +36,7 @@ fn parquet_export_reads_in_duckdb_and_pandas_as_docs_say() {
         &[],
     );
     assert_eq!(run.code, 0, "{}", run.transcript());
-    assert!(run.stdout.is_empty());
+    assert!(run.stdout.starts_with(&format!("wrote {} (Parquet): ", file.display())), "{}", run.stdout);
     let bytes = std::fs::read(&file).unwrap();
     assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
     let jsonl = evaltally_in(&workspace_root(), &["export", "testdata/bfcl/v4", "testdata/gstack/evals"], &[]);
@@ -89,4 +89,21 @@ print(total, len(flaky), types['duration_ms'], types['input_tokens'], types['out
         ],
         "{got}"
     );
+}
+
+/// An `-o` file named `.parquet` is Parquet without `--format`; `--format jsonl` still wins.
+#[test]
+fn a_parquet_name_chooses_parquet() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rows.parquet");
+    let run = evaltally_in(&workspace_root(), &["export", "testdata/bfcl/v4", "-o", file.to_str().unwrap()], &[]);
+    assert_eq!(run.code, 0, "{}", run.transcript());
+    assert!(std::fs::read(&file).unwrap().starts_with(b"PAR1"));
+    let asked = evaltally_in(
+        &workspace_root(),
+        &["export", "testdata/bfcl/v4", "--format", "jsonl", "-o", file.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(asked.code, 0, "{}", asked.transcript());
+    assert!(std::fs::read(&file).unwrap().starts_with(b"{\"schema\""));
 }

@@ -406,7 +406,8 @@ impl Subset {
 
     /// Each model's estimated full score, per category and overall, from `runs` (which may
     /// hold only the anchors, or every test: only the anchors are read). Models are in
-    /// natural order.
+    /// natural order; a model none of whose runs holds a test of the subset has no
+    /// estimate (it would be the prior alone) and is left out.
     pub fn estimate(&self, runs: &[CategoryRun], errors_as_fail: bool) -> Result<Vec<ModelEstimate>, SubsetError> {
         self.check_consistency()?;
         // Per model: (k, n) of each (category, test) it ran.
@@ -431,6 +432,7 @@ impl Subset {
                     observed[model].iter().map(|(&(c, t), &(k, n))| (c, t, k, n)).collect();
                 prepared.estimate_model(model, &cells)
             })
+            .filter(|e| e.overall.tests_run > 0)
             .collect())
     }
 

@@ -26,7 +26,10 @@ pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         (writer.write(&run).map_err(|e| anyhow::anyhow!(e))?, had_errors)
     };
     match &args.output {
-        Some(out) => output::write_atomic(out, converted.text.as_bytes())?,
+        Some(out) => {
+            output::write_atomic(out, converted.text.as_bytes())?;
+            output::print(&format!("wrote {} ({})\n", output::shown(out), printable(&args.to)))?;
+        }
         None => output::print(&converted.text)?,
     }
     let mut err = std::io::stderr().lock();

@@ -12,7 +12,9 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
     let filter =
         super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
     let records = super::stability::records(&args.paths, &filter)?;
-    let bytes = match args.format {
+    let named_parquet = args.output.as_deref().is_some_and(|o| evaltally_format::has_extension(o, "parquet"));
+    let format = args.format.unwrap_or(if named_parquet { ExportFormat::Parquet } else { ExportFormat::Jsonl });
+    let bytes = match format {
         ExportFormat::Jsonl => {
             let mut text = String::new();
             for run in &records.runs {
@@ -29,7 +31,18 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
         }
     };
     match &args.output {
-        Some(out) => output::write_atomic(out, &bytes)?,
+        Some(out) => {
+            output::write_atomic(out, &bytes)?;
+            let rows: usize = records.runs.iter().map(|r| r.tests.len()).sum();
+            let what = if format == ExportFormat::Parquet { "Parquet" } else { "JSON Lines" };
+            output::print(&format!(
+                "wrote {} ({what}): {rows} row{}, {} run{}\n",
+                output::shown(out),
+                if rows == 1 { "" } else { "s" },
+                records.runs.len(),
+                if records.runs.len() == 1 { "" } else { "s" }
+            ))?;
+        }
         None => output::print(&String::from_utf8_lossy(&bytes))?,
     }
     output::report_diagnostics(&records.diagnostics);

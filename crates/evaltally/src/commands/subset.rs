@@ -4,16 +4,14 @@ use std::path::Path;
 
 use evaltally_analyzer::subset::{self, Data, ModelEstimate, Subset};
 use evaltally_core::CategoryRun;
+use evaltally_core::text::printable;
 use evaltally_report::subset as render;
 
-use crate::cli::{EstimateArgs, Format, SubsetArgs};
+use crate::cli::{EstimateArgs, FitFormat, SubsetArgs};
 use crate::{Exit, UsageError, output};
 
 /// `subset`: fits, and writes the subset (`-o`) or says how well it predicts (`--check`).
 pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
-    if args.format == Format::Markdown {
-        return Err(UsageError("subset: --format takes text or json".to_string()).into());
-    }
     let filter =
         super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
     let loaded = super::stability::load_runs(&args.paths, &filter, "fit a subset on")?;
@@ -25,8 +23,8 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
     let text = if args.check {
         let check = subset::check(&data, args.size).map_err(too_little)?;
         match args.format {
-            Format::Json => render::check_json(&check, &loaded.diagnostics),
-            _ => render::check_text(&check),
+            FitFormat::Json => render::check_json(&check, &loaded.diagnostics),
+            FitFormat::Text => render::check_text(&check),
         }
     } else {
         String::new()
@@ -40,7 +38,7 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
             output::write_atomic(out, json.as_bytes())?;
         }
         match (args.format, args.check) {
-            (Format::Json, false) if args.output.is_none() => output::print(&json)?,
+            (FitFormat::Json, false) if args.output.is_none() => output::print(&json)?,
             (_, false) => output::print(&render::fitted_text(&built, shown.as_deref()))?,
             (_, true) => {}
         }
@@ -79,9 +77,6 @@ pub(crate) fn estimates_for(
 
 /// `estimate`: each model's full score from its runs of the subset's anchors.
 pub(crate) fn estimate(args: &EstimateArgs) -> anyhow::Result<Exit> {
-    if args.format == Format::Markdown {
-        return Err(UsageError("estimate: --format takes text or json".to_string()).into());
-    }
     let subset = read(&args.subset)?;
     let filter =
         super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
@@ -97,10 +92,20 @@ pub(crate) fn estimate(args: &EstimateArgs) -> anyhow::Result<Exit> {
         .into());
     }
     let out = match args.format {
-        Format::Json => render::estimate_json(&subset, &estimates, &loaded.diagnostics),
-        _ => render::estimate_text(&estimates, args.detail),
+        FitFormat::Json => render::estimate_json(&subset, &estimates, &loaded.diagnostics),
+        FitFormat::Text => render::estimate_text(&estimates, args.detail),
     };
     output::print(&out)?;
+    let mut unmatched: Vec<&str> = loaded.runs.iter().map(|r| r.model.as_str()).collect();
+    unmatched.sort_unstable();
+    unmatched.dedup();
+    unmatched.retain(|m| !estimates.iter().any(|e| e.model == *m));
+    if !unmatched.is_empty() {
+        output::note(&format!(
+            "no estimate for {}: their runs hold none of the subset's tests",
+            unmatched.iter().map(|m| format!("`{}`", printable(m))).collect::<Vec<_>>().join(", ")
+        ));
+    }
     output::report_diagnostics(&loaded.diagnostics);
     Ok(super::stability::exit_code(&loaded.diagnostics, args.strict, false))
 }
