@@ -107,3 +107,19 @@ fn a_subset_file_keeps_what_the_estimate_needs() {
     assert!(back.tests.iter().zip(&subset.tests).all(|(x, y)| x.id == y.id && close(x.a, y.a) && close(x.b, y.b)));
     back.check_consistency().unwrap();
 }
+
+/// A model whose runs hold none of the subset's tests gets no estimate (it would be the
+/// prior alone); one that ran an anchor gets one.
+#[test]
+fn a_model_that_ran_none_of_the_subset_has_no_estimate() {
+    let (data, _, _) = planted(12, 90, 3, 2, 3);
+    let subset = Subset::build(&data, 15).unwrap();
+    let anchor = &subset.anchors[0];
+    let mut ran = evaltally_core::CategoryRun::new("r1", "ran-an-anchor", anchor.category.as_str());
+    ran.push(&anchor.id, evaltally_core::Outcome::Pass, None);
+    let mut other = evaltally_core::CategoryRun::new("r1", "ran-other-tests", "another-benchmark");
+    other.push("t1", evaltally_core::Outcome::Pass, None);
+    let estimates = subset.estimate(&[ran, other], false).unwrap();
+    let models: Vec<&str> = estimates.iter().map(|e| e.model.as_str()).collect();
+    assert_eq!(models, ["ran-an-anchor"]);
+}
