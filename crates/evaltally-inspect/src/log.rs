@@ -58,6 +58,9 @@ pub(crate) struct Log {
     pub(crate) scorers: Vec<String>,
     /// `None` for a header-only log (no samples were logged).
     pub(crate) samples: Option<Vec<Sample>>,
+    /// The tokens each model used over the whole log (`stats.model_usage`), which summaries
+    /// of some versions do not give per sample.
+    pub(crate) usage: Vec<evaltally_core::ModelCost>,
 }
 
 /// The parts of a log header read (the plan, stats and the rest are skipped).
@@ -67,6 +70,8 @@ struct Header {
     eval: Option<Value>,
     #[serde(default)]
     results: Option<Value>,
+    #[serde(default)]
+    stats: Option<Value>,
     #[serde(default)]
     status: Option<Value>,
     #[serde(default)]
@@ -80,6 +85,8 @@ struct JsonLog<'a> {
     eval: Option<Value>,
     #[serde(default)]
     results: Option<Value>,
+    #[serde(default)]
+    stats: Option<Value>,
     #[serde(default)]
     status: Option<Value>,
     #[serde(default)]
@@ -182,6 +189,7 @@ fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
     let doc: JsonLog<'_> = serde_json::from_slice(bytes).map_err(|e| reader.syntax(None, &e))?;
     reader.note_keys(None, bytes);
     let mut log = header_log(reader, None, doc.eval.as_ref(), doc.results.as_ref())?;
+    log.usage = usage_of(doc.stats.as_ref());
     log.samples = doc.samples.map(|raw| {
         let mut samples = Vec::with_capacity(raw.len());
         for (i, r) in raw.iter().enumerate() {
@@ -245,7 +253,24 @@ fn header_log(
         task_scorers,
         scorers,
         samples: None,
+        usage: Vec::new(),
     })
+}
+
+/// Each model's tokens over the log, from the header's `stats.model_usage`
+/// (`{model: {input_tokens, output_tokens, …}}`), in the order given.
+fn usage_of(stats: Option<&Value>) -> Vec<evaltally_core::ModelCost> {
+    let Some(models) = stats.and_then(|s| s.get("model_usage")).and_then(Value::as_object) else { return Vec::new() };
+    models
+        .iter()
+        .map(|(model, u)| evaltally_core::ModelCost {
+            model: model.clone(),
+            input_tokens: u.get("input_tokens").and_then(Value::as_u64),
+            output_tokens: u.get("output_tokens").and_then(Value::as_u64),
+            ..evaltally_core::ModelCost::default()
+        })
+        .filter(|c| c.input_tokens.is_some() || c.output_tokens.is_some())
+        .collect()
 }
 
 /// A sample from its JSON text; `None` (with an error naming it) when it cannot be read.
@@ -447,6 +472,7 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
             .unwrap_or_else(|| Diagnostic::error(reader.path, format!("{header_name}: cannot be read")))
     })?;
     let mut log = header_log(reader, Some(header_name), header.eval.as_ref(), header.results.as_ref())?;
+    log.usage = usage_of(header.stats.as_ref());
 
     // Summaries carry what an analysis needs; the full samples only what `show` adds.
     let mut lists: Vec<String> = Vec::new();

@@ -44,6 +44,14 @@ pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunR
     if !log.samples.as_ref().is_none_or(Vec::is_empty) {
         diagnostics.extend(unjudged.warnings(path, &choice));
     }
+    // The header's tokens are the whole log's: a run's own when it is the log's one epoch
+    // and its samples give none.
+    let per_sample = log.samples.iter().flatten().any(|s| s.input_tokens.is_some() || s.output_tokens.is_some());
+    if epochs.len() == 1 && !per_sample {
+        for run in epochs.values_mut() {
+            run.costs.clone_from(&log.usage);
+        }
+    }
     Ok((epochs.into_values().collect(), diagnostics))
 }
 
@@ -214,6 +222,28 @@ mod tests {
             out.write_all(&bytes).unwrap();
         }
         out.finish().unwrap().into_inner()
+    }
+
+    /// The header's `stats.model_usage` gives a one-epoch log's tokens when its samples give
+    /// none; with several epochs it is no one run's.
+    #[test]
+    fn the_header_usage_is_a_one_epoch_run_s() {
+        let log = |epochs: u64| {
+            let samples: Vec<String> = (1..=epochs)
+                .map(|e| format!(r#"{{"id": "a", "epoch": {e}, "scores": {{"match": {{"value": "C"}}}}}}"#))
+                .collect();
+            format!(
+                r#"{{"eval": {{"task": "t", "model": "m"}}, "stats": {{"model_usage": {{"m": {{"input_tokens": 40, "output_tokens": 7}}}}}}, "samples": [{}]}}"#,
+                samples.join(", ")
+            )
+        };
+        let scoring = evaltally_format::Scoring::default();
+        let path = std::path::Path::new("t.json");
+        let (one, _) = super::records(path, log(1).as_bytes(), &scoring).unwrap();
+        assert_eq!(one[0].costs.len(), 1);
+        assert_eq!((one[0].costs[0].input_tokens, one[0].costs[0].output_tokens), (Some(40), Some(7)));
+        let (two, _) = super::records(path, log(2).as_bytes(), &scoring).unwrap();
+        assert!(two.iter().all(|r| r.costs.is_empty()));
     }
 
     /// A full sample that is damaged is said by `show` (its epoch shown from the summary)
