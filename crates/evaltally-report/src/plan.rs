@@ -66,15 +66,30 @@ pub fn text(report: &PlanReport, style: Style) -> String {
         "plan for a standard error of {:.1} points (SE, SE floor and MDE in points; MDE: 80% power, α = 0.05, paired)\n",
         100.0 * report.target_se
     );
-    for model in &report.models {
-        let _ = writeln!(out, "\n{}: {} runs", style.bold(&printable(&model.model)), model.runs.len());
+    // No category of any model can be estimated (one run of each, a leaderboard's folder):
+    // said once, not in a table of dashes per model.
+    let nothing = report
+        .models
+        .iter()
+        .all(|m| m.categories.iter().chain(std::iter::once(&m.overall)).all(|p| p.cannot_estimate.is_some()));
+    let reason = report.models.first().and_then(|m| m.overall.cannot_estimate);
+    if let (true, Some(why), [_, _, ..]) = (nothing, reason, report.models.as_slice()) {
+        let _ = writeln!(
+            out,
+            "\n{}: no category can be estimated ({why}){}",
+            crate::plural(report.models.len(), "model"),
+            if report.subset.is_some() { "" } else { "; --subset-error plans the tests instead" }
+        );
+    }
+    for model in report.models.iter().filter(|_| !(nothing && report.models.len() > 1)) {
+        let _ = writeln!(out, "\n{}: {}", style.bold(&printable(&model.model)), crate::plural(model.runs.len(), "run"));
         let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
         let mut head = format!("  {:<width$}", "category");
         for (h, w) in HEADS.iter().zip(widths()) {
             let _ = write!(head, "  {h:>w$}");
         }
         let _ = writeln!(out, "{head}");
-        let mut notes = Vec::new();
+        let mut notes: Vec<(String, &str)> = Vec::new();
         for p in model.categories.iter().chain(std::iter::once(&model.overall)) {
             let mut line = format!("  {:<width$}", printable(&p.category));
             for (cell, w) in cells(p).iter().zip(widths()) {
@@ -82,11 +97,20 @@ pub fn text(report: &PlanReport, style: Style) -> String {
             }
             let _ = writeln!(out, "{}", if p.category == "overall" { style.bold(&line) } else { line });
             if let Some(why) = p.cannot_estimate {
-                notes.push(format!("{}: cannot estimate ({why})", printable(&p.category)));
+                notes.push((printable(&p.category).into_owned(), why));
             }
         }
-        for n in notes {
-            let _ = writeln!(out, "  {n}");
+        // One reason for every category (one run of each): said once.
+        let every = notes.len() == model.categories.len() + 1 && notes.windows(2).all(|w| w[0].1 == w[1].1);
+        match notes.first() {
+            Some((_, why)) if every => {
+                let _ = writeln!(out, "  no category can be estimated ({why})");
+            }
+            _ => {
+                for (category, why) in notes {
+                    let _ = writeln!(out, "  {category}: cannot estimate ({why})");
+                }
+            }
         }
         for line in dollar_lines(model) {
             let _ = writeln!(out, "  {line}");

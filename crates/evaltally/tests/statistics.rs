@@ -107,3 +107,13 @@ fn bbrowning_runs() {
     assert!(compare.stdout.contains("p = 4.7e-6 (exact McNemar)"), "{}", compare.stdout);
     assert!(compare.stdout.contains("improvement"), "{}", compare.stdout);
 }
+
+/// Runs of one each cannot be planned by: said once per model, not per category.
+#[test]
+fn one_run_of_each_category_is_said_once() {
+    let out = evaltally(&["plan", "testdata/bfcl/v4/run-1"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.matches("no category can be estimated (one run").count(), 1, "{}", out.stdout);
+    assert!(!out.stdout.contains(": cannot estimate"), "{}", out.stdout);
+    assert!(out.stdout.contains("acme_tiny-7b: 1 run\n"), "{}", out.stdout);
+}
