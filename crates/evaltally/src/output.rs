@@ -209,6 +209,9 @@ pub(crate) fn refuse_overwriting_input(out: &Path, inputs: &[PathBuf]) -> anyhow
     let refuse = |what: String| {
         crate::UsageError(format!("refusing to write {}: {what}; write the output somewhere else", shown(out)))
     };
+    if out.is_dir() {
+        return Err(crate::UsageError(format!("-o {}: a folder; give a file name in it", shown(out))).into());
+    }
     let existing = std::fs::metadata(out).ok().filter(std::fs::Metadata::is_file);
     let target = existing.as_ref().map(|m| (identity(m), std::fs::canonicalize(out).ok()));
     let same = |p: &Path| {

@@ -277,3 +277,31 @@ fn junit_to_gstack_keeps_the_run_metadata() {
     assert!(run.stderr.contains("git_branch, git_sha: not in the source"), "{}", run.stderr);
     assert!(!run.stderr.contains("hostname"), "{}", run.stderr);
 }
+
+/// What to pick among several runs, or where `--run` names none, is said with the runs
+/// there are; `-o` a folder is refused with a reason.
+#[test]
+fn picking_a_run_is_said_with_the_runs_there_are() {
+    let several = evaltally(&["convert", "testdata/bfcl/v4", "--to", "junit"]);
+    assert_eq!(several.code, 2);
+    assert!(several.stderr.contains("holds 5 runs: run-2 (acme_big-70b), "), "{}", several.stderr);
+    assert!(several.stderr.contains("pick one with --run NAME and --model M"), "{}", several.stderr);
+    let none = evaltally(&["convert", "testdata/inspect", "--to", "junit", "--run", "epoch-1"]);
+    assert_eq!(none.code, 2);
+    assert!(
+        none.stderr.contains("no run to convert in testdata/inspect; its runs: arith#epoch-1, "),
+        "{}",
+        none.stderr
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let folder = evaltally(&[
+        "convert",
+        "testdata/gstack/standard/nightly-1.json",
+        "--to",
+        "junit",
+        "-o",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(folder.code, 2);
+    assert!(folder.stderr.contains("a folder; give a file name in it"), "{}", folder.stderr);
+}

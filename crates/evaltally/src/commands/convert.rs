@@ -64,16 +64,45 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
         records.runs.into_iter().filter(|r| args.run.as_ref().is_none_or(|name| &r.run == name)).collect();
     match runs.len() {
         1 => Ok((runs.remove(0), errors)),
-        0 => Err(UsageError(format!("no run to convert in {}", output::shown(&args.input))).into()),
+        0 => {
+            // A --run that names none: the runs there are.
+            let all = super::stability::records(std::slice::from_ref(&args.input), &filter)?.runs;
+            let mut names: Vec<String> = all.iter().map(|r| printable(&r.run).into_owned()).collect();
+            names.dedup();
+            let there = if args.run.is_some() && !names.is_empty() {
+                format!("; its runs: {}", shown_few(&names))
+            } else {
+                String::new()
+            };
+            Err(UsageError(format!("no run to convert in {}{there}", output::shown(&args.input))).into())
+        }
         n => {
             let names: Vec<String> =
                 runs.iter().map(|r| format!("{} ({})", printable(&r.run), printable(&r.model))).collect();
+            // Only what tells the runs apart is asked for.
+            let models: std::collections::BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
+            let names_of_runs: std::collections::BTreeSet<&str> = runs.iter().map(|r| r.run.as_str()).collect();
+            let pick = match (models.len() > 1, names_of_runs.len() > 1) {
+                (true, true) => "--run NAME and --model M",
+                (true, false) => "--model M",
+                _ => "--run NAME",
+            };
             Err(UsageError(format!(
-                "{} holds {n} runs: {}; pick one with --run NAME and --model M",
+                "{} holds {n} runs: {}; pick one with {pick}",
                 output::shown(&args.input),
-                names.join(", ")
+                shown_few(&names)
             ))
             .into())
         }
     }
+}
+
+/// The first few of `names`, then how many more.
+fn shown_few(names: &[String]) -> String {
+    const SHOWN: usize = 6;
+    let mut list = names.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > SHOWN {
+        let _ = std::fmt::Write::write_fmt(&mut list, format_args!(" and {} more", names.len() - SHOWN));
+    }
+    list
 }

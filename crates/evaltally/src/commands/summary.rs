@@ -17,6 +17,12 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     // Shown in messages and passed to the renderers, which escape it themselves.
     let path = args.file.to_string_lossy().into_owned();
     let shown = output::shown(&args.file);
+    if args.file.is_dir() {
+        return Err(crate::UsageError(format!(
+            "{shown}: a folder; summary takes one report file (an SF-Bench or SWE-bench report)"
+        ))
+        .into());
+    }
     let mut doc = output::read_json(&args.file)?;
     if matches!(
         detect(&doc),
