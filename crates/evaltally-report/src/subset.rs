@@ -176,18 +176,27 @@ pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
             row(&mut out, &printable(c.category.as_deref().unwrap_or("")), c);
         }
         row(&mut out, "overall", &m.overall);
-        if let Some(b) = &m.bfcl_overall {
-            let missing = match b.missing.len() {
-                0 => String::new(),
-                n => format!("; {n} scoring categories not in the subset count 0, as BFCL counts them"),
-            };
-            let _ = writeln!(
-                out,
-                "  BFCL overall score: {} [{}–{}] (BFCL's weights{missing})",
-                pct(b.score.estimate),
-                pct(b.score.low),
-                pct(b.score.high)
-            );
+        // BFCL's score only where the subset holds every category BFCL weighs, as in the
+        // several models' lines: a category it lacks would count 0.
+        match &m.bfcl_overall {
+            Some(b) if b.missing.is_empty() => {
+                let _ = writeln!(
+                    out,
+                    "  BFCL overall score: {} [{}–{}] (BFCL's weights)",
+                    pct(b.score.estimate),
+                    pct(b.score.low),
+                    pct(b.score.high)
+                );
+            }
+            Some(b) => {
+                let _ = writeln!(
+                    out,
+                    "  BFCL overall score: not estimated: the subset lacks {} of BFCL's scoring categories \
+                     (`--format json` gives it with them at 0, as BFCL counts a category not run)",
+                    b.missing.len()
+                );
+            }
+            None => {}
         }
         out.push('\n');
     }
