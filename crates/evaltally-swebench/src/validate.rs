@@ -61,6 +61,25 @@ const COUNTS: [(&str, Option<&str>); 12] = [
     ("failed_instances", None),
 ];
 
+/// The counts of a run report that differ from the length of the list they count
+/// (`resolved_instances` against `resolved_ids`): each count's key, its value and the
+/// list's length, in the harness's order. What `summary` says beside the recomputed figures.
+///
+/// ```
+/// let doc = serde_json::json!({"resolved_instances": 5, "resolved_ids": ["a", "b", "c"], "error_instances": 0, "error_ids": []});
+/// assert_eq!(evaltally_swebench::validate::stored_counts_that_differ(&doc), [("resolved_instances", 5.0, 3)]);
+/// ```
+pub fn stored_counts_that_differ(doc: &Value) -> Vec<(&'static str, f64, usize)> {
+    COUNTS
+        .iter()
+        .filter_map(|&(key, list)| {
+            let n = doc.get(key)?.as_f64()?;
+            let len = doc.get(list?)?.as_array()?.len();
+            differ(n, len as f64).then_some((key, n, len))
+        })
+        .collect()
+}
+
 /// Lists of instance ids.
 const ID_LISTS: [&str; 9] = [
     "completed_ids",

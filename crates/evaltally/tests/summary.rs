@@ -62,3 +62,23 @@ fn gold_validate_summary_shows_each_denominator() {
     assert_eq!((doc["total_instances"].as_u64(), doc["submitted_instances"].as_u64()), (Some(1), Some(300)));
     assert_eq!(doc["resolve_rate_of_total"], 1.0);
 }
+
+/// A SWE-bench report whose stored count disagrees with the list it counts says so beside
+/// the recomputed figures, as `validate` does.
+#[test]
+fn swebench_stored_counts_that_differ_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(evaltally_testkit::testdata("swebench/runs/acme-agent-1.5.run-1.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["resolved_instances"] = serde_json::json!(5);
+    let file = dir.path().join("acme-agent-1.5.run-1.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let out = evaltally(&["summary", file.to_str().unwrap()]);
+    assert!(
+        out.stdout.contains(
+            "the stored counts differ from the lists they count:\n    resolved_instances: stored 5, counted 3\n"
+        ),
+        "{}",
+        out.stdout
+    );
+}

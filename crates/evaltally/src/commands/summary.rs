@@ -1,5 +1,7 @@
 //! `evaltally summary`.
 
+use std::fmt::Write as _;
+
 use evaltally_report::summary::{SfbenchSummary, stored, swebench_json, swebench_markdown, swebench_text};
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::report::Report;
@@ -53,7 +55,20 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
         (None, Some(Harness::RunReport)) => {
             let run = RunReport::from_value(&doc);
             match args.format {
-                Format::Text => swebench_text(&path, &run),
+                Format::Text => {
+                    let mut text = swebench_text(&path, &run);
+                    // The report's own counts, against the lists they count.
+                    let differ = evaltally_swebench::validate::stored_counts_that_differ(&doc);
+                    if differ.is_empty() {
+                        text.push_str("\n  the stored counts agree with the lists they count\n");
+                    } else {
+                        text.push_str("\n  the stored counts differ from the lists they count:\n");
+                        for (key, stored, listed) in differ {
+                            let _ = writeln!(text, "    {key}: stored {stored}, counted {listed}");
+                        }
+                    }
+                    text
+                }
                 Format::Json => swebench_json(&path, &run),
                 Format::Markdown => swebench_markdown(&path, &run),
             }
