@@ -41,6 +41,15 @@ fn pts(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{:.1}", 100.0 * v))
 }
 
+/// A minimum detectable effect in points: past 100 no change of a pass rate is detectable,
+/// so `> 100` (the JSON keeps the number).
+fn mde(x: Option<f64>) -> String {
+    match x {
+        Some(v) if v > 1.0 => "> 100".to_string(),
+        _ => pts(x),
+    }
+}
+
 /// The cells of one row: tests, runs, run SE now, runs needed, more runs, SE floor, tests
 /// needed (1 run), MDE now, MDE single run.
 fn cells(p: &Plan) -> [String; 9] {
@@ -52,8 +61,8 @@ fn cells(p: &Plan) -> [String; 9] {
         count(p.more_runs),
         pts(p.se_floor),
         count(p.tests_needed_one_run),
-        pts(p.mde),
-        pts(p.mde_single_run),
+        mde(p.mde),
+        mde(p.mde_single_run),
     ]
 }
 

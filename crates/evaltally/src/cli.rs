@@ -436,7 +436,7 @@ pub(crate) struct ReadArgs {
     pub(crate) include_partial: bool,
     /// Read every file as this format, without telling formats apart by content (a name or
     /// alias `evaltally formats` lists). Files of other formats are left out.
-    #[arg(long = "as", value_name = "FORMAT")]
+    #[arg(long = "as", value_name = "FORMAT", value_parser = format_names(), ignore_case = true)]
     pub(crate) as_format: Option<String>,
     /// How a test the harness or the inference failed on counts (inspect sample errors,
     /// promptfoo errors, BFCL inference errors, SWE-bench error instances): apart, or as a
@@ -610,9 +610,9 @@ pub(crate) struct ValidateArgs {
     /// Also fail on warnings, and run the checks upstream validators lack.
     #[arg(long)]
     pub(crate) strict: bool,
-    /// Check every file as this format (`bfcl`, `sfbench`, `swebench`, `gstack`, `junit`, or
-    /// an alias), so a file too broken to be recognised still gets that format's findings.
-    #[arg(long = "as", value_name = "FORMAT")]
+    /// Check every file as this format (a name or alias `evaltally formats` lists), so a file
+    /// too broken to be recognised still gets that format's findings.
+    #[arg(long = "as", value_name = "FORMAT", value_parser = format_names(), ignore_case = true)]
     pub(crate) as_format: Option<String>,
 }
 
@@ -988,4 +988,15 @@ pub(crate) struct TrendArgs {
     pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
+}
+
+/// The names `--as` takes, with their aliases (for the error of a name it does not know and
+/// for shell completion): those of the registry's formats.
+fn format_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        evaltally_analyzer::load::registry()
+            .formats()
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name()).aliases(f.aliases().iter().copied())),
+    )
 }

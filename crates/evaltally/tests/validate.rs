@@ -164,7 +164,7 @@ fn as_names_the_format_when_sniffing_cannot() {
     assert!(stability.stdout.contains("1 run"), "{}", stability.stdout);
     let unknown = evaltally(&["validate", "--as", "nonsense", path]);
     assert_eq!(unknown.code, 2);
-    assert!(unknown.stderr.contains("known: bfcl"), "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("[possible values: bfcl, "), "{}", unknown.stderr);
 }
 
 /// `validate --as gstack` gives gstack's own validator messages, in its order, for the

@@ -21,6 +21,11 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
     }
     let too_little = |e: subset::SubsetError| UsageError(e.to_string());
     let text = if args.check {
+        // One fit per model left out: a minute or more on dozens of models; said at a
+        // terminal, so that it does not look stuck.
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            output::note("leaving each model out in turn, one fit each, beside random subsets: this takes a while");
+        }
         let check = subset::check(&data, args.size).map_err(too_little)?;
         match args.format {
             FitFormat::Json => render::check_json(&check, &loaded.diagnostics),
