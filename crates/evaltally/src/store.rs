@@ -326,8 +326,11 @@ fn copy_walked(source: &Path, to: &Path) -> anyhow::Result<Vec<Diagnostic>> {
 /// What a push did.
 #[derive(Debug)]
 pub(crate) struct Pushed {
-    /// The new entry's name.
+    /// The new entry's name (or the name of the entry that already held the same files).
     pub(crate) name: String,
+    /// Whether an entry of that name already held the same files, so nothing was added
+    /// (a CI job retried).
+    pub(crate) already: bool,
     /// What the walk reported while copying: links left out, folders not listed.
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
@@ -426,6 +429,20 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary
         .with_context(|| format!("cannot write the entry in the store {}", shown(store)))?;
     sync_tree(tmp.path())
         .with_context(|| format!("cannot flush the entry to the disk of the store {}", shown(store)))?;
+    // The same files pushed again (a CI job retried) add nothing: the entry that holds them
+    // is named. The entry's own file (when it was pushed) is no part of the comparison.
+    let mut n = 1;
+    loop {
+        let name = if n == 1 { base.clone() } else { format!("{base}-{n}") };
+        n += 1;
+        let dest = store.join(&name);
+        if !dest.exists() {
+            break;
+        }
+        if same_tree(&tmp.path().join(&target_name), &dest.join(&target_name)) {
+            return Ok(Pushed { name, already: true, diagnostics });
+        }
+    }
     let tmp = tmp.keep();
     let mut n = 1;
     loop {
@@ -439,7 +456,7 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary
             Ok(()) => {
                 sync_folder(store)
                     .with_context(|| format!("cannot flush the store folder {} to the disk", shown(store)))?;
-                return Ok(Pushed { name, diagnostics });
+                return Ok(Pushed { name, already: false, diagnostics });
             }
             // Someone took the name between the check and the rename: try the next one.
             Err(_) if dest.exists() => {}
@@ -448,6 +465,25 @@ pub(crate) fn push(store: &Path, source: &Path, format: &str, runs: &[RunSummary
                 return Err(e).with_context(|| format!("cannot move the entry into {}", shown(&dest)));
             }
         }
+    }
+}
+
+/// Whether the files below `a` and `b` are the same: the same names, folders and bytes.
+fn same_tree(a: &Path, b: &Path) -> bool {
+    match (std::fs::symlink_metadata(a), std::fs::symlink_metadata(b)) {
+        (Ok(ma), Ok(mb)) if ma.is_file() && mb.is_file() => {
+            ma.len() == mb.len() && std::fs::read(a).ok().is_some_and(|x| std::fs::read(b).ok().is_some_and(|y| x == y))
+        }
+        (Ok(ma), Ok(mb)) if ma.is_dir() && mb.is_dir() => {
+            let names = |p: &Path| -> Option<std::collections::BTreeSet<std::ffi::OsString>> {
+                Some(std::fs::read_dir(p).ok()?.filter_map(|e| e.ok().map(|e| e.file_name())).collect())
+            };
+            match (names(a), names(b)) {
+                (Some(x), Some(y)) => x == y && x.iter().all(|n| same_tree(&a.join(n), &b.join(n))),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 

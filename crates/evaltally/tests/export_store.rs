@@ -53,8 +53,15 @@ fn push_runs_and_stability_on_store_names() {
         push.stdout,
         "pushed testdata/bfcl/v4/run-1 as store:run-1\npushed testdata/bfcl/v4/run-2 as store:run-2\npushed testdata/bfcl/v4/run-10 as store:run-10\n"
     );
+    // The same files again (a CI job retried) add nothing; other files under the same name
+    // get a name of their own.
     let again = evaltally_in(&root, &["push", "testdata/bfcl/v4/run-1"], &env);
-    assert_eq!(again.stdout, "pushed testdata/bfcl/v4/run-1 as store:run-1-2\n", "names never collide");
+    assert_eq!(again.stdout, "testdata/bfcl/v4/run-1 is already in the store as store:run-1\n");
+    let other = tempfile::tempdir().unwrap();
+    let renamed = other.path().join("run-1");
+    evaltally_testkit::copy_folder(&root.join("testdata/bfcl/v4/run-2"), &renamed);
+    let collide = evaltally_in(&root, &["push", renamed.to_str().unwrap()], &env);
+    assert!(collide.stdout.ends_with("as store:run-1-2\n"), "names never collide: {}", collide.stdout);
     let list = evaltally_in(&root, &["runs", "--format", "json"], &env);
     let doc: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
     let names: Vec<&str> = doc["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();

@@ -74,7 +74,11 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
         let new: Vec<Diagnostic> =
             pushed.diagnostics.into_iter().filter(|d| !validated.diagnostics.contains(d)).collect();
         output::report_diagnostics(&new);
-        output::print(&format!("pushed {} as store:{}\n", output::shown(path), pushed.name))?;
+        if pushed.already {
+            output::print(&format!("{} is already in the store as store:{}\n", output::shown(path), pushed.name))?;
+        } else {
+            output::print(&format!("pushed {} as store:{}\n", output::shown(path), pushed.name))?;
+        }
     }
     Ok(exit)
 }
