@@ -283,6 +283,19 @@ fn redact_one(url: &str) -> (String, bool) {
     (out, changed)
 }
 
+/// A list for a message: `shown` joined with `, `, then ` and N more` when `total` is more
+/// than were shown.
+///
+/// ```
+/// use evaltally_core::text::and_more;
+/// assert_eq!(and_more(&["a".into(), "b".into()], 5), "a, b and 3 more");
+/// assert_eq!(and_more(&["a".into()], 1), "a");
+/// ```
+pub fn and_more(shown: &[String], total: usize) -> String {
+    let list = shown.join(", ");
+    if total > shown.len() { format!("{list} and {} more", total - shown.len()) } else { list }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,9 +13,10 @@ pub mod summary;
 pub mod trend;
 pub mod validate;
 
+use evaltally_core::text::and_more;
 use json::pretty_json;
 pub use style::{Listed, OUTCOMES_MAX, RUN_LIST_MAX, Style, outcomes_text, run_list};
-use style::{MAX_COLUMN, and_more, diagnostics_markdown, group_digits, plural, thousands, width_of};
+use style::{MAX_COLUMN, diagnostics_markdown, group_digits, plural, thousands, width_of};
 
 /// The JSON Schema of every document this crate writes, with its identifier (feature
 /// `schema`; `cargo xtask schemas` writes them into `docs/schema/`).

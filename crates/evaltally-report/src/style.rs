@@ -179,9 +179,3 @@ pub(crate) fn errors(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltal
 pub(crate) fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
-
-/// The items `shown` of `total`, then ` and N more` for those left out: `a, b and 3 more`.
-pub(crate) fn and_more(shown: &[String], total: usize) -> String {
-    let list = shown.join(", ");
-    if total > shown.len() { format!("{list} and {} more", total - shown.len()) } else { list }
-}

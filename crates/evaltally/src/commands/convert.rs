@@ -97,12 +97,7 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
     }
 }
 
-/// The first few of `names`, then how many more.
+/// The first six of `names`, then how many more.
 fn shown_few(names: &[String]) -> String {
-    const SHOWN: usize = 6;
-    let mut list = names.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
-    if names.len() > SHOWN {
-        let _ = std::fmt::Write::write_fmt(&mut list, format_args!(" and {} more", names.len() - SHOWN));
-    }
-    list
+    evaltally_core::text::and_more(&names[..names.len().min(6)], names.len())
 }
