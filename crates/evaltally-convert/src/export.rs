@@ -10,8 +10,7 @@ pub const SCHEMA: SchemaId = SchemaId::new("export-row", 1);
 
 /// One line of `evaltally export`'s JSON Lines: one test in one run, with what the run says
 /// about itself. The columns are in order; absent values are `null`, so every line has
-/// every column and loaders infer one schema (the run's own fields excepted: each is present
-/// only when the run records it).
+/// every column and loaders infer one schema whatever format the first lines came from.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Line<'a> {
@@ -42,11 +41,25 @@ pub struct Line<'a> {
     /// The format the run was read from.
     pub source_format: &'a str,
     /// The file or folder it was read from.
-    pub source: String,
-    /// What the run says about itself: `timestamp`, `git_branch`, `git_sha`, `version`,
-    /// `tier`, `hostname`, each present only when the run records it.
-    #[serde(flatten)]
-    pub meta: &'a evaltally_core::RunMeta,
+    pub source: &'a str,
+    /// When the run started or was written (ISO 8601 where the format has it).
+    pub timestamp: Option<&'a str>,
+    /// The git branch it ran on.
+    pub git_branch: Option<&'a str>,
+    /// The git commit it ran on.
+    pub git_sha: Option<&'a str>,
+    /// The version of what was evaluated (or of the harness).
+    pub version: Option<&'a str>,
+    /// The tier (gstack: `e2e`, `llm-judge`).
+    pub tier: Option<&'a str>,
+    /// The machine it ran on.
+    pub hostname: Option<&'a str>,
+    /// The hash of the prompts it ran with (gstack's `prompt_sha`).
+    pub prompt_sha: Option<&'a str>,
+    /// The run's wall time in seconds, as it records it.
+    pub duration_seconds: Option<f64>,
+    /// The run's total cost in US dollars, as it records it.
+    pub total_cost_usd: Option<f64>,
 }
 
 /// Appends one line per test of `run` to `out`.
@@ -65,6 +78,7 @@ pub struct Line<'a> {
 /// ```
 pub fn jsonl(run: &RunRecord, out: &mut String) {
     let source = run.source.to_string_lossy().into_owned();
+    let m = &run.meta;
     for t in &run.tests {
         let line = Line {
             schema: SCHEMA,
@@ -80,8 +94,16 @@ pub fn jsonl(run: &RunRecord, out: &mut String) {
             output_tokens: t.output_tokens,
             cost_usd: t.cost_usd,
             source_format: &run.format,
-            source: source.clone(),
-            meta: &run.meta,
+            source: &source,
+            timestamp: m.timestamp.as_deref(),
+            git_branch: m.git_branch.as_deref(),
+            git_sha: m.git_sha.as_deref(),
+            version: m.version.as_deref(),
+            tier: m.tier.as_deref(),
+            hostname: m.hostname.as_deref(),
+            prompt_sha: m.prompt_sha.as_deref(),
+            duration_seconds: m.duration_seconds,
+            total_cost_usd: m.total_cost_usd,
         };
         if let Ok(s) = serde_json::to_string(&line) {
             out.push_str(&s);
