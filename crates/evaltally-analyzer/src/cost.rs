@@ -59,6 +59,10 @@ pub struct ModelCostSummary {
     pub runs: usize,
     /// Those that record a cost.
     pub runs_with_cost: usize,
+    /// The input tokens of all its runs, added up (`None` when none records any).
+    pub input_tokens: Option<u64>,
+    /// The output tokens of all its runs, added up.
+    pub output_tokens: Option<u64>,
     /// Their dollars, added up.
     pub usd: Option<f64>,
     /// Their passed tests, added up.
@@ -99,6 +103,8 @@ pub fn by_model(runs: &[RunCost]) -> Vec<ModelCostSummary> {
                 model: model.to_string(),
                 runs: runs.len(),
                 runs_with_cost: priced.len(),
+                input_tokens: runs.iter().fold(None, |a, r| add(a, r.total.input_tokens)),
+                output_tokens: runs.iter().fold(None, |a, r| add(a, r.total.output_tokens)),
                 usd,
                 passed,
                 usd_per_pass: usd.filter(|_| passed > 0).map(|u| u / passed as f64),

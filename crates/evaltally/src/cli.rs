@@ -213,11 +213,13 @@ pub(crate) enum Command {
     /// Exit status: 2 on usage errors (a PATH that does not exist, an address that cannot be
     /// bound, a bad token); otherwise it serves until stopped.
     Serve(ServeArgs),
-    /// What runs cost: calls, tokens and dollars, per run and per passed test.
+    /// What runs cost: tokens and dollars per model, per run and per passed test.
     ///
-    /// What runs cost: per run, calls, input and output tokens and dollars by model, from the
-    /// run's own accounting (gstack's `costs`) or summed over its tests (BFCL token counts;
-    /// per-test tokens and costs of gstack, JUnit, SF-Bench). A run that records none says so.
+    /// One row per model: its runs' input and output tokens and dollars added up, dollars per
+    /// run and per passed test. The figures come from each run's own accounting (gstack's
+    /// `costs`) or are summed over its tests (BFCL token counts; per-test tokens and costs of
+    /// gstack, JUnit, SF-Bench, inspect_ai, …). --detail adds each run's table of the models
+    /// it called, with API calls (or the tests that record tokens).
     ///
     /// Exit status: 0 on success; 1 when files had errors; 2 on usage errors or when nothing
     /// was found; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
@@ -947,6 +949,10 @@ pub(crate) struct CostArgs {
     /// Only this model (repeatable).
     #[arg(long = "model", short = 'm', value_name = "M")]
     pub(crate) models: Vec<String>,
+    /// Also each run: the models it called, with calls, tokens and dollars, and where its
+    /// figures come from (text and Markdown; the JSON always has them).
+    #[arg(long)]
+    pub(crate) detail: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,

@@ -15,14 +15,18 @@ const PATHS: [&str; 4] = [
 #[test]
 fn cost_in_every_output_format() {
     let mut out = String::new();
-    for format in ["text", "markdown", "json"] {
+    for (format, detail) in [("text", false), ("text", true), ("markdown", false), ("markdown", true), ("json", false)]
+    {
         let mut args = vec!["cost"];
         args.extend(PATHS);
         args.extend(["--format", format]);
+        if detail {
+            args.push("--detail");
+        }
         let run = evaltally(&args);
         assert_eq!(run.code, 0, "{}", run.stderr);
         out.push_str("=== ");
-        out.push_str(format);
+        out.push_str(&args[PATHS.len() + 1..].join(" "));
         out.push('\n');
         out.push_str(&run.transcript());
         out.push('\n');

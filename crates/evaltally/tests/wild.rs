@@ -196,7 +196,7 @@ fn cost_keeps_the_declared_total() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let cost = &json(&run)["runs"][0];
     assert_eq!((cost["declared_usd"].as_f64(), cost["tests_usd"].as_f64()), (Some(1.5), Some(0.9)));
-    let text = evaltally(&["cost", "testdata/shapes/gstack/declared-total-cost"]);
+    let text = evaltally(&["cost", "testdata/shapes/gstack/declared-total-cost", "--detail"]);
     assert!(text.stdout.contains("run total $1.5000 (declared); its tests sum to $0.9000"), "{}", text.stdout);
 }
 

@@ -13,9 +13,9 @@ pub(crate) fn run(args: &CostArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let runs: Vec<_> = records.runs.iter().map(run_cost).collect();
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let text = match args.format {
-        Format::Text => render::text(&runs, style),
+        Format::Text => render::text(&runs, style, args.detail),
         Format::Json => render::json(&runs, &records.diagnostics),
-        Format::Markdown => render::markdown(&runs, &records.diagnostics),
+        Format::Markdown => render::markdown(&runs, &records.diagnostics, args.detail),
     };
     output::print(&text)?;
     output::report_diagnostics(&records.diagnostics);
