@@ -283,8 +283,8 @@ pub(crate) enum Command {
     Push(PushArgs),
     /// List what the results store holds, newest first.
     ///
-    /// List what the results store holds, newest first (entries whose runs record no date after
-    /// the others, by name): per entry the date, branch, tier, passes out of scored tests, cost
+    /// List what the results store holds, newest first (by the date the runs record; entries
+    /// whose runs record none after the others, last pushed first): per entry the date, branch, tier, passes out of scored tests, cost
     /// and version its runs record, its format and where it was pushed from; for a PostgreSQL
     /// store, one line per stored run.
     ///

@@ -267,7 +267,7 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
 /// The entries of a folder store that `selection` picks (any of its runs passing the
 /// filters), newest first as `runs` lists them.
 fn select_entries(store: &Path, selection: &Selection) -> anyhow::Result<Vec<String>> {
-    let mut kept: Vec<(Option<String>, String)> = Vec::new();
+    let mut kept: Vec<(Option<String>, u64, String)> = Vec::new();
     for entry in entries(store)? {
         let runs = entry.runs.clone().unwrap_or_default();
         let keeps = runs.iter().any(|r| {
@@ -283,14 +283,22 @@ fn select_entries(store: &Path, selection: &Selection) -> anyhow::Result<Vec<Str
             && selection.name.as_deref().is_none_or(|n| n == entry.name));
         if keeps {
             let date = runs.iter().filter_map(|r| r.timestamp.clone()).min();
-            kept.push((date, entry.name));
+            kept.push((date, entry.pushed_at_unix, entry.name));
         }
     }
-    kept.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| evaltally_core::id::natural_str_cmp(&a.1, &b.1)));
+    kept.sort_by(|a, b| newest_first((a.0.as_deref(), a.1, &a.2), (b.0.as_deref(), b.1, &b.2)));
     if let Some(n) = selection.last {
         kept.truncate(n);
     }
-    Ok(kept.into_iter().map(|(_, name)| name).collect())
+    Ok(kept.into_iter().map(|(_, _, name)| name).collect())
+}
+
+/// The order of a folder store's entries, newest first, as `runs` lists them and `last=N`
+/// counts them: by the date their runs record, then (entries of formats that record none
+/// after the dated ones, as a PostgreSQL store orders them) by when they were pushed, then
+/// by name, a later `NAME-2` first. Each side is (date, pushed at, name).
+pub(crate) fn newest_first(a: (Option<&str>, u64, &str), b: (Option<&str>, u64, &str)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then_with(|| evaltally_core::id::natural_str_cmp(b.2, a.2))
 }
 
 /// A name safe as a folder name: letters, digits, `.`, `_` and `-`; anything else becomes `-`.
@@ -501,6 +509,9 @@ pub(crate) struct RunSummary {
     /// Its git branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) git_branch: Option<String>,
+    /// Its git commit (as it records it, else as `push --commit` gave it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) git_sha: Option<String>,
     /// Its tier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) tier: Option<String>,
@@ -525,11 +536,33 @@ impl RunSummary {
             model: r.model.clone(),
             timestamp: r.meta.timestamp.clone().or_else(|| r.started_at.clone()),
             git_branch: r.meta.git_branch.clone(),
+            git_sha: r.meta.git_sha.clone(),
             tier: r.meta.tier.clone(),
             version: r.meta.version.clone(),
             passed: r.passed(),
             scored: r.passed() + r.failed(),
             cost_usd: (!costs.is_empty()).then(|| costs.iter().sum()),
+        }
+    }
+}
+
+/// Gives the runs read from folder-store entries among `paths` the branch and commit their
+/// push was labelled with (`push --branch`, `--commit`), where their files do not say them,
+/// as a PostgreSQL store gives them back.
+pub(crate) fn label_from_entries(runs: &mut [RunRecord], paths: &[PathBuf]) {
+    for dir in paths {
+        let Some(meta) = entry_meta(dir) else { continue };
+        let Ok(text) = std::fs::read_to_string(&meta) else { continue };
+        let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let Ok(summaries) = serde_json::from_value::<Vec<RunSummary>>(doc["runs"].clone()) else { continue };
+        for run in runs.iter_mut().filter(|r| r.source.starts_with(dir)) {
+            let Some(s) = summaries.iter().find(|s| s.run == run.run && s.model == run.model) else { continue };
+            if run.meta.git_branch.is_none() {
+                run.meta.git_branch.clone_from(&s.git_branch);
+            }
+            if run.meta.git_sha.is_none() {
+                run.meta.git_sha.clone_from(&s.git_sha);
+            }
         }
     }
 }

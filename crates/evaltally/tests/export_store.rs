@@ -55,8 +55,10 @@ fn push_runs_and_stability_on_store_names() {
     assert!(collide.stdout.ends_with("as store:run-1-2\n"), "names never collide: {}", collide.stdout);
     let list = evaltally_in(&root, &["runs", "--format", "json"], &env);
     let doc: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
-    let names: Vec<&str> = doc["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["run-1", "run-1-2", "run-2", "run-10"]);
+    let mut names: Vec<&str> = doc["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    // (Their order, by push time to the second, is `last_n_of_undated_entries_picks_the_last_pushed`'s.)
+    names.sort_unstable();
+    assert_eq!(names, ["run-1", "run-1-2", "run-10", "run-2"]);
     let from_store =
         evaltally_in(&root, &["stability", "store:run-1", "store:run-2", "store:run-10", "--format", "json"], &env);
     let original = evaltally(&["stability", "testdata/bfcl/v4", "--format", "json"]);
@@ -127,4 +129,47 @@ fn runs_lists_date_branch_tier_passes_cost_and_version() {
         e["pushed_at_unix"] = 0.into();
     }
     insta::assert_snapshot!("runs_json", serde_json::to_string_pretty(&redacted).unwrap());
+}
+
+/// In a folder store, entries whose runs record no date (BFCL) are newest by push time:
+/// `last=N` picks the last pushed, whatever their names, and `runs` lists them so.
+#[test]
+fn last_n_of_undated_entries_picks_the_last_pushed() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let root = evaltally_testkit::workspace_root();
+    for run in ["run-1", "run-2", "run-10"] {
+        let path = format!("testdata/bfcl/v4/{run}");
+        let sha = format!("sha-{run}");
+        let pushed = evaltally_in(&root, &["push", &path, "--branch", "main", "--commit", &sha], &env);
+        assert_eq!(pushed.code, 0, "{}", pushed.stderr);
+    }
+    // Pushed in one second here; a CI store pushes them days apart. Give each entry its push
+    // time, run-2 the latest and run-1 the earliest, against their names' order.
+    for (entry, at) in [("run-1", 1_000), ("run-10", 2_000), ("run-2", 3_000)] {
+        let meta = store.path().join(entry).join(".evaltally-entry.json");
+        let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&meta).unwrap()).unwrap();
+        doc["pushed_at_unix"] = at.into();
+        std::fs::write(&meta, doc.to_string()).unwrap();
+    }
+    let runs = |selection: &str| {
+        let run = evaltally_in(&root, &["stability", selection, "--format", "json"], &env);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let mut names: Vec<String> =
+            doc["models"][0]["runs"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(runs("store:branch=main,last=1"), ["run-2"]);
+    assert_eq!(runs("store:branch=main,last=2"), ["run-10", "run-2"]);
+    let listed = evaltally_in(&root, &["runs", "--format", "json"], &env);
+    let doc: serde_json::Value = serde_json::from_str(&listed.stdout).unwrap();
+    let names: Vec<&str> = doc["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["run-2", "run-10", "run-1"], "last pushed first");
+    // The branch and commit the push was given come back with the runs, as from PostgreSQL.
+    assert_eq!(doc["entries"][0]["runs"][0]["git_sha"], "sha-run-2");
+    let export = evaltally_in(&root, &["export", "store:run-2"], &env);
+    let line: serde_json::Value = serde_json::from_str(export.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!((line["git_branch"].as_str(), line["git_sha"].as_str()), (Some("main"), Some("sha-run-2")));
 }

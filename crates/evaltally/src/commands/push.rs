@@ -298,10 +298,11 @@ pub(crate) fn list(args: &RunsArgs, explicit: Option<&Path>) -> anyhow::Result<E
                 && matches(&args.tier, l.first(|r| r.tier.as_ref()))
         })
         .collect();
-    // Newest first by the date the runs record; entries without one after them, by name
-    // (not by push time, which would make the order depend on the clock).
     listed.sort_by(|a, b| {
-        b.date().cmp(&a.date()).then_with(|| evaltally_core::id::natural_str_cmp(&a.entry.name, &b.entry.name))
+        store::newest_first(
+            (a.date(), a.entry.pushed_at_unix, &a.entry.name),
+            (b.date(), b.entry.pushed_at_unix, &b.entry.name),
+        )
     });
     if args.limit > 0 {
         listed.truncate(args.limit);

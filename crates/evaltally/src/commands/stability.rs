@@ -289,6 +289,7 @@ pub(crate) fn records(paths: &[PathBuf], filter: &Filter) -> anyhow::Result<Reco
     } else {
         load::records_cached(&files, filter, crate::cache::get()).map_err(|e| explain(&e))?
     };
+    crate::store::label_from_entries(&mut records.runs, &files);
     if !stored.is_empty() {
         load::add_records(&mut records, crate::store::records(&stored)?, filter);
     }
