@@ -127,6 +127,10 @@ pub fn compare(base: &[PathBuf], new: &[PathBuf], filters: &str) -> Result<Strin
 /// `evaltally export` (JSON Lines, one row per run and test) on `paths` with `filters`.
 pub fn load(paths: &[PathBuf], filters: &str) -> Result<String, Error> {
     let records = load::records(paths, &filter(filters)?)?;
+    if records.runs.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Error::Nothing(shown.join(", ")));
+    }
     let mut out = String::new();
     for run in &records.runs {
         evaltally_convert::export::jsonl(run, &mut out);
@@ -165,5 +169,7 @@ mod tests {
         assert!(rows.lines().count() > 10);
         assert!(rows.lines().all(|l| l.contains(r#""model":"acme_tiny-7b""#)));
         assert!(rows.lines().all(|l| l.starts_with(r#"{"schema":"evaltally.export-row/1","#)));
+        // Nothing readable is an error (Python: ValueError), as for stability and compare.
+        assert!(matches!(load(&v4(), r#"{"model": "no-such-model"}"#), Err(Error::Nothing(_) | Error::Load(_))));
     }
 }

@@ -181,7 +181,7 @@ impl Job {
 
 /// Whether a line installs evaltally (the binary under test stands in for it).
 fn installs(command: &str) -> bool {
-    command.starts_with("pip install evaltally") || command.starts_with("cargo install")
+    command.starts_with("pip install") || command.starts_with("cargo install")
 }
 
 /// A BFCL run like `testdata/bfcl/v4/run-1` in which every `simple_python` test fails: a
@@ -300,6 +300,12 @@ fn the_github_actions_recipe_runs_as_written() {
     let t = github_job(&github, &pr, "pull_request", "refs/pull/8/merge");
     assert_eq!(codes(&t), [0, 0, 0, 1], "the gate trips:\n{}", shown(&t));
     assert!(std::fs::read_to_string(&summary).unwrap().contains("regression"));
+    // The job's log says why, though the comparison went to the step summary.
+    assert!(
+        t[3].2.contains("--fail-on significant: a drop beyond noise for acme_tiny-7b (overall, simple_python)"),
+        "{}",
+        shown(&t)
+    );
 }
 
 #[test]

@@ -70,6 +70,14 @@ fn fail_on_regressions_and_significant() {
     let gate = evaltally(&["compare", RUN1, RUN2, "--fail-on", "regressions"]);
     assert_eq!(gate.code, 1);
     assert_eq!(gate.stdout, plain.stdout);
+    // stderr says why, so that a CI log shows it wherever stdout went.
+    assert!(
+        gate.stderr
+            .starts_with("--fail-on regressions: 4 tests regressed: acme_tiny-7b / live_simple / live_simple_2-1-0, "),
+        "{}",
+        gate.stderr
+    );
+    assert!(plain.stderr.is_empty(), "{}", plain.stderr);
     // A handful of flips in small categories is not a significant drop.
     assert_eq!(evaltally(&["compare", RUN1, RUN2, "--fail-on", "significant"]).code, 0);
     // No regression at all: the gate stays open.

@@ -70,6 +70,7 @@ fn require_conclusive_exits_3_and_fail_on_still_wins() {
     // A handful of tests cannot rule out a 5-point change: inconclusive.
     let run = evaltally(&["compare", RUN1, RUN2, "--require-conclusive"]);
     assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(run.stderr.starts_with("--require-conclusive: inconclusive for acme_tiny-7b (overall, "), "{}", run.stderr);
     // With a 100-point effect every verdict is conclusive.
     let wide = evaltally(&["compare", RUN1, RUN1, "--require-conclusive", "--effect", "1"]);
     assert_eq!(wide.code, 0, "{}", wide.stdout);

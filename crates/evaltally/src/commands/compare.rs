@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
+use evaltally_analyzer::compare::Verdict;
 use evaltally_analyzer::load::Records;
 use evaltally_analyzer::{Filter, Loaded, compare, efficiency};
 use evaltally_core::Diagnostic;
-use evaltally_core::text::printable;
+use evaltally_core::text::{and_more, printable};
 use evaltally_report::{Style, compare as render};
 
 use crate::cli::{ColorChoice, CompareArgs, Correction, FailOn, Format};
@@ -95,11 +96,83 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::has_significant_regression),
         None => false,
     };
+    if tripped {
+        gate_note(&report, args.fail_on, &quarantine);
+    }
     let exit = super::stability::exit_code(&diagnostics, args.strict, tripped);
     if exit == Exit::Ok && args.require_conclusive && report.models.iter().any(compare::ModelCompare::is_inconclusive) {
+        let which = verdicts(&report, compare::ModelCompare::is_inconclusive, |v| v == Verdict::Inconclusive);
+        say(&format!(
+            "--require-conclusive: inconclusive for {which}: more runs would tell (`evaltally plan` says how many)"
+        ));
         return Ok(Exit::Inconclusive);
     }
     Ok(exit)
+}
+
+/// Says on stderr why `--fail-on` failed the comparison, so that a CI log shows the reason
+/// whatever went to stdout.
+fn gate_note(report: &compare::CompareReport, fail_on: Option<FailOn>, quarantine: &Quarantine) {
+    match fail_on {
+        Some(FailOn::Regressions) => {
+            let mut all = Vec::new();
+            for model in &report.models {
+                for category in &model.categories {
+                    for id in category.regressions.iter().filter(|id| !quarantine.contains(&category.category, id)) {
+                        all.push(format!(
+                            "{} / {} / {}",
+                            printable(&model.model),
+                            printable(&category.category),
+                            printable(id)
+                        ));
+                    }
+                }
+            }
+            say(&format!(
+                "--fail-on regressions: {} regressed: {}",
+                super::stability::plural(all.len(), "test"),
+                and_more(&all[..all.len().min(10)], all.len())
+            ));
+        }
+        Some(FailOn::Significant) => {
+            let which =
+                verdicts(report, compare::ModelCompare::has_significant_regression, |v| v == Verdict::Regression);
+            say(&format!("--fail-on significant: a drop beyond noise for {which}"));
+        }
+        None => {}
+    }
+}
+
+/// The models `model_has` holds for, each with `overall` when its overall verdict is one
+/// `verdict` keeps (a significant drop, for regressions) and the categories whose is:
+/// `acme_tiny-7b (overall, simple_python)`.
+fn verdicts(
+    report: &compare::CompareReport,
+    model_has: fn(&compare::ModelCompare) -> bool,
+    verdict: fn(Verdict) -> bool,
+) -> String {
+    let models: Vec<String> = report
+        .models
+        .iter()
+        .filter(|m| model_has(m))
+        .map(|m| {
+            let overall = verdict(m.overall.verdict) || (verdict(Verdict::Regression) && m.dropped_significantly());
+            let mut parts: Vec<String> = overall.then(|| "overall".to_string()).into_iter().collect();
+            parts.extend(
+                m.categories.iter().filter(|c| verdict(c.summary.verdict)).map(|c| printable(&c.category).into_owned()),
+            );
+            format!("{} ({})", printable(&m.model), and_more(&parts[..parts.len().min(6)], parts.len()))
+        })
+        .collect();
+    and_more(&models[..models.len().min(6)], models.len())
+}
+
+/// One line on stderr.
+fn say(line: &str) {
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("{line}");
+    }
 }
 
 /// Whether both sides were read from the same files (`compare run-1 run-1`, a group given
