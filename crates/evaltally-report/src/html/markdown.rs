@@ -6,13 +6,37 @@ use evaltally_core::text::{markdown_code, markdown_text};
 
 use super::Data;
 
-/// A link destination for `path`: every byte outside `A–Z a–z 0–9 - . _ ~ /` percent-encoded,
-/// so a space, a parenthesis or a control character in a file name can neither end the link
-/// nor reach the reader raw.
+/// A link destination for `path`, a file path or a URL: a space, a parenthesis, a bracket, a
+/// quote, a backslash, a control character or a byte past ASCII is percent-encoded, so it can
+/// neither end the link nor reach the reader raw. A URL's own characters (`:`, `?`, `#`, `&`,
+/// `=`, an escape such as `%20`, …) are kept, so `https://…` stays a working link.
 fn link_target(path: &str) -> String {
+    let bytes = path.as_bytes();
     let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = b == b'%' && bytes.get(i + 1..i + 3).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+        if b.is_ascii_alphanumeric()
+            || escape
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'/'
+                    | b':'
+                    | b'?'
+                    | b'#'
+                    | b'&'
+                    | b'='
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'@'
+                    | b'!'
+                    | b'$'
+                    | b'*'
+            )
+        {
             out.push(char::from(b));
         } else {
             let _ = write!(out, "%{b:02X}");
@@ -135,5 +159,10 @@ mod tests {
         assert_eq!(link_target("a b/(c).html"), "a%20b/%28c%29.html");
         assert_eq!(link_target("x\u{1b}]y"), "x%1B%5Dy");
         assert_eq!(link_target("héllo.html"), "h%C3%A9llo.html");
+        // A URL stays one: its scheme, query, fragment and escapes are kept.
+        assert_eq!(link_target("https://x.example/a?b=1&c=2#frag"), "https://x.example/a?b=1&c=2#frag");
+        assert_eq!(link_target("https://x.example/my%20report.html"), "https://x.example/my%20report.html");
+        assert_eq!(link_target("100%.html"), "100%25.html");
+        assert_eq!(link_target("a)[b]<c>\"d'"), "a%29%5Bb%5D%3Cc%3E%22d%27");
     }
 }
