@@ -275,8 +275,8 @@ pub(crate) enum Command {
     /// or a PostgreSQL team store, each PATH in one transaction, keyed by the digest of its
     /// files so that pushing it again adds nothing. Each PATH is a report file or a run folder.
     ///
-    /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, or files could
-    /// not be read); 2 on usage errors, a store URL that is not postgres://, a store that is
+    /// Exit status: 0 when every PATH was pushed; 1 when one was not (invalid, files that could
+    /// not be read, or no result file evaltally reads); 2 on usage errors, a store URL that is not postgres://, a store that is
     /// not a folder, or a PostgreSQL store that cannot be used (password, server), and when
     /// the machine fails the push (a full disk, a connection lost): the message names the
     /// PATH and how many PATHs before it were stored, each whole.

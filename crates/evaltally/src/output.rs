@@ -81,6 +81,12 @@ pub(crate) fn note(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "note: {}", safe_lines(text));
 }
 
+/// Prints an error on stderr (through [`safe_lines`]): something the command did not do,
+/// which its exit status says too.
+pub(crate) fn error(text: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "error: {}", safe_lines(text));
+}
+
 /// Prints a warning on stderr (through [`safe_lines`]).
 pub(crate) fn warn(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "warning: {}", safe_lines(text));

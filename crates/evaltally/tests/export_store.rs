@@ -75,7 +75,21 @@ fn invalid_runs_are_not_pushed() {
     let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
     let run = evaltally_in(&workspace_root(), &["push", "testdata/bfcl/quirks/nightly"], &env);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.contains("not pushed, invalid"), "{}", run.stderr);
+    assert!(run.stderr.contains("error: testdata/bfcl/quirks/nightly: not pushed, invalid"), "{}", run.stderr);
+    assert_eq!(std::fs::read_dir(store.path()).unwrap().count(), 0);
+}
+
+/// A folder of files evaltally does not read is not pushed: stored, it would be an entry of
+/// no run, its branch lost.
+#[test]
+fn folders_without_results_are_not_pushed() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("results.json"), r#"{"foo": 1}"#).unwrap();
+    let run = evaltally_in(other.path(), &["push", ".", "--branch", "main"], &env);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("error: .: not pushed, it holds no result file evaltally reads"), "{}", run.stderr);
     assert_eq!(std::fs::read_dir(store.path()).unwrap().count(), 0);
 }
 

@@ -43,12 +43,26 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
                     let _ = writeln!(msg, "  {}: {e}", output::shown(&f.path));
                 }
             }
-            output::note(msg.trim_end());
+            output::error(msg.trim_end());
             exit = crate::Exit::Problems;
             continue;
         }
-        let formats: BTreeSet<&str> =
-            validated.files.iter().map(|f| f.format.split('-').next().unwrap_or(&f.format)).collect();
+        if validated.files.iter().all(|f| f.format == "unknown") {
+            // Stored, it would be an entry of no run that no selection finds by its branch.
+            output::error(&format!(
+                "{}: not pushed, it holds no result file evaltally reads (`evaltally validate {} --verbose` says why each file was not read)",
+                output::shown(path),
+                output::shown(path)
+            ));
+            exit = crate::Exit::Problems;
+            continue;
+        }
+        let formats: BTreeSet<&str> = validated
+            .files
+            .iter()
+            .filter(|f| f.format != "unknown")
+            .map(|f| f.format.split('-').next().unwrap_or(&f.format))
+            .collect();
         let format = formats.into_iter().collect::<Vec<_>>().join("+");
         // A fault (a full disk, a lost server) stops the push: said with the PATH and what
         // the PATHs before it left in the store, each stored whole or not at all.
