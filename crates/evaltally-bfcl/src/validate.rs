@@ -89,24 +89,34 @@ impl Parser {
         self.line.clear();
         self.line.extend_from_slice(line);
         let buffers = self.buffers.get_or_insert_with(|| simd_json::Buffers::new(line.len()));
-        simd_json::to_borrowed_value_with_buffers(&mut self.line, buffers).map_err(|e| {
-            // simd-json finds the error fast but says little about it; serde_json, run on
-            // this one bad line only, names the position and what it expected.
-            match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
-                Err(se) => {
-                    let msg = se.to_string();
-                    let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-                    (se.column() as u64, msg)
-                }
-                // serde_json skips a string's bytes it does not keep; simd-json checks the
-                // whole line's UTF-8 first and gives no place.
-                Ok(_) if matches!(e.error(), simd_json::ErrorType::InvalidUtf8) => {
-                    let at = std::str::from_utf8(line).err().map_or(0, |u| u.valid_up_to());
-                    (at as u64 + 1, describe(e.error()))
-                }
-                Ok(_) => (e.index() as u64 + 1, describe(e.error())),
+        let e = match simd_json::to_borrowed_value_with_buffers(&mut self.line, buffers) {
+            Ok(value) => return Ok(value),
+            Err(e) => e,
+        };
+        // simd-json finds the error fast but says little about it; serde_json, run on
+        // this one bad line only, names the position and what it expected.
+        match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            Err(se) => {
+                let msg = se.to_string();
+                let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
+                Err((se.column() as u64, msg))
             }
-        })
+            // An integer past f64's range (Python writes 1000! as digits): valid JSON,
+            // which no float holds. Checked with such numbers as 0.
+            Ok(_) if matches!(e.error(), simd_json::ErrorType::InvalidNumber | simd_json::ErrorType::Overflow) => {
+                let mut tamed = huge_numbers_as_zero(line);
+                simd_json::to_owned_value(&mut tamed)
+                    .map(simd_json::BorrowedValue::from)
+                    .map_err(|e| (e.index() as u64 + 1, describe(e.error())))
+            }
+            // serde_json skips a string's bytes it does not keep; simd-json checks the
+            // whole line's UTF-8 first and gives no place.
+            Ok(_) if matches!(e.error(), simd_json::ErrorType::InvalidUtf8) => {
+                let at = std::str::from_utf8(line).err().map_or(0, |u| u.valid_up_to());
+                Err((at as u64 + 1, describe(e.error())))
+            }
+            Ok(_) => Err((e.index() as u64 + 1, describe(e.error()))),
+        }
     }
 
     /// The line's object, or `None` with its error reported: not JSON, not an object, or
@@ -134,6 +144,46 @@ impl Parser {
         }
         Some(value)
     }
+}
+
+/// `line` with every number of more than 300 digits outside strings written `0`: no float
+/// holds it, and the checks need none of them.
+fn huge_numbers_as_zero(line: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len());
+    let (mut i, mut in_string, mut escaped) = (0, false, false);
+    while i < line.len() {
+        let b = line[i];
+        if in_string {
+            out.push(b);
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+        } else if b == b'"' {
+            in_string = true;
+            out.push(b);
+            i += 1;
+        } else if b == b'-' || b.is_ascii_digit() {
+            let end = line[i..]
+                .iter()
+                .position(|c| !(c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E')))
+                .map_or(line.len(), |n| i + n);
+            let digits = line[i..end].iter().filter(|c| c.is_ascii_digit()).count();
+            if digits > 300 {
+                out.push(b'0');
+            } else {
+                out.extend_from_slice(&line[i..end]);
+            }
+            i = end;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// An error per key written twice in one object of the line (`stability` reads the last
@@ -542,4 +592,29 @@ pub fn validate_bytes(category: &str, result: &[u8], score: Option<&[u8]>) -> Ve
         out.push(s);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate_bytes;
+
+    /// Python's json writes integers of any size (BFCL's executable categories compute some,
+    /// 1000! among them): such a line is valid JSON and counts as the failure it records.
+    #[test]
+    fn integers_past_u64_and_f64_are_valid_json() {
+        let result = b"{\"id\": \"exec_0\"}\n{\"id\": \"exec_1\"}\n";
+        let score = format!(
+            "{{\"accuracy\": 0.0, \"correct_count\": 0, \"total_count\": 2}}\n\
+             {{\"id\": \"exec_0\", \"valid\": false, \"error\": [\"wrong\"], \"error_type\": \"executable_checker:wrong_result\", \"model_result_decoded\": [923.7976, {}, \"4{}\"]}}\n\
+             {{\"id\": \"exec_1\", \"valid\": false, \"error\": [\"wrong\"], \"error_type\": \"executable_checker:wrong_result\", \"x\": 40238726007709377354370243}}\n",
+            "4".repeat(2568),
+            "2".repeat(400)
+        );
+        let score = score.as_bytes();
+        let reports = validate_bytes("exec", result, Some(score));
+        for r in &reports {
+            let problems: Vec<_> = r.findings.iter().filter(|f| f.severity != evaltally_core::Severity::Info).collect();
+            assert!(r.is_valid() && problems.is_empty(), "{problems:?}");
+        }
+    }
 }

@@ -74,13 +74,38 @@ pub fn json(files: &[FileValidation]) -> String {
     crate::pretty_json(&doc)
 }
 
-/// One line per file read (`valid` / `INVALID`), its findings indented below, then the
-/// files found and not read, and a count. Files not read for one reason are one line (the
-/// first, with how many are like it and the next), unless `every` (`--verbose`) lists
-/// each. Paths and findings are shown with [`printable`].
+/// One kind of fact of the files' shapes (`info`), for the line that says it once.
+struct Fact<'a> {
+    /// [`evaltally_core::diag::kind`] of its message.
+    kind: String,
+    /// The first file that has it, and its finding there.
+    first: &'a FileValidation,
+    finding: &'a Finding,
+    /// The next file that has it.
+    second: Option<&'a FileValidation>,
+    /// How many files have it.
+    files: usize,
+}
+
+/// Above this many files valid with no warning, they are counted in one line, not listed
+/// (`--verbose` lists them).
+const LISTED_CLEAN: usize = 20;
+
+/// Files with errors or warnings, one line each (`valid` / `INVALID`) with those findings
+/// indented below; files valid with no warning listed too when there are at most
+/// [`LISTED_CLEAN`] of them, else counted; then the facts of the files' shapes (`info`), the
+/// files found and not read, and a count. Facts and files not read are one line per kind
+/// (the first file, how many are like it and the next), unless `every` (`--verbose`) lists
+/// every file with every finding. Paths and findings are shown with [`printable`].
 pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
+    use evaltally_core::Severity::Info;
     let mut out = String::new();
     let mut unread_kinds: Vec<(String, Vec<&FileValidation>)> = Vec::new();
+    let mut facts: Vec<Fact<'_>> = Vec::new();
+    let clean = |f: &FileValidation| f.is_valid() && f.findings.iter().all(|x| x.severity == Info);
+    let read: Vec<&FileValidation> = files.iter().filter(|f| !not_read(f)).collect();
+    let clean_count = read.iter().filter(|f| clean(f)).count();
+    let list_clean = every || clean_count <= LISTED_CLEAN;
     for f in files {
         let lossy = f.path.to_string_lossy();
         let path = printable(&lossy);
@@ -99,11 +124,48 @@ pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
             }
             continue;
         }
+        if !every {
+            let mut seen: Vec<String> = Vec::new();
+            for finding in f.findings.iter().filter(|x| x.severity == Info) {
+                let kind = evaltally_core::diag::kind(Info, &finding.message);
+                if seen.contains(&kind) {
+                    continue;
+                }
+                seen.push(kind.clone());
+                match facts.iter_mut().find(|x| x.kind == kind) {
+                    Some(fact) => {
+                        if fact.second.is_none() && !std::ptr::eq(fact.first, f) {
+                            fact.second = Some(f);
+                        }
+                        fact.files += 1;
+                    }
+                    None => facts.push(Fact { kind, first: f, finding, second: None, files: 1 }),
+                }
+            }
+        }
+        if clean(f) && !list_clean {
+            continue;
+        }
         let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
         let _ = writeln!(out, "{path}: {verdict} ({})", printable(&f.format));
-        for finding in &f.findings {
+        for finding in f.findings.iter().filter(|x| every || x.severity != Info) {
             let _ = writeln!(out, "  {finding}");
         }
+    }
+    if !list_clean {
+        let _ = writeln!(out, "{clean_count} files valid with no warning (--verbose lists them)");
+    }
+    for Fact { first, finding, second, files: n, .. } in &facts {
+        let mut line = format!("{}: {finding}", printable(&first.path.to_string_lossy()));
+        if let Some(next) = second {
+            let more = if *n > 2 { format!(" and {} more", n - 2) } else { String::new() };
+            let _ = write!(
+                line,
+                " ({n} files like it: also {}{more}; --verbose lists them)",
+                printable(&next.path.to_string_lossy())
+            );
+        }
+        let _ = writeln!(out, "{line}");
     }
     for (_, list) in &unread_kinds {
         let first = list[0];

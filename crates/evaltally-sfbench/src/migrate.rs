@@ -158,9 +158,9 @@ fn content_run_id(run: &V1Run) -> String {
 
 fn shape_words(shape: V1Shape) -> &'static str {
     match shape {
-        V1Shape::MigrateInput => "the v1 shape upstream's migrate_v1_to_v2 reads (notes §1.9 a)",
-        V1Shape::LegacyEvaluate => "the legacy file scripts/evaluate.py writes (notes §1.9 b)",
-        V1Shape::EngineSummary => "the engine's summary.json (notes §1.9 c)",
+        V1Shape::MigrateInput => "the v1 shape upstream's migrate_v1_to_v2 reads",
+        V1Shape::LegacyEvaluate => "the legacy file scripts/evaluate.py writes",
+        V1Shape::EngineSummary => "the engine's summary.json",
     }
 }
 
@@ -432,7 +432,7 @@ fn validation(i: usize, t: &V1Task, d: &mut Defaults, notes: &mut Vec<String>, s
         } else if !meets && status_resolved {
             notes.push(format!(
                 "$.instances[{i}]: a legacy PASS whose components do not meet upstream's resolved rule; kept resolved, \
-                 as upstream's converter does (notes §1.7)"
+                 as upstream's converter does"
             ));
         }
         return Value::Object(v);

@@ -493,7 +493,7 @@ fn v2_checks_on_a_broken_synthetic_report() {
     let findings = validate(&doc, Format::SfbenchV2);
     assert!(
         findings.iter().any(|f| f.path == "$.summary.resolve_rate"
-            && f.message.contains("percentage where a fraction is expected (notes §1.13: docs and code disagree)")),
+            && f.message.contains("percentage where a fraction is expected (SF-Bench's docs and code disagree)")),
         "{}",
         render(&findings)
     );

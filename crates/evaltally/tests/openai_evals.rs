@@ -248,7 +248,7 @@ fn model_graded_samples_are_unscored_and_say_their_score() {
     assert!(verbose.stderr.contains(fact), "{}", verbose.stderr);
     assert!(evaltally(&["stability", dir]).stderr.is_empty());
     let validate = evaltally(&["validate", dir]);
-    assert!(validate.stdout.contains(&format!("  file: {fact}\n")), "{}", validate.stdout);
+    assert!(validate.stdout.contains(&format!("joke-funny.jsonl: file: {fact}\n")), "{}", validate.stdout);
     assert!(validate.stdout.ends_with("1 file: 1 valid, 0 invalid, 0 with warnings\n"), "{}", validate.stdout);
     let show = evaltally(&["show", dir, "joke-funny.dev.0", "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();

@@ -110,7 +110,9 @@ fn what_a_writer_always_does_is_said_by_validate_and_verbose_only() {
     assert!(!verbose.stderr.contains("warning"), "{}", verbose.stderr);
     let validate = evaltally_in(&evaltally_testkit::workspace_root(), &["validate", "testdata/bfcl/v1"], &[]);
     assert_eq!(validate.code, 0, "{}", validate.stdout);
-    assert!(validate.stdout.contains("  line 1: info: v1 result lines keyed `idx`"), "{}", validate.stdout);
+    // Said once for the files that share it, with how many.
+    assert!(validate.stdout.contains(": line 1: info: v1 result lines keyed `idx`"), "{}", validate.stdout);
+    assert!(validate.stdout.contains("(2 files like it: also testdata/bfcl/v1/2024-08-11/"), "{}", validate.stdout);
     assert!(validate.stdout.ends_with("4 files: 4 valid, 0 invalid, 0 with warnings\n"), "{}", validate.stdout);
 }
 

@@ -79,7 +79,7 @@ pub(super) fn check(c: &mut Checker, v: &Value, base: &str) {
             c.error(
                 p(key),
                 format!(
-                    "is {}, above 1: percentage where a fraction is expected (notes §1.13: docs and code disagree); \
+                    "is {}, above 1: percentage where a fraction is expected (SF-Bench's docs and code disagree); \
                      upstream computes {key} as a fraction from 0 to 1; read as {} below",
                     sv(key),
                     approx(r / 100.0)
@@ -238,8 +238,8 @@ pub(super) fn check(c: &mut Checker, v: &Value, base: &str) {
                     p("resolved_instances"),
                     format!(
                         "is {}, but {key} {} × total_instances {} means {} instance(s) passed {what}; an instance is \
-                         resolved only when deployment, unit tests and functional validation all pass (notes §1.7), so \
-                         at most {} can be resolved: upstream cannot produce this summary (notes §1.13 item 3)",
+                         resolved only when deployment, unit tests and functional validation all pass, so \
+                         at most {} can be resolved: upstream cannot produce this summary",
                         approx(r),
                         shown.get(key).cloned().unwrap_or_default(),
                         approx(total),
@@ -259,7 +259,7 @@ pub(super) fn check(c: &mut Checker, v: &Value, base: &str) {
                 p("avg_functional_score"),
                 format!(
                     "is {}, but upstream averages functional_points over the instances with points > 0, and those \
-                     points are 0 or 50, so the value is 0.0 or 50.0 (notes §1.6, §1.13 item 3)",
+                     points are 0 or 50, so the value is 0.0 or 50.0",
                     sv("avg_functional_score")
                 ),
             );
@@ -292,7 +292,7 @@ pub(super) fn check(c: &mut Checker, v: &Value, base: &str) {
                 format!(
                     "is {}, but {} resolved instance(s) of {} score at least 80 points each (deployment 10 + unit tests \
                      20 + functional 50), so the average is at least 80 × {}/{} = {}: upstream cannot produce this \
-                     summary (notes §1.13 item 3)",
+                     summary",
                     sv("avg_score"),
                     approx(r),
                     approx(total),

@@ -139,7 +139,7 @@ fn status_v1(c: &mut Checker, path: &str, s: &str) {
         c.warn(
             path,
             format!(
-                "{} is not a lowercase TaskStatus: upstream's migrate_v1_to_v2 raises ValueError on it (notes §1.10); \
+                "{} is not a lowercase TaskStatus: upstream's migrate_v1_to_v2 raises ValueError on it; \
                  evaltally's migration reads it",
                 quote(s)
             ),

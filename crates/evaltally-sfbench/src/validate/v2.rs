@@ -190,7 +190,7 @@ fn status_word(c: &mut Checker, path: &str, v: &Value, words: &[&str], what: &st
         c.warn(path, format!("{} is written in another letter case; upstream writes {}", quote(s), quote(&lower)));
     } else {
         let legacy = if matches!(s.to_ascii_uppercase().as_str(), "PASS" | "TIMEOUT") && what.contains("instance") {
-            "; it is a legacy v1 status (notes §1.9): migrate the file to v2 instead"
+            "; it is a legacy v1 status: migrate the file to v2 instead"
         } else {
             ""
         };
@@ -270,12 +270,12 @@ fn resolution(c: &mut Checker, m: &Map<String, Value>, base: &str, rule: Option<
         (Some(false), Some("resolved")) => c.warn(
             key_path(base, "resolved"),
             "is false but status is \"resolved\": upstream then counts the instance in no id list but completed_ids \
-             (resolved_ids needs resolved: true, unresolved_ids needs status \"fail\") (notes §1.5, §1.7)",
+             (resolved_ids needs resolved: true, unresolved_ids needs status \"fail\")",
         ),
         (Some(true), Some(s)) if s != "resolved" => c.warn(
             key_path(base, "resolved"),
             format!(
-                "is true but status is {}: upstream counts it in resolved_ids{} (notes §1.5)",
+                "is true but status is {}: upstream counts it in resolved_ids{}",
                 quote(written.unwrap_or(s)),
                 match s {
                     "error" => " and in error_ids",
@@ -310,7 +310,7 @@ fn resolution(c: &mut Checker, m: &Map<String, Value>, base: &str, rule: Option<
             format!(
                 "the instance is marked resolved ({by}) but its validation does not meet upstream's resolved rule \
                  (deployment, unit_test and functional all \"pass\"): {}{missing}; upstream's converter leaves a \
-                 legacy PASS resolved whatever its components, e.g. in deployment-only mode (notes §1.7)",
+                 legacy PASS resolved whatever its components, e.g. in deployment-only mode",
                 and_list(&short)
             ),
         );
@@ -319,7 +319,7 @@ fn resolution(c: &mut Checker, m: &Map<String, Value>, base: &str, rule: Option<
             vpath,
             format!(
                 "deployment, unit_test and functional all \"pass\", which upstream's rule calls resolved, but the \
-                 instance has status {} and resolved: {}; upstream's converter would have marked it resolved (notes §1.7)",
+                 instance has status {} and resolved: {}; upstream's converter would have marked it resolved",
                 written.map_or_else(|| "(missing)".to_string(), quote),
                 flag.map_or_else(|| "(missing)".to_string(), |b| b.to_string())
             ),
@@ -337,7 +337,7 @@ fn log_path(c: &mut Checker, path: &str, p: &str, instance_id: Option<&str>) {
             path,
             format!(
                 "{} has {} level(s) below run_evaluation/; evaluate.py writes \
-                 logs/run_evaluation/<run_id>/<model>/<instance_id>/run_instance.log, with a <model> level (notes §1.13 item 9)",
+                 logs/run_evaluation/<run_id>/<model>/<instance_id>/run_instance.log, with a <model> level",
                 quote(p),
                 parts.len()
             ),
@@ -425,7 +425,7 @@ pub(super) fn validation(c: &mut Checker, v: &Value, base: &str) -> Option<Criti
                 key_path(base, "total_score"),
                 format!(
                     "is {} but the five *_points fields sum to {}; upstream's calculate_total() sums them, though \
-                     the converter may copy the functional validator's score instead (notes §1.3)",
+                     the converter may copy the functional validator's score instead",
                     m.get("total_score").map_or_else(String::new, Value::to_string),
                     exact(points_sum)
                 ),
@@ -556,7 +556,7 @@ fn summary_vs_recomputed(c: &mut Checker, s: &Map<String, Value>, rows: &[Row<'_
                 let message = if is_fraction && same(stored, 100.0 * expected) {
                     format!(
                         "is {sv}, the recomputed percentage; expected the fraction {cv} ({}): percentage where a \
-                         fraction is expected (notes §1.13: docs and code disagree)",
+                         fraction is expected (SF-Bench's docs and code disagree)",
                         definition(key)
                     )
                 } else if *key == "resolve_rate"
@@ -566,7 +566,7 @@ fn summary_vs_recomputed(c: &mut Checker, s: &Map<String, Value>, rows: &[Row<'_
                 {
                     format!(
                         "is {sv} = 100 × resolved_instances / total_instances as stored ({r}/{t}): percentage where a \
-                         fraction is expected (notes §1.13: docs and code disagree); recomputed from {from}: {cv}"
+                         fraction is expected (SF-Bench's docs and code disagree); recomputed from {from}: {cv}"
                     )
                 } else if *key == "resolution_rate" && expected != 0.0 && same(stored, expected / 100.0) {
                     format!("is {sv}, the fraction; expected the percentage {cv} ({})", definition(key))
