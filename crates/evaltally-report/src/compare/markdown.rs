@@ -33,7 +33,8 @@ pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
             let _ = writeln!(out, "\n### {}\n", markdown_text(&c.category));
             if !c.regressions.is_empty() {
                 let ids: Vec<String> = c.regressions.iter().map(|i| markdown_code(i, false)).collect();
-                let _ = writeln!(out, "- **{} {consistent}regressions**: {}", c.regressions.len(), ids.join(", "));
+                let n = crate::plural(c.regressions.len(), &format!("{consistent}regression"));
+                let _ = writeln!(out, "- **{n}**: {}", ids.join(", "));
                 let _ = writeln!(
                     out,
                     "  - by error type: {}",
@@ -42,7 +43,8 @@ pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
             }
             if !c.improvements.is_empty() {
                 let ids: Vec<String> = c.improvements.iter().map(|i| markdown_code(i, false)).collect();
-                let _ = writeln!(out, "- **{} {consistent}improvements**: {}", c.improvements.len(), ids.join(", "));
+                let n = crate::plural(c.improvements.len(), &format!("{consistent}improvement"));
+                let _ = writeln!(out, "- **{n}**: {}", ids.join(", "));
                 let _ = writeln!(
                     out,
                     "  - by error type before: {}",

@@ -107,11 +107,11 @@ fn by_count(map: &BTreeMap<String, usize>, show: fn(&str) -> Cow<'_, str>) -> St
 fn legend(report: &CompareReport) -> String {
     let s = report.settings;
     let correction = match s.correction {
-        evaltally_analyzer::compare::Correction::Holm => "p-values Holm-adjusted across each model's categories",
+        evaltally_analyzer::compare::Correction::Holm => "Holm-adjusted across each model's categories",
         evaltally_analyzer::compare::Correction::BenjaminiHochberg => {
-            "p-values Benjamini-Hochberg-adjusted across each model's categories"
+            "Benjamini-Hochberg-adjusted across each model's categories"
         }
-        evaltally_analyzer::compare::Correction::None => "p-values not corrected across categories",
+        evaltally_analyzer::compare::Correction::None => "not corrected across categories",
     };
     let tests = match (report.mode, s.test_correction) {
         (evaltally_analyzer::compare::Mode::Runs, _) => String::new(),
@@ -126,7 +126,8 @@ fn legend(report: &CompareReport) -> String {
         ),
     };
     format!(
-        "verdicts: regression/improvement when p < 0.05 ({correction}; * marks them); no change when a \
+        "verdicts: regression/improvement when the p-value, {correction}, is below 0.05 (* marks them; \
+         the p-values shown are each category's own); no change when a \
          {:.1}-point change would have been detected (MDE, 80% power) and the 95% interval stays within \
          ±{:.1} points; otherwise inconclusive (--effect){tests}",
         100.0 * s.effect,
