@@ -84,6 +84,16 @@ pub(crate) fn run(mode: Mode) -> Result<()> {
     for name in present.keys().filter(|n| !wanted.contains_key(*n)) {
         problems.push(format!("{}: extra (no document has this name)", shown(name)));
     }
+    // The README's table names every document (a person reads it, not the files).
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap_or_default();
+    let unlisted: Vec<&str> = wanted
+        .keys()
+        .map(|name| name.trim_end_matches(".schema.json"))
+        .filter(|document| !readme.contains(&format!("| `{document}` |")))
+        .collect();
+    if !unlisted.is_empty() {
+        bail!("{}: its table of documents lacks {}: add a row for each", shown("README.md"), unlisted.join(", "));
+    }
     match mode {
         Mode::Check => {
             if !problems.is_empty() {
