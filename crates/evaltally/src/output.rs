@@ -39,7 +39,30 @@ pub(crate) fn shown_all(paths: &[PathBuf]) -> String {
 /// line breaks reach the terminal. The last line of defence for text from files in error
 /// messages (which escape each value where they are made, raw newlines included).
 pub(crate) fn safe_lines(text: &str) -> String {
-    text.split('\n').map(|line| printable(line)).collect::<Vec<_>>().join("\n")
+    let text = text.split('\n').map(|line| printable(line)).collect::<Vec<_>>().join("\n");
+    no_workflow_commands(&text).into_owned()
+}
+
+/// `text` with the first `:` of each line that starts (after blanks) with `::` written
+/// `\u{3a}`: a CI runner reads such a line of a job's log as a command (GitHub's
+/// `::error …`, `::add-mask::…`, `::stop-commands::…`), and a test named so would give it.
+pub(crate) fn no_workflow_commands(text: &str) -> std::borrow::Cow<'_, str> {
+    let starts = |line: &str| line.trim_start_matches([' ', '\t']).starts_with("::");
+    if !text.split('\n').any(starts) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            if starts(line) {
+                let at = line.find("::").unwrap_or(0);
+                format!("{}\\u{{3a}}{}", &line[..at], &line[at + 1..])
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
 }
 
 /// Reads a JSON file, with an error that names the file, line and column.
@@ -52,10 +75,10 @@ pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
     })
 }
 
-/// Writes `text` to stdout.
+/// Writes `text` to stdout, with no line a CI runner reads as a command ([`no_workflow_commands`]).
 pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())?;
+    out.write_all(no_workflow_commands(text).as_bytes())?;
     out.flush()?;
     Ok(())
 }
@@ -117,7 +140,7 @@ pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
     let mut folded = false;
     if verbose() {
         for d in diags.iter().filter(|d| !d.is_note()).chain(notes.iter().copied()) {
-            let _ = writeln!(err, "{d}");
+            let _ = writeln!(err, "{}", no_workflow_commands(&d.to_string()));
         }
     } else {
         let mut groups = group(diags);
@@ -125,7 +148,7 @@ pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
         groups.sort_by_key(|g| std::cmp::Reverse(g.first().severity));
         for g in &groups {
             folded |= g.count > 1;
-            let _ = writeln!(err, "{}", g.line());
+            let _ = writeln!(err, "{}", no_workflow_commands(&g.line()));
         }
     }
     for line in not_read_lines(&notes) {
@@ -289,5 +312,18 @@ pub(crate) fn folder_name(model: &str) -> String {
     match name.as_str() {
         "" | "." | ".." => format!("model-{name}"),
         _ => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_line_starts_a_workflow_command() {
+        use super::no_workflow_commands as f;
+        assert_eq!(
+            f("  ::error title=x::y\nok :: y\n::add-mask::s"),
+            "  \\u{3a}:error title=x::y\nok :: y\n\\u{3a}:add-mask::s"
+        );
+        assert!(matches!(f("a::b\n c :: d"), std::borrow::Cow::Borrowed(_)));
     }
 }

@@ -390,3 +390,29 @@ fn names_longer_than_a_column_can_be_are_printed_whole() {
         assert!(out.stdout.contains(&long), "{args:?}: the name is printed whole");
     }
 }
+
+/// A test or suite named like a CI runner's workflow command (`::error …`, `::add-mask::…`)
+/// never starts a line of the output, where GitHub's runner would obey it.
+#[test]
+fn names_never_start_a_workflow_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for (run, failed) in [("run-1", ""), ("run-2", "<failure message=\"no\"/>")] {
+        std::fs::create_dir_all(dir.path().join(run)).unwrap();
+        let xml = format!(
+            "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"::add-mask::suite\" tests=\"2\">\n\
+             <testcase classname=\"c\" name=\"::error title=Build passed::forged\">{failed}</testcase>\n\
+             <testcase classname=\"c\" name=\"::stop-commands::tok\"></testcase>\n</testsuite></testsuites>\n"
+        );
+        std::fs::write(dir.path().join(run).join("report.xml"), xml).unwrap();
+    }
+    let root = dir.path().to_str().unwrap();
+    let (one, two) = (format!("{root}/run-1"), format!("{root}/run-2"));
+    for args in [vec!["stability", root], vec!["compare", &one, &two], vec!["stability", root, "--format", "markdown"]]
+    {
+        let run = common::evaltally(&args);
+        let commands: Vec<&str> =
+            run.stdout.lines().chain(run.stderr.lines()).filter(|l| l.trim_start().starts_with("::")).collect();
+        assert!(commands.is_empty(), "{args:?}: {commands:?}\n{}", run.stdout);
+        assert!(run.stdout.contains("add-mask::suite"), "{}", run.stdout);
+    }
+}
