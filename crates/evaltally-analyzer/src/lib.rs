@@ -17,5 +17,7 @@ pub mod subset;
 pub mod trend;
 pub mod validate;
 
+pub use evaltally_cache::Cache;
+pub use evaltally_format::Scoring;
 pub use load::{Filter, LoadError, Loaded, NoProgress, POOLED, Progress, Records, Shown};
 pub use matrix::{Cell, Matrix, group};

@@ -224,6 +224,16 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// A diagnostic is an error value too, so that `?` takes it into a caller's error type.
+///
+/// ```
+/// fn check() -> Result<(), Box<dyn std::error::Error>> {
+///     Err(evaltally_core::Diagnostic::error("a.json", "not a result file"))?
+/// }
+/// assert_eq!(check().unwrap_err().to_string(), "a.json: error: not a result file");
+/// ```
+impl std::error::Error for Diagnostic {}
+
 /// The kind of a problem of `severity` told in `message`, for saying each kind once: the
 /// severity and the message with what varies from one occurrence to the next masked (text
 /// between backticks becomes `` `…` ``, a run of digits `N`). [`Diagnostic::kind`] and

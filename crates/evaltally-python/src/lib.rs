@@ -106,6 +106,17 @@ fn read(paths: &[PathBuf], filter: &Filter) -> Result<Loaded, Error> {
     Ok(loaded)
 }
 
+/// [`read`], with the runs' records (durations, tokens, costs) read in the same pass.
+fn read_with_records(paths: &[PathBuf], filter: &Filter) -> Result<(Loaded, load::Records), Error> {
+    let (loaded, records) =
+        load::load_with_records(paths, filter, &NoProgress, &evaltally_analyzer::Cache::disabled())?;
+    if loaded.runs.is_empty() {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(Error::Nothing(shown.join(", ")));
+    }
+    Ok((loaded, records))
+}
+
 /// `evaltally stability --format json` on `paths` with `filters` (a JSON object of keyword
 /// arguments).
 pub fn stability(paths: &[PathBuf], filters: &str) -> Result<String, Error> {
@@ -117,9 +128,11 @@ pub fn stability(paths: &[PathBuf], filters: &str) -> Result<String, Error> {
 /// `evaltally compare --base BASE... --new NEW... --format json` with `filters`.
 pub fn compare(base: &[PathBuf], new: &[PathBuf], filters: &str) -> Result<String, Error> {
     let filter = filter(filters)?;
-    let base = read(base, &filter)?;
-    let new = read(new, &filter)?;
-    let report = compare::compare(&base.runs, &new.runs);
+    let (base, base_records) = read_with_records(base, &filter)?;
+    let (new, new_records) = read_with_records(new, &filter)?;
+    let mut report = compare::compare(&base.runs, &new.runs);
+    // Cost, duration and tokens, as the command line's document has them.
+    report.efficiency = evaltally_analyzer::efficiency::efficiency(&base_records.runs, &new_records.runs);
     let diagnostics: Vec<_> = base.diagnostics.into_iter().chain(new.diagnostics).collect();
     Ok(evaltally_report::compare::json(&report, &diagnostics))
 }
@@ -165,6 +178,8 @@ mod tests {
             serde_json::from_str(&compare(&run("run-1"), &run("run-2"), "{}").unwrap()).unwrap();
         assert!(doc["models"].as_array().is_some_and(|m| !m.is_empty()));
         assert_eq!(doc["schema"], "evaltally.compare/1");
+        // The command line's document: cost, duration and tokens too.
+        assert!(doc["efficiency"].is_object(), "{doc}");
         let rows = load(&v4(), r#"{"model": "acme_tiny-7b"}"#).unwrap();
         assert!(rows.lines().count() > 10);
         assert!(rows.lines().all(|l| l.contains(r#""model":"acme_tiny-7b""#)));

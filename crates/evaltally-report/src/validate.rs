@@ -93,7 +93,7 @@ const LISTED_CLEAN: usize = 20;
 
 /// Files with errors or warnings, one line each (`valid` / `INVALID`) with those findings
 /// indented below; files valid with no warning listed too when there are at most
-/// [`LISTED_CLEAN`] of them, else counted; then the facts of the files' shapes (`info`), the
+/// 20 of them, else counted; then the facts of the files' shapes (`info`), the
 /// files found and not read, and a count. Facts and files not read are one line per kind
 /// (the first file, how many are like it and the next), unless `every` (`--verbose`) lists
 /// every file with every finding. Paths and findings are shown with [`printable`].

@@ -31,6 +31,20 @@ pub struct ScanError {
     pub message: &'static str,
 }
 
+/// `at byte 12: expected ...`.
+///
+/// ```
+/// let e = evaltally_format::scan::ScanError { offset: 11, message: "expected `:`" };
+/// assert_eq!(e.to_string(), "at byte 12: expected `:`");
+/// ```
+impl std::fmt::Display for ScanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset + 1, self.message)
+    }
+}
+
+impl std::error::Error for ScanError {}
+
 impl ScanError {
     fn at(offset: usize, message: &'static str) -> Self {
         Self { offset, message }

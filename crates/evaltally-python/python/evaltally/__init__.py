@@ -13,9 +13,10 @@ and version, whose JSON Schema is in the repository's ``docs/schema/``::
 
 Filters (keyword arguments of every function): ``model`` and ``category`` (a name or a
 list of names), ``pool_models`` (bool), ``errors_as`` (``"errored"`` or ``"fail"``),
-``include_partial`` (bool), ``as_format`` (a format name), ``pass_threshold`` (float) and
-``scorer`` (str). Reading problems raise ``ValueError`` when nothing could be read; otherwise
-they are listed under ``"warnings"`` and ``"errors"`` in the documents.
+``include_partial`` (bool), ``as_format`` (a format name), ``pass_threshold`` (float),
+``scorer`` (str) and ``keep_duplicates`` (bool). Reading problems raise ``ValueError`` when
+nothing could be read; otherwise ``stability`` and ``compare`` list them under
+``"warnings"`` and ``"errors"`` in their documents (``load``'s rows carry none).
 """
 
 import json
