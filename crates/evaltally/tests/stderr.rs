@@ -151,7 +151,11 @@ fn nothing_found_says_the_links_it_did_not_follow() {
     let link = format!("./run: warning: link to {}, outside .; not followed", target.display());
     let first = run.stderr.lines().next().unwrap_or_default();
     assert_eq!(first, link, "{}", run.stderr);
-    assert!(run.stderr.contains("\nerror: no BFCL result or score files"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("\nerror: nothing to read in .: it holds no file but links not followed (see above)"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// The per-instance reports of a SWE-bench run whose run report sits beside `logs/` are the

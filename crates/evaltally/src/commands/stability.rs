@@ -202,7 +202,7 @@ pub(crate) fn exit_code(diagnostics: &[evaltally_core::Diagnostic], strict: bool
 /// after what the walk met on the way (a link it did not follow is often why).
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
-        LoadError::Discover(DiscoverError::NothingFound { diagnostics, .. }) => {
+        LoadError::Discover(DiscoverError::NothingFound { diagnostics, searched, .. }) => {
             // A fact that is why nothing was found (reports a run report beside covers) is
             // said as a warning then.
             let said: Vec<evaltally_core::Diagnostic> = diagnostics
@@ -216,9 +216,59 @@ pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
                 })
                 .collect();
             output::report_diagnostics(&said);
-            UsageError(format!("{err}\n\nevaltally reads:\n{}", load::registry().describe())).into()
+            UsageError(format!(
+                "nothing to read in {}: {}; `evaltally formats` lists the formats evaltally reads and their files",
+                output::shown_all(searched),
+                looked_at(searched)
+            ))
+            .into()
         }
         _ => UsageError(err.to_string()).into(),
+    }
+}
+
+/// What the paths hold, when none holds a file evaltally reads: `it holds no file`, or
+/// `its 2 files (README.md, x.py) are of no format evaltally reads`.
+fn looked_at(paths: &[PathBuf]) -> String {
+    const LIMIT: usize = 100_000;
+    let mut names: Vec<String> = Vec::new();
+    let (mut count, mut links) = (0usize, 0usize);
+    for root in paths {
+        let mut stack = vec![root.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+            entries.sort_by_key(std::fs::DirEntry::file_name);
+            for e in entries {
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
+                    stack.push(e.path());
+                } else if kind.is_symlink() {
+                    links += 1;
+                } else {
+                    count += 1;
+                    if names.len() < 3 {
+                        let path = e.path();
+                        let shown = path.strip_prefix(root).unwrap_or(&path);
+                        names.push(printable(&shown.to_string_lossy()).into_owned());
+                    }
+                }
+                if count >= LIMIT {
+                    break;
+                }
+            }
+        }
+    }
+    let (its, they) = if paths.len() == 1 { ("it holds", "its") } else { ("they hold", "their") };
+    match count {
+        0 if links > 0 => format!("{its} no file but links not followed (see above)"),
+        0 => format!("{its} no file"),
+        1 => format!("{they} one file ({}) is of no format evaltally reads", names[0]),
+        n => format!(
+            "{they} {}{n} files ({}) are of no format evaltally reads",
+            if n >= LIMIT { "more than " } else { "" },
+            evaltally_core::text::and_more(&names, n)
+        ),
     }
 }
 
