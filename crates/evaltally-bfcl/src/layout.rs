@@ -316,27 +316,41 @@ pub fn find_runs(path: &Path, diags: &mut Vec<Diagnostic>) -> Result<Vec<RunDir>
 }
 
 /// The folders a path given implies: a `result-<run>` folder its `score-<run>` sibling, a
-/// `result` folder its `score` sibling (and the other way round).
+/// `result` folder its `score` sibling (and the other way round), and a folder inside one of
+/// them (a model's, `run-1/result/<model>`) the same folder in the other.
 ///
 /// ```
 /// use std::path::{Path, PathBuf};
 /// use evaltally_bfcl::layout::companions;
 /// assert_eq!(companions(Path::new("runs/result-base")), [PathBuf::from("runs/score-base")]);
 /// assert_eq!(companions(Path::new("run-1/result")), [PathBuf::from("run-1/score")]);
+/// assert_eq!(companions(Path::new("run-1/result/gpt-4o/live")), [PathBuf::from("run-1/score/gpt-4o/live")]);
 /// assert!(companions(Path::new("run-1")).is_empty());
+/// assert!(companions(Path::new("score/projects/bfcl/run-1")).is_empty());
 /// ```
 pub fn companions(given: &Path) -> Vec<PathBuf> {
-    let Some(name) = given.file_name().and_then(std::ffi::OsStr::to_str) else { return Vec::new() };
-    let other = match name {
-        "result" => "score".to_string(),
-        "score" => "result".to_string(),
-        _ => match (name.strip_prefix("result-"), name.strip_prefix("score-")) {
-            (Some(run), _) => format!("score-{run}"),
-            (_, Some(run)) => format!("result-{run}"),
-            _ => return Vec::new(),
-        },
+    let swapped = |name: &str| -> Option<String> {
+        match name {
+            "result" => Some("score".to_string()),
+            "score" => Some("result".to_string()),
+            _ => match (name.strip_prefix("result-"), name.strip_prefix("score-")) {
+                (Some(run), _) => Some(format!("score-{run}")),
+                (_, Some(run)) => Some(format!("result-{run}")),
+                _ => None,
+            },
+        }
     };
-    vec![given.with_file_name(other)]
+    // The nearest folder, the given one or one of the two above it (a model's folder and its
+    // `live`/`non_live`), that is a result or score tree: no higher, where a folder so named
+    // is someone else's.
+    for tree in given.ancestors().take(3) {
+        let Some(name) = tree.file_name().and_then(std::ffi::OsStr::to_str) else { break };
+        if let Some(other) = swapped(name) {
+            let below = given.strip_prefix(tree).unwrap_or(Path::new(""));
+            return vec![tree.with_file_name(other).join(below)];
+        }
+    }
+    Vec::new()
 }
 
 /// A run's file pairs by `model NUL category` (which sorts as the pair would: neither a

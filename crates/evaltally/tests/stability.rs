@@ -281,3 +281,16 @@ fn a_pass_threshold_that_changes_nothing_is_said() {
     let lmeval = evaltally(&["stability", "testdata/lmeval", "--pass-threshold", "0.5"]);
     assert!(!lmeval.stderr.contains("changed nothing"), "{}", lmeval.stderr);
 }
+
+/// A model's folder inside a run's `result/` is read with the same model's folder in
+/// `score/`: its tests are scored, not "without their score file".
+#[test]
+fn a_models_result_folder_pairs_with_its_score_folder() {
+    let model = evaltally(&["stability", "testdata/bfcl/v4/run-1/result/acme_tiny-7b", "--format", "json"]);
+    let run = evaltally(&["stability", "testdata/bfcl/v4/run-1", "--model", "acme_tiny-7b", "--format", "json"]);
+    assert_eq!(model.code, 0, "{}", model.stderr);
+    assert!(model.stderr.is_empty(), "{}", model.stderr);
+    let overall = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap()["models"][0]["overall"].clone();
+    assert_eq!(overall(&model.stdout), overall(&run.stdout));
+    assert!(overall(&model.stdout)["stable_pass"].as_u64().unwrap() > 0, "{}", model.stdout);
+}
