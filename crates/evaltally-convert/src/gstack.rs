@@ -122,7 +122,7 @@ pub fn convert(run: &RunRecord) -> Converted {
         "label": run.run,
         "git_branch": run.meta.git_branch.as_deref().unwrap_or("unknown"),
         "git_sha": run.meta.git_sha.as_deref().unwrap_or("unknown"),
-        "timestamp": run.started_at.clone().unwrap_or_else(|| "1970-01-01T00:00:00Z".to_string()),
+        "timestamp": run.when().unwrap_or("1970-01-01T00:00:00Z"),
         "hostname": run.meta.hostname.as_deref().unwrap_or("unknown"),
         "tier": run.meta.tier.as_deref().unwrap_or("evaltally"),
         "total": ran.len(),
@@ -160,7 +160,7 @@ pub fn convert(run: &RunRecord) -> Converted {
         (false, true) => lost.push("tier: written as \"evaltally\"".to_string()),
         (false, false) => {}
     }
-    if run.started_at.is_none() {
+    if run.when().is_none() {
         lost.push("timestamp: not in the source; written as 1970-01-01T00:00:00Z".into());
     }
     if c.error_type {

@@ -85,6 +85,20 @@ pub struct ModelCost {
 }
 
 impl RunRecord {
+    /// When the run ran, as it records it: its start ([`RunRecord::started_at`]), else its
+    /// own timestamp ([`RunMeta::timestamp`](crate::RunMeta::timestamp)).
+    ///
+    /// ```
+    /// let mut run = evaltally_core::RunRecord::default();
+    /// run.meta.timestamp = Some("2024-02-20 16:09".into());
+    /// assert_eq!(run.when(), Some("2024-02-20 16:09"));
+    /// run.started_at = Some("2024-02-20T16:00:00".into());
+    /// assert_eq!(run.when(), Some("2024-02-20T16:00:00"));
+    /// ```
+    pub fn when(&self) -> Option<&str> {
+        self.started_at.as_deref().or(self.meta.timestamp.as_deref())
+    }
+
     /// Number of tests that passed.
     pub fn passed(&self) -> usize {
         self.tests.iter().filter(|t| t.outcome == Some(Outcome::Pass)).count()

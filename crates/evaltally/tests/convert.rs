@@ -278,6 +278,19 @@ fn junit_to_gstack_keeps_the_run_metadata() {
     assert!(!run.stderr.contains("hostname"), "{}", run.stderr);
 }
 
+/// A run whose time is its own timestamp (EvalPlus's `date`), not a start, keeps it: it was
+/// "not in the source; written as 1970-01-01T00:00:00Z".
+#[test]
+fn evalplus_to_gstack_keeps_the_date() {
+    let file = "testdata/evalplus/humaneval/acme--coder-7b_vllm_temp_0.8_eval_results.json";
+    let run =
+        evaltally(&["convert", file, "--to", "gstack", "--run", "acme--coder-7b_vllm_temp_0.8_eval_results#sample-0"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["timestamp"].as_str(), Some("2024-09-01T10:15"));
+    assert!(!run.stderr.contains("timestamp"), "{}", run.stderr);
+}
+
 /// What to pick among several runs, or where `--run` names none, is said with the runs
 /// there are; `-o` a folder is refused with a reason.
 #[test]
