@@ -278,6 +278,37 @@ fn junit_to_gstack_keeps_the_run_metadata() {
     assert!(!run.stderr.contains("hostname"), "{}", run.stderr);
 }
 
+/// Runs of one name and model that only their files tell apart (lm-eval writes one samples
+/// file per task, all of one date) are said with those files, which convert one by one.
+#[test]
+fn runs_only_their_files_tell_apart_name_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = evaltally_testkit::workspace_root().join("testdata/lmeval");
+    for name in ["results_2026-01-01T00-00-00.000000.json", "samples_arith_2026-01-01T00-00-00.000000.jsonl"] {
+        std::fs::copy(root.join(name), dir.path().join(name)).unwrap();
+    }
+    let arith = std::fs::read_to_string(root.join("samples_arith_2026-01-01T00-00-00.000000.jsonl")).unwrap();
+    std::fs::write(
+        dir.path().join("samples_geo_2026-01-01T00-00-00.000000.jsonl"),
+        arith.replace("\"doc_id\": 0", "\"doc_id\": 7"),
+    )
+    .unwrap();
+    let both = evaltally_in(dir.path(), &["convert", ".", "--to", "gstack"], &[]);
+    assert_eq!(both.code, 2);
+    assert!(
+        both.stderr.contains(
+            "holds 2 runs named 2026-01-01T00-00-00.000000 of acme-7b, each from a file of its own: \
+             ./samples_arith_2026-01-01T00-00-00.000000.jsonl, ./samples_geo_2026-01-01T00-00-00.000000.jsonl; \
+             give one of those files as IN"
+        ),
+        "{}",
+        both.stderr
+    );
+    let one =
+        evaltally_in(dir.path(), &["convert", "samples_geo_2026-01-01T00-00-00.000000.jsonl", "--to", "gstack"], &[]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+}
+
 /// A run whose time is its own timestamp (EvalPlus's `date`), not a start, keeps it: it was
 /// "not in the source; written as 1970-01-01T00:00:00Z".
 #[test]

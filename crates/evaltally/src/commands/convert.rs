@@ -77,20 +77,43 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
             Err(UsageError(format!("no run to convert in {}{there}", output::shown(&args.input))).into())
         }
         n => {
+            // Each name once, with how many runs share it (lm-eval: one per task file).
+            let mut counted: Vec<(String, usize)> = Vec::new();
+            for r in &runs {
+                let name = format!("{} ({})", printable(&r.run), printable(&r.model));
+                match counted.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, k)) => *k += 1,
+                    None => counted.push((name, 1)),
+                }
+            }
             let names: Vec<String> =
-                runs.iter().map(|r| format!("{} ({})", printable(&r.run), printable(&r.model))).collect();
+                counted.into_iter().map(|(n, k)| if k > 1 { format!("{n} ×{k}") } else { n }).collect();
             // Only what tells the runs apart is asked for.
             let models: std::collections::BTreeSet<&str> = runs.iter().map(|r| r.model.as_str()).collect();
             let names_of_runs: std::collections::BTreeSet<&str> = runs.iter().map(|r| r.run.as_str()).collect();
             let pick = match (models.len() > 1, names_of_runs.len() > 1) {
                 (true, true) => "--run NAME and --model M",
                 (true, false) => "--model M",
-                _ => "--run NAME",
+                (false, true) => "--run NAME",
+                (false, false) => {
+                    // One name and one model: the runs are files of their own (lm-eval's
+                    // samples files, one per task), and only the file tells them apart.
+                    let mut files: Vec<String> = runs.iter().map(|r| output::shown(&r.source)).collect();
+                    files.dedup();
+                    return Err(UsageError(format!(
+                        "{} holds {n} runs named {} of {}, each from a file of its own: {}; give one of those files as IN",
+                        output::shown(&args.input),
+                        printable(&runs[0].run),
+                        printable(&runs[0].model),
+                        evaltally_core::text::and_more(&files[..files.len().min(3)], files.len())
+                    ))
+                    .into());
+                }
             };
             Err(UsageError(format!(
                 "{} holds {n} runs: {}; pick one with {pick}",
                 output::shown(&args.input),
-                shown_few(&names)
+                evaltally_core::text::and_more(&names[..names.len().min(6)], names.len())
             ))
             .into())
         }
