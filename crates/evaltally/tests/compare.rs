@@ -92,7 +92,13 @@ fn usage_errors_exit_2() {
     assert!(one.stderr.contains("two run folders"), "{}", one.stderr);
     let folder = evaltally(&["compare", "testdata/bfcl/v4", RUN1]);
     assert_eq!(folder.code, 2);
-    assert!(folder.stderr.contains("holds 3 runs (run-1, run-2, run-10)"), "{}", folder.stderr);
+    assert!(folder.stderr.contains("holds 3 runs (run-1, run-2, run-10); name one run folder"), "{}", folder.stderr);
+    // A file of several trials has no folder to name: it is a group.
+    let trials = "testdata/tau2/acme-7b-telecom.json";
+    let file = evaltally(&["compare", trials, trials]);
+    assert_eq!(file.code, 2);
+    assert!(file.stderr.contains("compares as a group: `evaltally compare --base BASE --new NEW`"), "{}", file.stderr);
+    assert_eq!(evaltally(&["compare", "--base", trials, "--new", trials]).code, 0);
     assert_eq!(evaltally(&["compare", "--base", RUN1]).code, 2);
     assert_eq!(evaltally(&["compare", RUN1, RUN2, "--base", RUN1, "--new", RUN2]).code, 2);
     assert_eq!(evaltally(&["compare", "testdata/not-bfcl", RUN1]).code, 2);

@@ -234,11 +234,19 @@ fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<(Loa
     names.sort_by(|a, b| evaltally_core::id::natural_str_cmp(a, b));
     names.dedup();
     if names.len() > 1 {
+        let listed: Vec<String> = names.iter().map(|n| printable(n).into_owned()).collect();
+        let listed = and_more(&listed[..listed.len().min(6)], listed.len());
+        // A file of several runs (τ-bench trials, inspect epochs, promptfoo repeats) has no
+        // run folder to name: it is a group.
+        let how = if path.is_file() {
+            "a file of several runs (trials, epochs, repeats) compares as a group: `evaltally compare --base BASE --new NEW`"
+        } else {
+            "name one run folder, or compare groups with --base/--new"
+        };
         return Err(UsageError(format!(
-            "{label} `{}` holds {} runs ({}); name one run folder, or compare groups with --base/--new",
+            "{label} `{}` holds {} runs ({listed}); {how}",
             output::shown(path),
-            names.len(),
-            names.iter().map(|n| printable(n)).collect::<Vec<_>>().join(", ")
+            names.len()
         ))
         .into());
     }
