@@ -29,15 +29,8 @@ pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) ->
             rec.meta.timestamp.clone_from(&report.start_time);
             rec.tests = report.kept().map(sfbench_test).collect();
         }
-        other => {
-            return Err(Diagnostic::error(
-                path,
-                format!(
-                    "{} files hold no per-instance outcomes; `evaltally convert --to sfbench-v2` migrates them",
-                    other.name()
-                ),
-            ));
-        }
+        // Said as the analyses say it: a warning, the file's runs none.
+        other => return Err(crate::sources::no_outcomes(path, other)),
     }
     Ok(vec![rec])
 }

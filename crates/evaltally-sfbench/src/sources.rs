@@ -79,13 +79,7 @@ pub fn read_document(path: &Path, format: Format, doc: &Value) -> SourceOutcome 
             out.diagnostics.extend(report.notes.iter().map(|n| Diagnostic::warning(path, n.clone())));
             out.runs = report.category_runs(&run);
         }
-        other => out.diagnostics.push(Diagnostic::warning(
-            path,
-            format!(
-                "{} files hold no per-instance outcomes to analyse; convert them with `evaltally convert --to sfbench-v2`",
-                other.name()
-            ),
-        )),
+        other => out.diagnostics.push(no_outcomes(path, other)),
     }
     out
 }
@@ -118,4 +112,16 @@ pub fn show_document(path: &Path, format: Format, doc: &Value, id: &str) -> Opti
         }),
         _ => None,
     }
+}
+
+/// The warning for a file of the SF-Bench family that holds no per-instance outcomes (a v1
+/// report, a summary alone): read, it gives no run.
+pub(crate) fn no_outcomes(path: &Path, format: Format) -> Diagnostic {
+    Diagnostic::warning(
+        path,
+        format!(
+            "{} files hold no per-instance outcomes to analyse; convert them with `evaltally convert --to sfbench-v2`",
+            format.name()
+        ),
+    )
 }

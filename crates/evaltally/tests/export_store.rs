@@ -187,3 +187,23 @@ fn last_n_of_undated_entries_picks_the_last_pushed() {
     let line: serde_json::Value = serde_json::from_str(export.stdout.lines().next().unwrap()).unwrap();
     assert_eq!((line["git_branch"].as_str(), line["git_sha"].as_str()), (Some("main"), Some("sha-run-2")));
 }
+
+/// `cost` and `export` on files that hold no run exit 2 and say so, as the analyses do; an
+/// SF-Bench summary alone is a warning to them as to the analyses, not an error.
+#[test]
+fn nothing_to_export_or_cost_exits_2() {
+    let summary = "testdata/shapes/sfbench/results-folder/results/acme-sf-model/summary.md";
+    for (command, verb) in [("export", "export"), ("cost", "read")] {
+        let run = evaltally(&[command, summary]);
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("error: nothing to {verb} in {summary}")), "{}", run.stderr);
+    }
+    let report = "testdata/sfbench-runs/run-1/report.json";
+    let v1 = "testdata/sfbench/v1-engine-summary.json";
+    let stability = evaltally(&["stability", report, v1]);
+    let export = evaltally(&["export", report, v1]);
+    assert_eq!((stability.code, export.code), (0, 0), "{}\n{}", stability.stderr, export.stderr);
+    let said = |stderr: &str| stderr.lines().find(|l| l.contains("hold no per-instance outcomes")).map(str::to_string);
+    assert_eq!(said(&export.stderr), said(&stability.stderr));
+    assert!(said(&export.stderr).is_some_and(|l| l.contains(": warning: ")), "{}", export.stderr);
+}

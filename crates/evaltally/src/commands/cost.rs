@@ -9,7 +9,8 @@ use crate::{Exit, output};
 
 pub(crate) fn run(args: &CostArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), Vec::new(), false)?;
-    let records = super::stability::records(&args.paths, &filter)?;
+    let records =
+        super::stability::some_records(super::stability::records(&args.paths, &filter)?, &args.paths, "read")?;
     let runs: Vec<_> = records.runs.iter().map(run_cost).collect();
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let text = match args.format {

@@ -11,7 +11,8 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<Exit> {
     }
     let filter =
         super::stability::filter(&args.read, args.select.models.clone(), args.select.categories.clone(), false)?;
-    let records = super::stability::records(&args.paths, &filter)?;
+    let records =
+        super::stability::some_records(super::stability::records(&args.paths, &filter)?, &args.paths, "export")?;
     let named_parquet = args.output.as_deref().is_some_and(|o| evaltally_format::has_extension(o, "parquet"));
     let format = args.format.unwrap_or(if named_parquet { ExportFormat::Parquet } else { ExportFormat::Jsonl });
     let bytes = match format {

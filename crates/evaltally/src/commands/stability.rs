@@ -177,17 +177,31 @@ pub(crate) fn load_runs_and_records(
 /// `loaded`, unless it holds no run: then a usage error after the diagnostics.
 pub(crate) fn something_to(loaded: Loaded, paths: &[PathBuf], verb: &str) -> anyhow::Result<Loaded> {
     if loaded.runs.is_empty() {
-        output::report_diagnostics(&loaded.diagnostics);
-        let why = if output::has_problems(&loaded.diagnostics) {
-            "no result file could be read (see above)"
-        } else if loaded.diagnostics.is_empty() {
-            "the files found hold no runs"
-        } else {
-            "no file found is in a format evaltally reads (see the note above)"
-        };
-        return Err(UsageError(format!("nothing to {verb} in {}: {why}", output::shown_all(paths))).into());
+        return Err(nothing_to(&loaded.diagnostics, paths, verb));
     }
     Ok(loaded)
+}
+
+/// `records`, unless they hold no run: then a usage error after the diagnostics, as
+/// [`something_to`] for the commands that read runs test by test (`cost`, `export`).
+pub(crate) fn some_records(records: Records, paths: &[PathBuf], verb: &str) -> anyhow::Result<Records> {
+    if records.runs.is_empty() {
+        return Err(nothing_to(&records.diagnostics, paths, verb));
+    }
+    Ok(records)
+}
+
+/// The usage error for paths that gave no run, said after what reading them said.
+fn nothing_to(diagnostics: &[evaltally_core::Diagnostic], paths: &[PathBuf], verb: &str) -> anyhow::Error {
+    output::report_diagnostics(diagnostics);
+    let why = if output::has_problems(diagnostics) {
+        "no result file could be read (see above)"
+    } else if diagnostics.is_empty() {
+        "the files found hold no runs"
+    } else {
+        "no file found is in a format evaltally reads (see the note above)"
+    };
+    UsageError(format!("nothing to {verb} in {}: {why}", output::shown_all(paths))).into()
 }
 
 /// The exit code of an analysis: 1 when a file had errors, when there were warnings and
