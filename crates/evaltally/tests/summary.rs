@@ -75,10 +75,16 @@ fn swebench_stored_counts_that_differ_are_said() {
     std::fs::write(&file, doc.to_string()).unwrap();
     let out = evaltally(&["summary", file.to_str().unwrap()]);
     assert!(
-        out.stdout.contains(
-            "the stored counts differ from the lists they count:\n    resolved_instances: stored 5, counted 3\n"
-        ),
+        out.stdout.contains("the stored counts do not add up:\n    resolved_instances: stored 5, counted 3\n"),
         "{}",
         out.stdout
     );
+    // Counts that do not add up to each other are said too, as `validate` says them.
+    doc["resolved_instances"] = serde_json::json!(3);
+    doc["total_instances"] = serde_json::json!(7);
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let out = evaltally(&["summary", file.to_str().unwrap()]);
+    assert!(out.stdout.contains("the stored counts do not add up:\n    total_instances: is 7, but "), "{}", out.stdout);
+    let validate = evaltally(&["validate", file.to_str().unwrap()]);
+    assert!(validate.stdout.contains("$.total_instances: warning: is 7, but "), "{}", validate.stdout);
 }

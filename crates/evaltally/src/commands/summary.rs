@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use evaltally_core::text::printable;
 use evaltally_report::summary::{SfbenchSummary, stored, swebench_json, swebench_markdown, swebench_text};
 use evaltally_sfbench::detect::{Format as Detected, detect};
 use evaltally_sfbench::report::Report;
@@ -57,14 +58,24 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
             match args.format {
                 Format::Text => {
                     let mut text = swebench_text(&path, &run);
-                    // The report's own counts, against the lists they count.
+                    // The report's own counts, against the lists they count and each other,
+                    // as `validate` checks them.
                     let differ = evaltally_swebench::validate::stored_counts_that_differ(&doc);
-                    if differ.is_empty() {
+                    let checks: Vec<_> = evaltally_swebench::validate::validate(&doc, Harness::RunReport)
+                        .into_iter()
+                        .filter(|f| f.path.ends_with("_instances") && f.severity != evaltally_core::Severity::Info)
+                        .filter(|f| !differ.iter().any(|(key, ..)| f.path == format!("$.{key}")))
+                        .collect();
+                    if differ.is_empty() && checks.is_empty() {
                         text.push_str("\n  the stored counts agree with the lists they count\n");
                     } else {
-                        text.push_str("\n  the stored counts differ from the lists they count:\n");
+                        text.push_str("\n  the stored counts do not add up:\n");
                         for (key, stored, listed) in differ {
                             let _ = writeln!(text, "    {key}: stored {stored}, counted {listed}");
+                        }
+                        for f in &checks {
+                            let key = f.path.trim_start_matches("$.");
+                            let _ = writeln!(text, "    {}: {}", printable(key), printable(&f.message));
                         }
                     }
                     text
