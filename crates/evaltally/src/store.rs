@@ -23,6 +23,7 @@
 //! policy: a link leaving the run folder, a loop or a broken link is reported and not
 //! copied, and hidden entries are left out.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -168,7 +169,32 @@ pub(crate) fn select(store: &mut Store, paths: &[&Path], none_is_fine: bool) -> 
             }
         }
     }
+    tell_apart(&mut runs);
     Ok(runs)
+}
+
+/// Gives runs of one model stored under one name (an evaluation that always writes its runs
+/// to `run-1`) names of their own: the name, `@`, and the commit pushed with it, or the
+/// store's id of the run where commits do not tell them apart (`run-1@1111111`,
+/// `run-1#42`). Under one name they were one run, their counts averaged.
+fn tell_apart(runs: &mut [StoredRun]) {
+    let mut count: HashMap<(String, String), Vec<Option<String>>> = HashMap::new();
+    for r in runs.iter() {
+        let sha = r.meta.git_sha.as_deref().map(|s| s.chars().take(7).collect::<String>());
+        count.entry((r.run.clone(), r.model.clone())).or_default().push(sha);
+    }
+    for r in runs.iter_mut() {
+        let shas = &count[&(r.run.clone(), r.model.clone())];
+        if shas.len() < 2 {
+            continue;
+        }
+        let sha = r.meta.git_sha.as_deref().map(|s| s.chars().take(7).collect::<String>());
+        let unique = sha.is_some() && shas.iter().filter(|s| **s == sha).count() == 1;
+        r.run = match sha {
+            Some(sha) if unique => format!("{}@{sha}", r.run),
+            _ => format!("{}#{}", r.run, r.id),
+        };
+    }
 }
 
 /// A connection to the PostgreSQL store that `store:` paths name.

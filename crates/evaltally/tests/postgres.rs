@@ -422,3 +422,26 @@ fn a_push_while_serving_the_store_appears() {
         assert!(!body.contains("evaltally-ci-secret") && !body.contains("postgres://"), "{target}: {body}");
     }
 }
+
+/// An evaluation that always writes its run to the same folder name stores runs of one name:
+/// they stay runs of their own, named after their commits, not one run with averaged counts.
+#[test]
+fn runs_stored_under_one_name_stay_apart() {
+    let Some(url) = fresh_database("one_name") else { return };
+    let copies = tempfile::tempdir().unwrap();
+    for (i, run) in BFCL.iter().enumerate() {
+        let dir = copies.path().join(format!("job-{i}")).join("run-1");
+        evaltally_testkit::copy_folder(&workspace_root().join(run), &dir);
+        let sha = format!("{i}{i}{i}{i}{i}{i}{i}0");
+        ok(&url, &["push", dir.to_str().unwrap(), "--branch", "main", "--commit", &sha]);
+    }
+    let doc = json(&ok(&url, &["stability", "store:branch=main", "--model", "acme_tiny-7b", "--format", "json"]));
+    let mut runs: Vec<&str> =
+        doc["models"][0]["runs"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+    runs.sort_unstable();
+    assert_eq!(runs, ["run-1@0000000", "run-1@1111111", "run-1@2222222"]);
+    // The same three runs as the folders give, not one.
+    let folders =
+        json(&ok(&url, &["stability", BFCL[0], BFCL[1], BFCL[2], "--model", "acme_tiny-7b", "--format", "json"]));
+    assert_eq!(doc["models"][0]["overall"], folders["models"][0]["overall"]);
+}
