@@ -85,6 +85,16 @@ pub(crate) fn location(explicit: Option<&Path>) -> anyhow::Result<Location> {
     Ok(Location::Folder(PathBuf::from(home).join(".local").join("share").join("evaltally").join("store")))
 }
 
+/// ` (EVALTALLY_STORE is set but empty, …)` when it is: a CI secret a job does not get (a
+/// fork's pull request) leaves it so, and the default folder store is used instead.
+fn empty_variable() -> &'static str {
+    if std::env::var_os("EVALTALLY_STORE").is_some_and(|v| v.is_empty()) {
+        " (EVALTALLY_STORE is set but empty, so this is the default folder store: a CI secret this job does not get?)"
+    } else {
+        ""
+    }
+}
+
 /// A store error as the CLI reports it: connecting (URL, password, server) and selections
 /// are usage errors (exit 2), on one line; a statement failing half way is not.
 pub(crate) fn store_error(e: StoreError) -> anyhow::Error {
@@ -267,9 +277,10 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
             let plain = !matches!(name, "" | "." | "..") && !name.contains(['/', '\\']);
             if !plain || entry_meta(&dir).is_none() {
                 return Err(UsageError(format!(
-                    "no entry `{}` in the store {}; `evaltally runs` lists them",
+                    "no entry `{}` in the store {}{}; `evaltally runs` lists them",
                     printable(name),
-                    shown(&store)
+                    shown(&store),
+                    empty_variable()
                 ))
                 .into());
             }
@@ -279,8 +290,9 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
         let picked = select_entries(&store, &selection)?;
         if picked.is_empty() {
             return Err(UsageError(format!(
-                "no entry in the store {} matches `store:{}`; `evaltally runs` lists them",
+                "no entry in the store {}{} matches `store:{}`; `evaltally runs` lists them",
                 shown(&store),
+                empty_variable(),
                 printable(text)
             ))
             .into());

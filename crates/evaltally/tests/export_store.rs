@@ -207,3 +207,18 @@ fn nothing_to_export_or_cost_exits_2() {
     assert_eq!(said(&export.stderr), said(&stability.stderr));
     assert!(said(&export.stderr).is_some_and(|l| l.contains(": warning: ")), "{}", export.stderr);
 }
+
+/// An empty EVALTALLY_STORE (a CI secret a fork's job does not get) falls back to the default
+/// folder store, and a selection that finds nothing there says so.
+#[test]
+fn an_empty_store_variable_is_said_when_nothing_is_found() {
+    let data = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", ""), ("XDG_DATA_HOME", data.path().to_str().unwrap())];
+    let run = evaltally_in(&workspace_root(), &["stability", "store:branch=main,last=3"], &env);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("(EVALTALLY_STORE is set but empty, so this is the default folder store"),
+        "{}",
+        run.stderr
+    );
+}
