@@ -122,7 +122,7 @@ fn status(task: &str, i: usize, field: &str, value: Option<&Value>, may_be_absen
             let side = Side::of_word(word);
             if side == Side::Unknown {
                 said.warn(format!(
-                    "task {task}, sample {i}: `{field}` {word:?} is no status EvalPlus writes; not judged"
+                    "task {task}, sample {i}: `{field}` {word:?} is not a status EvalPlus writes; not judged"
                 ));
             }
             side
@@ -232,7 +232,7 @@ fn legacy_status(id: &str, i: usize, side: &str, pair: &Value, said: &mut Said<'
         let s = Side::of_word(word);
         if s == Side::Unknown {
             said.warn(format!(
-                "task {id}, sample {i}: `{side}` status {word:?} is no status EvalPlus writes; not judged"
+                "task {id}, sample {i}: `{side}` status {word:?} is not a status EvalPlus writes; not judged"
             ));
         }
         s
@@ -306,7 +306,7 @@ mod tests {
         let all = said.join("\n");
         for want in [
             "task HumanEval/0, sample 0: `task_id` is \"HumanEval/9\"; read as task HumanEval/0",
-            "task HumanEval/0, sample 0: `base_status` \"crashed\" is no status EvalPlus writes; not judged",
+            "task HumanEval/0, sample 0: `base_status` \"crashed\" is not a status EvalPlus writes; not judged",
             "task HumanEval/0, sample 1: expected an object with `base_status`, found a number; counted unscored",
             "task HumanEval/0, sample 3: no `base_status`; not judged",
             "task HumanEval/1: expected a list of samples or an object with `base`, found a string; counted unscored",

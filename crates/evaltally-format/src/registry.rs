@@ -407,7 +407,22 @@ impl SniffedFile {
         let path = input.path;
         let broken = match unread::kind(input) {
             unread::Kind::JsonLines => unread::json_lines_problem(path, input.bytes),
-            unread::Kind::Json => unread::json_problem(path, input.bytes),
+            unread::Kind::Json => match unread::json_problem(path, input.bytes) {
+                // JSON Lines under a `.json` name (BFCL's old `result.json` answer files):
+                // said as what it is.
+                Some(broken)
+                    if !broken.damaged && !input.named && unread::json_lines_problem(path, input.bytes).is_none() =>
+                {
+                    return Diagnostic::note(
+                        path,
+                        format!(
+                            "not read: {} in a `.json` file, a shape no format evaltally reads",
+                            unread::json_lines_what(input.bytes)
+                        ),
+                    );
+                }
+                other => other,
+            },
             unread::Kind::Xml | unread::Kind::Other => None,
         };
         if let Some(broken) = broken {

@@ -78,7 +78,7 @@ impl Broken {
         let kind = if self.error.message.starts_with("not valid JSON Lines") { "JSON Lines" } else { "JSON" };
         Diagnostic::note(
             &self.error.path,
-            format!("not read: not valid {kind} ({place}{what}), so no file a format's writer writes"),
+            format!("not read: not valid {kind} ({place}{what}), so not a file any format's writer writes"),
         )
     }
 }
@@ -168,20 +168,7 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
                 _ => "a JSON document".to_string(),
             })
         }
-        Kind::JsonLines => {
-            let text = input.text_bytes();
-            let first = text.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace));
-            let names = first
-                .and_then(|l| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(l).ok())
-                .map(|m| m.keys().cloned().collect::<Vec<_>>());
-            Some(match names {
-                None if first.is_none() => "an empty JSON Lines file".to_string(),
-                Some(names) if !names.is_empty() => {
-                    format!("JSON Lines (the first line's keys {})", keys(names))
-                }
-                _ => "JSON Lines".to_string(),
-            })
-        }
+        Kind::JsonLines => Some(json_lines_what(input.text_bytes())),
         Kind::Xml => Some(match xml_root(input.text_bytes()) {
             Some(root) => {
                 format!("an XML document with root `<{root}>` (a JUnit report's is `<testsuites>` or `<testsuite>`)")
@@ -189,6 +176,26 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
             None => "an XML document with no root element".to_string(),
         }),
         Kind::Other => None,
+    }
+}
+
+/// What a JSON Lines text is: `JSON Lines (the first line's keys `a`, `b`)`.
+pub(crate) fn json_lines_what(text: &[u8]) -> String {
+    const SHOWN: usize = 5;
+    let first = text.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace));
+    let names = first
+        .and_then(|l| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(l).ok())
+        .map(|m| m.keys().cloned().collect::<Vec<_>>());
+    match names {
+        None if first.is_none() => "an empty JSON Lines file".to_string(),
+        Some(names) if !names.is_empty() => {
+            let mut list: Vec<String> = names.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
+            if names.len() > SHOWN {
+                list.push(format!("{} more", names.len() - SHOWN));
+            }
+            format!("JSON Lines (the first line's keys {})", list.join(", "))
+        }
+        _ => "JSON Lines".to_string(),
     }
 }
 
@@ -279,7 +286,7 @@ mod tests {
         assert!(note.is_note(), "{note}");
         assert_eq!(
             note.message,
-            "not read: not valid JSON (line 1, column 1: expected value), so no file a format's writer writes"
+            "not read: not valid JSON (line 1, column 1: expected value), so not a file any format's writer writes"
         );
         assert!(said("result.json", b"{\"id\": 1}\n{\"id\": 2}\n").is_note());
         assert!(said("s.jsonl", b"# notes\n{\"a\": 1}\n").is_note());

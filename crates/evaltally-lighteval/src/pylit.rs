@@ -242,7 +242,7 @@ impl Parser<'_> {
                 return match self.name()? {
                     Val::Float(f) => Ok(Val::Float(if negative { -f } else { f })),
                     Val::Int(i) => Ok(Val::Int(if negative { -i } else { i })),
-                    _ => Err(self.err("a sign before something that is no number")),
+                    _ => Err(self.err("a sign before something that is not a number")),
                 };
             }
         }

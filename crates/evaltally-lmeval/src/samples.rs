@@ -389,7 +389,7 @@ pub(crate) fn metric(
             diagnostics.push(Diagnostic::warning(
                 path,
                 format!(
-                    "metric `{corpus}` is no number per document (lm-eval keeps each document's pair and scores \
+                    "metric `{corpus}` is not a number per document (lm-eval keeps each document's pair and scores \
                      the whole corpus): no document can be judged; nothing read"
                 ),
             ));
@@ -475,7 +475,7 @@ mod tests {
         let mut said = Vec::new();
         let pairs = [doc(r#"{"doc_id": 0, "metrics": ["bleu"], "bleu": ["ref", "pred"]}"#)];
         assert_eq!(metric(Path::new("s.jsonl"), &pairs, &scoring, &mut said), None);
-        assert!(said[0].is_warning() && said[0].message.starts_with("metric `bleu` is no number per document"));
+        assert!(said[0].is_warning() && said[0].message.starts_with("metric `bleu` is not a number per document"));
         said.clear();
         let answers = [doc(r#"{"doc_id": 0, "metrics": ["bypass"], "bypass": null, "resps": [["x"]]}"#)];
         assert_eq!(metric(Path::new("s.jsonl"), &answers, &scoring, &mut said), None);

@@ -208,9 +208,13 @@ impl Format for SweBench {
                     diagnostics.push(Diagnostic::info(
                         folder,
                         format!(
-                            "not read: {} per-instance reports (`report.json`), which the run report `{}` \
+                            "not read: {} (`report.json`), which the run report `{}` \
                              covers: it is read instead when among the paths given",
-                            found.len(),
+                            if found.len() == 1 {
+                                "1 per-instance report".to_string()
+                            } else {
+                                format!("{} per-instance reports", found.len())
+                            },
                             report.display()
                         ),
                     ));

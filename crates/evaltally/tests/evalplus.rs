@@ -191,7 +191,7 @@ fn damaged_tasks_and_samples_are_said_and_counted_apart() {
     let validate = evaltally_in(dir.path(), &["validate", "acme_vllm_temp_0.8_eval_results.json"], &[]);
     assert_eq!((stability.code, validate.code), (1, 1), "{}{}", stability.stderr, validate.stdout);
     for said in [
-        "task HumanEval/0, sample 1: `base_status` \"crashed\" is no status EvalPlus writes; not judged",
+        "task HumanEval/0, sample 1: `base_status` \"crashed\" is not a status EvalPlus writes; not judged",
         "task HumanEval/1, sample 0: expected an object with `base_status`, found a number; counted unscored",
         "task HumanEval/1, sample 1: `task_id` is \"HumanEval/9\"; read as task HumanEval/1",
         "task HumanEval/2: expected a list of samples or an object with `base`, found a string; counted unscored",

@@ -105,7 +105,7 @@ fn identical_samples_of_reruns_are_runs_and_a_copied_folder_is_read_once() {
 }
 
 /// A model's runs of one task with different few-shot counts (the results files' `n-shot`)
-/// posed different prompts: they are no repeats, so each count is a category of its own,
+/// posed different prompts: they are not repeats, so each count is a category of its own,
 /// said once, and no test flips between them. `--category` takes the task's name (both
 /// setups) or a setup's. Each side of a `compare` holds one setup, so its task keeps its
 /// name and the two sides line up.
@@ -134,7 +134,7 @@ fn runs_of_two_few_shot_counts_are_two_categories() {
     assert_eq!(
         run.stderr.trim_end(),
         "./samples_arith_2026-01-02T00-00-00.000000.jsonl: warning: the runs of `arith` by `acme-7b` were run with 2 \
-         setups, so they are no repeats of each other: each setup is read as a category of its own, `arith (0-shot)` \
+         setups, so they are not repeats of each other: each setup is read as a category of its own, `arith (0-shot)` \
          and `arith (5-shot)`\n1 warning, 0 errors"
     );
     let strict = evaltally_in(dir.path(), &["stability", ".", "--strict"], &[]);

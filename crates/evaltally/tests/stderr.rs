@@ -179,3 +179,24 @@ fn per_instance_reports_a_run_report_covers_are_said_when_given_alone() {
     let verbose = evaltally(&["stability", "testdata/swebench/runs", "--verbose"]);
     assert!(verbose.stderr.contains(": info: not read: "), "{}", verbose.stderr);
 }
+
+/// JSON Lines under a `.json` name (BFCL's old `result.json` answer files) is said as what it
+/// is, not as JSON with "trailing characters".
+#[test]
+fn json_lines_in_a_json_file_is_said_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "run/result.json",
+        "{\"answer_id\": \"a\", \"question\": \"q\", \"text\": \"t\"}\n{\"answer_id\": \"b\", \"question\": \"q\", \"text\": \"t\"}\n",
+    );
+    write(dir.path(), "run/result/model-a/BFCL_v4_simple_python_result.json", &result_lines(2));
+    let run = evaltally_in(dir.path(), &["validate", "."], &[]);
+    assert!(
+        run.stdout.contains(
+            "result.json: not read: JSON Lines (the first line's keys `answer_id`, `question`, `text`) in a `.json` file, a shape no format evaltally reads"
+        ),
+        "{}",
+        run.stdout
+    );
+}

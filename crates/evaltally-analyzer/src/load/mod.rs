@@ -571,7 +571,7 @@ fn finish_loaded(
 
 /// Reads each setup as a category of its own where a model's runs of one category were
 /// run with different setups ([`evaltally_core::RunMeta::setup`]: lm-eval's few-shot
-/// count): `bias (0-shot)` and `bias (5-shot)`, no repeats of each other, so no test flips
+/// count): `bias (0-shot)` and `bias (5-shot)`, not repeats of each other, so no test flips
 /// between them. A category whose runs share one setup (or record none) keeps its name. A
 /// warning per split category, about the first run of the second setup.
 fn split_setups(runs: &mut [CategoryRun], diagnostics: &mut Vec<Diagnostic>) {
@@ -599,7 +599,7 @@ fn split_setups(runs: &mut [CategoryRun], diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.push(Diagnostic::warning(
             path,
             format!(
-                "the runs of `{category}` by `{model}` were run with {} setups, so they are no repeats of each \
+                "the runs of `{category}` by `{model}` were run with {} setups, so they are not repeats of each \
                  other: each setup is read as a category of its own, {}",
                 setups.len(),
                 evaltally_format::check::and_list(&names)
@@ -623,7 +623,7 @@ fn setup_of(r: &CategoryRun) -> Option<(&str, &str)> {
 
 /// A warning for each category whose runs record different test sets
 /// ([`evaltally_core::RunMeta::test_set`]): a dataset changed between them, so an id names
-/// one test in some runs and another in the rest, and the runs are no repeats of each
+/// one test in some runs and another in the rest, and the runs are not repeats of each
 /// other. Said once per category, about the first run of the second set; the runs
 /// (sorted) are read as they are.
 fn said_of_test_sets(runs: &[CategoryRun], diagnostics: &mut Vec<Diagnostic>) {
@@ -1129,7 +1129,7 @@ mod tests {
         assert_eq!(said[0].path, std::path::PathBuf::from("r2.json"));
         assert_eq!(
             said[0].message,
-            "the runs of `bias` by `a` were run with 3 setups, so they are no repeats of each other: each setup is \
+            "the runs of `bias` by `a` were run with 3 setups, so they are not repeats of each other: each setup is \
              read as a category of its own, `bias (0-shot)`, `bias (5-shot)` and `bias (10-shot)`"
         );
         assert_eq!(super::setup_of(&runs[0]), Some(("bias", "5-shot")));

@@ -104,8 +104,9 @@ pub(crate) fn run(args: &ReportArgs) -> anyhow::Result<Exit> {
     output::print(&text)?;
     if page.len() > options.max_bytes {
         output::note(&format!(
-            "the file is {}, over the 10 MB it keeps to where it can: its runs' outcomes take that much; \
+            "{} is {}, over the 10 MB a report keeps to where it can: its runs' outcomes take that much; \
              `--model` or `--category` make a smaller one",
+            output::shown(&args.output),
             size(page.len())
         ));
     } else if data.message_chars < args.message_chars {
