@@ -208,7 +208,7 @@ fn nothing_to_export_or_cost_exits_2() {
     assert!(said(&export.stderr).is_some_and(|l| l.contains(": warning: ")), "{}", export.stderr);
 }
 
-/// An empty EVALTALLY_STORE (a CI secret a fork's job does not get) falls back to the default
+/// An empty `EVALTALLY_STORE` (a CI secret a fork's job does not get) falls back to the default
 /// folder store, and a selection that finds nothing there says so.
 #[test]
 fn an_empty_store_variable_is_said_when_nothing_is_found() {
