@@ -253,8 +253,12 @@ pub(crate) enum Command {
     /// shape, evaluate.py's legacy file, the engine's summary.json), keeping statuses,
     /// scores, durations and errors that SF-Bench's own migration loses.
     ///
+    /// What the output cannot hold, or the run did not record, is said on stderr, one line
+    /// each after a note.
+    ///
     /// Exit status: 0 on success; 1 when files of IN had errors (what could be read is
-    /// converted and written); 2 on usage errors, when IN holds no run or several, or when OUT
+    /// converted and written), or when the run has no test judged pass, fail or errored; 2 on
+    /// usage errors, when IN holds no run or several, or when OUT
     /// would replace an input or sit in a folder read; 2 also when the machine fails it (an I/O error, a full disk, a server lost).
     Convert(ConvertArgs),
     /// Export runs as JSON Lines or Parquet: one row per run and test.

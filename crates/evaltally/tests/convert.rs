@@ -309,6 +309,26 @@ fn runs_only_their_files_tell_apart_name_the_files() {
     assert_eq!(one.code, 0, "{}", one.stderr);
 }
 
+/// A run none of whose tests was judged (BFCL results without their score files) converts
+/// to a document that says nothing of outcomes: a warning and exit 1, not silence.
+#[test]
+fn a_run_with_no_judged_test_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run-1");
+    evaltally_testkit::copy_folder(
+        &evaltally_testkit::workspace_root().join("testdata/bfcl/v4/run-1/result"),
+        &run.join("result"),
+    );
+    let out = evaltally(&["convert", run.to_str().unwrap(), "--to", "gstack"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("warning: the run has no test judged pass, fail or errored"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("tests that did not run or were not scored: gstack has no such state; left out"),
+        "{}",
+        out.stderr
+    );
+}
+
 /// A run whose time is its own timestamp (EvalPlus's `date`), not a start, keeps it: it was
 /// "not in the source; written as 1970-01-01T00:00:00Z".
 #[test]

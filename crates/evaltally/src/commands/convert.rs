@@ -5,8 +5,8 @@ use std::io::Write as _;
 use evaltally_analyzer::load;
 use std::path::Path;
 
-use evaltally_core::RunRecord;
 use evaltally_core::text::printable;
+use evaltally_core::{Outcome, RunRecord};
 use evaltally_format::{Input, Writer, Written};
 
 use crate::cli::ConvertArgs;
@@ -19,11 +19,13 @@ pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     let writer = load::registry()
         .writer(&args.to)
         .ok_or_else(|| UsageError(format!("--to {}: not a format evaltally writes", printable(&args.to))))?;
-    let (converted, had_errors) = if let Some(written) = migration(writer, &args.input)? {
-        (written, false)
+    let (converted, had_errors, judged) = if let Some(written) = migration(writer, &args.input)? {
+        (written, false, true)
     } else {
         let (run, had_errors) = pick_run(args)?;
-        (writer.write(&run).map_err(|e| anyhow::anyhow!(e))?, had_errors)
+        let judged =
+            run.tests.iter().any(|t| matches!(t.outcome, Some(Outcome::Pass | Outcome::Fail | Outcome::Errored)));
+        (writer.write(&run).map_err(|e| anyhow::anyhow!(e))?, had_errors, judged)
     };
     match &args.output {
         Some(out) => {
@@ -33,11 +35,32 @@ pub(crate) fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         None => output::print(&converted.text)?,
     }
     let mut err = std::io::stderr().lock();
-    for line in &converted.lost {
-        let _ = writeln!(err, "not carried over: {}", output::safe_lines(line));
+    if !converted.lost.is_empty() {
+        let _ = writeln!(
+            err,
+            "note: {} between the run and its {} output:",
+            if converted.lost.len() == 1 {
+                "1 difference".to_string()
+            } else {
+                format!("{} differences", converted.lost.len())
+            },
+            printable(&args.to)
+        );
+        for line in &converted.lost {
+            let line = line.strip_prefix("note: ").unwrap_or(line);
+            let _ = writeln!(err, "  {}", output::safe_lines(line));
+        }
     }
-    // The run was converted, but files it came from had errors (parts left out): say so.
-    Ok(if had_errors { Exit::Problems } else { Exit::Ok })
+    if !judged {
+        let _ = writeln!(
+            err,
+            "warning: the run has no test judged pass, fail or errored: the {} output says nothing of its outcomes",
+            printable(&args.to)
+        );
+    }
+    // The run was converted, but files it came from had errors (parts left out), or nothing
+    // it judged: say so.
+    Ok(if had_errors || !judged { Exit::Problems } else { Exit::Ok })
 }
 
 /// A file the writer converts whole (an SF-Bench v1 report to v2, which keeps more than a
