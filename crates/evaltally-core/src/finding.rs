@@ -80,14 +80,21 @@ impl Finding {
     }
 }
 
-/// For people: the path and message are shown with [`crate::text::printable`]; the fields
-/// and the JSON keep the exact text.
+/// For people: the path and message are shown with [`crate::text::printable`], the whole
+/// document (`$`) as `file`; the fields and the JSON keep the exact text.
+///
+/// ```
+/// let f = evaltally_core::Finding::warning("$", "a legacy file");
+/// assert_eq!(f.to_string(), "file: warning: a legacy file");
+/// assert_eq!(evaltally_core::Finding::error("$.total", "not a number").to_string(), "$.total: error: not a number");
+/// ```
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path == "$" { "file" } else { self.path.as_str() };
         write!(
             f,
             "{}: {}: {}",
-            crate::text::printable(&self.path),
+            crate::text::printable(path),
             self.severity.word(),
             crate::text::printable(&self.message)
         )

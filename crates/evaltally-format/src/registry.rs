@@ -465,7 +465,7 @@ impl SniffedFile {
             // A `.log` that is not a record log: a fact, said with --verbose, not counted
             // among the files not read.
             None if crate::has_extension(path, "log") => {
-                Diagnostic::info(path, "not read: a program's log, which no format evaltally reads writes")
+                Diagnostic::info(path, "not read: a program's log, not a result file of any format evaltally reads")
             }
             // Text under a format's name (a Git LFS pointer named `.eval`).
             None => Diagnostic::note(

@@ -210,7 +210,8 @@ fn record_logs_named_log_are_read_and_other_logs_are_only_a_fact() {
     );
     let verbose = evaltally(&["stability", dir, "--verbose"]);
     for log in ["stdout.log", "train.log"] {
-        let said = format!("{dir}/{log}: info: not read: a program's log, which no format evaltally reads writes");
+        let said =
+            format!("{dir}/{log}: info: not read: a program's log, not a result file of any format evaltally reads");
         assert!(verbose.stderr.contains(&said), "missing {said:?} in\n{}", verbose.stderr);
     }
     let validate = evaltally(&["validate", dir]);
@@ -218,14 +219,14 @@ fn record_logs_named_log_are_read_and_other_logs_are_only_a_fact() {
     // The two logs not read for one reason are one line; --verbose lists each.
     assert!(
         validate.stdout.contains(&format!(
-            "{dir}/stdout.log: not read: a program's log, which no format evaltally reads writes (2 files like it: \
+            "{dir}/stdout.log: not read: a program's log, not a result file of any format evaltally reads (2 files like it: \
              also {dir}/train.log; --verbose lists them)\n"
         )),
         "{}",
         validate.stdout
     );
     let every = evaltally(&["validate", dir, "--verbose"]);
-    assert!(every.stdout.contains(&format!("{dir}/train.log: not read\n  $: info: not read")), "{}", every.stdout);
+    assert!(every.stdout.contains(&format!("{dir}/train.log: not read\n  file: info: not read")), "{}", every.stdout);
     assert!(
         validate.stdout.ends_with("2 files: 2 valid, 0 invalid, 0 with warnings; 2 not read\n"),
         "{}",
