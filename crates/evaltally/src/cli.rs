@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// The exit codes every command follows (docs/guarantees.md says more).
-const EXIT_STATUS: &str = "Exit status: 0 done; 1 done, but the data is wrong (a file that could not be read, \
-an invalid file, a tripped gate); 2 not done: a usage error, or the machine failed (an I/O error, a full \
+const EXIT_STATUS: &str = "Exit status: 0 done; 1 done, but the data is wrong (a damaged or invalid \
+result file, a tripped gate); 2 not done: a usage error, or the machine failed (an I/O error, a full \
 disk, a server out of reach or lost); 3 a comparison inconclusive under --require-conclusive.";
 
 /// The exit codes, in one line of `-h`.
