@@ -167,7 +167,7 @@ impl Checker {
 /// let strict: Vec<String> = evaltally_gstack::validate_strict(&v).iter().map(ToString::to_string).collect();
 /// assert_eq!(strict, [
 ///     "$.schema_version: error: schema_version is 2; the format defines only version 1",
-///     "$: warning: passed (1) + failed (0) = 1, but total is 2",
+///     "file: warning: passed (1) + failed (0) = 1, but total is 2",
 ///     "$.total: warning: total is 2, but all_results lists 1 test",
 /// ]);
 /// ```
