@@ -179,9 +179,10 @@ fn not_read_lines(notes: &[&Diagnostic]) -> Vec<String> {
         lines.push(format!("{} {files} not read: {}{why}", unknown.len(), names.join(", ")));
     }
     if !skipped.is_empty() {
-        let (files, them) = if skipped.len() == 1 { ("file", "it") } else { ("files", "them") };
-        let list = if verbose() { String::new() } else { format!(" (--verbose lists {them})") };
-        lines.push(format!("{} {files} skipped as holding no runs{list}", skipped.len()));
+        // Copies of runs read elsewhere, sidecars, unfinished saves: each says why with
+        // --verbose.
+        let files = if skipped.len() == 1 { "file" } else { "files" };
+        lines.push(format!("{} {files} set aside, not read as runs{why}", skipped.len()));
     }
     lines
 }

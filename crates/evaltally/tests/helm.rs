@@ -145,7 +145,7 @@ fn refdata_run_has_the_provenance_counts() {
     let run = evaltally(&["stability", dir.to_str().unwrap(), "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // The run folder's other files are said to be skipped, and nothing else is said.
-    assert_eq!(run.stderr, "note: 2 files skipped as holding no runs (--verbose lists them)\n");
+    assert_eq!(run.stderr, "note: 2 files set aside, not read as runs (--verbose says why)\n");
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let skipped: Vec<&str> =
         doc["not_read"].as_array().unwrap().iter().map(|n| n["message"].as_str().unwrap()).collect();
