@@ -98,8 +98,20 @@ fn known_flaky_quarantines_regressions_for_fail_on() {
     let json =
         evaltally(&["compare", RUN1, RUN2, "--fail-on", "regressions", "--known-flaky", out, "--format", "json"]);
     assert_eq!(json.code, 0);
-    let _: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert!(json.stderr.contains("Quarantined by --known-flaky"), "{}", json.stderr);
+    // The document says what the gate decided and what the quarantine let through.
+    let gate = &doc["gate"];
+    assert_eq!((gate["fail_on"].as_str(), gate["tripped"].as_bool()), (Some("regressions"), Some(false)), "{gate}");
+    let excused = gate["excused"].as_array().unwrap();
+    assert!(
+        !excused.is_empty() && excused.iter().all(|e| e.as_str().unwrap().starts_with("acme_tiny-7b / ")),
+        "{gate}"
+    );
+    // Without a gate, no `gate`.
+    let plain: serde_json::Value =
+        serde_json::from_str(&evaltally(&["compare", RUN1, RUN2, "--format", "json"]).stdout).unwrap();
+    assert!(plain.get("gate").is_none());
 
     // A quarantine that misses the regressions leaves the gate shut.
     let other = dir.path().join("other.json");

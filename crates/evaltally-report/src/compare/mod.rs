@@ -43,13 +43,39 @@ pub struct Document<'a> {
     /// Cost, duration and token deltas, where the runs record them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub efficiency: Option<&'a evaltally_analyzer::efficiency::Efficiency>,
+    /// What the gates given decided (`--fail-on`, `--require-conclusive`), when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<&'a Gate>,
     /// What reading the files said: warnings, errors and the files not read.
     #[serde(flatten)]
     pub diagnostics: crate::Listed<'a>,
 }
 
+/// What `compare`'s gates decided, for a script that reads the JSON rather than the exit
+/// code.
+#[derive(Debug, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Gate {
+    /// `--fail-on`: `regressions` or `significant`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fail_on: Option<&'static str>,
+    /// Whether the `--fail-on` gate tripped.
+    pub tripped: bool,
+    /// `--require-conclusive` was given.
+    pub require_conclusive: bool,
+    /// Whether a model's overall or category verdict is inconclusive.
+    pub inconclusive: bool,
+    /// Regressions `--known-flaky` let through, as `model / category / id`.
+    pub excused: Vec<String>,
+}
+
 /// The JSON document as pretty-printed text with a final newline.
 pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
+    json_with_gate(report, diagnostics, None)
+}
+
+/// [`json`], with what the gates decided.
+pub fn json_with_gate(report: &CompareReport, diagnostics: &[Diagnostic], gate: Option<&Gate>) -> String {
     let doc = Document {
         schema: SCHEMA,
         mode: report.mode,
@@ -59,6 +85,7 @@ pub fn json(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
         settings: report.settings,
         models: &report.models,
         efficiency: report.efficiency.as_ref(),
+        gate,
         diagnostics: crate::Listed::of(diagnostics),
     };
     crate::pretty_json(&doc)

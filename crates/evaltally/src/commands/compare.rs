@@ -70,12 +70,28 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         ));
     }
 
+    let (counted, excused) = regressions(&report, &quarantine);
+    let tripped = match args.fail_on {
+        Some(FailOn::Regressions) => counted > 0,
+        Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::has_significant_regression),
+        None => false,
+    };
+    let inconclusive = report.models.iter().any(compare::ModelCompare::is_inconclusive);
+    let gate = (args.fail_on.is_some() || args.require_conclusive).then(|| render::Gate {
+        fail_on: args.fail_on.map(|f| match f {
+            FailOn::Regressions => "regressions",
+            FailOn::Significant => "significant",
+        }),
+        tripped,
+        require_conclusive: args.require_conclusive,
+        inconclusive,
+        excused: excused.clone(),
+    });
     let text = match args.format {
         Format::Text => render::text(&report, if output::use_color(color) { Style::colored() } else { Style::plain() }),
-        Format::Json => render::json(&report, &diagnostics),
+        Format::Json => render::json_with_gate(&report, &diagnostics, gate.as_ref()),
         Format::Markdown => render::markdown(&report, &diagnostics),
     };
-    let (counted, excused) = regressions(&report, &quarantine);
     let note = quarantine_note(&excused, args.fail_on == Some(FailOn::Regressions));
     match (&note, args.format) {
         // JSON keeps stdout one document; the note goes with the diagnostics.
@@ -91,16 +107,11 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
     }
     output::report_diagnostics(&diagnostics);
 
-    let tripped = match args.fail_on {
-        Some(FailOn::Regressions) => counted > 0,
-        Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::has_significant_regression),
-        None => false,
-    };
     if tripped {
         gate_note(&report, args.fail_on, &quarantine);
     }
     let exit = super::stability::exit_code(&diagnostics, args.strict, tripped);
-    if exit == Exit::Ok && args.require_conclusive && report.models.iter().any(compare::ModelCompare::is_inconclusive) {
+    if exit == Exit::Ok && args.require_conclusive && inconclusive {
         let which = verdicts(&report, compare::ModelCompare::is_inconclusive, |v| v == Verdict::Inconclusive);
         say(&format!(
             "--require-conclusive: inconclusive for {which}: more runs would tell (`evaltally plan` says how many)"
@@ -194,12 +205,8 @@ fn regressions(report: &compare::CompareReport, quarantine: &Quarantine) -> (usi
         for category in &model.categories {
             for id in &category.regressions {
                 if quarantine.contains(&category.category, id) {
-                    excused.push(format!(
-                        "{} / {} / {}",
-                        printable(&model.model),
-                        printable(&category.category),
-                        printable(id)
-                    ));
+                    // As written: the JSON keeps text exactly; the note escapes it.
+                    excused.push(format!("{} / {} / {}", model.model, category.category, id));
                 } else {
                     counted += 1;
                 }
@@ -218,7 +225,7 @@ fn quarantine_note(excused: &[String], gating: bool) -> Option<String> {
     Some(format!(
         "Quarantined by --known-flaky ({what}): {}:\n{}",
         super::stability::plural(excused.len(), "regression"),
-        excused.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
+        excused.iter().map(|e| format!("  {}", printable(e))).collect::<Vec<_>>().join("\n")
     ))
 }
 
