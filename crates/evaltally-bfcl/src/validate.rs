@@ -96,11 +96,7 @@ impl Parser {
         // simd-json finds the error fast but says little about it; serde_json, run on
         // this one bad line only, names the position and what it expected.
         match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
-            Err(se) => {
-                let msg = se.to_string();
-                let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-                Err((se.column() as u64, msg))
-            }
+            Err(se) => Err((evaltally_format::json::column(&se) as u64, evaltally_format::json::message(&se))),
             // An integer past f64's range (Python writes 1000! as digits): valid JSON,
             // which no float holds. Checked with such numbers as 0.
             Ok(_) if matches!(e.error(), simd_json::ErrorType::InvalidNumber | simd_json::ErrorType::Overflow) => {

@@ -12,10 +12,28 @@ use crate::scan::{array_at, object_at_with, string_value, value_end};
 /// diagnostics carry as fields.
 pub fn message(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    match msg.rfind(" at line ") {
-        Some(p) => msg[..p].to_string(),
-        None => msg,
+    let msg = match msg.rfind(" at line ") {
+        Some(p) => &msg[..p],
+        None => msg.as_str(),
+    };
+    // serde_json's words for what it met, in the words the readers use.
+    match msg {
+        "EOF while parsing a string" => "the text ends inside a string (cut short?)".to_string(),
+        "EOF while parsing an object" => "the text ends inside an object (cut short?)".to_string(),
+        "EOF while parsing a list" => "the text ends inside a list (cut short?)".to_string(),
+        "EOF while parsing a value" => "the text ends before a value (cut short?)".to_string(),
+        "trailing characters" => "more text after the JSON value".to_string(),
+        "expected ident" => "expected `true`, `false` or `null` here".to_string(),
+        "expected value" => "expected a JSON value here".to_string(),
+        other => other.to_string(),
     }
+}
+
+/// The 1-based column of `e`: where the character it expected should be. `serde_json` gives
+/// the last one it read, so a text cut short is placed one past its end.
+pub fn column(e: &serde_json::Error) -> usize {
+    let c = e.column();
+    if e.classify() == serde_json::error::Category::Eof && c > 0 { c + 1 } else { c }
 }
 
 /// A JSON syntax error as an error diagnostic on `path`, at its line and column:
@@ -24,15 +42,15 @@ pub fn message(e: &serde_json::Error) -> String {
 /// ```
 /// let e = serde_json::from_str::<serde_json::Value>("{\"a\": ").unwrap_err();
 /// let d = evaltally_format::json::error_diagnostic("r.json".as_ref(), &e);
-/// assert_eq!(d.to_string(), "r.json:1:6: error: not valid JSON: EOF while parsing a value");
+/// assert_eq!(d.to_string(), "r.json:1:7: error: not valid JSON: the text ends before a value (cut short?)");
 /// ```
 pub fn error_diagnostic(path: &Path, e: &serde_json::Error) -> Diagnostic {
-    Diagnostic::error(path, format!("not valid JSON: {}", message(e))).at(e.line() as u64, e.column() as u64)
+    Diagnostic::error(path, format!("not valid JSON: {}", message(e))).at(e.line() as u64, column(e) as u64)
 }
 
 /// The same error as a validation finding located by `line L, column C`.
 pub fn error_finding(e: &serde_json::Error) -> Finding {
-    let at = match e.column() {
+    let at = match column(e) {
         0 => format!("line {}", e.line()),
         column => format!("line {}, column {column}", e.line()),
     };

@@ -124,7 +124,7 @@ pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
                     path,
                     format!("not valid JSON Lines: line {}: {}", i + 1, crate::json::message(&e)),
                 )
-                .at(i as u64 + 1, e.column() as u64),
+                .at(i as u64 + 1, crate::json::column(&e) as u64),
             });
         }
     }
@@ -286,7 +286,7 @@ mod tests {
         assert!(note.is_note(), "{note}");
         assert_eq!(
             note.message,
-            "not read: not valid JSON (line 1, column 1: expected value), so not a file any format's writer writes"
+            "not read: not valid JSON (line 1, column 1: expected a JSON value here), so not a file any format's writer writes"
         );
         assert!(said("result.json", b"{\"id\": 1}\n{\"id\": 2}\n").is_note());
         assert!(said("s.jsonl", b"# notes\n{\"a\": 1}\n").is_note());

@@ -60,8 +60,8 @@ pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<(Value, Option<Dia
         Ok(v) => return Ok((v, None)),
         Err(e) => e,
     };
-    let msg = e.to_string();
-    let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
+    let msg = evaltally_format::json::message(&e);
+    let column = evaltally_format::json::column(&e) as u64;
     if let Ok(doc) = std::str::from_utf8(bytes).map_err(drop).and_then(|t| crate::js::parse(t).map_err(drop)) {
         let note = Diagnostic::warning(
             path,
@@ -70,10 +70,10 @@ pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<(Value, Option<Dia
                  U+FFFD and out-of-range numbers as null"
             ),
         )
-        .at(e.line() as u64, e.column() as u64);
+        .at(e.line() as u64, column);
         return Ok((doc.to_value(), Some(note)));
     }
-    Err(Diagnostic::error(path, format!("not valid JSON: {msg}")).at(e.line() as u64, e.column() as u64))
+    Err(Diagnostic::error(path, format!("not valid JSON: {msg}")).at(e.line() as u64, column))
 }
 
 /// Reads one result file: the run (with `source` set) and warnings about what was left out

@@ -58,7 +58,7 @@ impl RunSpec {
             format!(
                 "not valid JSON at line {}, column {}: {}",
                 e.line(),
-                e.column(),
+                evaltally_format::json::column(&e),
                 evaltally_format::json::message(&e)
             )
         })?;

@@ -163,7 +163,7 @@ fn full_samples(path: &Path, bytes: &[u8], id: &str) -> (Vec<Value>, Vec<Diagnos
                         "not valid JSON: {} (line {}, column {})",
                         evaltally_format::json::message(&e),
                         e.line(),
-                        e.column()
+                        evaltally_format::json::column(&e)
                     )
                 })
             });

@@ -82,7 +82,8 @@ fn a_report_cut_short_is_read_as_one_and_said_to_be_broken() {
     let expected = serde_json::from_slice::<serde_json::Value>(cut).unwrap_err();
     let text = d.to_string();
     assert!(
-        text.contains("not valid JSON") && text.contains(&format!(":{}:{}", expected.line(), expected.column())),
+        text.contains("not valid JSON")
+            && text.contains(&format!(":{}:{}", expected.line(), evaltally_format::json::column(&expected))),
         "{text}"
     );
 }

@@ -117,7 +117,7 @@ fn damaged_entries_are_named_and_left_out() {
         "key `train_trial_index` appears again in the same object",
         "no run_spec.json beside it; the model is read as `unknown` and the category as `boolq`",
         "mmlu:subject=a,model=m/per_instance_stats.json: warning: run_spec.json beside it: expected `adapter_spec.model`, a string; the model is read as `unknown`\n",
-        "cut/per_instance_stats.json:1:51: error: not valid JSON",
+        "cut/per_instance_stats.json:1:52: error: not valid JSON",
         "object/per_instance_stats.json: error: expected a list of HELM per-instance stats",
     ] {
         assert!(stability.stderr.contains(said), "{said}\n{}", stability.stderr);
@@ -132,7 +132,7 @@ fn damaged_entries_are_named_and_left_out() {
     assert!(show.stdout.contains("mmlu:subject=a,model=m#trial-0  passed"), "{}", show.stdout);
     assert!(
         show.stderr.contains(
-            "scenario_state.json:1:33: warning: not valid JSON: EOF while parsing a value; shown without prompts"
+            "scenario_state.json:1:34: warning: not valid JSON: the text ends before a value (cut short?); shown without prompts"
         ),
         "{}",
         show.stderr

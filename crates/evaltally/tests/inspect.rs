@@ -204,7 +204,7 @@ fn damaged_logs_are_named_and_the_rest_is_read() {
         "samples.eval: warning: sample 2 epoch 1 listed again; the first is kept",
         "samples.eval: warning: header.json: key `model` appears again",
         "scorer `match`: 1 sample gave values that are not a number, C/P/I/N or a boolean (first: sample 3 epoch 1: [1,2]); unscored",
-        "member.eval: error: summaries.json: not valid JSON: EOF while parsing a value (line 2, column 10)",
+        "member.eval: error: summaries.json: not valid JSON: the text ends before a value (cut short?) (line 2, column 11)",
         "headless.eval: error: expected header.json or _journal/start.json in the archive",
         "cut.eval: error: not a readable .eval archive (zip)",
         "cut.json:1:",

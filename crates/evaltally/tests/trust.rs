@@ -183,7 +183,7 @@ fn a_copy_under_a_name_no_writer_uses_is_not_read_and_said() {
     let cut = evaltally_in(dir.path(), &["stability", "."], &[]);
     assert_eq!(cut.code, 1, "{}", cut.stderr);
     assert!(
-        cut.stderr.contains("./notes.json:1:29: error: not valid JSON: EOF while parsing a list"),
+        cut.stderr.contains("./notes.json:1:30: error: not valid JSON: the text ends inside a list (cut short?)"),
         "{}",
         cut.stderr
     );
