@@ -296,6 +296,18 @@ pub fn and_more(shown: &[String], total: usize) -> String {
     if total > shown.len() { format!("{list} and {} more", total - shown.len()) } else { list }
 }
 
+/// The first `n` of `items` for a message, then how many more: [`and_more`] of a prefix.
+///
+/// ```
+/// use evaltally_core::text::first_of;
+/// let items: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+/// assert_eq!(first_of(&items, 2), "a, b and 1 more");
+/// assert_eq!(first_of(&items, 6), "a, b, c");
+/// ```
+pub fn first_of(items: &[String], n: usize) -> String {
+    and_more(&items[..items.len().min(n)], items.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,14 +134,6 @@ pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
 /// What the document is, for `not read: …, which no format evaltally reads`; `None` for
 /// files that are neither JSON nor XML.
 pub(crate) fn what(input: &Input<'_>) -> Option<String> {
-    const SHOWN: usize = 5;
-    let keys = |keys: Vec<String>| -> String {
-        let mut list: Vec<String> = keys.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
-        if keys.len() > SHOWN {
-            list.push(format!("{} more", keys.len() - SHOWN));
-        }
-        list.join(", ")
-    };
     match kind(input) {
         Kind::Json => {
             let text = input.text_bytes();
@@ -151,7 +143,7 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
                 if names.is_empty() {
                     return Some("an empty JSON object".to_string());
                 }
-                return Some(format!("a JSON object (keys {})", keys(names)));
+                return Some(format!("a JSON object (keys {})", keys(&names)));
             }
             let list = serde_json::from_slice::<Vec<&serde_json::value::RawValue>>(text).ok();
             let first = list
@@ -162,7 +154,7 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
                 (Some(list), Some(item)) => format!(
                     "a JSON list of {} (the first with keys {})",
                     plural(list.len(), "item"),
-                    keys(item.keys().cloned().collect())
+                    keys(&item.keys().cloned().collect::<Vec<_>>())
                 ),
                 (Some(list), None) if list.is_empty() => "an empty JSON list".to_string(),
                 _ => "a JSON document".to_string(),
@@ -181,22 +173,25 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
 
 /// What a JSON Lines text is: `JSON Lines (the first line's keys `a`, `b`)`.
 pub(crate) fn json_lines_what(text: &[u8]) -> String {
-    const SHOWN: usize = 5;
     let first = text.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace));
     let names = first
         .and_then(|l| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(l).ok())
         .map(|m| m.keys().cloned().collect::<Vec<_>>());
     match names {
         None if first.is_none() => "an empty JSON Lines file".to_string(),
-        Some(names) if !names.is_empty() => {
-            let mut list: Vec<String> = names.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
-            if names.len() > SHOWN {
-                list.push(format!("{} more", names.len() - SHOWN));
-            }
-            format!("JSON Lines (the first line's keys {})", list.join(", "))
-        }
+        Some(names) if !names.is_empty() => format!("JSON Lines (the first line's keys {})", keys(&names)),
         _ => "JSON Lines".to_string(),
     }
+}
+
+/// The first five of `keys` in backticks, then how many more: `` `a`, `b`, 2 more ``.
+fn keys(keys: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut list: Vec<String> = keys.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
+    if keys.len() > SHOWN {
+        list.push(format!("{} more", keys.len() - SHOWN));
+    }
+    list.join(", ")
 }
 
 fn plural(n: usize, word: &str) -> String {

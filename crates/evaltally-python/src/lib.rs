@@ -97,11 +97,16 @@ fn filter(filters: &str) -> Result<Filter, Error> {
     })
 }
 
+/// The error for paths that gave no run.
+fn nothing(paths: &[PathBuf]) -> Error {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    Error::Nothing(shown.join(", "))
+}
+
 fn read(paths: &[PathBuf], filter: &Filter) -> Result<Loaded, Error> {
     let loaded = load::load(paths, filter, &NoProgress)?;
     if loaded.runs.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Error::Nothing(shown.join(", ")));
+        return Err(nothing(paths));
     }
     Ok(loaded)
 }
@@ -111,8 +116,7 @@ fn read_with_records(paths: &[PathBuf], filter: &Filter) -> Result<(Loaded, load
     let (loaded, records) =
         load::load_with_records(paths, filter, &NoProgress, &evaltally_analyzer::Cache::disabled())?;
     if loaded.runs.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Error::Nothing(shown.join(", ")));
+        return Err(nothing(paths));
     }
     Ok((loaded, records))
 }
@@ -141,8 +145,7 @@ pub fn compare(base: &[PathBuf], new: &[PathBuf], filters: &str) -> Result<Strin
 pub fn load(paths: &[PathBuf], filters: &str) -> Result<String, Error> {
     let records = load::records(paths, &filter(filters)?)?;
     if records.runs.is_empty() {
-        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(Error::Nothing(shown.join(", ")));
+        return Err(nothing(paths));
     }
     let mut out = String::new();
     for run in &records.runs {

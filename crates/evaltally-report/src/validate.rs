@@ -74,17 +74,20 @@ pub fn json(files: &[FileValidation]) -> String {
     crate::pretty_json(&doc)
 }
 
-/// One kind of fact of the files' shapes (`info`), for the line that says it once.
-struct Fact<'a> {
-    /// [`evaltally_core::diag::kind`] of its message.
-    kind: String,
-    /// The first file that has it, and its finding there.
-    first: &'a FileValidation,
-    finding: &'a Finding,
-    /// The next file that has it.
-    second: Option<&'a FileValidation>,
-    /// How many files have it.
-    files: usize,
+/// `what` said of the first of `files`, one line for all: `a.json: what (3 files like it:
+/// also b.json and 1 more; --verbose lists them)`.
+fn like_it(what: &str, files: &[&FileValidation]) -> String {
+    let mut line = format!("{}: {what}", printable(&files[0].path.to_string_lossy()));
+    if let Some(next) = files.get(1) {
+        let more = if files.len() > 2 { format!(" and {} more", files.len() - 2) } else { String::new() };
+        let _ = write!(
+            line,
+            " ({} files like it: also {}{more}; --verbose lists them)",
+            files.len(),
+            printable(&next.path.to_string_lossy())
+        );
+    }
+    line
 }
 
 /// Above this many files valid with no warning, they are counted in one line, not listed
@@ -101,10 +104,10 @@ pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
     use evaltally_core::Severity::Info;
     let mut out = String::new();
     let mut unread_kinds: Vec<(String, Vec<&FileValidation>)> = Vec::new();
-    let mut facts: Vec<Fact<'_>> = Vec::new();
+    // Facts by kind: the first finding of the kind, and the files that have it.
+    let mut facts: Vec<(String, &Finding, Vec<&FileValidation>)> = Vec::new();
     let clean = |f: &FileValidation| f.is_valid() && f.findings.iter().all(|x| x.severity == Info);
-    let read: Vec<&FileValidation> = files.iter().filter(|f| !not_read(f)).collect();
-    let clean_count = read.iter().filter(|f| clean(f)).count();
+    let clean_count = files.iter().filter(|f| !not_read(f) && clean(f)).count();
     let list_clean = every || clean_count <= LISTED_CLEAN;
     for f in files {
         let lossy = f.path.to_string_lossy();
@@ -125,21 +128,13 @@ pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
             continue;
         }
         if !every {
-            let mut seen: Vec<String> = Vec::new();
             for finding in f.findings.iter().filter(|x| x.severity == Info) {
-                let kind = evaltally_core::diag::kind(Info, &finding.message);
-                if seen.contains(&kind) {
-                    continue;
-                }
-                seen.push(kind.clone());
-                match facts.iter_mut().find(|x| x.kind == kind) {
-                    Some(fact) => {
-                        if fact.second.is_none() && !std::ptr::eq(fact.first, f) {
-                            fact.second = Some(f);
-                        }
-                        fact.files += 1;
-                    }
-                    None => facts.push(Fact { kind, first: f, finding, second: None, files: 1 }),
+                let kind = finding.kind();
+                match facts.iter_mut().find(|(k, ..)| *k == kind) {
+                    // A file counts once for a kind it has twice.
+                    Some((.., list)) if list.last().is_some_and(|last| std::ptr::eq(*last, f)) => {}
+                    Some((.., list)) => list.push(f),
+                    None => facts.push((kind, finding, vec![f])),
                 }
             }
         }
@@ -155,36 +150,16 @@ pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
     if !list_clean {
         let _ = writeln!(out, "{clean_count} files valid with no warning (--verbose lists them)");
     }
-    for Fact { first, finding, second, files: n, .. } in &facts {
-        let mut line = format!("{}: {finding}", printable(&first.path.to_string_lossy()));
-        if let Some(next) = second {
-            let more = if *n > 2 { format!(" and {} more", n - 2) } else { String::new() };
-            let _ = write!(
-                line,
-                " ({n} files like it: also {}{more}; --verbose lists them)",
-                printable(&next.path.to_string_lossy())
-            );
-        }
-        let _ = writeln!(out, "{line}");
+    for (_, finding, list) in &facts {
+        let _ = writeln!(out, "{}", like_it(&format!("{finding}"), list));
     }
     for (_, list) in &unread_kinds {
-        let first = list[0];
-        let why: Vec<String> = first.findings.iter().map(|f| printable(&f.message).into_owned()).collect();
+        let why: Vec<String> = list[0].findings.iter().map(|f| printable(&f.message).into_owned()).collect();
         let mut why = why.join("; ");
         if !why.starts_with("not read: ") && !why.starts_with("skipped: ") {
             why.insert_str(0, "not read: ");
         }
-        let mut line = format!("{}: {why}", printable(&first.path.to_string_lossy()));
-        if let Some(next) = list.get(1) {
-            let more = if list.len() > 2 { format!(" and {} more", list.len() - 2) } else { String::new() };
-            let _ = write!(
-                line,
-                " ({} files like it: also {}{more}; --verbose lists them)",
-                list.len(),
-                printable(&next.path.to_string_lossy())
-            );
-        }
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", like_it(&why, list));
     }
     let unread = files.iter().filter(|f| not_read(f)).count();
     let checked = files.len() - unread;

@@ -6,7 +6,7 @@ use evaltally_analyzer::compare::Verdict;
 use evaltally_analyzer::load::Records;
 use evaltally_analyzer::{Filter, Loaded, compare, efficiency};
 use evaltally_core::Diagnostic;
-use evaltally_core::text::{and_more, printable};
+use evaltally_core::text::{first_of, printable};
 use evaltally_report::{Style, compare as render};
 
 use crate::cli::{ColorChoice, CompareArgs, Correction, FailOn, Format};
@@ -72,7 +72,7 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
 
     let (counted, excused) = regressions(&report, &quarantine);
     let tripped = match args.fail_on {
-        Some(FailOn::Regressions) => counted > 0,
+        Some(FailOn::Regressions) => !counted.is_empty(),
         Some(FailOn::Significant) => report.models.iter().any(compare::ModelCompare::has_significant_regression),
         None => false,
     };
@@ -108,11 +108,11 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
     output::report_diagnostics(&diagnostics);
 
     if tripped {
-        gate_note(&report, args.fail_on, &quarantine);
+        gate_note(&report, args.fail_on, &counted);
     }
     let exit = super::stability::exit_code(&diagnostics, args.strict, tripped);
     if exit == Exit::Ok && args.require_conclusive && inconclusive {
-        let which = verdicts(&report, compare::ModelCompare::is_inconclusive, |v| v == Verdict::Inconclusive);
+        let which = verdicts(&report, compare::ModelCompare::is_inconclusive, Verdict::Inconclusive);
         say(&format!(
             "--require-conclusive: inconclusive for {which}: more runs would tell (`evaltally plan` says how many)"
         ));
@@ -122,60 +122,46 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
 }
 
 /// Says on stderr why `--fail-on` failed the comparison, so that a CI log shows the reason
-/// whatever went to stdout.
-fn gate_note(report: &compare::CompareReport, fail_on: Option<FailOn>, quarantine: &Quarantine) {
+/// whatever went to stdout; `counted` are the regressions that count ([`regressions`]).
+fn gate_note(report: &compare::CompareReport, fail_on: Option<FailOn>, counted: &[String]) {
     match fail_on {
         Some(FailOn::Regressions) => {
-            let mut all = Vec::new();
-            for model in &report.models {
-                for category in &model.categories {
-                    for id in category.regressions.iter().filter(|id| !quarantine.contains(&category.category, id)) {
-                        all.push(format!(
-                            "{} / {} / {}",
-                            printable(&model.model),
-                            printable(&category.category),
-                            printable(id)
-                        ));
-                    }
-                }
-            }
+            let shown: Vec<String> = counted.iter().map(|r| printable(r).into_owned()).collect();
             say(&format!(
                 "--fail-on regressions: {} regressed: {}",
-                super::stability::plural(all.len(), "test"),
-                and_more(&all[..all.len().min(10)], all.len())
+                super::stability::plural(counted.len(), "test"),
+                first_of(&shown, 10)
             ));
         }
         Some(FailOn::Significant) => {
-            let which =
-                verdicts(report, compare::ModelCompare::has_significant_regression, |v| v == Verdict::Regression);
+            let which = verdicts(report, compare::ModelCompare::has_significant_regression, Verdict::Regression);
             say(&format!("--fail-on significant: a drop beyond noise for {which}"));
         }
         None => {}
     }
 }
 
-/// The models `model_has` holds for, each with `overall` when its overall verdict is one
-/// `verdict` keeps (a significant drop, for regressions) and the categories whose is:
-/// `acme_tiny-7b (overall, simple_python)`.
-fn verdicts(
-    report: &compare::CompareReport,
-    model_has: fn(&compare::ModelCompare) -> bool,
-    verdict: fn(Verdict) -> bool,
-) -> String {
+/// The models `model_has` holds for, each with `overall` when its overall verdict is `wanted`
+/// (or, for a regression, its overall pass rate dropped significantly) and the categories
+/// whose verdict is: `acme_tiny-7b (overall, simple_python)`.
+fn verdicts(report: &compare::CompareReport, model_has: fn(&compare::ModelCompare) -> bool, wanted: Verdict) -> String {
     let models: Vec<String> = report
         .models
         .iter()
         .filter(|m| model_has(m))
         .map(|m| {
-            let overall = verdict(m.overall.verdict) || (verdict(Verdict::Regression) && m.dropped_significantly());
+            let overall = m.overall.verdict == wanted || (wanted == Verdict::Regression && m.dropped_significantly());
             let mut parts: Vec<String> = overall.then(|| "overall".to_string()).into_iter().collect();
             parts.extend(
-                m.categories.iter().filter(|c| verdict(c.summary.verdict)).map(|c| printable(&c.category).into_owned()),
+                m.categories
+                    .iter()
+                    .filter(|c| c.summary.verdict == wanted)
+                    .map(|c| printable(&c.category).into_owned()),
             );
-            format!("{} ({})", printable(&m.model), and_more(&parts[..parts.len().min(6)], parts.len()))
+            format!("{} ({})", printable(&m.model), first_of(&parts, 6))
         })
         .collect();
-    and_more(&models[..models.len().min(6)], models.len())
+    first_of(&models, 6)
 }
 
 /// One line on stderr.
@@ -196,20 +182,17 @@ fn same_files(base: &[evaltally_core::CategoryRun], new: &[evaltally_core::Categ
     !a.is_empty() && a == files(new)
 }
 
-/// The regressions (consistent ones, for groups) of every model: how many count, and the
-/// quarantined ones as `model / category / id`.
-fn regressions(report: &compare::CompareReport, quarantine: &Quarantine) -> (usize, Vec<String>) {
-    let mut counted = 0;
+/// The regressions (consistent ones, for groups) of every model as `model / category / id`,
+/// as written (the JSON keeps text exactly; messages escape it): those that count, and the
+/// quarantined ones.
+fn regressions(report: &compare::CompareReport, quarantine: &Quarantine) -> (Vec<String>, Vec<String>) {
+    let mut counted = Vec::new();
     let mut excused = Vec::new();
     for model in &report.models {
         for category in &model.categories {
             for id in &category.regressions {
-                if quarantine.contains(&category.category, id) {
-                    // As written: the JSON keeps text exactly; the note escapes it.
-                    excused.push(format!("{} / {} / {}", model.model, category.category, id));
-                } else {
-                    counted += 1;
-                }
+                let named = format!("{} / {} / {}", model.model, category.category, id);
+                if quarantine.contains(&category.category, id) { excused.push(named) } else { counted.push(named) }
             }
         }
     }
@@ -242,7 +225,7 @@ fn load_one(path: &PathBuf, label: &str, filter: &Filter) -> anyhow::Result<(Loa
     names.dedup();
     if names.len() > 1 {
         let listed: Vec<String> = names.iter().map(|n| printable(n).into_owned()).collect();
-        let listed = and_more(&listed[..listed.len().min(6)], listed.len());
+        let listed = first_of(&listed, 6);
         // A file of several runs (τ-bench trials, inspect epochs, promptfoo repeats) has no
         // run folder to name: it is a group.
         let how = if path.is_file() {

@@ -5,7 +5,7 @@ use std::io::Write as _;
 use evaltally_analyzer::load;
 use std::path::Path;
 
-use evaltally_core::text::printable;
+use evaltally_core::text::{first_of, printable};
 use evaltally_core::{Outcome, RunRecord};
 use evaltally_format::{Input, Writer, Written};
 
@@ -93,7 +93,7 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
             let mut names: Vec<String> = all.iter().map(|r| printable(&r.run).into_owned()).collect();
             names.dedup();
             let there = if args.run.is_some() && !names.is_empty() {
-                format!("; its runs: {}", shown_few(&names))
+                format!("; its runs: {}", first_of(&names, 6))
             } else {
                 String::new()
             };
@@ -128,7 +128,7 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
                         output::shown(&args.input),
                         printable(&runs[0].run),
                         printable(&runs[0].model),
-                        evaltally_core::text::and_more(&files[..files.len().min(3)], files.len())
+                        first_of(&files, 3)
                     ))
                     .into());
                 }
@@ -136,14 +136,9 @@ fn pick_run(args: &ConvertArgs) -> anyhow::Result<(RunRecord, bool)> {
             Err(UsageError(format!(
                 "{} holds {n} runs: {}; pick one with {pick}",
                 output::shown(&args.input),
-                evaltally_core::text::and_more(&names[..names.len().min(6)], names.len())
+                first_of(&names, 6)
             ))
             .into())
         }
     }
-}
-
-/// The first six of `names`, then how many more.
-fn shown_few(names: &[String]) -> String {
-    evaltally_core::text::and_more(&names[..names.len().min(6)], names.len())
 }
