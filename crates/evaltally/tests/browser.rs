@@ -35,6 +35,9 @@ fn headless(bin: &Path, extra: &[String], url: &str) -> String {
             "--hide-scrollbars",
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
+        // Chromium keeps its singleton socket in `$TMPDIR/org.chromium.Chromium.*`, left
+        // behind when it is killed: inside the profile, it goes with it.
+        .env("TMPDIR", profile.path())
         .args(extra)
         .arg(url)
         .stdin(Stdio::null())

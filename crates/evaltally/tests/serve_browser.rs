@@ -115,6 +115,8 @@ fn the_page_in_chromium_filters_drills_down_compares_and_goes_live() {
             // The window's size, not an emulated 800 × 600.
             .viewport(None)
             .user_data_dir(tmp.path().join("profile"))
+            // Its singleton socket in `$TMPDIR/org.chromium.Chromium.*` goes with the folder.
+            .env("TMPDIR", tmp.path().to_string_lossy())
             .args(["--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--no-first-run", "--disable-extensions"])
             .launch_timeout(Duration::from_mins(1))
             .request_timeout(Duration::from_mins(1))
