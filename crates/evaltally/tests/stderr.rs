@@ -200,3 +200,19 @@ fn json_lines_in_a_json_file_is_said_as_such() {
         run.stdout
     );
 }
+
+/// A file given alone that its format takes but finds no run in (BFCL's memory prerequisite
+/// results) is said to be that, not to be a folder holding no file.
+#[test]
+fn one_file_with_no_runs_is_not_called_an_empty_folder() {
+    let prereq = "testdata/bfcl/v4/run-1/result/acme_tiny-7b/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json";
+    let run = evaltally(&["stability", prereq]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim_end(),
+        format!(
+            "error: nothing to read in {prereq}: no format evaltally reads finds runs in it; \
+             `evaltally formats` lists the formats evaltally reads and their files"
+        )
+    );
+}

@@ -241,13 +241,24 @@ pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     }
 }
 
-/// What the paths hold, when none holds a file evaltally reads: `it holds no file`, or
-/// `its 2 files (README.md, x.py) are of no format evaltally reads`.
+/// What the paths hold, when none holds a file evaltally reads: `it holds no file`,
+/// `its 2 files (README.md, x.py) are of no format evaltally reads`, or for one file given
+/// `no format evaltally reads finds runs in it`.
 fn looked_at(paths: &[PathBuf]) -> String {
     const LIMIT: usize = 100_000;
+    if let [file] = paths
+        && file.is_file()
+    {
+        return "no format evaltally reads finds runs in it".to_string();
+    }
     let mut names: Vec<String> = Vec::new();
     let (mut count, mut links) = (0usize, 0usize);
     for root in paths {
+        if root.is_file() {
+            count += 1;
+            names.push(printable(&root.to_string_lossy()).into_owned());
+            continue;
+        }
         let mut stack = vec![root.clone()];
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else { continue };
