@@ -11,12 +11,15 @@
 //!   `total_count`; `total_count` equals the number of result lines; the number of failure
 //!   lines equals `total_count - correct_count`; every failure has `"valid": false`, an id
 //!   that is in the result file, and no id twice;
-//! * the category inside (`test_category`, the ids' prefix) matches the file name.
+//! * the category inside (`test_category`, the ids' prefix) matches the file name;
+//! * no line has a key BFCL never wrote ([`RESULT_KEYS`], [`SCORE_KEYS`]): each is said once,
+//!   with how many lines have it.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Finding, id::category_of};
+use evaltally_format::check::{Checker, KeyCheck, Level};
 use simd_json::prelude::*;
 
 use crate::layout::FilePair;
@@ -248,6 +251,121 @@ struct ResultIds {
     ids: Vec<(String, u64)>,
 }
 
+/// The keys of a result line in every version of BFCL (`berkeley-function-call-leaderboard/`
+/// of ShishirPatil/gorilla, every commit of `main`): `{id, result}` with the handler's
+/// metadata (`bfcl_eval/model_handler/base_handler.py`: token counts, `latency`,
+/// `reasoning_content`, `inference_log`, `traceback` on an exception); `idx` before
+/// 2024-07; `processed_message`, `processed_tool` and one handler's misspelt
+/// `input_token_token` / `output_token_token` in 2024-08/09; `debugging_log` before it was
+/// renamed `inference_log` (2024-11); `{question, function, ground_truth, result}` in 2024-03.
+pub const RESULT_KEYS: &[Level] = &[Level {
+    at: "$",
+    known: &[
+        "id",
+        "idx",
+        "result",
+        "input_token_count",
+        "output_token_count",
+        "latency",
+        "reasoning_content",
+        "inference_log",
+        "traceback",
+        "processed_message",
+        "processed_tool",
+        "input_token_token",
+        "output_token_token",
+        "debugging_log",
+        "question",
+        "function",
+        "ground_truth",
+    ],
+    what: "a BFCL result line",
+}];
+
+/// The keys of a score file's lines in every version (`eval_checker/eval_runner.py`,
+/// `eval_runner_helper.save_eval_results`): the summary (the spread of the
+/// format-sensitivity runner since V4, with one `ret_fmt=…` key per prompt configuration),
+/// a failure entry (`model_executed_output` until 2025-04, `execution_result` in 2024-11,
+/// `inference_log` and the agentic `last_non_fc_message` since) and its `error` object
+/// (`message` and the instance states in 2024-10/11, then `error_message`, `error_type`,
+/// `details`, `execution_result`). The failure's `prompt`, results and answers are the
+/// dataset's and the model's, not checked.
+pub const SCORE_KEYS: &[Level] = &[
+    Level {
+        at: "summary",
+        known: &[
+            "accuracy",
+            "correct_count",
+            "total_count",
+            "accuracy_max_delta",
+            "accuracy_variance",
+            "accuracy_std",
+            "ret_fmt=*",
+        ],
+        what: "a BFCL score summary",
+    },
+    Level {
+        at: "$",
+        known: &[
+            "id",
+            "model_name",
+            "test_category",
+            "valid",
+            "error",
+            "error_type",
+            "prompt",
+            "model_result_raw",
+            "model_result_decoded",
+            "possible_answer",
+            "model_result",
+            "decoded_result",
+            "model_executed_output",
+            "execution_result",
+            "inference_log",
+            "last_non_fc_message",
+        ],
+        what: "a BFCL failure entry",
+    },
+    Level {
+        at: "$.error",
+        known: &[
+            "error_message",
+            "error_type",
+            "details",
+            "execution_result",
+            "message",
+            "model_instance_state",
+            "ground_truth_instance_state",
+        ],
+        what: "a BFCL failure's error",
+    },
+];
+
+/// Tallies the keys of a line's object (and of its `error` object, when `error` is a level).
+fn line_keys(keys: &mut KeyCheck<'_>, at: &str, value: &simd_json::BorrowedValue<'_>) {
+    if let Some(m) = value.as_object() {
+        keys.add_keys(at, m.keys().map(AsRef::as_ref));
+        if at == "$"
+            && let Some(error) = m.get("error").and_then(ValueAsObject::as_object)
+        {
+            keys.add_keys("$.error", error.keys().map(AsRef::as_ref));
+        }
+    }
+}
+
+/// Adds the unknown keys found to `report`, before its line findings.
+fn finish_keys(keys: KeyCheck<'_>, report: &mut FileReport) {
+    let mut c = Checker::default();
+    keys.finish(&mut c);
+    for mut f in c.findings {
+        // The summary is a line's object too: `$.key`, as the failure entries' are.
+        if let Some(rest) = f.path.strip_prefix("summary") {
+            f.path = format!("${rest}");
+        }
+        report.findings.push(f);
+    }
+}
+
 fn validate_results(path: &Path, category: &str, parser: &mut Parser) -> (FileReport, Option<ResultIds>) {
     let mut report = FileReport::new(path, "bfcl-result");
     let Some(buf) = read(path, &mut report) else { return (report, None) };
@@ -269,12 +387,14 @@ fn results_in(
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut foreign = 0usize;
     let mut v1: Option<u64> = None;
+    let mut keys = KeyCheck::new(RESULT_KEYS);
     for (line_no, line) in lines::split(buf) {
         if lines::is_blank(line) {
             report.warn(line_no, "blank line");
             continue;
         }
         let Some(value) = parser.object(&mut report, line_no, line) else { continue };
+        line_keys(&mut keys, "$", &value);
         let id = match (value.get("id"), value.get("idx")) {
             (Some(v), _) if v.as_str().is_some() => v.as_str().unwrap_or_default().to_string(),
             // BFCL v1's shapes: integer ids (in files of its name), or `idx`.
@@ -321,6 +441,7 @@ fn results_in(
     if foreign > 3 {
         report.file_warning(format!("{foreign} ids in all are not of category `{category}`"));
     }
+    finish_keys(keys, &mut report);
     (report, Some(out))
 }
 
@@ -410,6 +531,7 @@ fn scores_in(
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut first = true;
     let mut bad_category = HashSet::new();
+    let mut keys = KeyCheck::new(SCORE_KEYS);
     for (line_no, line) in lines::split(buf) {
         if lines::is_blank(line) {
             report.warn(line_no, "blank line");
@@ -419,6 +541,7 @@ fn scores_in(
         let Some(value) = parser.object(&mut report, line_no, line) else { continue };
         let is_summary = value.get("id").is_none()
             && ["accuracy", "correct_count", "total_count"].iter().any(|k| value.get(*k).is_some());
+        line_keys(&mut keys, if is_summary { "summary" } else { "$" }, &value);
         if is_summary {
             if !was_first {
                 report.error(line_no, "summary line here: expected it on the first line");
@@ -490,6 +613,7 @@ fn scores_in(
         }
         seen.insert(id, line_no);
     }
+    finish_keys(keys, &mut report);
     match summary {
         None => report.file_error("no summary line: expected {\"accuracy\", \"correct_count\", \"total_count\"} first"),
         Some(SummaryLine { line, accuracy: acc, correct, total }) => {
@@ -602,7 +726,7 @@ mod tests {
         let score = format!(
             "{{\"accuracy\": 0.0, \"correct_count\": 0, \"total_count\": 2}}\n\
              {{\"id\": \"exec_0\", \"valid\": false, \"error\": [\"wrong\"], \"error_type\": \"executable_checker:wrong_result\", \"model_result_decoded\": [923.7976, {}, \"4{}\"]}}\n\
-             {{\"id\": \"exec_1\", \"valid\": false, \"error\": [\"wrong\"], \"error_type\": \"executable_checker:wrong_result\", \"x\": 40238726007709377354370243}}\n",
+             {{\"id\": \"exec_1\", \"valid\": false, \"error\": [\"wrong\"], \"error_type\": \"executable_checker:wrong_result\", \"model_result_raw\": 40238726007709377354370243}}\n",
             "4".repeat(2568),
             "2".repeat(400)
         );

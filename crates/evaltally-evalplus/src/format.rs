@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use evaltally_format::check::Level;
 use evaltally_format::scan::{ScanError, array_at, object_at, object_at_with};
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Resemblance, Shown};
 
@@ -72,6 +73,19 @@ fn has_key(b: &[u8], at: usize, key: &[u8]) -> bool {
     object_at(b, at, |k, _| found |= &b[k] == key).is_ok() && found
 }
 
+/// The keys `evalplus.evaluate` writes, every version (`evalplus/evaluate.py`): the document
+/// (`extra_input_hash` in v0.1.0, `pass_at_k` since 2024-10), a task's record before 0.2.1
+/// (`{files | nfiles, base, plus}`) and each sample's since. The task ids are not checked.
+const KEYS: &[Level] = &[
+    Level { at: "$", known: &["date", "hash", "eval", "extra_input_hash", "pass_at_k"], what: "EvalPlus's results" },
+    Level { at: "$.eval.*", known: &["files", "nfiles", "base", "plus"], what: "an EvalPlus task (before 0.2.1)" },
+    Level {
+        at: "$.eval.*[*]",
+        known: &["task_id", "solution", "base_status", "plus_status", "base_fail_tests", "plus_fail_tests"],
+        what: "an EvalPlus sample",
+    },
+];
+
 impl Format for EvalPlus {
     fn name(&self) -> &'static str {
         crate::FORMAT
@@ -125,7 +139,10 @@ impl Format for EvalPlus {
         let finding = |d: Diagnostic| Finding::from_diagnostic(d, "$");
         let mut findings = evaltally_format::json::repeated_key_findings(file.bytes);
         match read_tolerant(file.path, file.bytes, false) {
-            Ok(read) => findings.extend(read.diagnostics.into_iter().map(finding)),
+            Ok(read) => {
+                findings.extend(read.diagnostics.into_iter().map(finding));
+                findings.extend(evaltally_format::check::unknown_key_findings(file.bytes, KEYS));
+            }
             Err(d) => findings = vec![finding(d)],
         }
         vec![FileValidation::new(file.path, crate::FORMAT, findings)]

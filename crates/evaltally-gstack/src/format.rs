@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
+use evaltally_format::check::{Level, unknown_keys_in};
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Purpose, Read, Records, Resemblance, Shown};
 use serde_json::Value;
 
@@ -175,9 +176,48 @@ impl Format for Gstack {
         }
         findings.extend(evaltally_format::json::repeated_key_findings(file.bytes));
         findings.extend(crate::validate::validate_file(&value, options.strict));
+        findings.extend(unknown_keys_in(&value, KEYS));
         vec![FileValidation::new(file.path, format_name(&value), findings)]
     }
 }
+
+/// The top-level keys gstack writes, both shapes, every version: the legacy `EvalResult` of
+/// `test/helpers/eval-store.ts` (`wall_clock_ms` since v0.7.0, `shard` since v1.63, `costs`
+/// on the store's branch, `_partial` of `savePartial`) and `StandardEvalResult` of
+/// `lib/eval-format.ts`. A test's own keys are not checked: `recordE2E` copies a test's
+/// `extra` object into it.
+const KEYS: &[Level] = &[Level {
+    at: "$",
+    known: &[
+        "schema_version",
+        "version",
+        "label",
+        "branch",
+        "git_branch",
+        "git_sha",
+        "timestamp",
+        "hostname",
+        "tier",
+        "total",
+        "total_tests",
+        "passed",
+        "failed",
+        "total_cost_usd",
+        "total_duration_ms",
+        "duration_seconds",
+        "wall_clock_ms",
+        "tests",
+        "all_results",
+        "prompt_sha",
+        "by_category",
+        "costs",
+        "comparison",
+        "failures",
+        "shard",
+        "_partial",
+    ],
+    what: "a gstack eval result",
+}];
 
 fn format_name(value: &Value) -> &'static str {
     match crate::detect(value) {

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
+use evaltally_format::check::Level;
 use evaltally_format::{
     Claim, FileValidation, Format, Input, Options, Read, Records, Scratch, Shown, Unit, Validated, WalkedFile,
 };
@@ -34,6 +35,28 @@ fn companion(name: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+/// The keys HELM writes in `per_instance_stats.json`, every version since the file exists
+/// (2022-09; stanford-crfm/helm `src/helm/benchmark/metrics/statistic.py`, `metric_name.py`,
+/// `trial_index` before it was `train_trial_index`). A perturbation's fields depend on its
+/// kind and are not checked.
+const KEYS: &[Level] = &[
+    Level {
+        at: "$[*]",
+        known: &["instance_id", "train_trial_index", "trial_index", "perturbation", "stats"],
+        what: "HELM's PerInstanceStats",
+    },
+    Level {
+        at: "$[*].stats[*]",
+        known: &["name", "count", "sum", "sum_squared", "min", "max", "mean", "variance", "stddev"],
+        what: "HELM's Stat",
+    },
+    Level {
+        at: "$[*].stats[*].name",
+        known: &["name", "split", "sub_split", "perturbation"],
+        what: "HELM's MetricName",
+    },
+];
 
 /// A validation finding from a reader's diagnostic: errors stay errors.
 fn finding(d: Diagnostic) -> Finding {
@@ -106,13 +129,16 @@ impl Format for Helm {
         crate::show(file.path, file.bytes, test, &spec).into()
     }
 
-    /// What the reader refused or tolerated, a run spec that names no model, and every key
-    /// repeated in an object (errors).
+    /// What the reader refused or tolerated, a run spec that names no model, every key
+    /// repeated in an object (errors), and the keys HELM never writes (`KEYS`).
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
         let (spec, note) = RunSpec::beside(file.path);
         let mut findings = evaltally_format::json::repeated_key_findings(file.bytes);
         match read_entries(file.path, file.bytes, &spec, false) {
-            Ok(read) => findings.extend(note.into_iter().chain(read.diagnostics).map(finding)),
+            Ok(read) => {
+                findings.extend(note.into_iter().chain(read.diagnostics).map(finding));
+                findings.extend(evaltally_format::check::unknown_key_findings(file.bytes, KEYS));
+            }
             Err(d) => findings = vec![finding(d)],
         }
         vec![FileValidation::new(file.path, FORMAT, findings)]

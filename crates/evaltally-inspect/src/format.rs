@@ -68,11 +68,14 @@ impl Format for Inspect {
         crate::views::show_said(file.path, file.bytes, test, &options.scoring).into()
     }
 
-    /// What the reader refused or tolerated; every key written twice is an error.
+    /// What the reader refused or tolerated; every key written twice is an error; a key
+    /// `inspect_ai` never writes is a warning.
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
         let finding = |d: Diagnostic| Finding::from_diagnostic(d, "$");
         let findings = match read_runs(file.path, file.bytes, &options.scoring, true) {
-            Ok(read) => read.diagnostics.into_iter().map(finding).collect(),
+            Ok(read) => {
+                read.diagnostics.into_iter().map(finding).chain(crate::keys::unknown(file.path, file.bytes)).collect()
+            }
             Err(d) => vec![finding(d)],
         };
         vec![FileValidation::new(file.path, crate::FORMAT, findings)]

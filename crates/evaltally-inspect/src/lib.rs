@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod format;
+mod keys;
 mod log;
 mod score;
 mod views;

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use evaltally_core::Finding;
+use evaltally_format::check::{Checker, KeyCheck, Level};
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
 use crate::{Beside, read_with, task_and_date};
@@ -49,6 +50,26 @@ fn is_results_name(path: &Path) -> bool {
 /// What the results file the pipeline found beside a samples file says.
 fn beside(file: &Input<'_>) -> Beside {
     Beside::read(file.path, file.beside().first().map(std::path::PathBuf::as_path))
+}
+
+/// A samples line's keys: lm-eval's own ([`crate::FIXED_KEYS`]) and the metrics'.
+const LINE: &[Level] =
+    &[Level { at: "$", known: &crate::FIXED_KEYS, what: "an lm-eval samples line, nor one of its `metrics`" }];
+
+/// The keys of samples lines that are neither lm-eval's own nor one of the metrics the line
+/// names (`metrics`, lm-eval 0.4.7 and later): the reader takes every other key for a metric.
+/// Lines of earlier versions, which do not name their metrics, are not checked.
+fn unknown_keys(bytes: &[u8]) -> Vec<Finding> {
+    let mut keys = KeyCheck::new(LINE);
+    for line in bytes.split(|&b| b == b'\n') {
+        let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(line) else { continue };
+        let Some(metrics) = m.get("metrics").and_then(serde_json::Value::as_array) else { continue };
+        let metric = |k: &str| metrics.iter().any(|n| n.as_str() == Some(k));
+        keys.add_keys("$", m.keys().map(String::as_str).filter(|k| !metric(k)));
+    }
+    let mut c = Checker::default();
+    keys.finish(&mut c);
+    c.findings
 }
 
 impl Format for LmEval {
@@ -116,9 +137,10 @@ impl Format for LmEval {
     }
 
     /// Every line left out, and every key written twice on a line, is an error; documents
-    /// listed twice are warnings.
+    /// listed twice, and keys that are neither lm-eval's nor a metric the line names, are
+    /// warnings.
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
-        let findings = read_with(file.path, file.bytes, &beside(file), &options.scoring)
+        let mut findings: Vec<Finding> = read_with(file.path, file.bytes, &beside(file), &options.scoring)
             .diagnostics
             .into_iter()
             .map(|d| {
@@ -127,6 +149,7 @@ impl Format for LmEval {
                 if d.is_error() || repeated { Finding::error(at, d.message) } else { Finding::warning(at, d.message) }
             })
             .collect();
+        findings.extend(unknown_keys(file.bytes));
         vec![FileValidation::new(file.path, crate::FORMAT, findings)]
     }
 }

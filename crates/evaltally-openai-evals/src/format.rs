@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use evaltally_core::Finding;
+use evaltally_format::check::Level;
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
 use crate::{FORMAT, REPEATED_KEY, read_lines};
@@ -61,6 +62,60 @@ fn is_log(path: &Path) -> bool {
     evaltally_format::has_extension(path, "log")
 }
 
+/// The keys of a line, for both kinds of file: an output item of the dashboard's export (the
+/// keys promptfoo's importer knows, `src/importers/openaiEvals/types.ts`, and `eval_id`) and a
+/// record log's lines (openai/evals `evals/record.py`: the spec line, the events, the final
+/// report with `run_id` since 2024-01) with its `RunSpec` (`evals/base.py`; `model_name` and
+/// `model_names` before `completion_fns`, 2023-04). Of an item's sample, its token usage and
+/// error; the rest of the sample, the item, the grades, an event's `data` and the report
+/// are free-form.
+const KEYS: &[Level] = &[
+    Level {
+        at: "$",
+        known: &[
+            "run_id",
+            "eval_id",
+            "data_source_idx",
+            "item",
+            "sample",
+            "grades",
+            "grader_samples",
+            "passes",
+            "spec",
+            "final_report",
+            "event_id",
+            "sample_id",
+            "type",
+            "data",
+            "created_by",
+            "created_at",
+        ],
+        what: "an OpenAI Evals line (output item or record log)",
+    },
+    Level {
+        at: "$.spec",
+        known: &[
+            "completion_fns",
+            "eval_name",
+            "base_eval",
+            "split",
+            "run_config",
+            "created_by",
+            "run_id",
+            "created_at",
+            "model_name",
+            "model_names",
+        ],
+        what: "OpenAI Evals' RunSpec",
+    },
+    Level { at: "$.sample.token_usage", known: TOKEN_USAGE, what: "an output item's token usage" },
+    Level { at: "$.sample.usage", known: TOKEN_USAGE, what: "an output item's token usage" },
+    Level { at: "$.sample.error", known: &["code", "message", "type", "param"], what: "an output item's error" },
+];
+
+/// A sample's token counts.
+const TOKEN_USAGE: &[&str] = &["prompt_tokens", "completion_tokens", "total_tokens", "cached_tokens"];
+
 impl Format for OpenAiEvals {
     fn name(&self) -> &'static str {
         FORMAT
@@ -114,10 +169,10 @@ impl Format for OpenAiEvals {
     }
 
     /// Every line left out, and every key written twice on a line, is an error; what was
-    /// read with a default is a warning; a fact of the shape (samples only a model-graded
-    /// score judges) stays a fact.
+    /// read with a default, and a key no writer gives (`KEYS`), is a warning; a fact of the
+    /// shape (samples only a model-graded score judges) stays a fact.
     fn validate(&self, file: &Input<'_>, _options: &Options) -> Vec<FileValidation> {
-        let findings = read_lines(file.path, file.bytes, true, false)
+        let mut findings: Vec<Finding> = read_lines(file.path, file.bytes, true, false)
             .diagnostics
             .into_iter()
             .map(|d| {
@@ -129,6 +184,7 @@ impl Format for OpenAiEvals {
                 finding
             })
             .collect();
+        findings.extend(evaltally_format::check::unknown_line_key_findings(file.bytes, KEYS));
         vec![FileValidation::new(file.path, FORMAT, findings)]
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding, Location, Message, RunRecord, Status, TestDetail, TestRecord};
+use evaltally_format::check::Level;
 use serde_json::{Map, Value, json};
 
 use crate::FORMAT;
@@ -127,11 +128,93 @@ pub fn show(path: &Path, bytes: &[u8], id: &str) -> Result<Vec<TestDetail>, Diag
 /// What `validate` reports: every key written twice in an object and every result left out
 /// (errors), every default taken (warnings), located by JSON path; a file that is not
 /// promptfoo's output at all is one error.
+/// The keys promptfoo writes in its output JSON, every version (0.24 – 0.123): the document
+/// `createOutputData` writes (and the old `latest.json`'s), `EvaluateSummary` v2 and v3,
+/// `EvaluateResult` with its `provider` and `GradingResult`s (`src/types/index.ts`). The
+/// config, stats, table, prompts, vars, metadata, responses and test cases are the user's
+/// and promptfoo's payloads, not checked.
+const KEYS: &[Level] = &[
+    Level {
+        at: "$",
+        known: &[
+            "evalId",
+            "results",
+            "config",
+            "shareableUrl",
+            "metadata",
+            "vars",
+            "runtimeOptions",
+            "traces",
+            "blobAssets",
+            "version",
+            "createdAt",
+        ],
+        what: "promptfoo's output",
+    },
+    Level {
+        at: "$.results",
+        known: &["version", "timestamp", "results", "stats", "table", "prompts"],
+        what: "promptfoo's EvaluateSummary",
+    },
+    Level {
+        at: "$.results.results[*]",
+        known: &[
+            "provider",
+            "prompt",
+            "vars",
+            "response",
+            "success",
+            "score",
+            "namedScores",
+            "latencyMs",
+            "cost",
+            "incurredCost",
+            "metadata",
+            "error",
+            "gradingResult",
+            "testIdx",
+            "promptIdx",
+            "testCase",
+            "promptId",
+            "id",
+            "description",
+            "failureReason",
+            "tokenUsage",
+            "traceId",
+            "evaluationId",
+        ],
+        what: "promptfoo's EvaluateResult",
+    },
+    Level { at: "$.results.results[*].provider", known: &["id", "label"], what: "promptfoo's provider of a result" },
+    Level { at: "$.results.results[*].gradingResult", known: GRADING_RESULT, what: "promptfoo's GradingResult" },
+    Level {
+        at: "$.results.results[*].gradingResult.componentResults[*]",
+        known: GRADING_RESULT,
+        what: "promptfoo's GradingResult",
+    },
+];
+
+/// `GradingResult`'s keys.
+const GRADING_RESULT: &[&str] = &[
+    "pass",
+    "score",
+    "reason",
+    "namedScores",
+    "namedScoreWeights",
+    "tokensUsed",
+    "componentResults",
+    "assertion",
+    "comment",
+    "suggestions",
+    "metadata",
+];
+
 pub fn validate(path: &Path, bytes: &[u8]) -> Vec<Finding> {
     match eval::parse(path, bytes, None) {
         Ok((_, notes)) => {
             let mut findings = evaltally_format::json::repeated_key_findings(bytes);
             findings.extend(notes.iter().map(eval::Note::finding));
+            findings.extend(evaltally_format::check::unknown_key_findings(bytes, KEYS));
             findings
         }
         Err(d) => {

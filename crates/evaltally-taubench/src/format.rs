@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use evaltally_format::check::Level;
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
 use evaltally_core::{Diagnostic, Finding};
@@ -15,6 +16,118 @@ pub struct TauBench;
 
 /// The one value of [`TauBench`], for the registry.
 pub static TAUBENCH: TauBench = TauBench;
+
+/// The keys the writers give, every version: τ-bench's `EnvRunResult` (`tau_bench/types.py`;
+/// `records` in the avaljotsingh fork) and its `info` (the environment's `EnvInfo`, the
+/// agents' `error` and `usage`, v1's `r_actions`, `gt_data_hash`, `r_outputs`, `outputs`, and
+/// `{error, traceback}` of a trial whose agent raised); τ²-bench's `Results` and what it reads
+/// of them (`src/tau2/data_model/simulation.py`, to `agent_usage` of 2026-08). Trajectories,
+/// messages, checks, tasks and the user's side are not checked.
+const KEYS: &[Level] = &[
+    Level {
+        at: "$[*]",
+        known: &["task_id", "reward", "info", "traj", "trial", "records"],
+        what: "τ-bench's EnvRunResult",
+    },
+    Level {
+        at: "$[*].info",
+        known: &[
+            "task",
+            "source",
+            "user_cost",
+            "reward_info",
+            "error",
+            "traceback",
+            "r_actions",
+            "gt_data_hash",
+            "r_outputs",
+            "outputs",
+            "usage",
+        ],
+        what: "the info of τ-bench's EnvRunResult",
+    },
+    Level {
+        at: "$",
+        known: &["timestamp", "info", "tasks", "simulations", "simulation_index"],
+        what: "τ²-bench's Results",
+    },
+    Level {
+        at: "$.info",
+        known: &[
+            "git_commit",
+            "num_trials",
+            "max_steps",
+            "max_errors",
+            "user_info",
+            "agent_info",
+            "environment_info",
+            "seed",
+            "text_streaming_config",
+            "speech_complexity",
+            "audio_native_config",
+            "retrieval_config",
+            "retrieval_config_kwargs",
+        ],
+        what: "τ²-bench's Info",
+    },
+    Level {
+        at: "$.info.agent_info",
+        known: &["implementation", "llm", "llm_args", "voice_settings"],
+        what: "τ²-bench's AgentInfo",
+    },
+    Level {
+        at: "$.info.environment_info",
+        known: &["domain_name", "policy", "tool_defs"],
+        what: "τ²-bench's EnvironmentInfo",
+    },
+    Level {
+        at: "$.simulations[*]",
+        known: &[
+            "id",
+            "task_id",
+            "timestamp",
+            "start_time",
+            "end_time",
+            "duration",
+            "termination_reason",
+            "agent_cost",
+            "user_cost",
+            "agent_usage",
+            "reward_info",
+            "messages",
+            "ticks",
+            "trial",
+            "seed",
+            "mode",
+            "speech_environment",
+            "review",
+            "user_only_review",
+            "info",
+            "auth_classification",
+            "hallucination_retries_used",
+            "hallucination_check",
+            "provider_session_id",
+            "policy",
+            "effect_timeline",
+        ],
+        what: "τ²-bench's SimulationRun",
+    },
+    Level {
+        at: "$.simulations[*].reward_info",
+        known: &[
+            "reward",
+            "db_check",
+            "env_assertions",
+            "action_checks",
+            "nl_assertions",
+            "communicate_checks",
+            "reward_basis",
+            "reward_breakdown",
+            "info",
+        ],
+        what: "τ²-bench's RewardInfo",
+    },
+];
 
 impl Format for TauBench {
     fn name(&self) -> &'static str {
@@ -61,7 +174,10 @@ impl Format for TauBench {
         let finding = |d: Diagnostic| Finding::from_diagnostic(d, "$");
         let mut findings = evaltally_format::json::repeated_key_findings(file.bytes);
         match read_entries(file.path, file.bytes, false) {
-            Ok(read) => findings.extend(read.diagnostics.into_iter().map(finding)),
+            Ok(read) => {
+                findings.extend(read.diagnostics.into_iter().map(finding));
+                findings.extend(evaltally_format::check::unknown_key_findings(file.bytes, KEYS));
+            }
             Err(d) => findings = vec![finding(d)],
         }
         vec![FileValidation::new(file.path, crate::FORMAT, findings)]

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use evaltally_core::{Diagnostic, Finding};
+use evaltally_format::check::{Level, unknown_keys_in};
 use serde_json::Value;
 
 use crate::meta::Identity;
@@ -62,6 +63,51 @@ fn trial_findings(i: usize, entry: &Value, findings: &mut Vec<Finding>) {
 /// Every finding on a results document: its repeated keys (errors), what the reader left
 /// out (errors) or read with a default (warnings), the metadata beside it, the trials'
 /// own checks, and an `n_resolved` that does not count the resolved trials.
+/// The keys `tb` writes in `results.json`, every version (0.1.0 – 0.2.18): `BenchmarkResults`
+/// and `TrialResults` of `terminal_bench/harness/models.py` (before 0.2.8,
+/// `harness_models.py`, with `uuid` for `id` and, before 0.2.6, `task_description` for
+/// `instruction`). `parser_results` is a map of test names and not checked.
+const KEYS: &[Level] = &[
+    Level {
+        at: "$",
+        known: &[
+            "id",
+            "results",
+            "pass_at_k",
+            "n_resolved",
+            "n_unresolved",
+            "resolved_ids",
+            "unresolved_ids",
+            "accuracy",
+        ],
+        what: "Terminal-Bench's BenchmarkResults",
+    },
+    Level {
+        at: "$.results[*]",
+        known: &[
+            "id",
+            "uuid",
+            "trial_name",
+            "task_id",
+            "task_description",
+            "instruction",
+            "is_resolved",
+            "failure_mode",
+            "parser_results",
+            "recording_path",
+            "total_input_tokens",
+            "total_output_tokens",
+            "trial_started_at",
+            "trial_ended_at",
+            "agent_started_at",
+            "agent_ended_at",
+            "test_started_at",
+            "test_ended_at",
+        ],
+        what: "Terminal-Bench's TrialResults",
+    },
+];
+
 pub(crate) fn findings(path: &Path, bytes: &[u8], metadata: Option<&Path>) -> Vec<Finding> {
     let finding = |d: Diagnostic| Finding::from_diagnostic(d, "$");
     let mut findings = evaltally_format::json::repeated_key_findings(bytes);
@@ -77,6 +123,7 @@ pub(crate) fn findings(path: &Path, bytes: &[u8], metadata: Option<&Path>) -> Ve
     for (i, entry) in entries.iter().enumerate() {
         trial_findings(i, entry, &mut findings);
     }
+    findings.extend(unknown_keys_in(&parsed.doc, KEYS));
     let resolved = entries.iter().filter(|e| e.get("is_resolved") == Some(&Value::Bool(true))).count();
     if let Some(n) = parsed.doc.get("n_resolved").and_then(Value::as_u64)
         && usize::try_from(n).ok() != Some(resolved)

@@ -219,3 +219,173 @@ fn a_swebench_count_short_by_an_id_twice_in_the_dataset_says_so() {
     assert!(run.stdout.contains("= 3; the harness puts each instance of the dataset in one of these, counting ids once: an id twice in the dataset?"), "{}", run.stdout);
     assert!(run.stdout.contains("$.submitted_instances: warning: is 1, but total_instances (4) − incomplete (2) = 2; the dataset holds more instances than ids (an id twice?)"), "{}", run.stdout);
 }
+
+/// Copies `from` (a file or a folder) into `to`.
+fn copy_into(from: &std::path::Path, to: &std::path::Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            copy_into(&e.path(), &to.join(e.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap();
+    }
+}
+
+/// Adds `"extra": true` to every object `at` leads to (`.key`, `[*]`, `.*` steps, as
+/// `validate` names them), the first `limit` of them.
+fn mark(v: &mut serde_json::Value, at: &str, limit: &mut usize) {
+    if at.is_empty() {
+        if let Some(m) = v.as_object_mut().filter(|_| *limit > 0) {
+            m.insert("extra".into(), true.into());
+            *limit -= 1;
+        }
+    } else if let Some(rest) = at.strip_prefix("[*]") {
+        v.as_array_mut().into_iter().flatten().for_each(|item| mark(item, rest, limit));
+    } else if let Some(rest) = at.strip_prefix(".*") {
+        v.as_object_mut().into_iter().flat_map(|m| m.values_mut()).for_each(|item| mark(item, rest, limit));
+    } else if let Some(rest) = at.strip_prefix('.') {
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        if let Some(next) = v.get_mut(&rest[..end]) {
+            mark(next, &rest[end..], limit);
+        }
+    }
+}
+
+/// Every format says a key its writers never give once, with how many of its objects have
+/// it, and reads the file as before.
+#[test]
+fn a_key_no_writer_gives_is_said_once_with_a_count() {
+    // (fixture, the file in it to mark, where, how many, whether JSON Lines, the line expected)
+    let cases: &[(&str, &str, &str, usize, bool, &str)] = &[
+        (
+            "bfcl/v4/run-1",
+            "result/acme_tiny-7b/live/BFCL_v4_live_simple_result.json",
+            "$",
+            2,
+            true,
+            "$.extra: warning: unknown key: not a field of a BFCL result line (2 of 6 have it)",
+        ),
+        (
+            "bfcl/v4/run-1",
+            "score/acme_tiny-7b/live/BFCL_v4_live_simple_score.json",
+            "$",
+            1,
+            true,
+            "$.extra: warning: unknown key: not a field of a BFCL score summary",
+        ),
+        (
+            "promptfoo/riddles.json",
+            "",
+            "$.results.results[*]",
+            5,
+            false,
+            "$.results.results[*].extra: warning: unknown key: not a field of promptfoo's EvaluateResult (5 of 18 have it)",
+        ),
+        (
+            "terminal-bench/2026-03-02__09-00-00",
+            "results.json",
+            "$.results[*]",
+            10,
+            false,
+            "$.results[*].extra: warning: unknown key: not a field of Terminal-Bench's TrialResults (10 of 10 have it)",
+        ),
+        (
+            "evalplus/humaneval/acme--coder-7b_vllm_temp_0.8_eval_results.json",
+            "",
+            "$.eval.*[*]",
+            1,
+            false,
+            "$.eval.*[*].extra: warning: unknown key: not a field of an EvalPlus sample (1 of 14 have it)",
+        ),
+        (
+            "gstack/standard/nightly-1.json",
+            "",
+            "$",
+            1,
+            false,
+            "$.extra: warning: unknown key: not a field of a gstack eval result",
+        ),
+        (
+            "taubench/acme-7b-retail.json",
+            "",
+            "$[*]",
+            3,
+            false,
+            "$[*].extra: warning: unknown key: not a field of τ-bench's EnvRunResult (3 of 12 have it)",
+        ),
+        (
+            "tau2/acme-7b-telecom.json",
+            "",
+            "$.simulations[*]",
+            12,
+            false,
+            "$.simulations[*].extra: warning: unknown key: not a field of τ²-bench's SimulationRun (12 of 12 have it)",
+        ),
+        (
+            "helm/v1",
+            "mmlu-subject=anatomy,method=multiple_choice_joint,model=acme_7b/per_instance_stats.json",
+            "$[*].stats[*]",
+            1,
+            false,
+            "$[*].stats[*].extra: warning: unknown key: not a field of HELM's Stat (1 of ",
+        ),
+        (
+            "openai-evals/support-triage-items.jsonl",
+            "",
+            "$",
+            1,
+            true,
+            "$.extra: warning: unknown key: not a field of an OpenAI Evals line (output item or record log) (1 of ",
+        ),
+        (
+            "lmeval",
+            "samples_arith_2026-01-01T00-00-00.000000.jsonl",
+            "$",
+            2,
+            true,
+            "$.extra: warning: unknown key: not a field of an lm-eval samples line, nor one of its `metrics` (2 of ",
+        ),
+        (
+            "sfbench-runs/run-1/report.json",
+            "",
+            "$.instances[*]",
+            2,
+            false,
+            "$.instances[*].extra: warning: unknown key: not a field of SF-Bench's InstanceResult (2 of 4 have it)",
+        ),
+    ];
+    for &(fixture, file, at, limit, lines, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let name = std::path::Path::new(fixture).file_name().unwrap();
+        let copy = dir.path().join(name);
+        copy_into(&evaltally_testkit::testdata(fixture), &copy);
+        let marked = if file.is_empty() { copy.clone() } else { copy.join(file) };
+        let text = std::fs::read_to_string(&marked).unwrap();
+        let mut left = limit;
+        let out = if lines {
+            let mut out = String::new();
+            for line in text.lines() {
+                let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+                mark(&mut v, at.strip_prefix('$').unwrap(), &mut left);
+                out.push_str(&serde_json::to_string(&v).unwrap());
+                out.push('\n');
+            }
+            out
+        } else {
+            let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            mark(&mut v, at.strip_prefix('$').unwrap(), &mut left);
+            serde_json::to_string_pretty(&v).unwrap()
+        };
+        assert_eq!(left, 0, "{fixture}: fewer than {limit} objects at {at}");
+        let before = evaltally(&["validate", copy.to_str().unwrap()]);
+        assert!(!before.stdout.contains("unknown key"), "{fixture} unmarked: {}", before.stdout);
+        std::fs::write(&marked, out).unwrap();
+        let run = evaltally(&["validate", copy.to_str().unwrap()]);
+        let said: Vec<&str> = run.stdout.lines().filter(|l| l.contains("unknown key")).collect();
+        assert_eq!(said.len(), 1, "{fixture}: {}", run.stdout);
+        assert!(said[0].trim_start().starts_with(expected), "{fixture}: {}", said[0]);
+        assert_eq!(run.code, before.code, "{fixture}: a warning changes no exit code\n{}", run.stdout);
+    }
+}

@@ -5,7 +5,8 @@
 //! `$["odd key"]`, built with [`key_path`] and [`index_path`]). The messages say what was
 //! found ([`found`]: `"garbage" (a string)`, `a list of 3 items`) and what was expected
 //! ([`Want`], checked by [`check_type`] and [`field`]); [`unknown_keys`] warns about keys a
-//! format does not define. [`read_doc_example`] reads a documentation example whose
+//! format does not define in one object, [`KeyCheck`] once per key over many objects of a
+//! kind ([`Level`]). [`read_doc_example`] reads a documentation example whose
 //! `{...}` / `[...]` placeholders make it not JSON as written.
 //!
 //! ```
@@ -26,6 +27,7 @@
 //! ```
 
 mod doc_example;
+mod keys;
 
 use std::fmt::Write as _;
 
@@ -33,6 +35,7 @@ use evaltally_core::Finding;
 use serde_json::{Map, Value};
 
 pub use doc_example::{DocExampleError, doc_example, parse_for_validation, read_doc_example};
+pub use keys::{KeyCheck, Level, unknown_key_findings, unknown_keys_in, unknown_line_key_findings};
 
 /// Collects findings, in the order the checks ran.
 #[derive(Debug, Default)]

@@ -138,9 +138,13 @@ pub fn detect_part(doc: &impl Keys) -> Option<Part> {
 pub fn validate_part(doc: &Value, part: Part) -> Vec<Finding> {
     let mut c = Checker::default();
     match part {
-        Part::Instance => v2::instance(&mut c, doc, "$", None, true),
+        Part::Instance => {
+            v2::instance(&mut c, doc, "$", None, true);
+            v2::unknown_instance_keys(&mut c, doc, v2::ALONE_LEVELS);
+        }
         Part::Validation => {
             v2::validation(&mut c, doc, "$");
+            v2::unknown_instance_keys(&mut c, doc, v2::VALIDATION_ALONE);
         }
         Part::Config => v2::config(&mut c, doc, "$", true),
     }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use evaltally_format::check::{
-    Checker, Want, and_list, differ, field, found, index_path, key_path, quote, unknown_keys,
+    Checker, KeyCheck, Level, Want, and_list, differ, field, found, index_path, key_path, quote, unknown_keys,
 };
 use serde_json::{Map, Value};
 
@@ -35,6 +35,7 @@ pub(super) fn migrate_input(c: &mut Checker, doc: &Value) {
     }
     let Some(list) = field(c, m, "$", "instances", Want::List).and_then(Value::as_array) else { return };
     let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut keys = KeyCheck::new(V1_INSTANCE);
     for (i, inst) in list.iter().enumerate() {
         let base = index_path("$.instances", i);
         let Some(im) = inst.as_object() else {
@@ -105,28 +106,46 @@ pub(super) fn migrate_input(c: &mut Checker, doc: &Value) {
                 check_timestamp(c, &key_path(&base, key), s);
             }
         }
-        unknown_keys(
-            c,
-            im,
-            &base,
-            &[
-                "instance_id",
-                "status",
-                "resolved",
-                "duration",
-                "score",
-                "error_message",
-                "error_type",
-                "solution_patch",
-                "log_path",
-                "timestamp",
-                "start_time",
-                "end_time",
-            ],
-            "a v1 instance (migration does not read it)",
-        );
+        keys.add_at(inst, "$.instances[*]");
     }
+    keys.finish(c);
 }
+
+/// A v1 instance's keys: those of upstream's migration input.
+const V1_INSTANCE: &[Level] = &[Level {
+    at: "$.instances[*]",
+    known: &[
+        "instance_id",
+        "status",
+        "resolved",
+        "duration",
+        "score",
+        "error_message",
+        "error_type",
+        "solution_patch",
+        "log_path",
+        "timestamp",
+        "start_time",
+        "end_time",
+    ],
+    what: "a v1 instance (migration does not read it)",
+}];
+
+/// A `TestResult.to_dict()` entry's keys.
+const TEST_RESULT: &[Level] = &[Level {
+    at: "$.results[*]",
+    known: &[
+        "task_id",
+        "status",
+        "duration",
+        "timestamp",
+        "error_message",
+        "details",
+        "execution_log",
+        "performance_metrics",
+    ],
+    what: "TestResult.to_dict()",
+}];
 
 /// A v1 status: lowercase `TaskStatus` words are what upstream's migration accepts.
 fn status_v1(c: &mut Checker, path: &str, s: &str) {
@@ -250,6 +269,7 @@ pub(super) fn engine_summary(c: &mut Checker, doc: &Value) {
 /// `TestResult.to_dict()` entries.
 fn results_entries(c: &mut Checker, list: &[Value]) {
     let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut keys = KeyCheck::new(TEST_RESULT);
     for (i, r) in list.iter().enumerate() {
         let base = index_path("$.results", i);
         let Some(rm) = r.as_object() else {
@@ -305,23 +325,9 @@ fn results_entries(c: &mut Checker, list: &[Value]) {
         field(c, rm, &base, "details", Want::Object);
         field(c, rm, &base, "execution_log", Want::List);
         field(c, rm, &base, "performance_metrics", Want::Object);
-        unknown_keys(
-            c,
-            rm,
-            &base,
-            &[
-                "task_id",
-                "status",
-                "duration",
-                "timestamp",
-                "error_message",
-                "details",
-                "execution_log",
-                "performance_metrics",
-            ],
-            "TestResult.to_dict()",
-        );
+        keys.add_at(r, "$.results[*]");
     }
+    keys.finish(c);
 }
 
 fn status_counts(list: &[Value]) -> [usize; 4] {

@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 
 use evaltally_format::check::{
-    Checker, Want, and_list, check_type, field, found, index_path, key_path, quote, unknown_keys,
+    Checker, Level, Want, and_list, check_type, field, found, index_path, key_path, quote, unknown_keys,
+    unknown_keys_in,
 };
 use serde_json::{Map, Value};
 
@@ -34,6 +35,7 @@ pub(super) fn report(c: &mut Checker, doc: &Value) {
     for (i, inst) in list.iter().enumerate() {
         instance(c, inst, &index_path("$.instances", i), model, false);
     }
+    unknown_instance_keys(c, doc, INSTANCE_LEVELS);
     duplicate_ids(c, list);
     let rows: Vec<Row<'_>> = list.iter().map(Row::of).collect();
     id_lists(c, m, &rows);
@@ -203,6 +205,27 @@ fn status_word(c: &mut Checker, path: &str, v: &Value, words: &[&str], what: &st
 
 /// One instance. `report_model` is the report's model; `alone` is true when the instance is
 /// checked on its own (documentation example), so that upstream's per-instance checks run here.
+/// The instances' objects whose keys are checked: each instance and its validation.
+const INSTANCE_LEVELS: &[Level] = &[
+    Level { at: "$.instances[*]", known: &INSTANCE_KEYS, what: "SF-Bench's InstanceResult" },
+    Level { at: "$.instances[*].validation", known: &VALIDATION_KEYS, what: "SF-Bench's ValidationBreakdown" },
+];
+
+/// The same objects in an instance given alone ([`super::Part::Instance`]).
+pub(super) const ALONE_LEVELS: &[Level] = &[
+    Level { at: "$", known: &INSTANCE_KEYS, what: "SF-Bench's InstanceResult" },
+    Level { at: "$.validation", known: &VALIDATION_KEYS, what: "SF-Bench's ValidationBreakdown" },
+];
+
+/// A validation given alone ([`super::Part::Validation`]).
+pub(super) const VALIDATION_ALONE: &[Level] =
+    &[Level { at: "$", known: &VALIDATION_KEYS, what: "SF-Bench's ValidationBreakdown" }];
+
+/// The keys of `levels` no writer gives, once per key however many instances hold it.
+pub(super) fn unknown_instance_keys(c: &mut Checker, doc: &Value, levels: &[Level]) {
+    c.findings.extend(unknown_keys_in(doc, levels));
+}
+
 pub(super) fn instance(c: &mut Checker, inst: &Value, base: &str, report_model: Option<&str>, alone: bool) {
     let Some(m) = inst.as_object() else {
         if alone {
@@ -251,7 +274,6 @@ pub(super) fn instance(c: &mut Checker, inst: &Value, base: &str, report_model: 
         log_path(c, &key_path(base, "log_path"), p, m.get("instance_id").and_then(Value::as_str));
     }
     field(c, m, base, "solution_patch", Want::StrOrNull);
-    unknown_keys(c, m, base, &INSTANCE_KEYS, "SF-Bench's InstanceResult");
     resolution(c, m, base, rule);
 }
 
@@ -432,7 +454,6 @@ pub(super) fn validation(c: &mut Checker, v: &Value, base: &str) -> Option<Criti
             );
         }
     }
-    unknown_keys(c, m, base, &VALIDATION_KEYS, "SF-Bench's ValidationBreakdown");
     Some(critical(m))
 }
 

@@ -1,0 +1,269 @@
+//! The keys a format's writers never produce, said once per key however many objects hold it.
+
+use evaltally_core::Finding;
+use serde_json::{Map, Value};
+
+use super::{Checker, key_path};
+
+/// One kind of object in a format's documents, where it sits and the keys its writers give
+/// it, for [`KeyCheck`].
+///
+/// `at` is a path from the document's root `$`: `.name` steps into a member, `[*]` into
+/// every item of a list, `.*` into every value of an object (`$.results.results[*]`,
+/// `$.eval.*[*]`). A step that finds something else finds nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct Level {
+    /// Where the objects are.
+    pub at: &'static str,
+    /// Every key their writers give them, in every version; an entry ending in `*` stands
+    /// for every key that begins with the rest.
+    pub known: &'static [&'static str],
+    /// What they are, for the message (`promptfoo's EvaluateResult`).
+    pub what: &'static str,
+}
+
+/// Finds the keys of a format's objects that no writer of the format gives, over one
+/// document or many (the lines of a JSON Lines file), and says each once as a warning:
+/// `$.results[*].extra: warning: unknown key: not a field of X (3 of 40 have it)`.
+///
+/// ```
+/// use evaltally_format::check::{Checker, KeyCheck, Level};
+///
+/// const LEVELS: &[Level] = &[
+///     Level { at: "$", known: &["results"], what: "a tally" },
+///     Level { at: "$.results[*]", known: &["id", "ok"], what: "a tally's result" },
+/// ];
+/// let doc = serde_json::json!({"results": [{"id": 1, "ok": true, "note": "a"}, {"id": 2, "ok": false, "note": "b"}]});
+/// let mut keys = KeyCheck::new(LEVELS);
+/// keys.add(&doc);
+/// let mut c = Checker::default();
+/// keys.finish(&mut c);
+/// let shown: Vec<String> = c.findings.iter().map(ToString::to_string).collect();
+/// assert_eq!(shown, ["$.results[*].note: warning: unknown key: not a field of a tally's result (2 of 2 have it)"]);
+/// ```
+#[derive(Debug)]
+pub struct KeyCheck<'l> {
+    levels: &'l [Level],
+    /// Per level: how many objects were seen, and each unknown key with how many had it.
+    seen: Vec<(usize, Vec<(String, usize)>)>,
+}
+
+impl<'l> KeyCheck<'l> {
+    /// A check of the objects at `levels`.
+    pub fn new(levels: &'l [Level]) -> Self {
+        Self { levels, seen: vec![(0, Vec::new()); levels.len()] }
+    }
+
+    /// Tallies the keys of one document's objects.
+    pub fn add(&mut self, doc: &Value) {
+        self.add_at(doc, "$");
+    }
+
+    /// Tallies the keys of the objects in `v`, which sits at `at` in its document (one of a
+    /// list's items at `$.results[*]`): the levels at or below `at`.
+    ///
+    /// ```
+    /// use evaltally_format::check::{Checker, KeyCheck, Level};
+    /// const LEVELS: &[Level] = &[Level { at: "$.results[*]", known: &["id"], what: "a result" }];
+    /// let mut keys = KeyCheck::new(LEVELS);
+    /// for item in [serde_json::json!({"id": 1}), serde_json::json!({"id": 2, "x": 0})] {
+    ///     keys.add_at(&item, "$.results[*]");
+    /// }
+    /// let mut c = Checker::default();
+    /// keys.finish(&mut c);
+    /// assert_eq!(c.findings[0].to_string(), "$.results[*].x: warning: unknown key: not a field of a result (1 of 2 have it)");
+    /// ```
+    pub fn add_at(&mut self, v: &Value, at: &str) {
+        for (level, (objects, unknown)) in self.levels.iter().zip(&mut self.seen) {
+            let Some(rest) = level.at.strip_prefix(at) else { continue };
+            if !(rest.is_empty() || rest.starts_with(['.', '['])) {
+                continue;
+            }
+            each_at(v, rest, &mut |m| tally(level, objects, unknown, m.keys().map(String::as_str)));
+        }
+    }
+
+    /// Tallies the keys of one object at `at` exactly (one of the [`Level`]s' `at`), for a
+    /// validator that holds its objects in another type than [`Value`] (a simd-json value,
+    /// an XML element's attributes).
+    ///
+    /// ```
+    /// use evaltally_format::check::{Checker, KeyCheck, Level};
+    /// const LEVELS: &[Level] = &[Level { at: "$", known: &["id"], what: "a result line" }];
+    /// let mut keys = KeyCheck::new(LEVELS);
+    /// keys.add_keys("$", ["id", "seed"]);
+    /// keys.add_keys("$", ["id"]);
+    /// let mut c = Checker::default();
+    /// keys.finish(&mut c);
+    /// assert_eq!(c.findings[0].to_string(), "$.seed: warning: unknown key: not a field of a result line (1 of 2 have it)");
+    /// ```
+    pub fn add_keys<'k>(&mut self, at: &str, keys: impl IntoIterator<Item = &'k str>) {
+        if let Some(i) = self.levels.iter().position(|l| l.at == at) {
+            let (objects, unknown) = &mut self.seen[i];
+            tally(&self.levels[i], objects, unknown, keys);
+        }
+    }
+
+    /// Adds one warning per unknown key, level by level, keys in the order first met.
+    pub fn finish(self, c: &mut Checker) {
+        for (level, (objects, unknown)) in self.levels.iter().zip(self.seen) {
+            for (key, n) in unknown {
+                let count = if objects > 1 { format!(" ({n} of {objects} have it)") } else { String::new() };
+                c.warn(key_path(level.at, &key), format!("unknown key: not a field of {}{count}", level.what));
+            }
+        }
+    }
+}
+
+/// Counts one object of `level` with `keys`, and each key its writers do not give.
+fn tally<'k>(
+    level: &Level,
+    objects: &mut usize,
+    unknown: &mut Vec<(String, usize)>,
+    keys: impl IntoIterator<Item = &'k str>,
+) {
+    *objects += 1;
+    for k in keys.into_iter().filter(|k| !known(level.known, k)) {
+        match unknown.iter_mut().find(|(u, _)| u == k) {
+            Some((_, n)) => *n += 1,
+            None => unknown.push((k.to_string(), 1)),
+        }
+    }
+}
+
+/// Whether `key` is one of `known`, where an entry ending in `*` stands for every key that
+/// begins with the rest (BFCL's `ret_fmt=*`, one key per prompt configuration).
+fn known(known: &[&str], key: &str) -> bool {
+    known.iter().any(|k| match k.strip_suffix('*') {
+        Some(prefix) => key.starts_with(prefix),
+        None => *k == key,
+    })
+}
+
+/// The unknown keys of a JSON document's objects at `levels` (see [`KeyCheck`]), for a
+/// validator that reads the document into its own types: the document is parsed again, as
+/// a value. Nothing when it does not parse (the reader says why).
+///
+/// ```
+/// use evaltally_format::check::{Level, unknown_key_findings};
+/// const LEVELS: &[Level] = &[Level { at: "$", known: &["id"], what: "a result" }];
+/// let found = unknown_key_findings(br#"{"id": 1, "seed": 7}"#, LEVELS);
+/// assert_eq!(found[0].to_string(), "$.seed: warning: unknown key: not a field of a result");
+/// assert!(unknown_key_findings(b"{", LEVELS).is_empty());
+/// ```
+pub fn unknown_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
+    serde_json::from_slice::<Value>(without_bom(bytes)).map_or_else(|_| Vec::new(), |doc| unknown_keys_in(&doc, levels))
+}
+
+/// The unknown keys of a parsed document's objects at `levels` (see [`KeyCheck`]).
+///
+/// ```
+/// use evaltally_format::check::{Level, unknown_keys_in};
+/// const LEVELS: &[Level] = &[Level { at: "$.runs[*]", known: &["id"], what: "a run" }];
+/// let doc = serde_json::json!({"runs": [{"id": 1, "seed": 7}, {"id": 2, "seed": 8}]});
+/// assert_eq!(unknown_keys_in(&doc, LEVELS)[0].to_string(), "$.runs[*].seed: warning: unknown key: not a field of a run (2 of 2 have it)");
+/// ```
+pub fn unknown_keys_in(doc: &Value, levels: &[Level]) -> Vec<Finding> {
+    let mut keys = KeyCheck::new(levels);
+    keys.add(doc);
+    let mut c = Checker::default();
+    keys.finish(&mut c);
+    c.findings
+}
+
+/// The same over the lines of a JSON Lines file, each line a document: a key is said once
+/// with how many lines have it. Lines that do not parse are passed over.
+///
+/// ```
+/// use evaltally_format::check::{Level, unknown_line_key_findings};
+/// const LEVELS: &[Level] = &[Level { at: "$", known: &["id"], what: "a result line" }];
+/// let found = unknown_line_key_findings(b"{\"id\": 1, \"seed\": 7}\n{\"id\": 2}\nnot json\n", LEVELS);
+/// assert_eq!(found[0].to_string(), "$.seed: warning: unknown key: not a field of a result line (1 of 2 have it)");
+/// ```
+pub fn unknown_line_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
+    let mut keys = KeyCheck::new(levels);
+    for line in without_bom(bytes).split(|&b| b == b'\n') {
+        if let Ok(doc) = serde_json::from_slice::<Value>(line) {
+            keys.add(&doc);
+        }
+    }
+    let mut c = Checker::default();
+    keys.finish(&mut c);
+    c.findings
+}
+
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// Calls `f` with every object `path` (the steps after `$`) leads to from `v`.
+fn each_at(v: &Value, path: &str, f: &mut dyn FnMut(&Map<String, Value>)) {
+    if path.is_empty() {
+        if let Value::Object(m) = v {
+            f(m);
+        }
+        return;
+    }
+    if let Some(rest) = path.strip_prefix("[*]") {
+        for item in v.as_array().into_iter().flatten() {
+            each_at(item, rest, f);
+        }
+    } else if let Some(rest) = path.strip_prefix(".*") {
+        for item in v.as_object().into_iter().flat_map(Map::values) {
+            each_at(item, rest, f);
+        }
+    } else if let Some(rest) = path.strip_prefix('.') {
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        if let Some(next) = v.get(&rest[..end]) {
+            each_at(next, &rest[end..], f);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn warnings(levels: &[Level], docs: &[Value]) -> Vec<String> {
+        let mut keys = KeyCheck::new(levels);
+        for doc in docs {
+            keys.add(doc);
+        }
+        let mut c = Checker::default();
+        keys.finish(&mut c);
+        c.findings.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn every_step_of_a_path() {
+        const LEVELS: &[Level] = &[
+            Level { at: "$", known: &["eval"], what: "a document" },
+            Level { at: "$.eval.*[*]", known: &["task_id"], what: "a sample" },
+        ];
+        let doc = json!({"eval": {"a": [{"task_id": "a"}, {"task_id": "a", "x": 1}], "b": [{"x": 2}]}, "date": 1});
+        assert_eq!(
+            warnings(LEVELS, &[doc]),
+            [
+                "$.date: warning: unknown key: not a field of a document",
+                "$.eval.*[*].x: warning: unknown key: not a field of a sample (2 of 3 have it)",
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_count_together_and_odd_shapes_find_nothing() {
+        const LEVELS: &[Level] = &[Level { at: "$", known: &["id"], what: "a result line" }];
+        const DEEP: &[Level] = &[Level { at: "$.a[*].b", known: &[], what: "b" }];
+        let lines = [json!({"id": 1, "z": 0}), json!({"id": 2}), json!([1]), json!({"id": 3, "z": 1, "y": 2})];
+        assert_eq!(
+            warnings(LEVELS, &lines),
+            [
+                "$.z: warning: unknown key: not a field of a result line (2 of 3 have it)",
+                "$.y: warning: unknown key: not a field of a result line (1 of 3 have it)",
+            ]
+        );
+        assert!(warnings(DEEP, &[json!({"a": {"b": {"x": 1}}}), json!({"a": [1, {"b": 2}]})]).is_empty());
+    }
+}
