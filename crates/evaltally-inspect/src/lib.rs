@@ -95,3 +95,24 @@ pub(crate) fn read_runs(path: &Path, bytes: &[u8], scoring: &Scoring, strict_key
     }
     Ok(Read { runs, diagnostics })
 }
+
+/// `testdata/inspect/arith.eval` with each member's bytes passed through `edit` (given its
+/// name), written again uncompressed: the fixture damaged or marked as a test needs.
+#[cfg(test)]
+pub(crate) fn arith_rewritten(edit: impl Fn(&str, &mut Vec<u8>)) -> Vec<u8> {
+    use std::io::{Read as _, Write as _};
+    let path = evaltally_testkit::testdata("inspect/arith.eval");
+    let mut source = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for i in 0..source.len() {
+        let mut member = source.by_index(i).unwrap();
+        let name = member.name().unwrap().into_owned();
+        let mut bytes = Vec::new();
+        member.read_to_end(&mut bytes).unwrap();
+        edit(&name, &mut bytes);
+        out.start_file(name.as_str(), stored).unwrap();
+        out.write_all(&bytes).unwrap();
+    }
+    out.finish().unwrap().into_inner()
+}

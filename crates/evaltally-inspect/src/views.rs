@@ -202,26 +202,13 @@ fn full_samples(path: &Path, bytes: &[u8], id: &str) -> (Vec<Value>, Vec<Diagnos
 
 #[cfg(test)]
 mod tests {
-    use std::io::{Read as _, Write as _};
-
     /// `testdata/inspect/arith.eval` with its `samples/add-1_epoch_1.json` cut to 60 bytes.
     fn damaged() -> Vec<u8> {
-        let path = evaltally_testkit::testdata("inspect/arith.eval");
-        let mut source = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
-        let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-        for i in 0..source.len() {
-            let mut member = source.by_index(i).unwrap();
-            let name = member.name().unwrap().into_owned();
-            let mut bytes = Vec::new();
-            member.read_to_end(&mut bytes).unwrap();
+        crate::arith_rewritten(|name, bytes| {
             if name == "samples/add-1_epoch_1.json" {
                 bytes.truncate(60);
             }
-            out.start_file(name.as_str(), stored).unwrap();
-            out.write_all(&bytes).unwrap();
-        }
-        out.finish().unwrap().into_inner()
+        })
     }
 
     /// The header's `stats.model_usage` gives a one-epoch log's tokens when its samples give

@@ -1,5 +1,7 @@
 //! The keys a format's writers never produce, said once per key however many objects hold it.
 
+use std::collections::HashMap;
+
 use evaltally_core::Finding;
 use serde_json::{Map, Value};
 
@@ -45,13 +47,24 @@ pub struct Level {
 pub struct KeyCheck<'l> {
     levels: &'l [Level],
     /// Per level: how many objects were seen, and each unknown key with how many had it.
-    seen: Vec<(usize, Vec<(String, usize)>)>,
+    seen: Vec<(usize, Unknown)>,
 }
+
+/// The unknown keys of a level, in the order first met, with how many objects had each.
+#[derive(Clone, Debug, Default)]
+struct Unknown {
+    order: Vec<String>,
+    counts: HashMap<String, usize>,
+}
+
+/// The unknown keys said one by one at a level; the others are counted in one line (a file
+/// of generated keys would otherwise give a line per key).
+const SAID: usize = 20;
 
 impl<'l> KeyCheck<'l> {
     /// A check of the objects at `levels`.
     pub fn new(levels: &'l [Level]) -> Self {
-        Self { levels, seen: vec![(0, Vec::new()); levels.len()] }
+        Self { levels, seen: vec![(0, Unknown::default()); levels.len()] }
     }
 
     /// Tallies the keys of one document's objects.
@@ -104,29 +117,31 @@ impl<'l> KeyCheck<'l> {
         }
     }
 
-    /// Adds one warning per unknown key, level by level, keys in the order first met.
+    /// Adds one warning per unknown key, level by level, keys in the order first met; past
+    /// 20 keys at a level, one warning counts the rest.
     pub fn finish(self, c: &mut Checker) {
         for (level, (objects, unknown)) in self.levels.iter().zip(self.seen) {
-            for (key, n) in unknown {
+            for key in unknown.order.iter().take(SAID) {
+                let n = unknown.counts[key];
                 let count = if objects > 1 { format!(" ({n} of {objects} have it)") } else { String::new() };
-                c.warn(key_path(level.at, &key), format!("unknown key: not a field of {}{count}", level.what));
+                c.warn(key_path(level.at, key), format!("unknown key: not a field of {}{count}", level.what));
+            }
+            if let Some(more) = unknown.order.len().checked_sub(SAID).filter(|&n| n > 0) {
+                c.warn(level.at, format!("{more} more unknown keys: not fields of {}", level.what));
             }
         }
     }
 }
 
 /// Counts one object of `level` with `keys`, and each key its writers do not give.
-fn tally<'k>(
-    level: &Level,
-    objects: &mut usize,
-    unknown: &mut Vec<(String, usize)>,
-    keys: impl IntoIterator<Item = &'k str>,
-) {
+fn tally<'k>(level: &Level, objects: &mut usize, unknown: &mut Unknown, keys: impl IntoIterator<Item = &'k str>) {
     *objects += 1;
     for k in keys.into_iter().filter(|k| !known(level.known, k)) {
-        match unknown.iter_mut().find(|(u, _)| u == k) {
-            Some((_, n)) => *n += 1,
-            None => unknown.push((k.to_string(), 1)),
+        if let Some(n) = unknown.counts.get_mut(k) {
+            *n += 1;
+        } else {
+            unknown.counts.insert(k.to_string(), 1);
+            unknown.order.push(k.to_string());
         }
     }
 }
@@ -256,6 +271,7 @@ mod tests {
     fn lines_count_together_and_odd_shapes_find_nothing() {
         const LEVELS: &[Level] = &[Level { at: "$", known: &["id"], what: "a result line" }];
         const DEEP: &[Level] = &[Level { at: "$.a[*].b", known: &[], what: "b" }];
+        const ANY: &[Level] = &[Level { at: "$[*]", known: &["id", "ret_fmt=*"], what: "an entry" }];
         let lines = [json!({"id": 1, "z": 0}), json!({"id": 2}), json!([1]), json!({"id": 3, "z": 1, "y": 2})];
         assert_eq!(
             warnings(LEVELS, &lines),
@@ -265,5 +281,11 @@ mod tests {
             ]
         );
         assert!(warnings(DEEP, &[json!({"a": {"b": {"x": 1}}}), json!({"a": [1, {"b": 2}]})]).is_empty());
+        // A key of a known prefix is known; past 20 unknown keys the rest are counted.
+        let many: Vec<Value> = (0..25).map(|i| json!({"id": i, "ret_fmt=a&b": 1, format!("k{i}"): 1})).collect();
+        let said = warnings(ANY, &[Value::Array(many)]);
+        assert_eq!(said.len(), 21, "{said:?}");
+        assert_eq!(said[0], "$[*].k0: warning: unknown key: not a field of an entry (1 of 25 have it)");
+        assert_eq!(said[20], "$[*]: warning: 5 more unknown keys: not fields of an entry");
     }
 }
