@@ -41,23 +41,33 @@ pub struct StoredRun {
 
 impl Store {
     /// The runs `selection` picks, newest first (by timestamp; runs without one after, by
-    /// id). Every filter is a parameter of one query.
+    /// id). Every filter is a parameter of one query. `last=N` keeps the runs of the N most
+    /// recent pushes among those the other filters keep, as a folder store counts its
+    /// entries (a push of three runs counts once): pushes ordered by the earliest date their
+    /// runs record, those that record none after, the last pushed first.
     pub fn select(&mut self, selection: &Selection) -> Result<Vec<StoredRun>, StoreError> {
         let last = selection.last.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
         let rows = self
             .client
             .query(
-                "SELECT r.id, r.run, r.model, r.format, r.source, extract(epoch FROM r.pushed_at)::bigint,
+                "WITH kept AS (
+                     SELECT * FROM runs r
+                     WHERE ($1::text IS NULL OR r.run = $1 OR r.source = $1 OR r.digest = $1)
+                       AND ($2::text IS NULL OR r.branch = $2)
+                       AND ($3::text IS NULL OR r.model = $3)
+                       AND ($4::text IS NULL OR r.tier = $4)
+                       AND ($5::text IS NULL OR r.\"timestamp\" >= $5)
+                 ), pushes AS (
+                     SELECT source_digest FROM kept GROUP BY source_digest
+                     ORDER BY min(\"timestamp\") DESC NULLS LAST, max(id) DESC
+                     LIMIT $6
+                 )
+                 SELECT r.id, r.run, r.model, r.format, r.source, extract(epoch FROM r.pushed_at)::bigint,
                         r.started_at, r.\"timestamp\", r.branch, r.sha, r.version, r.tier, r.hostname,
                         r.prompt_sha, r.duration_seconds, r.total_cost_usd, r.label
-                 FROM runs r
-                 WHERE ($1::text IS NULL OR r.run = $1 OR r.source = $1 OR r.digest = $1)
-                   AND ($2::text IS NULL OR r.branch = $2)
-                   AND ($3::text IS NULL OR r.model = $3)
-                   AND ($4::text IS NULL OR r.tier = $4)
-                   AND ($5::text IS NULL OR r.\"timestamp\" >= $5)
-                 ORDER BY r.\"timestamp\" DESC NULLS LAST, r.id DESC
-                 LIMIT $6",
+                 FROM kept r
+                 WHERE r.source_digest IN (SELECT source_digest FROM pushes)
+                 ORDER BY r.\"timestamp\" DESC NULLS LAST, r.id DESC",
                 &[&selection.name, &selection.branch, &selection.model, &selection.tier, &selection.since, &last],
             )
             .map_err(|e| self.query_error("selecting runs", &e))?;

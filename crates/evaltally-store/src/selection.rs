@@ -7,7 +7,8 @@ use crate::StoreError;
 /// `store:NAME` selects by name (a folder store's entry, or the runs of that name in a
 /// PostgreSQL store); `store:KEY=VALUE[,KEY=VALUE…]` by filters, all of which must hold:
 /// `branch=`, `model=`, `tier=`, `since=` (a timestamp at or after this ISO 8601 date or
-/// time), `name=` and `last=N` (the N most recent of the runs the other filters keep).
+/// time), `name=` and `last=N` (the runs of the N most recent pushes among those the other
+/// filters keep).
 /// `store:` alone, or `store:all`, selects everything.
 ///
 /// ```

@@ -83,20 +83,34 @@ fn refdata_stability_is_the_same_from_the_postgres_store() {
 fn store_filters_select_runs() {
     let Some(url) = fresh_database("filters") else { return };
     ok(&url, &["push", "testdata/gstack/evals"]);
-    let count = |sel: &str| -> usize {
-        let out = ok(&url, &["export", sel]);
-        let runs: std::collections::BTreeSet<String> = out
-            .stdout
+    // `last=N` counts pushes, as a folder store does: this push of three runs is one.
+    // The runs a selection picks, from this store or another (`--store`).
+    let runs = |sel: &str, store: &[&str]| -> std::collections::BTreeSet<String> {
+        let out = ok(&url, &[&["export", sel][..], store].concat());
+        out.stdout
             .lines()
             .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["run"].as_str().unwrap().to_string())
-            .collect();
-        runs.len()
+            .collect()
     };
+    let count = |sel: &str| runs(sel, &[]).len();
     assert_eq!(count("store:all"), 3);
     assert_eq!(count("store:tier=e2e"), 2);
-    assert_eq!(count("store:last=1"), 1);
+    assert_eq!(count("store:last=1"), 3);
     assert_eq!(count("store:branch=main,since=2026-03-15"), 2);
-    assert_eq!(count("store:tier=e2e,last=1"), 1);
+    assert_eq!(count("store:tier=e2e,last=1"), 2);
+    // A later push (its runs dated after the first's): `last=1` is its two runs alone.
+    ok(&url, &["push", "testdata/gstack/standard"]);
+    assert_eq!(count("store:last=1"), 2);
+    assert_eq!(count("store:last=2"), 5);
+    // The same pushes into a folder store select the same runs.
+    let folder = tempfile::tempdir().unwrap();
+    let folder = ["--store", folder.path().to_str().unwrap()];
+    for p in ["testdata/gstack/evals", "testdata/gstack/standard"] {
+        ok(&url, &[&["push", p][..], &folder].concat());
+    }
+    for sel in ["store:last=1", "store:last=2", "store:tier=e2e,last=1", "store:branch=main,last=1"] {
+        assert_eq!(runs(sel, &folder), runs(sel, &[]), "{sel}");
+    }
     let none = with_store(&url, &["stability", "store:branch=nope"]);
     assert_eq!(none.code, 2, "{}", none.stderr);
     assert!(none.stderr.contains("no run in the store"), "{}", none.stderr);
