@@ -94,6 +94,7 @@ fn filter(filters: &str) -> Result<Filter, Error> {
         errors_as_failures,
         scoring: evaltally_format::Scoring { pass_threshold: f.pass_threshold, scorer: f.scorer },
         keep_duplicates: f.keep_duplicates,
+        registry: None,
     })
 }
 

@@ -42,6 +42,60 @@ pub struct Filter {
     /// Read files with the bytes of one read before as runs of their own
     /// (`--keep-duplicates`); by default each is a warning and is read once.
     pub keep_duplicates: bool,
+    /// The formats to read: `None` for every format of this build ([`registry`]), or a
+    /// registry of your own, to read a format of yours alone or beside them.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use std::sync::OnceLock;
+    /// use evaltally_analyzer::{Filter, NoProgress, load};
+    /// use evaltally_core::{CategoryRun, Outcome};
+    /// use evaltally_format::{Claim, Format, Input, Options, Read, Registry};
+    ///
+    /// /// `<run>.tally` files: one `<id> pass|fail` line per test.
+    /// #[derive(Debug)]
+    /// struct Tally;
+    ///
+    /// impl Format for Tally {
+    ///     fn name(&self) -> &'static str { "tally" }
+    ///     fn describe(&self) -> &'static str { "  tally files (`*.tally`)" }
+    ///     fn noun(&self) -> &'static str { "tally files" }
+    ///     fn claim(&self, path: &Path) -> Claim {
+    ///         if path.extension().is_some_and(|e| e == "tally") { Claim::Sniff } else { Claim::No }
+    ///     }
+    ///     fn sniff(&self, _file: &Input<'_>, _options: &Options) -> bool { true }
+    ///     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+    ///         let mut run = CategoryRun::new(file.stem(), "acme-7b", "all");
+    ///         for line in String::from_utf8_lossy(file.bytes).lines() {
+    ///             if let Some((id, verdict)) = line.split_once(' ') {
+    ///                 run.push(id, if verdict == "pass" { Outcome::Pass } else { Outcome::Fail }, None);
+    ///             }
+    ///         }
+    ///         Read { runs: vec![run], diagnostics: Vec::new() }
+    ///     }
+    /// }
+    ///
+    /// static TALLY: Tally = Tally;
+    /// // The built-in formats and this one.
+    /// fn formats() -> &'static Registry {
+    ///     static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    ///     REGISTRY.get_or_init(|| {
+    ///         let mut formats = load::registry().formats().to_vec();
+    ///         formats.push(&TALLY);
+    ///         Registry::new(formats)
+    ///     })
+    /// }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join("night-1.tally"), "a pass\nb fail\n")?;
+    /// std::fs::write(dir.path().join("night-2.tally"), "a pass\nb pass\n")?;
+    /// let filter = Filter { registry: Some(formats()), ..Filter::default() };
+    /// let loaded = load::load(&[dir.path().to_path_buf()], &filter, &NoProgress)?;
+    /// let report = evaltally_analyzer::stability::analyze(&loaded.runs);
+    /// assert_eq!((report.models[0].overall.stable_pass, report.models[0].overall.flaky), (1, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub registry: Option<&'static Registry>,
 }
 
 /// The model name runs get with [`Filter::pool_models`].
@@ -51,6 +105,11 @@ impl Filter {
     fn keeps(&self, model: &str, category: &str) -> bool {
         (self.models.is_empty() || self.models.iter().any(|m| m == model))
             && (self.categories.is_empty() || self.categories.iter().any(|c| c == category))
+    }
+
+    /// The formats this filter reads: [`Filter::registry`], else every format of this build.
+    pub fn registry(&self) -> &'static Registry {
+        self.registry.unwrap_or_else(registry)
     }
 
     /// The reading options this filter implies.
@@ -124,7 +183,7 @@ struct Scopes {
 fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, LoadError> {
     // The cache keeps folder listings too: a folder unchanged since it was last walked is
     // not read again.
-    let found = registry().discover_with(paths, &filter.options(), cache)?;
+    let found = filter.registry().discover_with(paths, &filter.options(), cache)?;
     let (kept, dropped): (Units, Units) =
         found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
     let mut diagnostics = found.diagnostics;
@@ -152,7 +211,8 @@ fn said_of_unused_scoring(paths: &[PathBuf], filter: &Filter, units: &[Box<dyn U
         (false, true) => ("--scorer", "it chooses"),
         (false, false) => return,
     };
-    let scored = units.iter().any(|u| registry().find(u.format()).is_some_and(evaltally_format::Format::reads_scores));
+    let scored =
+        units.iter().any(|u| filter.registry().find(u.format()).is_some_and(evaltally_format::Format::reads_scores));
     if !units.is_empty() && !scored {
         let path = paths.first().cloned().unwrap_or_default();
         said.push(Diagnostic::warning(

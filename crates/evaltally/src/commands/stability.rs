@@ -316,6 +316,7 @@ pub(crate) fn filter(
         errors_as_failures: read.errors_as == ErrorsAs::Fail,
         keep_duplicates: read.keep_duplicates,
         scoring: evaltally_format::Scoring { pass_threshold: read.pass_threshold, scorer: read.scorer.clone() },
+        registry: None,
     })
 }
 
