@@ -287,7 +287,7 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
             out.push(dir);
             continue;
         }
-        let picked = select_entries(&store, &selection)?;
+        let picked = select_entries(&store, &selection, text)?;
         if picked.is_empty() {
             return Err(UsageError(format!(
                 "no entry in the store {}{} matches `store:{}`; `evaltally runs` lists them",
@@ -303,12 +303,15 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
 }
 
 /// The entries of a folder store that `selection` picks (any of its runs passing the
-/// filters), newest first as `runs` lists them.
-fn select_entries(store: &Path, selection: &Selection) -> anyhow::Result<Vec<String>> {
+/// filters), newest first as `runs` lists them. An entry is read whole: runs in a picked
+/// entry that do not pass are said in one warning.
+fn select_entries(store: &Path, selection: &Selection, text: &str) -> anyhow::Result<Vec<String>> {
     let mut kept: Vec<(Option<String>, u64, String)> = Vec::new();
+    // Runs of picked entries that the filters would leave out, as `entry: run (model)`.
+    let mut others: Vec<(String, String)> = Vec::new();
     for entry in entries(store)? {
         let runs = entry.runs.clone().unwrap_or_default();
-        let keeps = runs.iter().any(|r| {
+        let passes = |r: &RunSummary| {
             selection.keeps(
                 &[entry.name.as_str(), r.run.as_str()],
                 r.git_branch.as_deref(),
@@ -316,17 +319,36 @@ fn select_entries(store: &Path, selection: &Selection) -> anyhow::Result<Vec<Str
                 r.tier.as_deref(),
                 r.timestamp.as_deref(),
             )
-        }) || (runs.is_empty()
-            && selection == &Selection { name: selection.name.clone(), ..Selection::default() }
-            && selection.name.as_deref().is_none_or(|n| n == entry.name));
+        };
+        let keeps = runs.iter().any(passes)
+            || (runs.is_empty()
+                && selection == &Selection { name: selection.name.clone(), ..Selection::default() }
+                && selection.name.as_deref().is_none_or(|n| n == entry.name));
         if keeps {
             let date = runs.iter().filter_map(|r| r.timestamp.clone()).min();
+            others.extend(
+                runs.iter().filter(|r| !passes(r)).map(|r| (entry.name.clone(), format!("{} ({})", r.run, r.model))),
+            );
             kept.push((date, entry.pushed_at_unix, entry.name));
         }
     }
     kept.sort_by(|a, b| newest_first((a.0.as_deref(), a.1, &a.2), (b.0.as_deref(), b.1, &b.2)));
     if let Some(n) = selection.last {
         kept.truncate(n);
+    }
+    let read_too: Vec<String> = others
+        .into_iter()
+        .filter(|(entry, _)| kept.iter().any(|k| &k.2 == entry))
+        .map(|(entry, run)| format!("{entry}: {run}"))
+        .collect();
+    if !read_too.is_empty() {
+        crate::output::warn(&format!(
+            "store:{text}: a folder store reads the entries it picks whole, so {} run{} that the filters leave out {} read too ({})",
+            read_too.len(),
+            if read_too.len() == 1 { "" } else { "s" },
+            if read_too.len() == 1 { "is" } else { "are" },
+            evaltally_core::text::first_of(&read_too, 3)
+        ));
     }
     Ok(kept.into_iter().map(|(_, _, name)| name).collect())
 }

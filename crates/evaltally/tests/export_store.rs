@@ -222,3 +222,28 @@ fn an_empty_store_variable_is_said_when_nothing_is_found() {
         run.stderr
     );
 }
+
+/// A folder store selects entries whole: a selection that picks an entry for one of its runs
+/// says which of its other runs, that the filters leave out, are read with it.
+#[test]
+fn runs_a_folder_store_selection_reads_beyond_its_filters_are_said() {
+    let store = tempfile::tempdir().unwrap();
+    let env = [("EVALTALLY_STORE", store.path().to_str().unwrap())];
+    let root = workspace_root();
+    assert_eq!(evaltally_in(&root, &["push", "testdata/gstack/evals"], &env).code, 0);
+    let e2e = evaltally_in(&root, &["export", "store:tier=e2e"], &env);
+    assert_eq!(e2e.code, 0, "{}", e2e.stderr);
+    assert_eq!(
+        e2e.stderr.lines().next(),
+        Some(
+            "warning: store:tier=e2e: a folder store reads the entries it picks whole, so 1 run that the filters \
+             leave out is read too (evals: 0.4.1-main-llm-judge-2026-03-15-1045 (claude-haiku-4-5))"
+        ),
+        "{}",
+        e2e.stderr
+    );
+    // What it says is what is read: the llm-judge run is among the rows.
+    assert!(e2e.stdout.contains("\"run\":\"0.4.1-main-llm-judge-2026-03-15-1045\""));
+    let all = evaltally_in(&root, &["export", "store:all"], &env);
+    assert!(!all.stderr.contains("read too"), "{}", all.stderr);
+}
