@@ -75,13 +75,14 @@ fn disk_check() {
     }
 }
 
-/// The free space, in whole GB, of the file system holding `path`, from POSIX `df -Pk`.
+/// The free space, in whole GB (10^9 bytes), of the file system holding `path`, from POSIX
+/// `df -Pk`.
 fn free_gb(path: &Path) -> Option<u64> {
     let out = Command::new("df").arg("-Pk").arg(path).stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
     if !out.status.success() {
         return None;
     }
-    available_kb(&String::from_utf8_lossy(&out.stdout)).map(|kb| kb / (1024 * 1024))
+    available_kb(&String::from_utf8_lossy(&out.stdout)).map(|kb| kb * 1024 / 1_000_000_000)
 }
 
 /// The `Available` column (KB) of `df -Pk`'s one data line.

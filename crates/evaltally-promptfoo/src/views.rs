@@ -125,9 +125,6 @@ pub fn show(path: &Path, bytes: &[u8], id: &str) -> Result<Vec<TestDetail>, Diag
     Ok(matching.into_iter().map(|r| detail(path, &stem, &eval.category, r, &lines)).collect())
 }
 
-/// What `validate` reports: every key written twice in an object and every result left out
-/// (errors), every default taken (warnings), located by JSON path; a file that is not
-/// promptfoo's output at all is one error.
 /// The keys promptfoo writes in its output JSON, every version (0.24 – 0.123): the document
 /// `createOutputData` writes (and the old `latest.json`'s), `EvaluateSummary` v2 and v3,
 /// `EvaluateResult` with its `provider` and `GradingResult`s (`src/types/index.ts`). The
@@ -209,6 +206,9 @@ const GRADING_RESULT: &[&str] = &[
     "metadata",
 ];
 
+/// What `validate` reports: every key written twice in an object and every result left out
+/// (errors), every default taken and every key promptfoo never writes (warnings), located by
+/// JSON path; a file that is not promptfoo's output at all is one error.
 pub fn validate(path: &Path, bytes: &[u8]) -> Vec<Finding> {
     match eval::parse(path, bytes, None) {
         Ok((_, notes)) => {

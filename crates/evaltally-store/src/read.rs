@@ -43,8 +43,8 @@ impl Store {
     /// The runs `selection` picks, newest first (by timestamp; runs without one after, by
     /// id). Every filter is a parameter of one query. `last=N` keeps the runs of the N most
     /// recent pushes among those the other filters keep, as a folder store counts its
-    /// entries (a push of three runs counts once): pushes ordered by the earliest date their
-    /// runs record, those that record none after, the last pushed first.
+    /// entries (a push of three runs counts once): pushes ordered by the earliest date any of
+    /// their runs records, those that record none after, the last pushed first.
     pub fn select(&mut self, selection: &Selection) -> Result<Vec<StoredRun>, StoreError> {
         let last = selection.last.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
         let rows = self
@@ -58,8 +58,10 @@ impl Store {
                        AND ($4::text IS NULL OR r.tier = $4)
                        AND ($5::text IS NULL OR r.\"timestamp\" >= $5)
                  ), pushes AS (
-                     SELECT source_digest FROM kept GROUP BY source_digest
-                     ORDER BY min(\"timestamp\") DESC NULLS LAST, max(id) DESC
+                     SELECT p.source_digest FROM runs p
+                     WHERE p.source_digest IN (SELECT source_digest FROM kept)
+                     GROUP BY p.source_digest
+                     ORDER BY min(p.\"timestamp\") DESC NULLS LAST, max(p.id) DESC
                      LIMIT $6
                  )
                  SELECT r.id, r.run, r.model, r.format, r.source, extract(epoch FROM r.pushed_at)::bigint,

@@ -60,9 +60,6 @@ fn trial_findings(i: usize, entry: &Value, findings: &mut Vec<Finding>) {
     }
 }
 
-/// Every finding on a results document: its repeated keys (errors), what the reader left
-/// out (errors) or read with a default (warnings), the metadata beside it, the trials'
-/// own checks, and an `n_resolved` that does not count the resolved trials.
 /// The keys `tb` writes in `results.json`, every version (0.1.0 – 0.2.18): `BenchmarkResults`
 /// and `TrialResults` of `terminal_bench/harness/models.py` (before 0.2.8,
 /// `harness_models.py`, with `uuid` for `id` and, before 0.2.6, `task_description` for
@@ -108,6 +105,10 @@ const KEYS: &[Level] = &[
     },
 ];
 
+/// Every finding on a results document: its repeated keys (errors), what the reader left
+/// out (errors) or read with a default (warnings), the metadata beside it, the trials'
+/// own checks, an `n_resolved` that does not count the resolved trials, and the keys `tb`
+/// never writes (warnings).
 pub(crate) fn findings(path: &Path, bytes: &[u8], metadata: Option<&Path>) -> Vec<Finding> {
     let finding = |d: Diagnostic| Finding::from_diagnostic(d, "$");
     let mut findings = evaltally_format::json::repeated_key_findings(bytes);

@@ -238,7 +238,8 @@ pub(crate) enum Command {
     /// Check files against their format: BFCL result and score files (every line parsed, the
     /// summary line against the files, every failure in the result file, no duplicate ids,
     /// categories matching file names), SF-Bench and SWE-bench reports, gstack results, JUnit
-    /// XML reports.
+    /// XML reports; in every format, what its reader refused or read with a default, and the
+    /// JSON keys its writers never give (a warning per key, with how many objects have it).
     ///
     /// Exit status: 0 when every file is valid; 1 when one is invalid (or has warnings, with
     /// --strict); 2 when nothing could be checked; 2 also when the machine fails it (an I/O error, a full disk, a server lost).

@@ -107,8 +107,8 @@ impl Filter {
             && (self.categories.is_empty() || self.categories.iter().any(|c| c == category))
     }
 
-    /// The formats this filter reads: [`Filter::registry`], else every format of this build.
-    pub fn registry(&self) -> &'static Registry {
+    /// The formats this filter reads: its `registry`, else every format of this build.
+    pub fn formats(&self) -> &'static Registry {
         self.registry.unwrap_or_else(registry)
     }
 
@@ -183,7 +183,7 @@ struct Scopes {
 fn discover(paths: &[PathBuf], filter: &Filter, cache: &Cache) -> Result<Found, LoadError> {
     // The cache keeps folder listings too: a folder unchanged since it was last walked is
     // not read again.
-    let found = filter.registry().discover_with(paths, &filter.options(), cache)?;
+    let found = filter.formats().discover_with(paths, &filter.options(), cache)?;
     let (kept, dropped): (Units, Units) =
         found.units.into_iter().partition(|u| u.scope().is_none_or(|(m, c)| filter.keeps(m, c)));
     let mut diagnostics = found.diagnostics;
@@ -212,7 +212,7 @@ fn said_of_unused_scoring(paths: &[PathBuf], filter: &Filter, units: &[Box<dyn U
         (false, false) => return,
     };
     let scored =
-        units.iter().any(|u| filter.registry().find(u.format()).is_some_and(evaltally_format::Format::reads_scores));
+        units.iter().any(|u| filter.formats().find(u.format()).is_some_and(evaltally_format::Format::reads_scores));
     if !units.is_empty() && !scored {
         let path = paths.first().cloned().unwrap_or_default();
         said.push(Diagnostic::warning(

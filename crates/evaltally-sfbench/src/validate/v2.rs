@@ -203,8 +203,6 @@ fn status_word(c: &mut Checker, path: &str, v: &Value, words: &[&str], what: &st
     }
 }
 
-/// One instance. `report_model` is the report's model; `alone` is true when the instance is
-/// checked on its own (documentation example), so that upstream's per-instance checks run here.
 /// The instances' objects whose keys are checked: each instance and its validation.
 const INSTANCE_LEVELS: &[Level] = &[
     Level { at: "$.instances[*]", known: &INSTANCE_KEYS, what: "SF-Bench's InstanceResult" },
@@ -226,6 +224,8 @@ pub(super) fn unknown_instance_keys(c: &mut Checker, doc: &Value, levels: &[Leve
     c.findings.extend(unknown_keys_in(doc, levels));
 }
 
+/// One instance. `report_model` is the report's model; `alone` is true when the instance is
+/// checked on its own (documentation example), so that upstream's per-instance checks run here.
 pub(super) fn instance(c: &mut Checker, inst: &Value, base: &str, report_model: Option<&str>, alone: bool) {
     let Some(m) = inst.as_object() else {
         if alone {
