@@ -302,6 +302,10 @@ pub(crate) fn resolve(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Res
     Ok(out)
 }
 
+/// The warnings about runs read beyond a selection's filters said so far: each once per
+/// process, as `serve` selects again at every load.
+static READ_TOO_SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
 /// The entries of a folder store that `selection` picks (any of its runs passing the
 /// filters), newest first as `runs` lists them. An entry is read whole: runs in a picked
 /// entry that do not pass are said in one warning.
@@ -342,13 +346,18 @@ fn select_entries(store: &Path, selection: &Selection, text: &str) -> anyhow::Re
         .map(|(entry, run)| format!("{entry}: {run}"))
         .collect();
     if !read_too.is_empty() {
-        crate::output::warn(&format!(
+        let warning = format!(
             "store:{text}: a folder store reads the entries it picks whole, so {} run{} that the filters leave out {} read too ({})",
             read_too.len(),
             if read_too.len() == 1 { "" } else { "s" },
             if read_too.len() == 1 { "is" } else { "are" },
             evaltally_core::text::first_of(&read_too, 3)
-        ));
+        );
+        let mut said = READ_TOO_SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !said.contains(&warning) {
+            crate::output::warn(&warning);
+            said.push(warning);
+        }
     }
     Ok(kept.into_iter().map(|(_, _, name)| name).collect())
 }

@@ -246,4 +246,7 @@ fn runs_a_folder_store_selection_reads_beyond_its_filters_are_said() {
     assert!(e2e.stdout.contains("\"run\":\"0.4.1-main-llm-judge-2026-03-15-1045\""));
     let all = evaltally_in(&root, &["export", "store:all"], &env);
     assert!(!all.stderr.contains("read too"), "{}", all.stderr);
+    // Said once, however often the selection is made (`serve` makes it at every load).
+    let twice = evaltally_in(&root, &["export", "store:tier=e2e", "store:tier=e2e"], &env);
+    assert_eq!(twice.stderr.matches("read too").count(), 1, "{}", twice.stderr);
 }
