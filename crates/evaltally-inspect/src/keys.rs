@@ -1,11 +1,9 @@
 //! `validate`'s look for keys `inspect_ai` never writes, in a `.json` log or a `.eval`
 //! archive's members.
 
+use crate::log::{Archive, ZIP_MAGIC, is_sample_file};
 use evaltally_core::Finding;
 use evaltally_format::check::{Checker, KeyCheck, Level};
-use serde_json::Value;
-
-use crate::log::{Archive, ZIP_MAGIC, is_sample_file};
 
 /// The keys `inspect_ai` writes where evaltally reads, every version to 0.3.285
 /// (`src/inspect_ai/log/_log.py` and the models it uses, fields marked `exclude` left
@@ -214,7 +212,10 @@ const MODEL_USAGE: &[&str] = &[
 /// logs that cannot be read are passed over: the reader says why.
 pub(crate) fn unknown(path: &std::path::Path, bytes: &[u8]) -> Vec<Finding> {
     let mut keys = KeyCheck::new(KEYS);
-    let parse = |b: &[u8]| serde_json::from_slice::<Value>(&evaltally_format::json::python_non_finite_as_null(b)).ok();
+    // inspect_ai writes Python's `NaN`, which is not JSON.
+    let add = |keys: &mut KeyCheck<'_>, b: &[u8], at: &str| {
+        keys.add_bytes(&evaltally_format::json::python_non_finite_as_null(b), at);
+    };
     if bytes.starts_with(ZIP_MAGIC) {
         let Ok(mut archive) = Archive::open(path, bytes) else { return Vec::new() };
         // As the reader: the journal's copies only when the finished members are missing.
@@ -232,12 +233,12 @@ pub(crate) fn unknown(path: &std::path::Path, bytes: &[u8]) -> Vec<Finding> {
                 n if is_sample_file(n) => "$.samples[*]",
                 _ => continue,
             };
-            if let Some(doc) = archive.member(&name).ok().and_then(|b| parse(&b)) {
-                keys.add_at(&doc, at);
+            if let Ok(member) = archive.member(&name) {
+                add(&mut keys, &member, at);
             }
         }
-    } else if let Some(doc) = parse(bytes) {
-        keys.add(&doc);
+    } else {
+        add(&mut keys, bytes, "$");
     }
     let mut c = Checker::default();
     keys.finish(&mut c);
@@ -246,6 +247,8 @@ pub(crate) fn unknown(path: &std::path::Path, bytes: &[u8]) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     /// `testdata/inspect/arith.eval` with `extra` added to the sample members whose name

@@ -96,6 +96,40 @@ impl<'l> KeyCheck<'l> {
         }
     }
 
+    /// Tallies the keys of the objects in the JSON text `bytes`, which sits at `at` in its
+    /// document, as [`add_at`](Self::add_at) does with a parsed value, but reading only
+    /// keys: values on no level's path are skipped unbuilt, so a sample's messages and events
+    /// cost a scan, not a tree. `false` (and nothing tallied) when the text is not JSON.
+    ///
+    /// ```
+    /// use evaltally_format::check::{Checker, KeyCheck, Level};
+    /// const LEVELS: &[Level] = &[Level { at: "$.samples[*]", known: &["id", "messages"], what: "a sample" }];
+    /// let mut keys = KeyCheck::new(LEVELS);
+    /// assert!(keys.add_bytes(br#"{"samples": [{"id": 1, "messages": [{"x": 1}]}, {"id": 2, "seed": 7}]}"#, "$"));
+    /// assert!(!keys.add_bytes(b"{", "$"));
+    /// let mut c = Checker::default();
+    /// keys.finish(&mut c);
+    /// assert_eq!(c.findings[0].to_string(), "$.samples[*].seed: warning: unknown key: not a field of a sample (1 of 2 have it)");
+    /// ```
+    pub fn add_bytes(&mut self, bytes: &[u8], at: &str) -> bool {
+        use serde::de::DeserializeSeed as _;
+        let paths: Vec<(usize, &str)> = self
+            .levels
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| l.at.strip_prefix(at).map(|rest| (i, rest)))
+            .filter(|(_, rest)| rest.is_empty() || rest.starts_with(['.', '[']))
+            .collect();
+        // Tallied into a copy, kept only when the whole text parses.
+        let mut seen = self.seen.clone();
+        let mut de = serde_json::Deserializer::from_slice(without_bom(bytes));
+        let walked = Walk { levels: self.levels, seen: &mut seen, paths }.deserialize(&mut de).and_then(|()| de.end());
+        if walked.is_ok() {
+            self.seen = seen;
+        }
+        walked.is_ok()
+    }
+
     /// Tallies the keys of one object at `at` exactly (one of the [`Level`]s' `at`), for a
     /// validator that holds its objects in another type than [`Value`] (a simd-json value,
     /// an XML element's attributes).
@@ -133,6 +167,91 @@ impl<'l> KeyCheck<'l> {
     }
 }
 
+/// A position in a JSON text with the levels whose path goes on from it, each with the rest
+/// of its path: [`KeyCheck::add_bytes`]'s walk.
+struct Walk<'w, 'l> {
+    levels: &'l [Level],
+    seen: &'w mut Vec<(usize, Unknown)>,
+    paths: Vec<(usize, &'l str)>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Walk<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        if self.paths.is_empty() {
+            <serde::de::IgnoredAny as serde::Deserialize>::deserialize(de)?;
+            return Ok(());
+        }
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Walk<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let ends: Vec<usize> = self.paths.iter().filter(|(_, rest)| rest.is_empty()).map(|&(i, _)| i).collect();
+        for &i in &ends {
+            self.seen[i].0 += 1;
+        }
+        while let Some(key) = map.next_key::<String>()? {
+            for &i in &ends {
+                let (_, unknown) = &mut self.seen[i];
+                let mut objects = 0;
+                tally(&self.levels[i], &mut objects, unknown, [key.as_str()]);
+            }
+            let paths: Vec<(usize, &str)> = self
+                .paths
+                .iter()
+                .filter_map(|&(i, rest)| {
+                    if let Some(next) = rest.strip_prefix(".*") {
+                        return Some((i, next));
+                    }
+                    let name = rest.strip_prefix('.')?;
+                    let end = name.find(['.', '[']).unwrap_or(name.len());
+                    (name[..end] == *key).then(|| (i, &name[end..]))
+                })
+                .collect();
+            map.next_value_seed(Walk { levels: self.levels, seen: &mut *self.seen, paths })?;
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let paths: Vec<(usize, &str)> =
+            self.paths.iter().filter_map(|&(i, rest)| rest.strip_prefix("[*]").map(|next| (i, next))).collect();
+        while seq
+            .next_element_seed(Walk { levels: self.levels, seen: &mut *self.seen, paths: paths.clone() })?
+            .is_some()
+        {}
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
 /// Counts one object of `level` with `keys`, and each key its writers do not give.
 fn tally<'k>(level: &Level, objects: &mut usize, unknown: &mut Unknown, keys: impl IntoIterator<Item = &'k str>) {
     *objects += 1;
@@ -156,8 +275,8 @@ fn known(known: &[&str], key: &str) -> bool {
 }
 
 /// The unknown keys of a JSON document's objects at `levels` (see [`KeyCheck`]), for a
-/// validator that reads the document into its own types: the document is parsed again, as
-/// a value. Nothing when it does not parse (the reader says why).
+/// validator that reads the document into its own types: the text is scanned again for its
+/// keys ([`KeyCheck::add_bytes`]). Nothing when it does not parse (the reader says why).
 ///
 /// ```
 /// use evaltally_format::check::{Level, unknown_key_findings};
@@ -167,7 +286,11 @@ fn known(known: &[&str], key: &str) -> bool {
 /// assert!(unknown_key_findings(b"{", LEVELS).is_empty());
 /// ```
 pub fn unknown_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
-    serde_json::from_slice::<Value>(without_bom(bytes)).map_or_else(|_| Vec::new(), |doc| unknown_keys_in(&doc, levels))
+    let mut keys = KeyCheck::new(levels);
+    keys.add_bytes(bytes, "$");
+    let mut c = Checker::default();
+    keys.finish(&mut c);
+    c.findings
 }
 
 /// The unknown keys of a parsed document's objects at `levels` (see [`KeyCheck`]).
@@ -198,9 +321,7 @@ pub fn unknown_keys_in(doc: &Value, levels: &[Level]) -> Vec<Finding> {
 pub fn unknown_line_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
     let mut keys = KeyCheck::new(levels);
     for line in without_bom(bytes).split(|&b| b == b'\n') {
-        if let Ok(doc) = serde_json::from_slice::<Value>(line) {
-            keys.add(&doc);
-        }
+        keys.add_bytes(line, "$");
     }
     let mut c = Checker::default();
     keys.finish(&mut c);
