@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use evaltally_core::{Finding, id::category_of};
-use evaltally_format::check::{Checker, KeyCheck, Level};
+use evaltally_format::check::{KeyCheck, Level};
 use simd_json::prelude::*;
 
 use crate::layout::FilePair;
@@ -355,9 +355,7 @@ fn line_keys(keys: &mut KeyCheck<'_>, at: &str, value: &simd_json::BorrowedValue
 
 /// Adds the unknown keys found to `report`, before its line findings.
 fn finish_keys(keys: KeyCheck<'_>, report: &mut FileReport) {
-    let mut c = Checker::default();
-    keys.finish(&mut c);
-    for mut f in c.findings {
+    for mut f in keys.findings() {
         // The summary is a line's object too: `$.key`, as the failure entries' are.
         if let Some(rest) = f.path.strip_prefix("summary") {
             f.path = format!("${rest}");

@@ -72,9 +72,10 @@ impl Format for Inspect {
     /// `inspect_ai` never writes is a warning.
     fn validate(&self, file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
         let finding = |d: Diagnostic| Finding::from_diagnostic(d, "$");
-        let findings = match read_runs(file.path, file.bytes, &options.scoring, true) {
-            Ok(read) => {
-                read.diagnostics.into_iter().map(finding).chain(crate::keys::unknown(file.path, file.bytes)).collect()
+        let findings = match crate::checked(file.path, file.bytes, true) {
+            Ok((log, diagnostics, unknown)) => {
+                let read = crate::runs_of(file.path, &log, diagnostics, &options.scoring);
+                read.diagnostics.into_iter().map(finding).chain(unknown).collect()
             }
             Err(d) => vec![finding(d)],
         };

@@ -1,9 +1,7 @@
-//! `validate`'s look for keys `inspect_ai` never writes, in a `.json` log or a `.eval`
-//! archive's members.
+//! The keys `inspect_ai` writes, for `validate`'s look for those it never writes: the reader
+//! tallies each document or member as it reads it ([`crate::log::Reader`]).
 
-use crate::log::{Archive, ZIP_MAGIC, is_sample_file};
-use evaltally_core::Finding;
-use evaltally_format::check::{Checker, KeyCheck, Level};
+use evaltally_format::check::Level;
 
 /// The keys `inspect_ai` writes where evaltally reads, every version to 0.3.285
 /// (`src/inspect_ai/log/_log.py` and the models it uses, fields marked `exclude` left
@@ -11,7 +9,7 @@ use evaltally_format::check::{Checker, KeyCheck, Level};
 /// and `_journal/start.json` at `$`, each `samples/*.json` at `$.samples[*]`,
 /// `summaries.json` and `_journal/summaries/*.json` at `$.summaries[*]`. Configs, metadata,
 /// messages, events and scorers' own values are not checked.
-const KEYS: &[Level] = &[
+pub(crate) const KEYS: &[Level] = &[
     Level {
         at: "$",
         known: &[
@@ -208,54 +206,21 @@ const MODEL_USAGE: &[&str] = &[
     "total_cost",
 ];
 
-/// The keys of a log's objects that `inspect_ai` never writes, once per key. Members or
-/// logs that cannot be read are passed over: the reader says why.
-pub(crate) fn unknown(path: &std::path::Path, bytes: &[u8]) -> Vec<Finding> {
-    let mut keys = KeyCheck::new(KEYS);
-    // inspect_ai writes Python's `NaN`, which is not JSON.
-    let add = |keys: &mut KeyCheck<'_>, b: &[u8], at: &str| {
-        keys.add_bytes(&evaltally_format::json::python_non_finite_as_null(b), at);
-    };
-    if bytes.starts_with(ZIP_MAGIC) {
-        let Ok(mut archive) = Archive::open(path, bytes) else { return Vec::new() };
-        // As the reader: the journal's copies only when the finished members are missing.
-        let (header, summaries) = (archive.has("header.json"), archive.has("summaries.json"));
-        for name in archive.names.clone() {
-            let at = match name.as_str() {
-                "header.json" => "$",
-                "_journal/start.json" if !header => "$",
-                "summaries.json" => "$.summaries",
-                n if !summaries
-                    && n.strip_prefix("_journal/summaries/").and_then(|n| n.strip_suffix(".json")).is_some() =>
-                {
-                    "$.summaries"
-                }
-                n if is_sample_file(n) => "$.samples[*]",
-                _ => continue,
-            };
-            if let Ok(member) = archive.member(&name) {
-                add(&mut keys, &member, at);
-            }
-        }
-    } else {
-        add(&mut keys, bytes, "$");
-    }
-    let mut c = Checker::default();
-    keys.finish(&mut c);
-    c.findings
-}
-
 #[cfg(test)]
 mod tests {
+    use evaltally_core::Finding;
     use serde_json::Value;
 
-    use super::*;
+    /// What `validate` says of the keys of the log `bytes`.
+    fn unknown(path: &std::path::Path, bytes: &[u8]) -> Vec<Finding> {
+        crate::checked(path, bytes, true).map(|(_, _, unknown)| unknown).unwrap_or_default()
+    }
 
     /// `testdata/inspect/arith.eval` with `extra` added to the sample members whose name
     /// `marked` says, and to the header.
     fn marked(marked: impl Fn(&str) -> bool) -> Vec<u8> {
         crate::arith_rewritten(|name, bytes| {
-            if name == "header.json" || is_sample_file(name) && marked(name) {
+            if name == "header.json" || name.starts_with("samples/") && marked(name) {
                 let mut doc: Value = serde_json::from_slice(bytes).unwrap();
                 doc["extra"] = Value::Bool(true);
                 *bytes = serde_json::to_vec(&doc).unwrap();

@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use evaltally_core::{CategoryRun, Diagnostic, Outcome, RunMeta};
+use evaltally_core::{CategoryRun, Diagnostic, Finding, Outcome, RunMeta};
 use evaltally_format::Scoring;
+use evaltally_format::check::KeyCheck;
 
 pub use format::{INSPECT, Inspect};
 pub use score::{ERROR_LABEL, score_value};
@@ -41,8 +42,13 @@ pub fn run_name(path: &Path, epoch: u64) -> String {
     format!("{stem}#epoch-{epoch}")
 }
 
-/// A log read and checked: its samples each (id, epoch) once, with the file's diagnostics.
-pub(crate) fn checked(path: &Path, bytes: &[u8], strict_keys: bool) -> Result<(Log, Vec<Diagnostic>), Diagnostic> {
+/// A log read and checked: its samples each (id, epoch) once, with the file's diagnostics
+/// and, with `strict_keys` (`validate`), the keys `inspect_ai` never writes.
+pub(crate) fn checked(
+    path: &Path,
+    bytes: &[u8],
+    strict_keys: bool,
+) -> Result<(Log, Vec<Diagnostic>, Vec<Finding>), Diagnostic> {
     let mut reader = Reader::new(path, strict_keys);
     let mut log = read_log(&mut reader, bytes)?;
     match log.samples.take() {
@@ -52,7 +58,8 @@ pub(crate) fn checked(path: &Path, bytes: &[u8], strict_keys: bool) -> Result<(L
         )),
         Some(samples) => log.samples = Some(unique(&mut reader, samples)),
     }
-    Ok((log, reader.diagnostics))
+    let unknown = reader.keys.map(KeyCheck::findings).unwrap_or_default();
+    Ok((log, reader.diagnostics, unknown))
 }
 
 /// What the log records about its runs.
@@ -69,10 +76,16 @@ pub fn read_bytes(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<Read, 
 
 /// [`read_bytes`]; `strict_keys` makes a key written twice an error (for `validate`).
 pub(crate) fn read_runs(path: &Path, bytes: &[u8], scoring: &Scoring, strict_keys: bool) -> Result<Read, Diagnostic> {
-    let (log, mut diagnostics) = checked(path, bytes, strict_keys)?;
-    let choice = score::choose(&log, scoring.scorer.as_deref());
+    let (log, diagnostics, _) = checked(path, bytes, strict_keys)?;
+    Ok(runs_of(path, &log, diagnostics, scoring))
+}
+
+/// The runs of a log [`checked`], one per epoch, with `diagnostics` and what scoring them
+/// adds.
+pub(crate) fn runs_of(path: &Path, log: &Log, mut diagnostics: Vec<Diagnostic>, scoring: &Scoring) -> Read {
+    let choice = score::choose(log, scoring.scorer.as_deref());
     let mut unjudged = score::Unjudged::default();
-    let meta = meta(&log);
+    let meta = meta(log);
     let mut epochs: BTreeMap<u64, CategoryRun> = BTreeMap::new();
     for s in log.samples.iter().flatten() {
         let run = epochs.entry(s.epoch).or_insert_with(|| {
@@ -93,7 +106,7 @@ pub(crate) fn read_runs(path: &Path, bytes: &[u8], scoring: &Scoring, strict_key
         let scored = r.tests().any(|t| t.outcome != Outcome::Unscored);
         r.scored = scored;
     }
-    Ok(Read { runs, diagnostics })
+    Read { runs, diagnostics }
 }
 
 /// `testdata/inspect/arith.eval` with each member's bytes passed through `edit` (given its

@@ -122,11 +122,15 @@ pub(crate) struct Reader<'p> {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// `validate`: repeated keys are errors, and an archive's full samples are checked.
     pub(crate) strict_keys: bool,
+    /// `validate`: the keys `inspect_ai` never writes, tallied from each document or member
+    /// as it is read ([`crate::keys::KEYS`]).
+    pub(crate) keys: Option<evaltally_format::check::KeyCheck<'static>>,
 }
 
 impl<'p> Reader<'p> {
     pub(crate) fn new(path: &'p Path, strict_keys: bool) -> Self {
-        Self { path, diagnostics: Vec::new(), strict_keys }
+        let keys = strict_keys.then(|| evaltally_format::check::KeyCheck::new(crate::keys::KEYS));
+        Self { path, diagnostics: Vec::new(), strict_keys, keys }
     }
 
     /// `member: ` before messages about a member of a `.eval` archive.
@@ -142,9 +146,13 @@ impl<'p> Reader<'p> {
         self.diagnostics.push(Diagnostic::warning(self.path, format!("{}{what}", Self::prefix(member))));
     }
 
-    /// Notes every key written twice in `bytes` (a member's, or the file's). A member's lines
-    /// and columns are not the archive's: they go in the message.
+    /// Notes every key written twice in `bytes` (a member's, or the file's), and with
+    /// `validate` the keys `inspect_ai` never writes. A member's lines and columns are not
+    /// the archive's: they go in the message.
     fn note_keys(&mut self, member: Option<&str>, bytes: &[u8]) {
+        if let (Some(keys), Some(at)) = (&mut self.keys, at_of(member)) {
+            keys.add_bytes(bytes, at);
+        }
         for d in evaltally_format::json::repeated_key_warnings(self.path, bytes) {
             let mut message = format!("{}{}", Self::prefix(member), d.message);
             if let (Some(_), Some(line), Some(column)) = (member, d.line, d.column) {
@@ -580,6 +588,21 @@ fn stopped_early(
         member,
         format!("the run stopped before its end: status `{status}`{why}; {of} in the log, read as they are"),
     );
+}
+
+/// Where the objects of a document the reader reads sit in a `.json` log: the log itself
+/// (`None`), an archive's header or journal start at `$`, its summary lists at
+/// `$.summaries`, each full sample at `$.samples[*]`; `None` for other members.
+pub(crate) fn at_of(member: Option<&str>) -> Option<&'static str> {
+    match member {
+        None | Some("header.json" | "_journal/start.json") => Some("$"),
+        Some("summaries.json") => Some("$.summaries"),
+        Some(n) if n.strip_prefix("_journal/summaries/").and_then(|n| n.strip_suffix(".json")).is_some() => {
+            Some("$.summaries")
+        }
+        Some(n) if is_sample_file(n) => Some("$.samples[*]"),
+        Some(_) => None,
+    }
 }
 
 /// `samples/<id>_epoch_<n>.json`.

@@ -14,7 +14,7 @@ use crate::{FORMAT, checked, run_name, score};
 /// Every epoch of a log as a run record (for `export` and `convert`): outcomes, labels,
 /// messages, wall time and tokens per sample.
 pub fn records(path: &Path, bytes: &[u8], scoring: &Scoring) -> Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic> {
-    let (log, mut diagnostics) = checked(path, bytes, false)?;
+    let (log, mut diagnostics, _) = checked(path, bytes, false)?;
     let choice = score::choose(&log, scoring.scorer.as_deref());
     let mut unjudged = score::Unjudged::default();
     let meta = crate::meta(&log).map(|m| (*m).clone()).unwrap_or_default();
@@ -70,7 +70,7 @@ pub(crate) fn show_said(
     id: &str,
     scoring: &Scoring,
 ) -> Result<(Vec<TestDetail>, Vec<Diagnostic>), Diagnostic> {
-    let (log, _) = checked(path, bytes, false)?;
+    let (log, _, _) = checked(path, bytes, false)?;
     let choice = score::choose(&log, scoring.scorer.as_deref());
     let (full, said) = full_samples(path, bytes, id);
     let details = log

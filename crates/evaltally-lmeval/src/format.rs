@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use evaltally_core::Finding;
-use evaltally_format::check::{Checker, KeyCheck, Level};
+use evaltally_format::check::{KeyCheck, Level};
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
 use crate::{Beside, read_with, task_and_date};
@@ -67,9 +67,7 @@ fn unknown_keys(bytes: &[u8]) -> Vec<Finding> {
         let metric = |k: &str| metrics.iter().any(|n| n.as_str() == Some(k));
         keys.add_keys("$", m.keys().map(String::as_str).filter(|k| !metric(k)));
     }
-    let mut c = Checker::default();
-    keys.finish(&mut c);
-    c.findings
+    keys.findings()
 }
 
 impl Format for LmEval {

@@ -88,11 +88,9 @@ impl<'l> KeyCheck<'l> {
     /// ```
     pub fn add_at(&mut self, v: &Value, at: &str) {
         for (level, (objects, unknown)) in self.levels.iter().zip(&mut self.seen) {
-            let Some(rest) = level.at.strip_prefix(at) else { continue };
-            if !(rest.is_empty() || rest.starts_with(['.', '['])) {
-                continue;
+            if let Some(rest) = below(level.at, at) {
+                each_at(v, rest, &mut |m| tally(level, objects, unknown, m.keys().map(String::as_str)));
             }
-            each_at(v, rest, &mut |m| tally(level, objects, unknown, m.keys().map(String::as_str)));
         }
     }
 
@@ -113,21 +111,22 @@ impl<'l> KeyCheck<'l> {
     /// ```
     pub fn add_bytes(&mut self, bytes: &[u8], at: &str) -> bool {
         use serde::de::DeserializeSeed as _;
-        let paths: Vec<(usize, &str)> = self
-            .levels
-            .iter()
-            .enumerate()
-            .filter_map(|(i, l)| l.at.strip_prefix(at).map(|rest| (i, rest)))
-            .filter(|(_, rest)| rest.is_empty() || rest.starts_with(['.', '[']))
-            .collect();
-        // Tallied into a copy, kept only when the whole text parses.
-        let mut seen = self.seen.clone();
+        let paths: Vec<(usize, &str)> =
+            self.levels.iter().enumerate().filter_map(|(i, l)| below(l.at, at).map(|rest| (i, rest))).collect();
+        // Tallied apart, and added only when the whole text parses.
+        let mut seen = vec![(0, Unknown::default()); self.levels.len()];
         let mut de = serde_json::Deserializer::from_slice(without_bom(bytes));
         let walked = Walk { levels: self.levels, seen: &mut seen, paths }.deserialize(&mut de).and_then(|()| de.end());
-        if walked.is_ok() {
-            self.seen = seen;
+        if walked.is_err() {
+            return false;
         }
-        walked.is_ok()
+        for ((objects, unknown), (more, found)) in self.seen.iter_mut().zip(seen) {
+            *objects += more;
+            for key in found.order {
+                unknown.count(&key, found.counts[&key]);
+            }
+        }
+        true
     }
 
     /// Tallies the keys of one object at `at` exactly (one of the [`Level`]s' `at`), for a
@@ -149,6 +148,13 @@ impl<'l> KeyCheck<'l> {
             let (objects, unknown) = &mut self.seen[i];
             tally(&self.levels[i], objects, unknown, keys);
         }
+    }
+
+    /// The warnings [`finish`](Self::finish) adds.
+    pub fn findings(self) -> Vec<Finding> {
+        let mut c = Checker::default();
+        self.finish(&mut c);
+        c.findings
     }
 
     /// Adds one warning per unknown key, level by level, keys in the order first met; past
@@ -201,9 +207,9 @@ impl<'de> serde::de::Visitor<'de> for Walk<'_, '_> {
         }
         while let Some(key) = map.next_key::<String>()? {
             for &i in &ends {
-                let (_, unknown) = &mut self.seen[i];
-                let mut objects = 0;
-                tally(&self.levels[i], &mut objects, unknown, [key.as_str()]);
+                if !known(self.levels[i].known, &key) {
+                    self.seen[i].1.count(&key, 1);
+                }
             }
             let paths: Vec<(usize, &str)> = self
                 .paths
@@ -252,16 +258,28 @@ impl<'de> serde::de::Visitor<'de> for Walk<'_, '_> {
     }
 }
 
+impl Unknown {
+    /// Counts `n` more objects with `key`.
+    fn count(&mut self, key: &str, n: usize) {
+        if let Some(had) = self.counts.get_mut(key) {
+            *had += n;
+        } else {
+            self.order.push(key.to_string());
+            self.counts.insert(key.to_string(), n);
+        }
+    }
+}
+
+/// The rest of `level_at`'s path below `at` when the level lies at or below it.
+fn below<'a>(level_at: &'a str, at: &str) -> Option<&'a str> {
+    level_at.strip_prefix(at).filter(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
 /// Counts one object of `level` with `keys`, and each key its writers do not give.
 fn tally<'k>(level: &Level, objects: &mut usize, unknown: &mut Unknown, keys: impl IntoIterator<Item = &'k str>) {
     *objects += 1;
     for k in keys.into_iter().filter(|k| !known(level.known, k)) {
-        if let Some(n) = unknown.counts.get_mut(k) {
-            *n += 1;
-        } else {
-            unknown.counts.insert(k.to_string(), 1);
-            unknown.order.push(k.to_string());
-        }
+        unknown.count(k, 1);
     }
 }
 
@@ -288,9 +306,7 @@ fn known(known: &[&str], key: &str) -> bool {
 pub fn unknown_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
     let mut keys = KeyCheck::new(levels);
     keys.add_bytes(bytes, "$");
-    let mut c = Checker::default();
-    keys.finish(&mut c);
-    c.findings
+    keys.findings()
 }
 
 /// The unknown keys of a parsed document's objects at `levels` (see [`KeyCheck`]).
@@ -304,9 +320,7 @@ pub fn unknown_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
 pub fn unknown_keys_in(doc: &Value, levels: &[Level]) -> Vec<Finding> {
     let mut keys = KeyCheck::new(levels);
     keys.add(doc);
-    let mut c = Checker::default();
-    keys.finish(&mut c);
-    c.findings
+    keys.findings()
 }
 
 /// The same over the lines of a JSON Lines file, each line a document: a key is said once
@@ -323,9 +337,7 @@ pub fn unknown_line_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding>
     for line in without_bom(bytes).split(|&b| b == b'\n') {
         keys.add_bytes(line, "$");
     }
-    let mut c = Checker::default();
-    keys.finish(&mut c);
-    c.findings
+    keys.findings()
 }
 
 fn without_bom(bytes: &[u8]) -> &[u8] {
