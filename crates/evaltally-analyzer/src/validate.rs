@@ -66,12 +66,19 @@ pub fn validate_cached(
         cache.validate(u, scratch, &options)
     });
     cache.write_behind();
-    let mut diagnostics = found.diagnostics;
+    // A file no format claims by its name is a file not read, said with the others.
+    let not_claimed: std::collections::HashSet<&PathBuf> = found.not_claimed.iter().collect();
+    let (unclaimed, mut diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) =
+        found.diagnostics.into_iter().partition(|d| d.is_info() && not_claimed.contains(&d.path));
     let mut files = Vec::new();
     for r in results {
         files.extend(r.files);
         diagnostics.extend(r.diagnostics);
     }
+    files.extend(unclaimed.into_iter().map(|d| {
+        let path = d.path.clone();
+        FileValidation::new(&path, "unknown", vec![evaltally_core::Finding::from_diagnostic(d, "$")])
+    }));
     // A file read beside another (a HELM run spec) is checked with it, not reported alone.
     if files.iter().any(|f| f.notes().next().is_some()) {
         let beside: std::collections::HashSet<PathBuf> = found

@@ -10,7 +10,26 @@ fn load(rel: &str) -> Option<Loaded> {
     let path = refdata(rel)?;
     // The verified tables count inference errors as failures, as BFCL does officially.
     let official = Filter { errors_as_failures: true, ..Filter::default() };
-    Some(load::load(&[path], &official, &NoProgress).expect("reference data loads"))
+    let mut loaded = load::load(&[path], &official, &NoProgress).expect("reference data loads");
+    unclaimed(&mut loaded);
+    Some(loaded)
+}
+
+/// Takes the facts that files no format claims by name are not read (BFCL's `data_*.csv`
+/// score summaries, an index a submitter wrote) out of `loaded`'s diagnostics, and returns
+/// those files' names; none is a JSON or XML file, which a format is always asked about.
+fn unclaimed(loaded: &mut Loaded) -> Vec<String> {
+    let (facts, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut loaded.diagnostics)
+        .into_iter()
+        .partition(|d| d.is_info() && d.message.starts_with("not read: no format evaltally reads takes"));
+    loaded.diagnostics = rest;
+    let read_by_content = |d: &&evaltally_core::Diagnostic| {
+        d.path.extension().is_some_and(|e| ["json", "jsonl", "xml"].iter().any(|x| e.eq_ignore_ascii_case(x)))
+    };
+    assert!(!facts.iter().any(|d| read_by_content(&d)), "{facts:#?}");
+    let names: Vec<String> =
+        facts.iter().map(|d| d.path.file_name().unwrap_or_default().to_string_lossy().into_owned()).collect();
+    names
 }
 
 fn category<'a>(report: &'a StabilityReport, model: &str, category: &str) -> &'a CategoryStability {
@@ -22,9 +41,26 @@ fn category<'a>(report: &'a StabilityReport, model: &str, category: &str) -> &'a
 /// fail, and `correct_count` per run listed as (v0.10.2, v0.11.0, main, hf, hf2).
 #[test]
 fn bbrowning_gpt_oss_120b_matches_the_verified_table() {
-    let Some(loaded) = load("bfcl/bbrowning-bfcl-vllm-results/results") else {
+    let Some(path) = refdata("bfcl/bbrowning-bfcl-vllm-results/results") else {
         return;
     };
+    let official = Filter { errors_as_failures: true, ..Filter::default() };
+    let mut loaded = load::load(&[path], &official, &NoProgress).expect("reference data loads");
+    // BFCL's six score summaries per run (`data_overall.csv`, …) are named as not read.
+    let mut summaries = unclaimed(&mut loaded);
+    summaries.sort();
+    summaries.dedup();
+    assert_eq!(
+        summaries,
+        [
+            "data_agentic.csv",
+            "data_format_sensitivity.csv",
+            "data_live.csv",
+            "data_multi_turn.csv",
+            "data_non_live.csv",
+            "data_overall.csv"
+        ]
+    );
     assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
     let report = stability::analyze(&loaded.runs);
     #[rustfmt::skip]
@@ -238,7 +274,8 @@ fn mini_swe_agent_500_reports_give_371_resolved() {
 fn tdad_first10_runs_split_into_flaky_and_failing() {
     let Some(path) = refdata("swebench/tdad-verified-first10-runs/ten_instance") else { return };
     let filter = Filter { pool_models: true, ..Filter::default() };
-    let loaded = load::load(&[path], &filter, &NoProgress).unwrap();
+    let mut loaded = load::load(&[path], &filter, &NoProgress).unwrap();
+    assert_eq!(unclaimed(&mut loaded), ["INDEX.tsv"]);
     assert!(loaded.diagnostics.is_empty(), "{:#?}", loaded.diagnostics);
     let report = stability::analyze(&loaded.runs);
     assert_eq!(report.models.len(), 1);

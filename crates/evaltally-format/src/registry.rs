@@ -46,6 +46,8 @@ pub enum DiscoverError {
         /// What the walk met on the way (a link not followed, a folder that could not be
         /// listed), often the reason nothing was found.
         diagnostics: Vec<Diagnostic>,
+        /// The files the walk found, in its order: no format takes one by its name.
+        files: Vec<PathBuf>,
     },
     /// `--as` named no format.
     #[error("unknown format `{name}`; known: {known}")]
@@ -67,10 +69,14 @@ pub struct Discovered {
     /// The units, in a fixed order: each format's groups in registry order, then the
     /// sniffed files in walk order.
     pub units: Vec<Box<dyn Unit>>,
-    /// Problems met walking and grouping.
+    /// Problems met walking and grouping, then a fact (`info: not read: …`) for each of
+    /// [`not_claimed`](Self::not_claimed).
     pub diagnostics: Vec<Diagnostic>,
     /// The folders the walk listed ([`Walked::folders`](crate::walk::Walked::folders)).
     pub folders: Vec<PathBuf>,
+    /// The files the walk found that no format claims by its name (a `README.md`), in walk
+    /// order: never opened.
+    pub not_claimed: Vec<PathBuf>,
 }
 
 impl Registry {
@@ -204,11 +210,12 @@ impl Registry {
         drop(listing);
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
+        let mut nowhere: Vec<PathBuf> = Vec::new();
         for (file, goes) in walked.files.into_iter().zip(goes) {
             match goes {
                 Goes::Grouped(at) => grouped[at].push(file),
                 Goes::Sniffed(candidates, beside) => sniffed.push(Box::new(SniffedFile { file, candidates, beside })),
-                Goes::Nowhere => {}
+                Goes::Nowhere => nowhere.push(file.path),
             }
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
@@ -219,9 +226,30 @@ impl Registry {
         }
         units.extend(sniffed);
         if units.is_empty() {
-            return Err(DiscoverError::NothingFound { searched: paths.to_vec(), nouns: self.nouns(), diagnostics });
+            return Err(DiscoverError::NothingFound {
+                searched: paths.to_vec(),
+                nouns: self.nouns(),
+                diagnostics,
+                files: nowhere,
+            });
         }
-        Ok(Discovered { units, diagnostics, folders })
+        diagnostics.extend(nowhere.iter().map(|path| not_claimed(path)));
+        Ok(Discovered { units, diagnostics, folders, not_claimed: nowhere })
+    }
+}
+
+/// The fact that a file no format claims by its name is not read (a `README.md`, a CSV
+/// beside the results): said with `--verbose` and by `validate`, never looked into.
+fn not_claimed(path: &Path) -> Diagnostic {
+    match path.extension() {
+        Some(ext) => Diagnostic::info(
+            path,
+            format!(
+                "not read: no format evaltally reads takes a `.{}` file of this name",
+                evaltally_core::text::printable(&ext.to_string_lossy())
+            ),
+        ),
+        None => Diagnostic::info(path, "not read: no format evaltally reads takes a file of this name"),
     }
 }
 
@@ -402,7 +430,7 @@ impl SniffedFile {
     /// one line: formats claim files only under the names their writers use, so such a file
     /// is no run's. Text that is neither (a `.log` that is not a record log) is a fact
     /// (`info`), said with --verbose and by `validate`. Files no format claims by name or
-    /// sniffs (a CSV) are never looked at.
+    /// sniffs (a CSV) are never opened: [`not_claimed`] says so of each.
     fn unknown(&self, input: &Input<'_>) -> Diagnostic {
         let path = input.path;
         let broken = match unread::kind(input) {
@@ -662,6 +690,40 @@ mod tests {
                 dir.path().display()
             );
             assert_eq!(identity, &expected);
+        }
+    }
+
+    /// A file no format claims by its name is said as not read, once, and is no unit;
+    /// when nothing else is found, the error lists such files instead.
+    #[test]
+    fn files_no_format_claims_are_said_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["1.y", "README.md", "Makefile"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let registry = Registry::new(vec![&WY]);
+        let found = registry.discover(&[dir.path().to_path_buf()], &Options::default()).unwrap();
+        assert_eq!(found.units.len(), 1);
+        assert_eq!(found.not_claimed, [dir.path().join("Makefile"), dir.path().join("README.md")]);
+        let said: Vec<String> = found.diagnostics.iter().map(ToString::to_string).collect();
+        let at = |name: &str| dir.path().join(name).display().to_string();
+        assert_eq!(
+            said,
+            [
+                format!("{}: info: not read: no format evaltally reads takes a file of this name", at("Makefile")),
+                format!(
+                    "{}: info: not read: no format evaltally reads takes a `.md` file of this name",
+                    at("README.md")
+                ),
+            ]
+        );
+        std::fs::remove_file(dir.path().join("1.y")).unwrap();
+        match registry.discover(&[dir.path().to_path_buf()], &Options::default()) {
+            Err(DiscoverError::NothingFound { files, diagnostics, .. }) => {
+                assert_eq!(files, [dir.path().join("Makefile"), dir.path().join("README.md")]);
+                assert!(diagnostics.is_empty(), "{diagnostics:?}");
+            }
+            other => panic!("expected nothing found, got {:?}", other.map(|d| d.units.len())),
         }
     }
 }

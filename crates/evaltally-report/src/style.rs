@@ -98,10 +98,11 @@ pub fn outcomes_text(outcomes: &str) -> String {
 }
 
 /// The diagnostics of a Markdown report, folded in a `<details>` block headed by their
-/// counts (nothing when there are none).
+/// counts (nothing when there are none). Facts (`info`) are left out: they are said with
+/// `--verbose`, and are no problem.
 pub(crate) fn diagnostics_markdown(out: &mut String, diagnostics: &[evaltally_core::Diagnostic]) {
     use std::fmt::Write as _;
-    if diagnostics.is_empty() {
+    if diagnostics.iter().all(evaltally_core::Diagnostic::is_info) {
         return;
     }
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();

@@ -152,7 +152,7 @@ fn nothing_found_says_the_links_it_did_not_follow() {
     let first = run.stderr.lines().next().unwrap_or_default();
     assert_eq!(first, link, "{}", run.stderr);
     assert!(
-        run.stderr.contains("\nerror: nothing to read in .: it holds no file but links not followed (see above)"),
+        run.stderr.contains("\nerror: nothing to read in .: it holds no file the walk could follow (see above)"),
         "{}",
         run.stderr
     );
@@ -215,4 +215,33 @@ fn one_file_with_no_runs_is_not_called_an_empty_folder() {
              `evaltally formats` lists the formats evaltally reads and their files"
         )
     );
+}
+
+/// A file under a name no format claims (BFCL's `data_overall.csv`, a README) is never
+/// opened, and never passed over silently: `--verbose` names each, and the report's own
+/// count of problems leaves such facts out.
+#[test]
+fn files_no_format_claims_are_named_with_verbose() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "run/result/model-a/BFCL_v4_simple_python_result.json", &result_lines(2));
+    write(
+        dir.path(),
+        "run/score/model-a/BFCL_v4_simple_python_score.json",
+        "{\"accuracy\": 1.0, \"correct_count\": 2, \"total_count\": 2}\n",
+    );
+    write(dir.path(), "run/score/data_overall.csv", "Rank,Overall Acc\n1,100%\n");
+    write(dir.path(), "run/NOTES", "by hand\n");
+    let quiet = evaltally_in(dir.path(), &["stability", "run"], &[]);
+    assert_eq!(quiet.code, 0, "{}", quiet.stderr);
+    assert!(!quiet.stderr.contains("data_overall.csv"), "{}", quiet.stderr);
+    let verbose = evaltally_in(dir.path(), &["stability", "run", "--verbose"], &[]);
+    assert_eq!(verbose.code, 0, "{}", verbose.stderr);
+    for line in [
+        "run/NOTES: info: not read: no format evaltally reads takes a file of this name",
+        "run/score/data_overall.csv: info: not read: no format evaltally reads takes a `.csv` file of this name",
+    ] {
+        assert!(verbose.stderr.lines().any(|l| l == line), "{line}\n{}", verbose.stderr);
+    }
+    let markdown = evaltally_in(dir.path(), &["stability", "run", "--format", "markdown"], &[]);
+    assert!(!markdown.stdout.contains("<details><summary>"), "{}", markdown.stdout);
 }

@@ -15,8 +15,13 @@ fn json_shape_per_file() {
     let run = evaltally(&["validate", "testdata/bfcl/pairs", "testdata/bfcl/v3-project", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let files = doc["files"].as_array().unwrap();
+    let (files, not_read): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) =
+        doc["files"].as_array().unwrap().iter().partition(|f| f["format"] != "unknown");
     assert_eq!(files.len(), 12, "pairs: 2 runs × 2 categories × 2 files; v3-project: 2 categories × 2 files");
+    // BFCL's score summary beside the score files: no format claims a CSV.
+    assert_eq!(not_read.len(), 1, "{not_read:?}");
+    assert_eq!(not_read[0]["path"], "testdata/bfcl/pairs/score-baseline/data_live.csv");
+    assert_eq!(not_read[0]["not_read"][0]["severity"], "info");
     for f in files {
         assert_eq!(f["valid"], true, "{f}");
         assert!(f["format"] == "bfcl-result" || f["format"] == "bfcl-score");
@@ -60,7 +65,15 @@ fn refdata_bbrowning_is_valid() {
     let run = evaltally(&["validate", root.to_str().unwrap(), "--format", "json", "--strict"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(doc["files"].as_array().unwrap().len(), 78);
+    let (read, not_read): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) =
+        doc["files"].as_array().unwrap().iter().partition(|f| f["format"] != "unknown");
+    assert_eq!(read.len(), 78);
+    // BFCL's six score summaries of each of the 5 runs, named as not read.
+    assert_eq!(not_read.len(), 30);
+    assert!(
+        not_read.iter().all(|f| f["path"].as_str().unwrap().contains("/data_") && f["valid"] == true),
+        "{not_read:?}"
+    );
 }
 
 /// bfcl-format.md §1.8: the 0-byte result file and the results without scores of PR #1319,

@@ -812,10 +812,12 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
 }
 
 /// Leaves out the notes (`not read: …`) about files another unit reads beside its own (an
-/// lm-eval results file naming the model of the samples beside it, a HELM run spec): no
-/// format takes them alone, and they are read all the same.
+/// lm-eval results file naming the model of the samples beside it, a HELM run spec), and
+/// the facts that no format claims such a file by its name: no format takes them alone,
+/// and they are read all the same.
 pub(crate) fn drop_read_beside(diagnostics: &mut Vec<Diagnostic>, units: &[Box<dyn Unit>]) {
-    if !diagnostics.iter().any(Diagnostic::is_note) {
+    let said = |d: &Diagnostic| d.is_note() || (d.is_info() && d.message.starts_with("not read:"));
+    if !diagnostics.iter().any(said) {
         return;
     }
     let mut beside: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
@@ -823,7 +825,7 @@ pub(crate) fn drop_read_beside(diagnostics: &mut Vec<Diagnostic>, units: &[Box<d
         let own = unit.source();
         beside.extend(unit.inputs().into_iter().filter(|p| Some(p.as_path()) != own));
     }
-    diagnostics.retain(|d| !(d.is_note() && beside.contains(&d.path)));
+    diagnostics.retain(|d| !(said(d) && beside.contains(&d.path)));
 }
 
 /// One (run, model, category) a unit read, as naming looks at it: the unit's index, the

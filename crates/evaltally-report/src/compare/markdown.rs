@@ -72,15 +72,7 @@ pub fn markdown(report: &CompareReport, diagnostics: &[Diagnostic]) -> String {
     if let Some(e) = &report.efficiency {
         super::efficiency::markdown(&mut out, e);
     }
-    if !diagnostics.is_empty() {
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let _ =
-            writeln!(out, "\n<details><summary>{} warnings, {errors} errors</summary>\n", diagnostics.len() - errors);
-        for d in diagnostics {
-            let _ = writeln!(out, "- {}", markdown_code(&d.to_string().replace('`', "'"), false));
-        }
-        out.push_str("\n</details>\n");
-    }
+    crate::diagnostics_markdown(&mut out, diagnostics);
     out
 }
 

@@ -203,7 +203,8 @@ pub struct TrendSeries {
     pub judged: Vec<usize>,
 }
 
-/// How many warnings and errors reading gave, and the first of them.
+/// How many warnings (files not read among them) and errors reading gave, and the first
+/// of them; facts (`info`) are not counted.
 #[derive(Clone, Debug, Default, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DiagnosticsData {
@@ -277,11 +278,13 @@ pub(crate) fn build(input: &Input<'_>, options: &super::Options) -> Data {
     data
 }
 
+/// The problems reading gave: facts (`info`, said with `--verbose`) are none.
 fn diagnostics(diags: &[Diagnostic]) -> DiagnosticsData {
+    let problems = || diags.iter().filter(|d| !d.is_info());
     DiagnosticsData {
-        warnings: diags.iter().filter(|d| !d.is_error()).count(),
-        errors: diags.iter().filter(|d| d.is_error()).count(),
-        listed: diags.iter().take(DIAGNOSTICS_LISTED).map(ToString::to_string).collect(),
+        warnings: problems().filter(|d| !d.is_error()).count(),
+        errors: problems().filter(|d| d.is_error()).count(),
+        listed: problems().take(DIAGNOSTICS_LISTED).map(ToString::to_string).collect(),
     }
 }
 

@@ -212,11 +212,11 @@ pub(crate) fn exit_code(diagnostics: &[evaltally_core::Diagnostic], strict: bool
     if tripped || errors || (strict && warnings) { Exit::Problems } else { Exit::Ok }
 }
 
-/// Turns "nothing found" into a usage error that says where it looked and what it knows,
+/// Turns "nothing found" into a usage error that says where it looked and what it found,
 /// after what the walk met on the way (a link it did not follow is often why).
 pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
     match err {
-        LoadError::Discover(DiscoverError::NothingFound { diagnostics, searched, .. }) => {
+        LoadError::Discover(DiscoverError::NothingFound { diagnostics, searched, files, .. }) => {
             // A fact that is why nothing was found (reports a run report beside covers) is
             // said as a warning then.
             let said: Vec<evaltally_core::Diagnostic> = diagnostics
@@ -233,7 +233,7 @@ pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
             UsageError(format!(
                 "nothing to read in {}: {}; `evaltally formats` lists the formats evaltally reads and their files",
                 output::shown_all(searched),
-                looked_at(searched)
+                looked_at(searched, files, !diagnostics.is_empty())
             ))
             .into()
         }
@@ -243,57 +243,31 @@ pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
 
 /// What the paths hold, when none holds a file evaltally reads: `it holds no file`,
 /// `its 2 files (README.md, x.py) are of no format evaltally reads`, or for one file given
-/// `no format evaltally reads finds runs in it`.
-fn looked_at(paths: &[PathBuf]) -> String {
-    const LIMIT: usize = 100_000;
+/// `no format evaltally reads finds runs in it`. `files` are those the walk found (no
+/// format claims one by its name); `said` tells that the walk reported something (a link
+/// it did not follow).
+fn looked_at(paths: &[PathBuf], files: &[PathBuf], said: bool) -> String {
     if let [file] = paths
         && file.is_file()
     {
         return "no format evaltally reads finds runs in it".to_string();
     }
-    let mut names: Vec<String> = Vec::new();
-    let (mut count, mut links) = (0usize, 0usize);
-    for root in paths {
-        if root.is_file() {
-            count += 1;
-            names.push(printable(&root.to_string_lossy()).into_owned());
-            continue;
-        }
-        let mut stack = vec![root.clone()];
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-            entries.sort_by_key(std::fs::DirEntry::file_name);
-            for e in entries {
-                let Ok(kind) = e.file_type() else { continue };
-                if kind.is_dir() {
-                    stack.push(e.path());
-                } else if kind.is_symlink() {
-                    links += 1;
-                } else {
-                    count += 1;
-                    if names.len() < 3 {
-                        let path = e.path();
-                        let shown = path.strip_prefix(root).unwrap_or(&path);
-                        names.push(printable(&shown.to_string_lossy()).into_owned());
-                    }
-                }
-                if count >= LIMIT {
-                    break;
-                }
-            }
-        }
-    }
+    let names: Vec<String> = files
+        .iter()
+        .take(3)
+        .map(|f| {
+            let shown = paths.iter().find_map(|root| f.strip_prefix(root).ok()).unwrap_or(f);
+            printable(&shown.to_string_lossy()).into_owned()
+        })
+        .collect();
     let (its, they) = if paths.len() == 1 { ("it holds", "its") } else { ("they hold", "their") };
-    match count {
-        0 if links > 0 => format!("{its} no file but links not followed (see above)"),
+    match files.len() {
+        0 if said => format!("{its} no file the walk could follow (see above)"),
         0 => format!("{its} no file"),
         1 => format!("{they} one file ({}) is of no format evaltally reads", names[0]),
-        n => format!(
-            "{they} {}{n} files ({}) are of no format evaltally reads",
-            if n >= LIMIT { "more than " } else { "" },
-            evaltally_core::text::and_more(&names, n)
-        ),
+        n => {
+            format!("{they} {n} files ({}) are of no format evaltally reads", evaltally_core::text::and_more(&names, n))
+        }
     }
 }
 
