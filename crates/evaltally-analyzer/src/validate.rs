@@ -66,10 +66,10 @@ pub fn validate_cached(
         cache.validate(u, scratch, &options)
     });
     cache.write_behind();
-    // A file no format claims by its name is a file not read, said with the others.
-    let not_claimed: std::collections::HashSet<&PathBuf> = found.not_claimed.iter().collect();
+    // A file no format claims by its name, or one a format passes over (BFCL's memory
+    // snapshots), is a file not read, said with the others.
     let (unclaimed, mut diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) =
-        found.diagnostics.into_iter().partition(|d| d.is_info() && not_claimed.contains(&d.path));
+        found.diagnostics.into_iter().partition(Diagnostic::is_fact_not_read);
     let mut files = Vec::new();
     for r in results {
         files.extend(r.files);

@@ -449,6 +449,12 @@ impl Runs {
     }
 }
 
+/// What is said of a memory category's `*_prereq_result.json` (with `--verbose`).
+const PREREQ_NOT_READ: &str = "not read: a BFCL memory category's prerequisite conversations, which BFCL never scores";
+/// What is said of a file in a `memory_snapshot` folder (with `--verbose`).
+const SNAPSHOT_NOT_READ: &str =
+    "not read: a BFCL memory snapshot (the memory's state after a conversation), not a result";
+
 /// Groups BFCL files (from the walk, with whether each was named by the user) into runs of
 /// (model, category) pairs. Files outside any layout are reported, or, when named, read as
 /// a run named after their folder for model `unknown`.
@@ -479,6 +485,10 @@ pub fn group<P: AsRef<Path>>(files: &[(P, bool)], diags: &mut Vec<Diagnostic>) -
                     path,
                     "file name is not valid UTF-8, so no category can be read from it; left out",
                 ));
+            } else if name.ends_with("_prereq_result.json") {
+                diags.push(Diagnostic::info(path, PREREQ_NOT_READ));
+            } else {
+                diags.push(Diagnostic::info(path, SNAPSHOT_NOT_READ));
             }
             continue;
         };
@@ -505,7 +515,18 @@ pub fn group<P: AsRef<Path>>(files: &[(P, bool)], diags: &mut Vec<Diagnostic>) -
             }
             continue;
         };
-        if place.kind != kind || place.in_snapshot {
+        if place.in_snapshot {
+            diags.push(Diagnostic::info(path, SNAPSHOT_NOT_READ));
+            continue;
+        }
+        if place.kind != kind {
+            diags.push(Diagnostic::info(
+                path,
+                match kind {
+                    FileKind::Result => "not read: a result file's name in a score folder",
+                    FileKind::Score => "not read: a score file's name in a result folder",
+                },
+            ));
             continue;
         }
         let Some(model) = &place.model else {

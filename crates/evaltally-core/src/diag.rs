@@ -174,6 +174,19 @@ impl Diagnostic {
         self.severity == Severity::Info
     }
 
+    /// Whether this is the fact that a file was found and not read, as a format or the
+    /// registry says it (`info: not read: …`, such as a `README.md` no format claims): said
+    /// with `--verbose`, listed by `validate` among the files not read.
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// assert!(Diagnostic::info("runs/README.md", "not read: no format evaltally reads takes a `.md` file of this name").is_fact_not_read());
+    /// assert!(!Diagnostic::info("a.json", "no newline at the end of the file").is_fact_not_read());
+    /// ```
+    pub fn is_fact_not_read(&self) -> bool {
+        self.is_info() && self.message.starts_with("not read:")
+    }
+
     /// Whether this is a problem: a warning or an error.
     pub fn is_problem(&self) -> bool {
         self.severity >= Severity::Warning

@@ -26,7 +26,7 @@ pub use format::{Claim, Folder, Format, Input, Resemblance, file_name, has_exten
 pub use keys::Keys;
 pub use options::{Options, Purpose, Scoring};
 pub use outputs::{FileValidation, Read, Records, Shown, Validated};
-pub use registry::{DiscoverError, Discovered, Registry};
+pub use registry::{DiscoverError, Discovered, FilesFound, Registry};
 pub use unit::{Scratch, Unit};
 pub use walk::WalkedFile;
 pub use write::{Writer, Written};

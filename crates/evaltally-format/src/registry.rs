@@ -30,6 +30,18 @@ impl fmt::Debug for Registry {
     }
 }
 
+/// The files a walk found when none gave anything to read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FilesFound {
+    /// How many.
+    pub count: usize,
+    /// The first three, in walk order.
+    pub first: Vec<PathBuf>,
+    /// How many of them no format claims by name (the others were taken by a format that
+    /// found no run in them).
+    pub not_claimed: usize,
+}
+
 /// Why nothing could be read.
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoverError {
@@ -46,8 +58,8 @@ pub enum DiscoverError {
         /// What the walk met on the way (a link not followed, a folder that could not be
         /// listed), often the reason nothing was found.
         diagnostics: Vec<Diagnostic>,
-        /// The files the walk found, in its order: no format takes one by its name.
-        files: Vec<PathBuf>,
+        /// The files the walk found: none gave a unit.
+        files: FilesFound,
     },
     /// `--as` named no format.
     #[error("unknown format `{name}`; known: {known}")]
@@ -69,14 +81,12 @@ pub struct Discovered {
     /// The units, in a fixed order: each format's groups in registry order, then the
     /// sniffed files in walk order.
     pub units: Vec<Box<dyn Unit>>,
-    /// Problems met walking and grouping, then a fact (`info: not read: …`) for each of
-    /// [`not_claimed`](Self::not_claimed).
+    /// Problems met walking and grouping, and the files found and not read
+    /// ([`Diagnostic::is_fact_not_read`]): each file no format claims by its name (a
+    /// `README.md`, never opened) and each a format groups and passes over.
     pub diagnostics: Vec<Diagnostic>,
     /// The folders the walk listed ([`Walked::folders`](crate::walk::Walked::folders)).
     pub folders: Vec<PathBuf>,
-    /// The files the walk found that no format claims by its name (a `README.md`), in walk
-    /// order: never opened.
-    pub not_claimed: Vec<PathBuf>,
 }
 
 impl Registry {
@@ -208,6 +218,8 @@ impl Registry {
             })
             .collect();
         drop(listing);
+        let first: Vec<PathBuf> = walked.files.iter().take(3).map(|f| f.path.clone()).collect();
+        let count = walked.files.len();
         let mut grouped: Vec<Vec<WalkedFile>> = vec![Vec::new(); formats.len()];
         let mut sniffed: Vec<Box<dyn Unit>> = Vec::new();
         let mut nowhere: Vec<PathBuf> = Vec::new();
@@ -230,11 +242,11 @@ impl Registry {
                 searched: paths.to_vec(),
                 nouns: self.nouns(),
                 diagnostics,
-                files: nowhere,
+                files: FilesFound { count, first, not_claimed: nowhere.len() },
             });
         }
         diagnostics.extend(nowhere.iter().map(|path| not_claimed(path)));
-        Ok(Discovered { units, diagnostics, folders, not_claimed: nowhere })
+        Ok(Discovered { units, diagnostics, folders })
     }
 }
 
@@ -704,7 +716,6 @@ mod tests {
         let registry = Registry::new(vec![&WY]);
         let found = registry.discover(&[dir.path().to_path_buf()], &Options::default()).unwrap();
         assert_eq!(found.units.len(), 1);
-        assert_eq!(found.not_claimed, [dir.path().join("Makefile"), dir.path().join("README.md")]);
         let said: Vec<String> = found.diagnostics.iter().map(ToString::to_string).collect();
         let at = |name: &str| dir.path().join(name).display().to_string();
         assert_eq!(
@@ -720,7 +731,8 @@ mod tests {
         std::fs::remove_file(dir.path().join("1.y")).unwrap();
         match registry.discover(&[dir.path().to_path_buf()], &Options::default()) {
             Err(DiscoverError::NothingFound { files, diagnostics, .. }) => {
-                assert_eq!(files, [dir.path().join("Makefile"), dir.path().join("README.md")]);
+                let first = vec![dir.path().join("Makefile"), dir.path().join("README.md")];
+                assert_eq!(files, FilesFound { count: 2, first, not_claimed: 2 });
                 assert!(diagnostics.is_empty(), "{diagnostics:?}");
             }
             other => panic!("expected nothing found, got {:?}", other.map(|d| d.units.len())),

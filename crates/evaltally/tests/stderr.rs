@@ -211,9 +211,32 @@ fn one_file_with_no_runs_is_not_called_an_empty_folder() {
     assert_eq!(
         run.stderr.trim_end(),
         format!(
-            "error: nothing to read in {prereq}: no format evaltally reads finds runs in it; \
+            "{prereq}: warning: not read: a BFCL memory category's prerequisite conversations, which BFCL never scores\n\
+             1 warning, 0 errors\n\
+             error: nothing to read in {prereq}: no format evaltally reads finds runs in it; \
              `evaltally formats` lists the formats evaltally reads and their files"
         )
+    );
+}
+
+/// A folder whose only file a format takes and finds no run in is not said to hold files of
+/// no format: the file is named, and what is wrong with it.
+#[test]
+fn a_folder_whose_one_file_holds_no_runs_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let prereq = "testdata/bfcl/v4/run-1/result/acme_tiny-7b/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json";
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(prereq)).unwrap();
+    write(dir.path(), "run/result/acme_tiny-7b/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json", &text);
+    let run = evaltally_in(dir.path(), &["stability", "run"], &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim_end(),
+        "run/result/acme_tiny-7b/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json: warning: not read: \
+         a BFCL memory category's prerequisite conversations, which BFCL never scores\n\
+         1 warning, 0 errors\n\
+         error: nothing to read in run: no format evaltally reads finds runs in its one file \
+         (result/acme_tiny-7b/agentic/memory/kv/BFCL_v4_memory_kv_prereq_result.json); \
+         `evaltally formats` lists the formats evaltally reads and their files"
     );
 }
 

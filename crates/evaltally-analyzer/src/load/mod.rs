@@ -816,7 +816,7 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
 /// the facts that no format claims such a file by its name: no format takes them alone,
 /// and they are read all the same.
 pub(crate) fn drop_read_beside(diagnostics: &mut Vec<Diagnostic>, units: &[Box<dyn Unit>]) {
-    let said = |d: &Diagnostic| d.is_note() || (d.is_info() && d.message.starts_with("not read:"));
+    let said = |d: &Diagnostic| d.is_note() || d.is_fact_not_read();
     if !diagnostics.iter().any(said) {
         return;
     }

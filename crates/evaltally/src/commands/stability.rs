@@ -242,32 +242,35 @@ pub(crate) fn explain(err: &LoadError) -> anyhow::Error {
 }
 
 /// What the paths hold, when none holds a file evaltally reads: `it holds no file`,
-/// `its 2 files (README.md, x.py) are of no format evaltally reads`, or for one file given
-/// `no format evaltally reads finds runs in it`. `files` are those the walk found (no
-/// format claims one by its name); `said` tells that the walk reported something (a link
-/// it did not follow).
-fn looked_at(paths: &[PathBuf], files: &[PathBuf], said: bool) -> String {
+/// `its 2 files (README.md, x.py) are of no format evaltally reads`, `no format evaltally
+/// reads finds runs in its one file (…_prereq_result.json)`, or for one file given `no
+/// format evaltally reads finds runs in it`. `files` are those the walk found; `said`
+/// tells that the walk reported something (a link it did not follow).
+fn looked_at(paths: &[PathBuf], files: &evaltally_format::FilesFound, said: bool) -> String {
     if let [file] = paths
         && file.is_file()
     {
         return "no format evaltally reads finds runs in it".to_string();
     }
     let names: Vec<String> = files
+        .first
         .iter()
-        .take(3)
         .map(|f| {
             let shown = paths.iter().find_map(|root| f.strip_prefix(root).ok()).unwrap_or(f);
             printable(&shown.to_string_lossy()).into_owned()
         })
         .collect();
     let (its, they) = if paths.len() == 1 { ("it holds", "its") } else { ("they hold", "their") };
-    match files.len() {
+    let listed = match files.count {
+        1 => format!("{they} one file ({})", names.join(", ")),
+        n => format!("{they} {n} files ({})", evaltally_core::text::and_more(&names, n)),
+    };
+    match files.count {
         0 if said => format!("{its} no file the walk could follow (see above)"),
         0 => format!("{its} no file"),
-        1 => format!("{they} one file ({}) is of no format evaltally reads", names[0]),
-        n => {
-            format!("{they} {n} files ({}) are of no format evaltally reads", evaltally_core::text::and_more(&names, n))
-        }
+        1 if files.not_claimed == 1 => format!("{listed} is of no format evaltally reads"),
+        n if files.not_claimed == n => format!("{listed} are of no format evaltally reads"),
+        _ => format!("no format evaltally reads finds runs in {listed}"),
     }
 }
 
