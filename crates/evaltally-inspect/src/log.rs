@@ -590,9 +590,9 @@ fn stopped_early(
     );
 }
 
-/// Where the objects of a document the reader reads sit in a `.json` log: the log itself
-/// (`None`), an archive's header or journal start at `$`, its summary lists at
-/// `$.summaries`, each full sample at `$.samples[*]`; `None` for other members.
+/// Where the objects of a document the reader reads sit in a `.json` log: a `.json` log
+/// itself (no `member`) and an archive's header or journal start at `$`, its summary lists
+/// at `$.summaries`, each full sample at `$.samples[*]`; `None` for other members.
 pub(crate) fn at_of(member: Option<&str>) -> Option<&'static str> {
     match member {
         None | Some("header.json" | "_journal/start.json") => Some("$"),
