@@ -7,8 +7,10 @@
 //! reader ([`crate::sources::instance_report`]), which says what is wrong. Both give the
 //! same report.
 
+use std::borrow::Cow;
+
 use evaltally_format::Input;
-use evaltally_format::fields::{Fallback, boolean, fields, member};
+use evaltally_format::fields::{Fallback, boolean, fields, member, string};
 
 use crate::report::InstanceReport;
 
@@ -34,11 +36,18 @@ pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<Insta
     } else {
         return Err(Fallback);
     };
-    let keys = ["resolved", "patch_is_None", "patch_exists", "patch_successfully_applied", "infra_failure"];
-    let [resolved, patch_is_none, patch_exists, patch_applied, infra_failure] = if let Some(start) = body {
+    let keys = [
+        "resolved",
+        "patch_is_None",
+        "patch_exists",
+        "patch_successfully_applied",
+        "infra_failure",
+        "model_name_or_path",
+    ];
+    let [resolved, patch_is_none, patch_exists, patch_applied, infra_failure, model] = if let Some(start) = body {
         fields(b, start, keys)?.0
     } else {
-        let mut found: [Option<std::ops::Range<usize>>; 5] = Default::default();
+        let mut found: [Option<std::ops::Range<usize>>; 6] = Default::default();
         for (slot, key) in found.iter_mut().zip(keys) {
             *slot = member(b, members, key)?.cloned();
         }
@@ -59,6 +68,7 @@ pub(crate) fn instance_report(file: &Input<'_>, folder_id: &str) -> Result<Insta
         timed_out: false,
         graded: true,
         tests_status: None,
+        model: string(t, model.as_ref())?.map(Cow::into_owned),
         notes: Vec::new(),
     })
 }
@@ -101,6 +111,20 @@ mod tests {
             assert!(
                 instance_report(&Input::new(Path::new("report.json"), doc.as_bytes(), false), "folder-id").is_err()
             );
+        }
+        // SWE-smith's reports name their model; both readers read it, escapes decoded.
+        for (doc, model) in [
+            (
+                r#"{"resolved": true, "patch_exists": true, "model_name_or_path": "acme/agent-1.5"}"#,
+                Some("acme/agent-1.5"),
+            ),
+            (r#"{"folder-id": {"resolved": false, "model_name_or_path": "acme\u002fagent"}}"#, Some("acme/agent")),
+            (r#"{"resolved": false, "patch_exists": true, "model_name_or_path": null}"#, None),
+        ] {
+            let fast = instance_report(&Input::new(Path::new("report.json"), doc.as_bytes(), false), "folder-id");
+            let slow = InstanceReport::from_value(&serde_json::from_str(doc).unwrap(), Some("folder-id")).unwrap();
+            assert_eq!(fast.ok().map(|r| r.model), Some(model.map(str::to_string)), "{doc}");
+            assert_eq!(slow.model.as_deref(), model, "{doc}");
         }
     }
 }

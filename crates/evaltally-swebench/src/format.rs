@@ -18,7 +18,7 @@ use evaltally_format::{
 
 use crate::detect::{Format as Detected, detect};
 use crate::report::split_file_stem;
-use crate::sources::{self, Source};
+use crate::sources::{self, Layout, Source};
 use crate::{markdown, openhands};
 
 /// SWE-bench harness reports: run reports `<model>.<run_id>.json` and per-instance
@@ -73,6 +73,19 @@ fn show_document(file: &Input<'_>, test: &str) -> Shown {
     }
 }
 
+/// What a run report `report.json` with an `output.jsonl` beside it is: OpenHands'
+/// `eval_infer.sh` moves the harness's run report there and gives each line of
+/// `output.jsonl` its instance's report, so the run is read once, from `output.jsonl`
+/// (which names the model). `None` for any other file.
+fn openhands_run_report(file: &Input<'_>) -> Option<String> {
+    let jsonl = file.beside().iter().any(|p| evaltally_format::file_name(p).is_some_and(|n| n == "output.jsonl"));
+    (jsonl && detect(file) == Some(Detected::RunReport)).then(|| {
+        "OpenHands' copy of the harness's run report: the outcomes are read from `output.jsonl` beside it, \
+         whose lines carry each instance's report"
+            .to_string()
+    })
+}
+
 /// The folder of a run report's per-instance reports, when it is there:
 /// `logs/run_evaluation/<run_id>/<model>/` beside `<model>.<run_id>.json`.
 fn run_report_logs(path: &Path) -> Option<PathBuf> {
@@ -102,6 +115,13 @@ fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation>
                 findings.push(Finding::warning("$", note));
             }
             vec![FileValidation::new(file.path, named.name(), findings)]
+        }
+        // SWE-smith's report of an instance it gave up on: errored, said by `stability`.
+        None if is_instance_report(file.path)
+            && value.get("timed_out") == Some(&serde_json::Value::Bool(true))
+            && value.get("resolved").is_none() =>
+        {
+            vec![FileValidation::new(file.path, Detected::InstanceReport.name(), findings)]
         }
         // A `report.json` where the harness writes per-instance reports is one, whatever it holds.
         None if is_instance_report(file.path) => {
@@ -177,49 +197,58 @@ impl Format for SweBench {
     }
 
     /// A Markdown summary depends on the file it summarises and on `metadata.json`, when
-    /// the walk found them beside it.
+    /// the walk found them beside it; a `report.json` on an OpenHands `output.jsonl` beside
+    /// it (OpenHands moves the run report there; `output.jsonl` is read instead).
     fn beside(&self, path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
-        if is_markdown(path) { markdown::beside(path, folder) } else { Vec::new() }
+        if is_markdown(path) {
+            markdown::beside(path, folder)
+        } else if evaltally_format::file_name(path).is_some_and(|n| n == "report.json")
+            && folder.names().contains(&"output.jsonl")
+        {
+            vec![path.with_file_name("output.jsonl")]
+        } else {
+            Vec::new()
+        }
     }
 
     fn group(&self, files: Vec<WalkedFile>, diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
         let mut groups: BTreeMap<(String, String), Group> = BTreeMap::new();
         for file in files {
-            let Some(key) = sources::instance_group(&file.path) else { continue };
+            let Some((run, model, layout)) = sources::instance_group(&file.path) else { continue };
             // The instance's folder (`instance_group` found the names above it).
             let id = evaltally_format::names_above::<1>(&file.path, 1).map(|[id]| id.into_owned()).unwrap_or_default();
-            let entry = groups.entry(key).or_default();
-            // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`: `<dir>` may hold
-            // the run report `<model>.<run>.json`, which already says what each instance did.
-            if entry.2.is_none() {
-                entry.2 = file.path.ancestors().nth(6).map(Path::to_path_buf);
+            let entry = groups.entry((run, model)).or_default();
+            // The run report that already says what each instance did, where the layout
+            // puts one: the harness's `<dir>/<model>.<run>.json` beside
+            // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`, OpenHands'
+            // `<output dir>/report.json` beside `<output dir>/eval_outputs/<id>/report.json`.
+            if entry.2.is_empty() {
+                entry.2 = covering_files(&file.path, layout);
             }
             entry.0.push((id, file.path, file.meta));
             entry.1 += file.size;
         }
         let mut units: Vec<Box<dyn Unit>> = Vec::new();
-        for ((run, model), (mut found, size, dir)) in groups {
-            if let Some(dir) = dir {
-                let report = dir.join(format!("{model}.{run}.json"));
-                if report.is_file() {
-                    // A fact with --verbose; when nothing else is found (the folder of them
-                    // given alone), the reason said.
-                    let folder = dir.join("logs").join("run_evaluation").join(&run).join(&model);
-                    diagnostics.push(Diagnostic::info(
-                        folder,
-                        format!(
-                            "not read: {} (`report.json`), which the run report `{}` \
-                             covers: it is read instead when among the paths given",
-                            if found.len() == 1 {
-                                "1 per-instance report".to_string()
-                            } else {
-                                format!("{} per-instance reports", found.len())
-                            },
-                            report.display()
-                        ),
-                    ));
-                    continue;
-                }
+        for ((run, model), (mut found, size, covered)) in groups {
+            if let Some(report) = covered.into_iter().find(|r| r.is_file()) {
+                // A fact with --verbose; when nothing else is found (the folder of them
+                // given alone), the reason said.
+                let folder = found[0].1.parent().and_then(Path::parent).unwrap_or(Path::new(".")).to_path_buf();
+                diagnostics.push(Diagnostic::info(
+                    folder,
+                    format!(
+                        "not read: {} (`report.json`), which {}`{}` \
+                         covers: it is read instead when among the paths given",
+                        if found.len() == 1 {
+                            "1 per-instance report".to_string()
+                        } else {
+                            format!("{} per-instance reports", found.len())
+                        },
+                        if is_jsonl(&report) { "" } else { "the run report " },
+                        report.display()
+                    ),
+                ));
+                continue;
             }
             found.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
             let (reports, seen) = found.into_iter().map(|(id, path, meta)| ((id, path), meta)).unzip();
@@ -229,7 +258,8 @@ impl Format for SweBench {
     }
 
     /// A results summary some pipelines write beside a run's per-instance reports
-    /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`); OpenHands agent
+    /// (`results_summary.json`: `total`, `passed`, `failed`, `instances[]`), SWE-smith's run
+    /// summary (`ids_resolved`, `ids_unresolved`, `total`); OpenHands agent
     /// output that no evaluation graded, and the attempt files of its iterative evaluation.
     fn aside(&self, file: &Input<'_>) -> Option<String> {
         if is_jsonl(file.path) {
@@ -239,9 +269,16 @@ impl Format for SweBench {
         let listed = file
             .json("instances")
             .is_some_and(|i| evaltally_format::json::first_element_has(i, b"instance_id", b"resolved"));
-        (summary && listed).then(|| {
-            "a results summary (`total`, `passed`, `instances[]`) of SWE-bench instance reports: evaltally \
-             reads the per-instance `report.json` files it summarises"
+        if summary && listed {
+            return Some(
+                "a results summary (`total`, `passed`, `instances[]`) of SWE-bench instance reports: evaltally \
+                 reads the per-instance `report.json` files it summarises"
+                    .to_string(),
+            );
+        }
+        (file.has("ids_resolved") && file.has("ids_unresolved") && file.has("total")).then(|| {
+            "SWE-smith's run summary (`ids_resolved`, `ids_unresolved`): evaltally reads the per-instance \
+             `report.json` files beside it, which tell the instances that timed out apart"
                 .to_string()
         })
     }
@@ -261,6 +298,12 @@ impl Format for SweBench {
         if is_jsonl(file.path) {
             return openhands::read(file);
         }
+        if let Some(what) = openhands_run_report(file) {
+            return Read {
+                runs: Vec::new(),
+                diagnostics: vec![Diagnostic::note(file.path, format!("skipped: {what}"))],
+            };
+        }
         read_document(file)
     }
 
@@ -271,6 +314,9 @@ impl Format for SweBench {
         if is_jsonl(file.path) {
             return openhands::records(file);
         }
+        if openhands_run_report(file).is_some() {
+            return Records::default();
+        }
         document_records(file)
     }
 
@@ -280,6 +326,9 @@ impl Format for SweBench {
         }
         if is_jsonl(file.path) {
             return openhands::show(file, test);
+        }
+        if openhands_run_report(file).is_some() {
+            return Shown::default();
         }
         show_document(file, test)
     }
@@ -296,8 +345,26 @@ impl Format for SweBench {
 }
 
 /// One run's per-instance reports being gathered: (instance id, file, what the walk saw of
-/// it), their total size, and the folder that may hold the run's run report.
-type Group = (Vec<(String, PathBuf, Option<std::fs::Metadata>)>, u64, Option<PathBuf>);
+/// it), their total size, and the files that would cover them ([`covering_files`]).
+type Group = (Vec<(String, PathBuf, Option<std::fs::Metadata>)>, u64, Vec<PathBuf>);
+
+/// The files that would cover a per-instance report at `report` (they need not exist), in
+/// the order they are looked for: the run report `<dir>/<model>.<run>.json` for the
+/// harness's layout; for OpenHands', the `output.jsonl` whose lines carry the same reports
+/// (it is read, and the run report beside it skipped), then the run report moved to
+/// `<output dir>/report.json`. None for layouts without.
+fn covering_files(report: &Path, layout: Layout) -> Vec<PathBuf> {
+    let Some((run, model, _)) = sources::instance_place(report) else { return Vec::new() };
+    match layout {
+        Layout::Harness => {
+            report.ancestors().nth(6).map(|d| d.join(format!("{model}.{run}.json"))).into_iter().collect()
+        }
+        Layout::OpenHands => {
+            report.ancestors().nth(3).map(|d| vec![d.join("output.jsonl"), d.join("report.json")]).unwrap_or_default()
+        }
+        Layout::SweSmith | Layout::Experiments => Vec::new(),
+    }
+}
 
 /// A folder of per-instance reports that together make one run.
 struct InstanceLogs {
@@ -364,7 +431,7 @@ impl Unit for InstanceLogs {
         let Source::InstanceLogs { run, model, reports } = &self.source else { return Read::default() };
         let mut diagnostics = Vec::new();
         let parsed = sources::instance_reports(reports, &mut scratch.buf, false, &mut diagnostics);
-        Read { runs: sources::instance_runs(run, model, &parsed), diagnostics }
+        Read { runs: sources::instance_runs(run, sources::logs_model(model, &parsed), &parsed), diagnostics }
     }
 
     fn records(&self, scratch: &mut Scratch, _options: &Options) -> Records {
@@ -410,12 +477,18 @@ mod tests {
     /// A run's per-instance reports, as the walk hands them over (out of order), with
     /// metadata for each.
     fn walked(dir: &std::path::Path, ids: &[&str]) -> Vec<WalkedFile> {
+        walked_at(dir, "logs/run_evaluation/night-1/acme", ids, |id| format!("{{\"{id}\": {{\"resolved\": true}}}}"))
+    }
+
+    /// Per-instance reports `<place>/<id>/report.json` holding `body(id)`, as the walk hands
+    /// them over.
+    fn walked_at(dir: &std::path::Path, place: &str, ids: &[&str], body: impl Fn(&str) -> String) -> Vec<WalkedFile> {
         let root: Arc<std::path::Path> = Arc::from(dir);
         ids.iter()
             .map(|id| {
-                let path = dir.join(format!("logs/run_evaluation/night-1/acme/{id}/report.json"));
+                let path = dir.join(format!("{place}/{id}/report.json"));
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, format!("{{\"{id}\": {{\"resolved\": true}}}}")).unwrap();
+                std::fs::write(&path, body(id)).unwrap();
                 let meta = std::fs::metadata(&path).unwrap();
                 WalkedFile { path, root: Arc::clone(&root), size: meta.len(), named: false, meta: Some(meta) }
             })
@@ -441,5 +514,71 @@ mod tests {
         let identity = format!("{unit:?}");
         assert!(identity.starts_with("InstanceLogs run 7:night-1 model 4:acme report "), "{identity}");
         assert!(identity.contains("/astropy__astropy-1/report.json report "), "{identity}");
+    }
+
+    /// The runs and diagnostics of what `group` made of `files`.
+    fn read_groups(files: Vec<WalkedFile>) -> (Vec<(String, String, usize)>, Vec<String>) {
+        let mut diagnostics = Vec::new();
+        let units = SWEBENCH.group(files, &mut diagnostics);
+        let mut runs = Vec::new();
+        for unit in units {
+            let read = unit.read(&mut evaltally_format::Scratch::default(), &evaltally_format::Options::default());
+            diagnostics.extend(read.diagnostics);
+            for r in read.runs {
+                runs.push((r.run.clone(), r.model.clone(), r.len()));
+            }
+        }
+        (runs, diagnostics.iter().map(|d| format!("{:?}: {}", d.severity, d.message)).collect())
+    }
+
+    /// SWE-smith writes a run's reports with no model level, each naming its model, and a
+    /// `{"timed_out": true}` report for an instance it gave up on: one run, the model the
+    /// reports name, the timeout errored.
+    #[test]
+    fn swe_smith_reports_are_one_run_of_the_model_they_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let ids = [
+            "pandas-dev__pandas.95280573.pr_53652",
+            "pandas-dev__pandas.95280573.func_1__x",
+            "jd__tenacity.0d40e76f.lm_1",
+        ];
+        let files = walked_at(dir.path(), "logs/run_evaluation/smith-1", &ids, |id| {
+            if id.starts_with("jd__") {
+                r#"{"timed_out": true, "timeout": 240}"#.to_string()
+            } else {
+                r#"{"patch_is_None": false, "patch_exists": true, "resolved": true, "model_name_or_path": "acme-7b"}"#
+                    .to_string()
+            }
+        });
+        let (runs, diagnostics) = read_groups(files);
+        assert_eq!(
+            runs,
+            [("smith-1".to_string(), "acme-7b".to_string(), 1), ("smith-1".to_string(), "acme-7b".to_string(), 2)],
+            "{diagnostics:?}"
+        );
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    }
+
+    /// OpenHands moves the harness's per-instance reports to `<output dir>/eval_outputs/`:
+    /// one run named after the output folder, its model the name before `_maxiter_`, and
+    /// covered (a fact) by the `output.jsonl` or the run report beside the folder.
+    #[test]
+    fn openhands_eval_outputs_are_one_run_unless_covered() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = "CodeActAgent/acme-1.5_maxiter_100_N_v0.40.0-run_1";
+        let ids = ["django__django-1", "django__django-2", "astropy__astropy-3"];
+        let files = || walked_at(dir.path(), &format!("{out}/eval_outputs"), &ids, |_| r#"{"resolved": false}"#.into());
+        let (runs, diagnostics) = read_groups(files());
+        let run = "acme-1.5_maxiter_100_N_v0.40.0-run_1".to_string();
+        assert_eq!(runs, [(run.clone(), "acme-1.5".into(), 1), (run, "acme-1.5".into(), 2)], "{diagnostics:?}");
+        for covering in ["report.json", "output.jsonl"] {
+            std::fs::write(dir.path().join(out).join(covering), "{}").unwrap();
+            let (runs, diagnostics) = read_groups(files());
+            assert!(runs.is_empty(), "{runs:?}");
+            let [said] = diagnostics.as_slice() else { panic!("{diagnostics:?}") };
+            assert!(said.starts_with("Info: not read: 3 per-instance reports (`report.json`), which "), "{said}");
+            // `output.jsonl` first, when both are there: it is the one read.
+            assert!(said.contains(&format!("{out}/{covering}` covers")), "{said}");
+        }
     }
 }

@@ -262,7 +262,7 @@ fn model(file: &Input<'_>, diagnostics: &mut Vec<Diagnostic>) -> String {
             .push(Diagnostic::warning(file.path, format!("`{}` names no model (`llm_config.model`)", path.display())));
     }
     let folder = file.path.parent().and_then(file_name).and_then(|n| n.to_str()).unwrap_or("");
-    if let Some((model, _)) = folder.split_once("_maxiter_").filter(|(m, _)| !m.is_empty()) {
+    if let Some(model) = crate::sources::model_of_folder(folder) {
         if metadata.is_none() {
             diagnostics.push(Diagnostic::warning(
                 file.path,

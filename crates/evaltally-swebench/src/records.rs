@@ -33,6 +33,7 @@ pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
 /// The run a folder of per-instance reports holds (read with
 /// [`sources::instance_reports`](crate::sources)), test by test.
 pub(crate) fn instance_logs_record(run: &str, model: &str, folder: &Path, reports: &[InstanceReport]) -> RunRecord {
+    let model = crate::sources::logs_model(model, reports);
     let mut rec = record(run.to_string(), model.to_string(), Format::InstanceReport, folder);
     rec.tests = reports.iter().map(instance_test).collect();
     rec

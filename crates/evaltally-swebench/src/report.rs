@@ -16,19 +16,34 @@ use evaltally_core::{CategoryRun, Outcome};
 use serde_json::{Map, Value};
 
 /// The repository of a SWE-bench instance id: `django__django-11099` → `django/django`.
+/// SWE-smith's ids are its mirror's name `<owner>__<repo>.<commit[:8]>` and then the bug,
+/// `.<strategy>__<hash>`: the repository is the part before the commit.
 ///
 /// ```
 /// use evaltally_swebench::report::repository;
 /// assert_eq!(repository("django__django-11099"), "django/django");
 /// assert_eq!(repository("scikit-learn__scikit-learn-10297"), "scikit-learn/scikit-learn");
+/// assert_eq!(repository("pandas-dev__pandas.95280573.pr_53652"), "pandas-dev/pandas");
+/// assert_eq!(repository("oauthlib__oauthlib.1fd52536.combine_file__09vlzwgc"), "oauthlib/oauthlib");
 /// assert_eq!(repository("plain"), "plain");
 /// ```
 pub fn repository(instance_id: &str) -> String {
     let base = match instance_id.rsplit_once('-') {
         Some((head, tail)) if !tail.is_empty() && tail.bytes().all(|b| b.is_ascii_digit()) => head,
-        _ => instance_id,
+        _ => swe_smith_repository(instance_id).unwrap_or(instance_id),
     };
     base.replacen("__", "/", 1)
+}
+
+/// The `<owner>__<repo>` of a SWE-smith id: what comes before its first `.<8 hex digits>.`.
+fn swe_smith_repository(instance_id: &str) -> Option<&str> {
+    let b = instance_id.as_bytes();
+    let owner_end = instance_id.find("__")?;
+    (owner_end + 2..b.len().saturating_sub(9)).find_map(|at| {
+        let commit = b.get(at + 1..at + 9)?;
+        (b[at] == b'.' && b.get(at + 9) == Some(&b'.') && commit.iter().all(u8::is_ascii_hexdigit))
+            .then(|| &instance_id[..at])
+    })
 }
 
 /// One category run per repository the instances name (their category), in the
@@ -296,6 +311,9 @@ pub struct InstanceReport {
     pub graded: bool,
     /// `tests_status`: `{FAIL_TO_PASS: {success, failure}, PASS_TO_PASS: …}`.
     pub tests_status: Option<Value>,
+    /// SWE-smith's `model_name_or_path`: the model, which the harness's reports leave to
+    /// their folder.
+    pub model: Option<String>,
     /// What the reader tolerated, one message each: a flag that is not `true` or `false`
     /// (`resolved` is then read as `false`, the others are ignored), a wrapper key that
     /// differs from the folder name (the key is used).
@@ -327,6 +345,7 @@ impl InstanceReport {
                 timed_out: true,
                 graded: true,
                 tests_status: None,
+                model: None,
                 notes: Vec::new(),
             });
         }
@@ -380,6 +399,7 @@ impl InstanceReport {
             timed_out: false,
             graded,
             tests_status: body.get("tests_status").cloned(),
+            model: body.get("model_name_or_path").and_then(Value::as_str).map(str::to_string),
             notes,
         })
     }

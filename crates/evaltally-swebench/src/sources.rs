@@ -56,23 +56,78 @@ impl Source {
 
 pub(crate) use evaltally_format::json::{parse as parse_json, read as read_json, stem as file_stem};
 
-/// (run, model) of a per-instance report at `…/logs/run_evaluation/<run_id>/<model>/<id>/report.json`
-/// or `…/<run>/logs/<id>/report.json`; `None` for other places.
-pub(crate) fn instance_group(report: &Path) -> Option<(String, String)> {
-    instance_place(report).map(|(run, model)| (run.into_owned(), model.into_owned()))
+/// Where a per-instance `report.json` sits: the layouts that say which run it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// The harness's `…/logs/run_evaluation/<run_id>/<model>/<id>/report.json`; the run
+    /// report `<model>.<run_id>.json` in the folder above `logs/` covers them.
+    Harness,
+    /// SWE-bench/experiments' `…/<run>/logs/<id>/report.json`.
+    Experiments,
+    /// SWE-smith's `…/logs/run_evaluation/<run_id>/<id>/report.json`, with no model level.
+    SweSmith,
+    /// OpenHands' `<output dir>/eval_outputs/<id>/report.json` (the harness's folder, moved
+    /// by `eval_infer.sh`); the run report moved to `<output dir>/report.json` covers them.
+    OpenHands,
 }
 
-/// [`instance_group`], borrowed from the path where its names are UTF-8.
-pub(crate) fn instance_place(report: &Path) -> Option<(Cow<'_, str>, Cow<'_, str>)> {
+/// (run, model) of a per-instance report at one of the [`Layout`]s; `None` for other places.
+pub(crate) fn instance_group(report: &Path) -> Option<(String, String, Layout)> {
+    instance_place(report).map(|(run, model, layout)| (run.into_owned(), model.into_owned(), layout))
+}
+
+/// [`instance_group`], borrowed from the path where its names are UTF-8. The model is
+/// `unknown` where the layout does not say it; OpenHands names its output folders
+/// `<model>_maxiter_<n>_N_<version>…`, so the model is the name before `_maxiter_`.
+pub(crate) fn instance_place(report: &Path) -> Option<(Cow<'_, str>, Cow<'_, str>, Layout)> {
+    let unknown = || Cow::Borrowed("unknown");
     if let Some([model, run, rv, logs]) = evaltally_format::names_above::<4>(report, 2)
         && rv == "run_evaluation"
         && logs == "logs"
     {
-        return Some((run, model));
+        return Some((run, model, Layout::Harness));
+    }
+    if let Some([run, rv, logs]) = evaltally_format::names_above::<3>(report, 2)
+        && rv == "run_evaluation"
+        && logs == "logs"
+    {
+        return Some((run, unknown(), Layout::SweSmith));
     }
     match evaltally_format::names_above::<2>(report, 2)? {
-        [logs, run] if logs == "logs" => Some((run, Cow::Borrowed("unknown"))),
+        [logs, run] if logs == "logs" => Some((run, unknown(), Layout::Experiments)),
+        [outputs, run] if outputs == "eval_outputs" => {
+            let model = model_of_folder(&run).map_or_else(unknown, |m| Cow::Owned(m.to_string()));
+            Some((run, model, Layout::OpenHands))
+        }
         _ => None,
+    }
+}
+
+/// The model of OpenHands' `report.json`, the run report its `eval_infer.sh` moves into the
+/// run's output folder `<model>_maxiter_<n>_N_<version>…`: the name before `_maxiter_`.
+fn openhands_model(path: &Path) -> Option<String> {
+    if evaltally_format::file_name(path)? != "report.json" {
+        return None;
+    }
+    let [folder] = evaltally_format::names_above::<1>(path, 1)?;
+    model_of_folder(&folder).map(str::to_string)
+}
+
+/// The model an OpenHands output folder's name gives, `<model>_maxiter_<n>_N_<version>…`.
+pub(crate) fn model_of_folder(folder: &str) -> Option<&str> {
+    folder.split_once("_maxiter_").map(|(model, _)| model).filter(|m| !m.is_empty())
+}
+
+/// The model of a run of per-instance reports: the one its place names, else the one
+/// every report that names a model names (SWE-smith's `model_name_or_path`), else `unknown`.
+pub(crate) fn logs_model<'a>(model: &'a str, reports: &'a [InstanceReport]) -> &'a str {
+    if model != "unknown" {
+        return model;
+    }
+    let mut named = reports.iter().filter_map(|r| r.model.as_deref());
+    match named.next() {
+        Some(first) if named.all(|m| m == first) => first,
+        _ => model,
     }
 }
 
@@ -91,7 +146,8 @@ pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
     match format {
         Format::RunReport => {
             let (model, run) = split_file_stem(&stem);
-            (run.to_string(), model.unwrap_or("unknown").to_string())
+            let model = model.map(str::to_string).or_else(|| openhands_model(path)).unwrap_or_else(|| "unknown".into());
+            (run.to_string(), model)
         }
         Format::InstanceReport => (
             stem,
@@ -146,7 +202,7 @@ pub fn read(source: &Source) -> SourceOutcome {
         },
         Source::InstanceLogs { run, model, reports } => {
             let parsed = instance_reports(reports, &mut Vec::new(), true, &mut out.diagnostics);
-            out.runs = instance_runs(run, model, &parsed);
+            out.runs = instance_runs(run, logs_model(model, &parsed), &parsed);
         }
     }
     out
@@ -270,7 +326,13 @@ pub fn show(source: &Source, id: &str) -> Result<Option<TestDetail>, Diagnostic>
                 let Some(r) = InstanceReport::from_value(&v, Some(folder)).filter(|r| r.instance_id == id) else {
                     continue;
                 };
-                let mut d = TestDetail::new(run, model, &repository(id), id, Status::Passed);
+                let mut d = TestDetail::new(
+                    run,
+                    logs_model(model, std::slice::from_ref(&r)),
+                    &repository(id),
+                    id,
+                    Status::Passed,
+                );
                 fill_from_instance(&mut d, &r);
                 return Ok(Some(d));
             }

@@ -410,6 +410,8 @@ fn instance_fields(c: &mut Checker, m: &Map<String, Value>, base: &str) {
         field(c, m, base, key, Want::Bool);
     }
     field(c, m, base, "infra_failure_reason", Want::StrOrNull);
+    // SWE-smith's: the model, which the harness's reports leave to their folder.
+    field(c, m, base, "model_name_or_path", Want::Str);
     let mut failures = 0usize;
     let status = field(c, m, base, "tests_status", Want::Object).and_then(Value::as_object);
     if let Some(ts) = status {
@@ -461,6 +463,7 @@ fn instance_fields(c: &mut Checker, m: &Map<String, Value>, base: &str) {
             "infra_failure",
             "infra_failure_reason",
             "tests_status",
+            "model_name_or_path",
         ],
         "a SWE-bench instance report",
     );
