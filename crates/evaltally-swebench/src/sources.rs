@@ -144,10 +144,21 @@ pub struct SourceOutcome {
 pub fn identity(path: &Path, format: Format, doc: &Value) -> (String, String) {
     let stem = file_stem(path);
     match format {
+        // `<model>.<run_id>.json`, as the harness names it. A name that says no model
+        // (OpenHands' `report.json`, OpenHands/benchmarks' `output.report.json`) is a run
+        // named after its file, which the analyzer's naming rule names after its folder, of
+        // the model the report names (`model_name_or_path`) or its folder's name gives.
         Format::RunReport => {
             let (model, run) = split_file_stem(&stem);
-            let model = model.map(str::to_string).or_else(|| openhands_model(path)).unwrap_or_else(|| "unknown".into());
-            (run.to_string(), model)
+            let (model, run) = match model {
+                Some(model) if !evaltally_format::naming::is_generic(&stem) => (model.to_string(), run.to_string()),
+                _ => {
+                    let named = doc.get("model_name_or_path").and_then(Value::as_str).filter(|m| !m.is_empty());
+                    let model = named.map(str::to_string).or_else(|| openhands_model(path));
+                    (model.unwrap_or_else(|| "unknown".into()), stem.clone())
+                }
+            };
+            (run, model)
         }
         Format::InstanceReport => (
             stem,
@@ -390,4 +401,54 @@ fn fill_from_instance(d: &mut TestDetail, r: &InstanceReport) {
         d.error_message = r.failing_tests().map(|t| format!("failing tests: {t}")).or(d.error_message.take());
     }
     d.error_details.clone_from(&r.tests_status);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run report is `<model>.<run_id>.json`; one whose name says no model takes it from
+    /// the report, else from an OpenHands output folder's name, and is named after its file
+    /// (which the analyzer names after its folder).
+    #[test]
+    fn a_run_report_whose_name_says_no_model_takes_the_one_it_names() {
+        let named = serde_json::json!({"model_name_or_path": "litellm_proxy/acme-1.5", "resolved_ids": []});
+        let bare = serde_json::json!({"resolved_ids": []});
+        let cases = [
+            ("logs/acme__gpt.night-1.json", &named, ("night-1", "acme__gpt")),
+            ("out/output.report.json", &named, ("output.report", "litellm_proxy/acme-1.5")),
+            ("out/acme-1.5_maxiter_100_N_v1-run_1/report.json", &bare, ("report", "acme-1.5")),
+            ("out/acme-1.5_maxiter_100_N_v1-run_1/report.json", &named, ("report", "litellm_proxy/acme-1.5")),
+            ("out/report.json", &bare, ("report", "unknown")),
+        ];
+        for (path, doc, (run, model)) in cases {
+            let got = identity(Path::new(path), Format::RunReport, doc);
+            assert_eq!((got.0.as_str(), got.1.as_str()), (run, model), "{path}");
+        }
+    }
+
+    /// The places of per-instance reports, and the run and model each gives.
+    #[test]
+    fn instance_places_name_their_run_and_model() {
+        let cases = [
+            ("x/logs/run_evaluation/night-1/acme/a__b-1/report.json", Some(("night-1", "acme", Layout::Harness))),
+            (
+                "x/logs/run_evaluation/smith-1/a__b.0123abcd.pr_1/report.json",
+                Some(("smith-1", "unknown", Layout::SweSmith)),
+            ),
+            ("sub-1/logs/a__b-1/report.json", Some(("sub-1", "unknown", Layout::Experiments))),
+            (
+                "o/acme_maxiter_30_N_v1/eval_outputs/a__b-1/report.json",
+                Some(("acme_maxiter_30_N_v1", "acme", Layout::OpenHands)),
+            ),
+            ("o/run-1/eval_outputs/a__b-1/report.json", Some(("run-1", "unknown", Layout::OpenHands))),
+            ("x/logs/run_evaluation/smith-1/report.json", None),
+            ("eval_outputs/a__b-1/report.json", None),
+        ];
+        for (path, want) in cases {
+            let got = instance_place(Path::new(path));
+            let got = got.as_ref().map(|(run, model, layout)| (run.as_ref(), model.as_ref(), *layout));
+            assert_eq!(got, want, "{path}");
+        }
+    }
 }

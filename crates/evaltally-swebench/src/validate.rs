@@ -45,10 +45,12 @@ pub fn validate(doc: &Value, format: Format) -> Vec<Finding> {
 }
 
 /// Count keys, each with the list whose length it is (`None`: no list).
-const COUNTS: [(&str, Option<&str>); 12] = [
+const COUNTS: [(&str, Option<&str>); 13] = [
     ("total_instances", None),
     ("submitted_instances", Some("submitted_ids")),
     ("completed_instances", Some("completed_ids")),
+    // OpenHands/benchmarks' `SwebenchReport` only.
+    ("incomplete_instances", Some("incomplete_ids")),
     ("resolved_instances", Some("resolved_ids")),
     ("unresolved_instances", Some("unresolved_ids")),
     ("empty_patch_instances", Some("empty_patch_ids")),
@@ -180,7 +182,9 @@ fn run_report(c: &mut Checker, doc: &Value) {
     let mut known: Vec<&str> = COUNTS.iter().map(|(k, _)| *k).collect();
     known.extend(ID_LISTS);
     known.extend(NAME_LISTS);
-    known.extend(["failure_reasons", "schema_version"]);
+    // OpenHands/benchmarks' `SwebenchReport` names the model.
+    field(c, m, "$", "model_name_or_path", Want::Str);
+    known.extend(["failure_reasons", "schema_version", "model_name_or_path"]);
     unknown_keys(c, m, "$", &known, "a SWE-bench run report");
     let missing: Vec<&str> = CORE.iter().copied().filter(|k| !m.contains_key(*k) && *k != "schema_version").collect();
     if !missing.is_empty() {
