@@ -16,6 +16,9 @@ disk, a server out of reach or lost); 3 a comparison inconclusive under --requir
 const EXIT_SHORT: &str =
     "Exit status: 0 done; 1 the data is wrong; 2 a usage error or the machine failed; 3 inconclusive";
 
+/// The heading of the options every command takes, listed after the command's own.
+const GLOBAL: &str = "Global options";
+
 /// Reads LLM evaluation results and tells you what they mean.
 #[derive(Debug, Parser)]
 #[command(
@@ -30,7 +33,7 @@ pub(crate) struct Cli {
     /// When to colour text output: auto, always or never.
     ///
     /// auto colours a terminal only; never when NO_COLOR is set.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, hide_possible_values = true)]
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, help_heading = GLOBAL, hide_possible_values = true)]
     pub(crate) color: ColorChoice,
     /// The results store: a folder or a postgres:// URL.
     ///
@@ -38,23 +41,23 @@ pub(crate) struct Cli {
     /// else a folder under the user's data directory; other URLs are refused). Any PATH may
     /// be `store:<name>` or `store:<filters>`, e.g. `store:branch=main,last=20` (also model=,
     /// tier=, since=DATE, name=; `store:all`).
-    #[arg(long, value_name = "DIR|URL", global = true)]
+    #[arg(long, value_name = "DIR|URL", global = true, help_heading = GLOBAL)]
     pub(crate) store: Option<PathBuf>,
     /// Read every file, neither using nor filling the digest cache.
     ///
     /// The cache (in $EVALTALLY_CACHE, else the user's cache folder) keeps what reading each
     /// unchanged run gave, so analyses read only new or changed files; `evaltally cache`
     /// shows and empties it.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub(crate) no_cache: bool,
-    /// List every problem and every file not read, with why, and each format's facts.
+    /// List every problem and file not read, with why, and each format's facts.
     ///
     /// By default stderr says each kind of problem once (the first, then how many and in
     /// how many files) and counts the files not read in one line. With --verbose every
     /// warning and error is listed with its file and place, every file not read with the
     /// reason, and the facts of each file's format that are no problem (BFCL v1's `idx`
     /// keys, a score file without a final newline), which `validate` also says.
-    #[arg(long, short = 'v', global = true)]
+    #[arg(long, short = 'v', global = true, help_heading = GLOBAL)]
     pub(crate) verbose: bool,
     #[command(subcommand)]
     pub(crate) command: Command,

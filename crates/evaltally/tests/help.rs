@@ -10,7 +10,8 @@ fn the_top_help_fits_a_screen_with_one_line_per_command() {
     let help = evaltally(&["-h"]);
     assert_eq!(help.code, 0, "{}", help.stderr);
     let lines: Vec<&str> = help.stdout.lines().collect();
-    assert!(lines.len() <= 36, "{} lines:\n{}", lines.len(), help.stdout);
+    // 37: one line a command, and the options every command takes under their own heading.
+    assert!(lines.len() <= 37, "{} lines:\n{}", lines.len(), help.stdout);
     let commands = lines.iter().position(|l| *l == "Commands:").expect("a command list");
     let listed: Vec<&&str> = lines[commands + 1..].iter().take_while(|l| !l.is_empty()).collect();
     for line in &listed {
@@ -20,6 +21,21 @@ fn the_top_help_fits_a_screen_with_one_line_per_command() {
     assert!(listed.len() >= 17, "{listed:?}");
     // The first line names no partial list of formats.
     assert!(lines[0].contains("evaltally formats"), "{}", lines[0]);
+}
+
+/// A command's help lists its own options first, then those every command takes, under
+/// their own heading.
+#[test]
+fn a_commands_help_lists_the_global_options_apart() {
+    for command in ["stability", "formats"] {
+        let help = evaltally(&[command, "-h"]);
+        assert_eq!(help.code, 0, "{}", help.stderr);
+        let (own, global) = help.stdout.split_once("\nGlobal options:\n").expect(&help.stdout);
+        for flag in ["--color", "--store", "--no-cache", "--verbose"] {
+            assert!(global.contains(flag) && !own.contains(flag), "{command}: {flag}\n{}", help.stdout);
+        }
+        assert!(own.contains("--format"), "{}", help.stdout);
+    }
 }
 
 #[test]
