@@ -218,10 +218,10 @@ impl Format for SweBench {
             // The instance's folder (`instance_group` found the names above it).
             let id = evaltally_format::names_above::<1>(&file.path, 1).map(|[id]| id.into_owned()).unwrap_or_default();
             let entry = groups.entry((run, model)).or_default();
-            // The run report that already says what each instance did, where the layout
-            // puts one: the harness's `<dir>/<model>.<run>.json` beside
-            // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`, OpenHands'
-            // `<output dir>/report.json` beside `<output dir>/eval_outputs/<id>/report.json`.
+            // The file that already says what each instance did, where the layout puts
+            // one: the harness's `<dir>/<model>.<run>.json` beside
+            // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`; OpenHands'
+            // `output.jsonl` or `report.json` beside `<output dir>/eval_outputs/<id>/report.json`.
             if entry.2.is_empty() {
                 entry.2 = covering_files(&file.path, layout);
             }
