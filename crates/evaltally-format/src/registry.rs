@@ -435,7 +435,8 @@ impl SniffedFile {
     }
 
     /// Why no format took the file. An error when it looks like JSON cut short or damaged
-    /// (a broken report looks exactly so), or when the user named it; a warning when it has
+    /// (a broken report looks exactly so), or when the user named it (unless a format knows
+    /// it as one of its files that hold no runs: [`Format::aside`]); a warning when it has
     /// a format's key fields and fails one of its checks; else, for a JSON or XML document,
     /// and for text that is not JSON under a JSON name (a hand-annotated copy with comment
     /// lines, JSON Lines in a `.json` file), a note (`not read: …`) that commands count in
@@ -469,6 +470,11 @@ impl SniffedFile {
             return broken.said(input.named);
         }
         if input.named {
+            // A file of a format that holds no runs (lm-eval's aggregate results, SWE-smith's
+            // run summary) is said as what it is, named or found.
+            if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
+                return Diagnostic::note(path, format!("skipped: {what}"));
+            }
             return Diagnostic::error(path, self.not_known(input));
         }
         if let Some((format, lacks)) =

@@ -219,6 +219,38 @@ fn one_file_with_no_runs_is_not_called_an_empty_folder() {
     );
 }
 
+/// A file named alone that a format knows as one of its files holding no runs (lm-eval's
+/// aggregate results) is said as what it is, and why nothing is left: not called a file of
+/// no known format, with an unrelated format as the closest.
+#[test]
+fn a_named_file_that_holds_no_runs_is_said_as_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "results_2026-01-02T00-00-00.000000.json";
+    write(
+        dir.path(),
+        name,
+        r#"{"results": {"arith": {"exact_match,none": 0.5}}, "configs": {"arith": {"task": "arith"}}, "model_name": "acme-7b"}"#,
+    );
+    let run = evaltally_in(dir.path(), &["stability", name], &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("not a format evaltally knows"), "{}", run.stderr);
+    assert!(
+        run.stderr.trim_end().ends_with(&format!(
+            "error: nothing to analyse in {name}: the one file found holds no runs; it is lm-eval's aggregate \
+             results: outcomes per document are in the samples_<task>_<date>.jsonl files that --log_samples \
+             writes beside it"
+        )),
+        "{}",
+        run.stderr
+    );
+    let verbose = evaltally_in(dir.path(), &["stability", name, "--verbose"], &[]);
+    assert!(
+        verbose.stderr.starts_with(&format!("{name}: note: skipped: lm-eval's aggregate results")),
+        "{}",
+        verbose.stderr
+    );
+}
+
 /// A folder whose only file a format takes and finds no run in is not said to hold files of
 /// no format: the file is named, and what is wrong with it.
 #[test]

@@ -194,12 +194,21 @@ pub(crate) fn some_records(records: Records, paths: &[PathBuf], verb: &str) -> a
 /// The usage error for paths that gave no run, said after what reading them said.
 fn nothing_to(diagnostics: &[evaltally_core::Diagnostic], paths: &[PathBuf], verb: &str) -> anyhow::Error {
     output::report_diagnostics(diagnostics);
+    let notes: Vec<&evaltally_core::Diagnostic> = diagnostics.iter().filter(|d| d.is_note()).collect();
+    // Files of a format that hold no runs (lm-eval's aggregate results named alone).
+    let set_aside: Vec<&str> = notes.iter().filter_map(|d| d.message.strip_prefix("skipped: ")).collect();
     let why = if output::has_problems(diagnostics) {
-        "no result file could be read (see above)"
+        "no result file could be read (see above)".to_string()
     } else if diagnostics.is_empty() {
-        "the files found hold no runs"
+        "the files found hold no runs".to_string()
+    } else if let [what] = set_aside.as_slice()
+        && notes.len() == 1
+    {
+        format!("the one file found holds no runs; it is {what}")
+    } else if !set_aside.is_empty() && set_aside.len() == notes.len() {
+        "the files found hold no runs (see the note above)".to_string()
     } else {
-        "no file found is in a format evaltally reads (see the note above)"
+        "no file found is in a format evaltally reads (see the note above)".to_string()
     };
     UsageError(format!("nothing to {verb} in {}: {why}", output::shown_all(paths))).into()
 }
