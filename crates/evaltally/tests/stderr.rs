@@ -249,6 +249,13 @@ fn a_named_file_that_holds_no_runs_is_said_as_what_it_is() {
         "{}",
         verbose.stderr
     );
+    let checked = evaltally_in(dir.path(), &["validate", name], &[]);
+    assert_eq!(checked.code, 2, "{}", checked.stderr);
+    assert!(checked.stdout.starts_with(&format!("{name}: skipped: lm-eval's aggregate results")), "{}", checked.stdout);
+    assert_eq!(
+        checked.stderr.trim_end(),
+        format!("error: nothing to check in {name}: the files found hold no runs (see above)")
+    );
 }
 
 /// A folder whose only file a format takes and finds no run in is not said to hold files of

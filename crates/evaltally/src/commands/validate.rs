@@ -43,11 +43,14 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     output::report_diagnostics(&validated.diagnostics);
     let read = |f: &evaltally_format::FileValidation| f.findings.is_empty() || f.notes().count() < f.findings.len();
     if !validated.files.is_empty() && !validated.files.iter().any(read) {
-        return Err(crate::UsageError(format!(
-            "nothing to check in {}: no file found is in a format evaltally reads",
-            output::shown_all(&args.paths)
-        ))
-        .into());
+        // Files of a format that hold no runs (set aside, `skipped: …`) are no unknown format.
+        let set_aside = validated.files.iter().all(|f| f.notes().all(|n| n.message.starts_with("skipped: ")));
+        let why = if set_aside {
+            "the files found hold no runs (see above)"
+        } else {
+            "no file found is in a format evaltally reads"
+        };
+        return Err(crate::UsageError(format!("nothing to check in {}: {why}", output::shown_all(&args.paths))).into());
     }
     let invalid = validated.files.iter().any(|f| !f.is_valid());
     let warned = validated.files.iter().any(|f| f.warnings().next().is_some());
