@@ -75,6 +75,19 @@ impl Diagnostic {
         Self::new(Severity::Note, path.into(), message.into())
     }
 
+    /// A note that `path` is set aside: a file of a format that holds no runs, said as
+    /// what it is (`skipped: <what>`; see [`set_aside`](Self::set_aside)).
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// let d = Diagnostic::skipped("out/results_2026.json", "lm-eval's aggregate results");
+    /// assert_eq!(d.to_string(), "out/results_2026.json: note: skipped: lm-eval's aggregate results");
+    /// assert_eq!(d.set_aside(), Some("lm-eval's aggregate results"));
+    /// ```
+    pub fn skipped(path: impl Into<PathBuf>, what: impl std::fmt::Display) -> Self {
+        Self::note(path, format!("skipped: {what}"))
+    }
+
     /// A fact of `path`'s shape that its writer always gives (see [`Severity::Info`]).
     ///
     /// ```
@@ -185,6 +198,20 @@ impl Diagnostic {
     /// ```
     pub fn is_fact_not_read(&self) -> bool {
         self.is_info() && self.message.starts_with("not read:")
+    }
+
+    /// What a file set aside is, when this says one (`note: skipped: <what>`): a file of a
+    /// format that holds no runs (lm-eval's aggregate results, a run report's copy that
+    /// another file carries), counted apart from files of no format.
+    ///
+    /// ```
+    /// use evaltally_core::Diagnostic;
+    /// let d = Diagnostic::skipped("out/results_2026.json", "lm-eval's aggregate results");
+    /// assert_eq!(d.set_aside(), Some("lm-eval's aggregate results"));
+    /// assert_eq!(Diagnostic::note("a.json", "not read: a JSON list").set_aside(), None);
+    /// ```
+    pub fn set_aside(&self) -> Option<&str> {
+        self.message.strip_prefix("skipped: ").filter(|_| self.is_note())
     }
 
     /// Whether this is a problem: a warning or an error.

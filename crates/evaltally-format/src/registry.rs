@@ -473,7 +473,7 @@ impl SniffedFile {
             // A file of a format that holds no runs (lm-eval's aggregate results, SWE-smith's
             // run summary) is said as what it is, named or found.
             if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
-                return Diagnostic::note(path, format!("skipped: {what}"));
+                return Diagnostic::skipped(path, what);
             }
             return Diagnostic::error(path, self.not_known(input));
         }
@@ -504,7 +504,7 @@ impl SniffedFile {
             );
         }
         if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
-            return Diagnostic::note(path, format!("skipped: {what}"));
+            return Diagnostic::skipped(path, what);
         }
         match unread::what(input) {
             Some(what) => Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")),

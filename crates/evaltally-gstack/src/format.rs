@@ -51,12 +51,12 @@ fn read_run(file: &Input<'_>, options: &Options) -> Got {
     if is_skipped_partial(file, options) {
         // A warning when the user named the file; in a folder, a note (gstack's readers skip
         // these silently).
-        let what = "skipped: an incremental save of a run that had not finished (gstack's readers skip these too); \
+        let what = "an incremental save of a run that had not finished (gstack's readers skip these too); \
                     ask to include partial results to read it";
         return Got::Skipped(Some(if file.named {
-            Diagnostic::warning(file.path, what)
+            Diagnostic::warning(file.path, format!("skipped: {what}"))
         } else {
-            Diagnostic::note(file.path, what)
+            Diagnostic::skipped(file.path, what)
         }));
     }
     match read_bytes_as(file.path, file.bytes, options.forced.is_some()) {

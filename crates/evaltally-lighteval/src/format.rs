@@ -81,10 +81,7 @@ impl Format for Lighteval {
     /// reads every file claimed) is skipped, as it is without `--as`.
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {
         if is_results(file) {
-            return Read {
-                runs: Vec::new(),
-                diagnostics: vec![Diagnostic::note(file.path, format!("skipped: {RESULTS}"))],
-            };
+            return Read { runs: Vec::new(), diagnostics: vec![Diagnostic::skipped(file.path, RESULTS)] };
         }
         let read = read_with(file.path, file.bytes, &beside(file), &options.scoring);
         Read { runs: read.runs, diagnostics: read.diagnostics }

@@ -299,10 +299,7 @@ impl Format for SweBench {
             return openhands::read(file);
         }
         if let Some(what) = openhands_run_report(file) {
-            return Read {
-                runs: Vec::new(),
-                diagnostics: vec![Diagnostic::note(file.path, format!("skipped: {what}"))],
-            };
+            return Read { runs: Vec::new(), diagnostics: vec![Diagnostic::skipped(file.path, what)] };
         }
         read_document(file)
     }

@@ -311,10 +311,7 @@ fn message(label: Option<&str>) -> Option<String> {
 /// What `stability` reads: one category run per repository.
 pub(crate) fn read(file: &Input<'_>) -> evaltally_format::Read {
     if let Some(what) = aside(file) {
-        return evaltally_format::Read {
-            runs: Vec::new(),
-            diagnostics: vec![Diagnostic::note(file.path, format!("skipped: {what}"))],
-        };
+        return evaltally_format::Read { runs: Vec::new(), diagnostics: vec![Diagnostic::skipped(file.path, what)] };
     }
     let mut diagnostics = Vec::new();
     let Some((summary, model)) = read_summary(file, &mut diagnostics) else {

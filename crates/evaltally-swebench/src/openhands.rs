@@ -269,10 +269,7 @@ fn run_name(path: &Path) -> String {
 /// What `stability` reads: one category run per repository.
 pub(crate) fn read(file: &Input<'_>) -> evaltally_format::Read {
     if let Some(what) = aside(file) {
-        return evaltally_format::Read {
-            runs: Vec::new(),
-            diagnostics: vec![Diagnostic::note(file.path, format!("skipped: {what}"))],
-        };
+        return evaltally_format::Read { runs: Vec::new(), diagnostics: vec![Diagnostic::skipped(file.path, what)] };
     }
     let mut diagnostics = Vec::new();
     let lines = read_lines(file.path, file.bytes, &mut diagnostics);

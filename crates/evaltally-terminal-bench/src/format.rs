@@ -100,10 +100,7 @@ impl Format for TerminalBench {
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
         // `--as terminal-bench` reads every file the format claims without sniffing.
         if let Some(what) = aside(file) {
-            return Read {
-                runs: Vec::new(),
-                diagnostics: vec![Diagnostic::note(file.path, format!("skipped: {what}"))],
-            };
+            return Read { runs: Vec::new(), diagnostics: vec![Diagnostic::skipped(file.path, what)] };
         }
         read_bytes(file.path, file.bytes, metadata_beside(file.beside()))
             .map(|read| (read.runs, read.diagnostics))

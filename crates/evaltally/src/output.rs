@@ -167,7 +167,7 @@ pub(crate) fn report_diagnostics(diags: &[Diagnostic]) {
 fn not_read_lines(notes: &[&Diagnostic]) -> Vec<String> {
     const NAMED: usize = 3;
     let (skipped, unknown): (Vec<&&Diagnostic>, Vec<&&Diagnostic>) =
-        notes.iter().partition(|d| d.message.starts_with("skipped:"));
+        notes.iter().partition(|d| d.set_aside().is_some());
     let why = if verbose() { "" } else { " (--verbose says why)" };
     let mut lines = Vec::new();
     if !unknown.is_empty() {

@@ -196,7 +196,7 @@ fn nothing_to(diagnostics: &[evaltally_core::Diagnostic], paths: &[PathBuf], ver
     output::report_diagnostics(diagnostics);
     let notes: Vec<&evaltally_core::Diagnostic> = diagnostics.iter().filter(|d| d.is_note()).collect();
     // Files of a format that hold no runs (lm-eval's aggregate results named alone).
-    let set_aside: Vec<&str> = notes.iter().filter_map(|d| d.message.strip_prefix("skipped: ")).collect();
+    let set_aside: Vec<&str> = notes.iter().filter_map(|d| d.set_aside()).collect();
     let why = if output::has_problems(diagnostics) {
         "no result file could be read (see above)".to_string()
     } else if diagnostics.is_empty() {
