@@ -67,7 +67,8 @@ pub(crate) enum Layout {
     /// SWE-smith's `…/logs/run_evaluation/<run_id>/<id>/report.json`, with no model level.
     SweSmith,
     /// OpenHands' `<output dir>/eval_outputs/<id>/report.json` (the harness's folder, moved
-    /// by `eval_infer.sh`); the run report moved to `<output dir>/report.json` covers them.
+    /// by `eval_infer.sh`); `<output dir>/output.jsonl`, or the run report moved to
+    /// `<output dir>/report.json`, covers them.
     OpenHands,
 }
 
