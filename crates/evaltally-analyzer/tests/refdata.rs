@@ -171,8 +171,10 @@ fn gorilla_pr1319_gives_warnings_not_failures() {
     }
     assert_eq!(loaded.runs.len(), 5);
     assert!(loaded.runs.iter().all(|r| !r.scored));
+    // `result/airev-ai/AIREV-Agent-0.8B/`: the registry name's `/` kept as a folder.
+    assert!(loaded.runs.iter().all(|r| r.model == "airev-ai_AIREV-Agent-0.8B"), "{:?}", loaded.runs[0].model);
     let report = stability::analyze(&loaded.runs);
-    let memory = category(&report, "airev-ai", "memory");
+    let memory = category(&report, "airev-ai_AIREV-Agent-0.8B", "memory");
     assert_eq!((memory.total, memory.unscored_tests), (0, 155));
 }
 

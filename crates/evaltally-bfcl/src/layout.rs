@@ -206,14 +206,19 @@ pub struct Place {
 /// let p = locate(Path::new("2024-07-06/result-BFCL/acme/simple_result.json")).unwrap();
 /// assert_eq!(p.run, "2024-07-06");
 /// assert!(locate(Path::new("loose/BFCL_v4_simple_result.json")).is_none());
+/// // A registry name's `/` kept as a folder: the model is `<org>_<name>`, as BFCL names it.
+/// let p = locate(Path::new("run/result/airev-ai/AIREV-Agent-0.8B/BFCL_v4_live_parallel_result.json")).unwrap();
+/// assert_eq!((p.model.as_deref(), p.depth), (Some("airev-ai_AIREV-Agent-0.8B"), 0));
 /// ```
 pub fn locate(file: &Path) -> Option<Place> {
     fn name_of(p: &Path) -> std::borrow::Cow<'_, str> {
         p.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
     }
     // Walking up from the file: the folder just below the one looked at (the model folder
-    // once the tree folder is found), and whether a folder below that one is a snapshot.
+    // once the tree folder is found), the one below that, and whether a folder below them
+    // is a snapshot.
     let mut below: Option<&Path> = None;
+    let mut below_that: Option<&Path> = None;
     let mut in_snapshot = false;
     for (at, folder) in file.ancestors().skip(1).take_while(|p| !p.as_os_str().is_empty()).enumerate() {
         let name = name_of(folder);
@@ -221,21 +226,29 @@ pub fn locate(file: &Path) -> Option<Place> {
             || name == "score"
             || name.strip_prefix("result-").or_else(|| name.strip_prefix("score-")).is_some_and(|r| !r.is_empty());
         if tree {
-            return Some(place(
-                folder,
-                &name,
-                below.map(|m| name_of(m).into_owned()),
-                at.saturating_sub(1),
-                in_snapshot,
-            ));
+            let (model, depth) = match (below, below_that) {
+                // `<org>/<name>/`, a registry name whose `/` was kept: BFCL names the
+                // model `<org>_<name>`.
+                (Some(org), Some(name)) if !GROUP_FOLDERS.contains(&name_of(name).as_ref()) => {
+                    (Some(format!("{}_{}", name_of(org), name_of(name))), at.saturating_sub(2))
+                }
+                _ => (below.map(|m| name_of(m).into_owned()), at.saturating_sub(1)),
+            };
+            return Some(place(folder, &name, model, depth, in_snapshot));
         }
         if let Some(b) = below {
             in_snapshot |= name_of(b) == "memory_snapshot";
         }
+        below_that = below;
         below = Some(folder);
     }
     None
 }
+
+/// The folders BFCL puts a model's files in, by category group (V4,
+/// `get_directory_structure_by_category`): any other folder right below a model folder is
+/// the second half of a registry name `<org>/<name>` written with its `/`.
+const GROUP_FOLDERS: [&str; 5] = ["non_live", "live", "multi_turn", "agentic", "format_sensitivity"];
 
 /// The place of a file below tree folder `tree` (named `name`).
 fn place(tree: &Path, name: &str, model: Option<String>, depth: usize, in_snapshot: bool) -> Place {
