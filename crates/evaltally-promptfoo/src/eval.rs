@@ -496,8 +496,9 @@ pub(crate) fn parse(
 /// The results read, with their ids and repeats settled: what every reader of the document
 /// shares once its results are parsed. Adds a note per result listed twice and one when
 /// the counts `results.stats` declares are not those read.
-pub(crate) fn settle(head: Head, parsed: Vec<Parsed>, notes: &mut Vec<Note>) -> Eval {
+pub(crate) fn settle(head: Head, mut parsed: Vec<Parsed>, notes: &mut Vec<Note>) -> Eval {
     let Head { category, meta, declared } = head;
+    providers_apart(&mut parsed, notes);
     // One description over test cases with different variables (variables that expand into
     // several): tell them apart by their variables.
     let mut vars_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -591,6 +592,56 @@ pub(crate) fn settle(head: Head, parsed: Vec<Parsed>, notes: &mut Vec<Note>) -> 
     Eval { category, meta, results }
 }
 
+/// Providers that share a name (one `id` and no `label`: a temperature sweep over one
+/// model) are told apart: promptfoo keeps each in its own column (`promptIdx`, one per prompt and
+/// provider), so one prompt's results for one model in several columns are several
+/// providers' results, not repeats. Each is named `<id> (provider <k>)`, `k` its place
+/// among them in column order, with one warning per model.
+fn providers_apart(parsed: &mut [Parsed], notes: &mut Vec<Note>) {
+    // The columns of each (model, prompt); a result without a prompt label or a column
+    // says nothing of its provider.
+    let mut columns: BTreeMap<(&str, &str), BTreeSet<u64>> = BTreeMap::new();
+    for p in parsed.iter() {
+        if let (Some(prompt), Some(column)) = (&p.prompt, p.prompt_idx) {
+            columns.entry((p.model.as_str(), prompt.as_str())).or_default().insert(column);
+        }
+    }
+    let shared: BTreeMap<String, usize> =
+        columns.iter().filter(|(_, c)| c.len() > 1).fold(BTreeMap::new(), |mut out, ((model, _), c)| {
+            let n = out.entry((*model).to_string()).or_insert(0);
+            *n = (*n).max(c.len());
+            out
+        });
+    if shared.is_empty() {
+        return;
+    }
+    let renamed: Vec<Option<String>> = parsed
+        .iter()
+        .map(|p| {
+            let (prompt, column) = (p.prompt.as_deref()?, p.prompt_idx?);
+            shared.get(&p.model)?;
+            let k = columns.get(&(p.model.as_str(), prompt))?.iter().position(|c| *c == column)? + 1;
+            Some(format!("{} (provider {k})", p.model))
+        })
+        .collect();
+    for (model, n) in &shared {
+        let names: Vec<String> = (1..=*n).map(|k| format!("`{model} (provider {k})`")).collect();
+        notes.push(Note::warning(
+            "results.results",
+            format!(
+                "{n} providers share the name `{model}` (their label, else their id): read as {}, in the \
+                 order of their columns, not as repeats (give each provider its own `label` to name it)",
+                names.join(", ")
+            ),
+        ));
+    }
+    for (p, name) in parsed.iter_mut().zip(renamed) {
+        if let Some(name) = name {
+            p.model = name;
+        }
+    }
+}
+
 /// [`parse`] with its notes as diagnostics, after one warning per key written twice in an
 /// object when `note_keys` (`validate` reports those as errors itself).
 pub(crate) fn read(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Eval, Vec<Diagnostic>), Diagnostic> {
@@ -677,6 +728,51 @@ mod tests {
         let got: Vec<(usize, &str, bool)> =
             eval.results.iter().map(|r| (r.repeat, r.model.as_str(), r.verdict.outcome == Outcome::Pass)).collect();
         assert_eq!(got, [(2, "m", false), (1, "m", true), (1, "other", true)]);
+    }
+
+    /// Two providers with one id and no label (a temperature sweep), two prompts: each
+    /// prompt's two columns are two providers, named in column order, not two repeats; a
+    /// repeat (a second testIdx in one column) stays a repeat.
+    #[test]
+    fn providers_sharing_a_name_are_told_apart_by_column() {
+        let at = |t: u64, column: u64, prompt: &str, success: bool| {
+            entry(json!({"testIdx": t, "promptIdx": column, "prompt": {"label": prompt}, "success": success,
+                "testCase": {"description": "t"}}))
+        };
+        // Columns: prompt × provider, promptfoo's order (P0 with providers 1 and 2, then Q).
+        let (eval, notes) = results(&[
+            at(0, 0, "P", true),
+            at(0, 1, "P", false),
+            at(0, 2, "Q", true),
+            at(0, 3, "Q", true),
+            at(1, 0, "P", false),
+        ]);
+        let got: Vec<(&str, &str, usize, bool)> = eval
+            .results
+            .iter()
+            .map(|r| (r.id.as_str(), r.model.as_str(), r.repeat, r.verdict.outcome == Outcome::Pass))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("t @ P", "m (provider 1)", 1, true),
+                ("t @ P", "m (provider 2)", 1, false),
+                ("t @ Q", "m (provider 1)", 1, true),
+                ("t @ Q", "m (provider 2)", 1, true),
+                ("t @ P", "m (provider 1)", 2, false),
+            ]
+        );
+        let said: Vec<&str> = notes.iter().map(|n| n.what.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "2 providers share the name `m` (their label, else their id): read as `m (provider 1)`, `m (provider 2)`, \
+              in the order of their columns, not as repeats (give each provider its own `label` to name it)"
+            ]
+        );
+        // One provider in its own column per prompt: nothing renamed, nothing said.
+        let (eval, notes) = results(&[at(0, 0, "P", true), at(0, 1, "Q", true), at(1, 0, "P", false)]);
+        assert!(eval.results.iter().all(|r| r.model == "m") && notes.is_empty(), "{notes:?}");
     }
 
     #[test]
