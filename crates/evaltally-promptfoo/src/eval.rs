@@ -144,8 +144,17 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The prompt part of a test id: the label when short and on one line, else the id.
+/// promptfoo before 0.59 wrote no label: its `display` names the prompt (`[<provider id>] `
+/// before it with `includeProviderId`, which is left out).
 fn prompt_name(entry: &Map<String, Value>) -> Option<String> {
-    let label = text(entry.get("prompt").and_then(|p| p.get("label")));
+    let prompt = entry.get("prompt");
+    let display = || {
+        let shown = text(prompt.and_then(|p| p.get("display")))?;
+        let provider = entry.get("provider").and_then(|p| p.as_str().or_else(|| text(p.get("id"))));
+        let bare = provider.and_then(|id| shown.strip_prefix('[')?.strip_prefix(id)?.strip_prefix("] "));
+        Some(bare.unwrap_or(shown))
+    };
+    let label = text(prompt.and_then(|p| p.get("label"))).or_else(display);
     let id = text(entry.get("promptId"));
     let short = |l: &str| l.chars().count() <= MAX_PROMPT_LABEL && !l.contains(['\n', '\r']);
     match (label, id) {
@@ -728,6 +737,33 @@ mod tests {
         let got: Vec<(usize, &str, bool)> =
             eval.results.iter().map(|r| (r.repeat, r.model.as_str(), r.verdict.outcome == Outcome::Pass)).collect();
         assert_eq!(got, [(2, "m", false), (1, "m", true), (1, "other", true)]);
+    }
+
+    /// promptfoo before 0.59 names a prompt by its `display` (no `label`), with
+    /// `[<provider id>] ` before it under `includeProviderId`: two prompts are two tests, not
+    /// two repeats of one.
+    #[test]
+    fn an_early_prompt_is_named_by_its_display() {
+        let early = |display: &str, success: bool| {
+            json!({"success": success, "provider": {"id": "openai:gpt-3.5-turbo"}, "vars": {"q": "legs"},
+                "prompt": {"raw": "…", "display": display}})
+        };
+        let (eval, notes) = results(&[
+            early("Answer briefly: {{q}}", true),
+            early("[openai:gpt-3.5-turbo] You are terse. {{q}}", false),
+            early("[other] Be kind. {{q}}", true),
+        ]);
+        let got: Vec<(&str, usize)> = eval.results.iter().map(|r| (r.id.as_str(), r.repeat)).collect();
+        let case = eval.results[0].id.split(" @ ").next().unwrap().to_string();
+        assert_eq!(
+            got,
+            [
+                (format!("{case} @ Answer briefly: {{{{q}}}}").as_str(), 1),
+                (format!("{case} @ You are terse. {{{{q}}}}").as_str(), 1),
+                (format!("{case} @ [other] Be kind. {{{{q}}}}").as_str(), 1),
+            ]
+        );
+        assert!(notes.is_empty(), "{notes:?}");
     }
 
     /// Two providers with one id and no label (a temperature sweep), two prompts: each

@@ -79,7 +79,7 @@ const ENTRY_KEYS: [&str; 10] =
 const VARS: usize = 8;
 /// Built only for a result that did not succeed (its label and message).
 const FAILED_ONLY: [&str; 2] = ["error", "gradingResult"];
-const PROMPT: [&str; 1] = ["label"];
+const PROMPT: [&str; 2] = ["label", "display"];
 const TEST_CASE: [&str; 2] = ["description", "vars"];
 const RESPONSE: [&str; 2] = ["cost", "error"];
 
