@@ -217,14 +217,18 @@ impl Format for SweBench {
             let Some((run, model, layout)) = sources::instance_group(&file.path) else { continue };
             // The instance's folder (`instance_group` found the names above it).
             let id = evaltally_format::names_above::<1>(&file.path, 1).map(|[id]| id.into_owned()).unwrap_or_default();
-            let entry = groups.entry((run, model)).or_default();
-            // The file that already says what each instance did, where the layout puts
-            // one: the harness's `<dir>/<model>.<run>.json` beside
+            // The files that already say what each instance did, where the layout puts
+            // them: the harness's `<dir>/<model>.<run>.json` beside
             // `<dir>/logs/run_evaluation/<run>/<model>/<id>/report.json`; OpenHands'
             // `output.jsonl` or `report.json` beside `<output dir>/eval_outputs/<id>/report.json`.
-            if entry.2.is_empty() {
-                entry.2 = covering_files(&file.path, layout);
-            }
+            // Found once per run, from its first report.
+            let entry = match groups.entry((run, model)) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    let covering = covering_files(&file.path, e.key(), layout);
+                    e.insert((Vec::new(), 0, covering))
+                }
+            };
             entry.0.push((id, file.path, file.meta));
             entry.1 += file.size;
         }
@@ -345,13 +349,12 @@ impl Format for SweBench {
 /// it), their total size, and the files that would cover them ([`covering_files`]).
 type Group = (Vec<(String, PathBuf, Option<std::fs::Metadata>)>, u64, Vec<PathBuf>);
 
-/// The files that would cover a per-instance report at `report` (they need not exist), in
-/// the order they are looked for: the run report `<dir>/<model>.<run>.json` for the
-/// harness's layout; for OpenHands', the `output.jsonl` whose lines carry the same reports
+/// The files that would cover a per-instance report at `report` of `(run, model)` (they
+/// need not exist), in the order they are looked for: the run report
+/// `<dir>/<model>.<run>.json` for the harness's layout; for OpenHands', the `output.jsonl` whose lines carry the same reports
 /// (it is read, and the run report beside it skipped), then the run report moved to
 /// `<output dir>/report.json`. None for layouts without.
-fn covering_files(report: &Path, layout: Layout) -> Vec<PathBuf> {
-    let Some((run, model, _)) = sources::instance_place(report) else { return Vec::new() };
+fn covering_files(report: &Path, (run, model): &(String, String), layout: Layout) -> Vec<PathBuf> {
     match layout {
         Layout::Harness => {
             report.ancestors().nth(6).map(|d| d.join(format!("{model}.{run}.json"))).into_iter().collect()
