@@ -57,6 +57,15 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// How a note of a file set aside starts ([`Diagnostic::skipped`]).
+const SKIPPED: &str = "skipped: ";
+
+/// What a file set aside is, from a note of one (`skipped: <what>`): for diagnostics and
+/// `validate`'s findings alike.
+pub(crate) fn set_aside(severity: Severity, message: &str) -> Option<&str> {
+    message.strip_prefix(SKIPPED).filter(|_| severity == Severity::Note)
+}
+
 impl Diagnostic {
     /// A warning about `path`.
     pub fn warning(path: impl Into<PathBuf>, message: impl Into<String>) -> Self {
@@ -85,7 +94,7 @@ impl Diagnostic {
     /// assert_eq!(d.set_aside(), Some("lm-eval's aggregate results"));
     /// ```
     pub fn skipped(path: impl Into<PathBuf>, what: impl std::fmt::Display) -> Self {
-        Self::note(path, format!("skipped: {what}"))
+        Self::note(path, format!("{SKIPPED}{what}"))
     }
 
     /// A fact of `path`'s shape that its writer always gives (see [`Severity::Info`]).
@@ -211,7 +220,7 @@ impl Diagnostic {
     /// assert_eq!(Diagnostic::note("a.json", "not read: a JSON list").set_aside(), None);
     /// ```
     pub fn set_aside(&self) -> Option<&str> {
-        self.message.strip_prefix("skipped: ").filter(|_| self.is_note())
+        set_aside(self.severity, &self.message)
     }
 
     /// Whether this is a problem: a warning or an error.

@@ -56,6 +56,19 @@ impl Finding {
         self.severity == Severity::Error
     }
 
+    /// What a file set aside is, when this says one (`note: skipped: <what>`), as
+    /// [`Diagnostic::set_aside`](crate::Diagnostic::set_aside).
+    ///
+    /// ```
+    /// use evaltally_core::{Diagnostic, Finding};
+    /// let f = Finding::from_diagnostic(Diagnostic::skipped("out/results.json", "lm-eval's aggregate results"), "$");
+    /// assert_eq!(f.set_aside(), Some("lm-eval's aggregate results"));
+    /// assert_eq!(Finding::warning("$", "skipped: no").set_aside(), None);
+    /// ```
+    pub fn set_aside(&self) -> Option<&str> {
+        crate::diag::set_aside(self.severity, &self.message)
+    }
+
     /// Where a diagnostic points, as findings say it: `line L, column C`, `line L`, or
     /// `whole` (`$`, `file`) when it points at no line.
     ///

@@ -44,7 +44,7 @@ pub(crate) fn run(args: &ValidateArgs, color: ColorChoice) -> anyhow::Result<Exi
     let read = |f: &evaltally_format::FileValidation| f.findings.is_empty() || f.notes().count() < f.findings.len();
     if !validated.files.is_empty() && !validated.files.iter().any(read) {
         // Files of a format that hold no runs (set aside, `skipped: …`) are no unknown format.
-        let set_aside = validated.files.iter().all(|f| f.notes().all(|n| n.message.starts_with("skipped: ")));
+        let set_aside = validated.files.iter().all(|f| f.notes().all(|n| n.set_aside().is_some()));
         let why = if set_aside {
             "the files found hold no runs (see above)"
         } else {
