@@ -132,6 +132,57 @@ impl RunCost {
     }
 }
 
+/// One cost per (model, run), in the order first met: the pieces of a run read from several
+/// files (BFCL's file pairs, gstack's shards) added up, each model's row with its own.
+///
+/// ```
+/// use evaltally_analyzer::cost::{per_run, run_cost};
+/// use evaltally_core::{Outcome, RunRecord, TestRecord};
+/// let piece = |run: &str, usd: f64| {
+///     let mut r = RunRecord { run: run.into(), model: "m".into(), ..Default::default() };
+///     r.tests.push(TestRecord { id: "a".into(), outcome: Some(Outcome::Pass), cost_usd: Some(usd), ..Default::default() });
+///     run_cost(&r)
+/// };
+/// let runs = per_run(vec![piece("night-1", 0.5), piece("night-2", 2.0), piece("night-1", 1.0)]);
+/// assert_eq!(runs.len(), 2);
+/// assert_eq!((runs[0].run.as_str(), runs[0].usd(), runs[0].passed), ("night-1", Some(1.5), 2));
+/// assert_eq!((runs[0].models.len(), runs[0].total.calls, runs[0].usd_per_pass), (1, Some(2), Some(0.75)));
+/// ```
+pub fn per_run(costs: Vec<RunCost>) -> Vec<RunCost> {
+    let mut at: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
+    let mut out: Vec<RunCost> = Vec::with_capacity(costs.len());
+    for c in costs {
+        let Some(&i) = at.get(&(c.model.clone(), c.run.clone())) else {
+            at.insert((c.model.clone(), c.run.clone()), out.len());
+            out.push(c);
+            continue;
+        };
+        let have = &mut out[i];
+        for row in c.models {
+            match have.models.iter_mut().find(|m| m.model == row.model) {
+                Some(m) => *m = ModelCost { model: m.model.clone(), ..total(&[m.clone(), row]) },
+                None => have.models.push(row),
+            }
+        }
+        have.total = total(&have.models);
+        if have.source != c.source && c.source != CostSource::None {
+            have.source = if have.source == CostSource::None { c.source } else { CostSource::Declared };
+        }
+        have.declared_usd = add_usd(have.declared_usd, c.declared_usd);
+        have.tests_usd = add_usd(have.tests_usd, c.tests_usd);
+        have.passed += c.passed;
+        have.usd_per_pass = have.per_pass();
+    }
+    out
+}
+
+fn add_usd(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x + y),
+        (x, y) => x.or(y),
+    }
+}
+
 fn add(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     match (a, b) {
         (Some(x), Some(y)) => Some(x.saturating_add(y)),
@@ -146,10 +197,7 @@ fn total(rows: &[ModelCost]) -> ModelCost {
         calls: add(t.calls, r.calls),
         input_tokens: add(t.input_tokens, r.input_tokens),
         output_tokens: add(t.output_tokens, r.output_tokens),
-        cost_usd: match (t.cost_usd, r.cost_usd) {
-            (Some(x), Some(y)) => Some(x + y),
-            (x, y) => x.or(y),
-        },
+        cost_usd: add_usd(t.cost_usd, r.cost_usd),
     })
 }
 

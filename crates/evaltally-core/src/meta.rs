@@ -61,4 +61,51 @@ impl RunMeta {
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
     }
+
+    /// What a run written in pieces (gstack's shards, a file each) says about itself, from
+    /// what each piece says: the earliest timestamp; the branch, commit, version, tier,
+    /// machine and prompts where every piece that records one agrees, else none; the costs
+    /// added up; a duration only when one piece records it, since pieces may have run at
+    /// once. The prompts' set and setup are a category's, so they stay each piece's own:
+    /// `None` here.
+    ///
+    /// ```
+    /// use evaltally_core::RunMeta;
+    /// let piece = |at: &str, host: &str, usd: f64| RunMeta {
+    ///     timestamp: Some(at.into()),
+    ///     hostname: Some(host.into()),
+    ///     git_sha: Some("85fd9db".into()),
+    ///     duration_seconds: Some(275.0),
+    ///     total_cost_usd: Some(usd),
+    ///     ..RunMeta::default()
+    /// };
+    /// let run = RunMeta::joined(&[&piece("2026-08-16T02:31:00Z", "ci-1", 1.27), &piece("2026-08-16T02:12:38Z", "ci-2", 1.71)]);
+    /// assert_eq!(run.timestamp.as_deref(), Some("2026-08-16T02:12:38Z"));
+    /// assert_eq!((run.git_sha.as_deref(), run.hostname), (Some("85fd9db"), None));
+    /// assert_eq!((run.total_cost_usd, run.duration_seconds), (Some(2.98), None));
+    /// ```
+    pub fn joined(pieces: &[&RunMeta]) -> RunMeta {
+        /// The one value the pieces that record the field give, when they agree.
+        fn agreed(pieces: &[&RunMeta], field: impl Fn(&RunMeta) -> Option<&String>) -> Option<String> {
+            let mut values = pieces.iter().filter_map(|p| field(p));
+            let first = values.next()?;
+            values.all(|v| v == first).then(|| first.clone())
+        }
+        RunMeta {
+            timestamp: pieces.iter().filter_map(|p| p.timestamp.as_ref()).min().cloned(),
+            git_branch: agreed(pieces, |p| p.git_branch.as_ref()),
+            git_sha: agreed(pieces, |p| p.git_sha.as_ref()),
+            version: agreed(pieces, |p| p.version.as_ref()),
+            tier: agreed(pieces, |p| p.tier.as_ref()),
+            hostname: agreed(pieces, |p| p.hostname.as_ref()),
+            prompt_sha: agreed(pieces, |p| p.prompt_sha.as_ref()),
+            duration_seconds: match pieces.iter().filter_map(|p| p.duration_seconds).collect::<Vec<_>>()[..] {
+                [one] => Some(one),
+                _ => None,
+            },
+            total_cost_usd: pieces.iter().filter_map(|p| p.total_cost_usd).reduce(|a, b| a + b),
+            test_set: None,
+            setup: None,
+        }
+    }
 }

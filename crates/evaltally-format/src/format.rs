@@ -276,6 +276,33 @@ pub trait Format: Send + Sync + Debug + 'static {
     /// Reads one sniffed file into runs, one per (run, model, category) it holds.
     fn read(&self, file: &Input<'_>, options: &Options) -> Read;
 
+    /// The run each of `files` is a piece of, where this format's writer splits one run
+    /// into several files that each name their runs after themselves (gstack's sharded
+    /// runner: a file per shard, each stamped with its own finish time); `None` for any
+    /// other file. `files` are the files of every unit one command reads, of any format
+    /// (which format reads a sniffed file is known only once it is read), so a format names
+    /// only files its writer's places tell apart. The answer depends on the paths alone (no
+    /// file is opened), so the digest cache keeps what it stored of each. A run a file
+    /// names after its stem (`<stem>` or `<stem>#…`) takes the new name. All `None` by
+    /// default.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use evaltally_format::Format;
+    /// # #[derive(Debug)] struct Csv;
+    /// # impl Format for Csv {
+    /// #     fn name(&self) -> &'static str { "csv" }
+    /// #     fn describe(&self) -> &'static str { "" }
+    /// #     fn noun(&self) -> &'static str { "" }
+    /// #     fn claim(&self, _: &Path) -> evaltally_format::Claim { evaltally_format::Claim::No }
+    /// #     fn read(&self, _: &evaltally_format::Input<'_>, _: &evaltally_format::Options) -> evaltally_format::Read { Default::default() }
+    /// # }
+    /// assert_eq!(Csv.run_names(&[Path::new("a.csv"), Path::new("b.csv")]), [None, None]);
+    /// ```
+    fn run_names(&self, files: &[&Path]) -> Vec<Option<String>> {
+        vec![None; files.len()]
+    }
+
     /// What a document this format did not take is, when it is one of the format's files that
     /// hold no runs (HELM's `stats.json` beside `per_instance_stats.json`, lm-eval's
     /// aggregate `results_<date>.json`, `inspect_ai`'s `logs.json` listing): the file is

@@ -122,6 +122,12 @@ impl Format for Gstack {
         Resemblance::of_keys(file, &KNOWN, &required)
     }
 
+    /// The shards of one invocation of gstack's sharded paid runner are one run
+    /// ([`crate::shards`]).
+    fn run_names(&self, files: &[&Path]) -> Vec<Option<String>> {
+        crate::shards::run_names(files)
+    }
+
     fn read(&self, file: &Input<'_>, options: &Options) -> Read {
         if !is_skipped_partial(file, options)
             && let Some(shape) = shape(file)

@@ -6,6 +6,7 @@ pub mod js;
 pub mod model;
 pub mod normalize;
 pub mod runs;
+pub mod shards;
 pub mod sources;
 pub mod validate;
 

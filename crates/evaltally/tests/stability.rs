@@ -280,6 +280,22 @@ fn a_pass_threshold_that_changes_nothing_is_said() {
     );
     let lmeval = evaltally(&["stability", "testdata/lmeval", "--pass-threshold", "0.5"]);
     assert!(!lmeval.stderr.contains("changed nothing"), "{}", lmeval.stderr);
+    assert!(!lmeval.stderr.contains("passed no test"), "{}", lmeval.stderr);
+    // A threshold above every score fails every test, which is said once.
+    let above = evaltally(&["stability", "testdata/lmeval", "--pass-threshold", "7", "--format", "json"]);
+    assert_eq!(
+        above
+            .stderr
+            .matches("warning: --pass-threshold 7 passed no test: all 8 scores in 2 category runs are below it")
+            .count(),
+        1,
+        "{}",
+        above.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&above.stdout).unwrap();
+    for model in doc["models"].as_array().unwrap() {
+        assert_eq!(model["overall"]["stable_pass"], 0, "{model}");
+    }
 }
 
 /// A model's folder inside a run's `result/` is read with the same model's folder in

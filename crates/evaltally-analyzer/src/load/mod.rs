@@ -7,10 +7,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use evaltally_cache::Cache;
-use evaltally_core::{CategoryRun, Diagnostic, IdPool, RunRecord, Status, TestDetail, id};
+use evaltally_core::{CategoryRun, Diagnostic, IdPool, RunMeta, RunRecord, Status, TestDetail, id};
 use evaltally_format::{DiscoverError, Options, Registry, Scratch, Unit};
 use rayon::prelude::*;
 
@@ -223,6 +224,30 @@ fn said_of_unused_scoring(paths: &[PathBuf], filter: &Filter, units: &[Box<dyn U
             ),
         ));
     }
+}
+
+/// A warning when `--pass-threshold` passed no test in the runs it judged (those whose
+/// failures carry its `_below_<threshold>` label), though some failed: a threshold above
+/// every score (7 where scores run from 0 to 1) fails everything, which would otherwise
+/// read as a model that never passes.
+fn said_of_threshold(runs: &[CategoryRun], filter: &Filter, said: &mut Vec<Diagnostic>) {
+    let Some(threshold) = filter.scoring.pass_threshold else { return };
+    let label = filter.scoring.fail_label("");
+    let judged: Vec<&CategoryRun> =
+        runs.iter().filter(|r| r.error_parts().0.iter().any(|e| e.as_str().ends_with(&label))).collect();
+    if judged.is_empty() || judged.iter().any(|r| r.passed() > 0) {
+        return;
+    }
+    let failed: usize = judged.iter().map(|r| r.failed()).sum();
+    let first = judged[0].sources.first().cloned().unwrap_or_else(|| PathBuf::from(&judged[0].run));
+    let runs = if judged.len() == 1 { "1 category run".to_string() } else { format!("{} category runs", judged.len()) };
+    said.push(Diagnostic::warning(
+        first,
+        format!(
+            "--pass-threshold {threshold} passed no test: all {failed} scores in {runs} are below it (most metrics \
+             score from 0 to 1)"
+        ),
+    ));
 }
 
 /// The bytes of a unit's inputs, its own file first (`None` for one that cannot be read).
@@ -604,6 +629,7 @@ fn finish_loaded(
     if !runs.iter().all(kept) {
         (runs, unit_of) = runs.into_iter().zip(unit_of).filter(|(r, _)| kept(r)).unzip();
     }
+    said_of_threshold(&runs, filter, &mut diagnostics);
     for r in &mut runs {
         if filter.pool_models {
             POOLED.clone_into(&mut r.model);
@@ -612,7 +638,7 @@ fn finish_loaded(
             r.errors_as_failures();
         }
     }
-    let names = file_names(units);
+    let names = file_names(units, filter.formats());
     let keys: Vec<RunKey<'_>> =
         runs.iter().zip(&unit_of).map(|(r, &u)| (u, r.model.as_str(), r.run.as_str(), r.category.as_str())).collect();
     let renames = run_names(&keys, units, &names);
@@ -624,9 +650,53 @@ fn finish_loaded(
             }
         }
     }
+    join_pieces(&mut runs, &unit_of);
     sort_runs(&mut runs);
     said_of_test_sets(&runs, &mut diagnostics);
     Ok(Finished { loaded: Loaded { runs, diagnostics, folders: Vec::new() }, renames, twins })
+}
+
+/// Gives the category runs of a run read from several units (gstack's shards, a file each)
+/// what the run says about itself as a whole ([`RunMeta::joined`]), where each file's
+/// metadata speaks for its piece alone (its cost only for its own tests). A category's own
+/// fields (its prompts' set and setup) stay its own.
+fn join_pieces(runs: &mut [CategoryRun], unit_of: &[usize]) {
+    // Per run, the units it was read from, each with the metadata of its first category run.
+    let mut pieces: Vec<Vec<(usize, Arc<RunMeta>)>> = Vec::new();
+    let mut group_of: Vec<usize> = Vec::with_capacity(runs.len());
+    {
+        let mut at: hashbrown::HashMap<(&str, &str), usize> = hashbrown::HashMap::new();
+        for (r, &u) in runs.iter().zip(unit_of) {
+            let g = *at.entry((r.model.as_str(), r.run.as_str())).or_insert_with(|| {
+                pieces.push(Vec::new());
+                pieces.len() - 1
+            });
+            group_of.push(g);
+            if let Some(m) = &r.meta
+                && !pieces[g].iter().any(|(v, _)| *v == u)
+            {
+                pieces[g].push((u, Arc::clone(m)));
+            }
+        }
+    }
+    let joined: Vec<Option<RunMeta>> = pieces
+        .iter()
+        .map(|p| (p.len() > 1).then(|| RunMeta::joined(&p.iter().map(|(_, m)| m.as_ref()).collect::<Vec<_>>())))
+        .collect();
+    if joined.iter().all(Option::is_none) {
+        return;
+    }
+    // One new value per metadata replaced, the old kept alive while its address is a key.
+    let mut made: HashMap<*const RunMeta, (Arc<RunMeta>, Arc<RunMeta>)> = HashMap::new();
+    for (r, g) in runs.iter_mut().zip(group_of) {
+        let Some(whole) = &joined[g] else { continue };
+        let Some(own) = r.meta.take() else { continue };
+        let (_, new) = made.entry(Arc::as_ptr(&own)).or_insert_with(|| {
+            let new = RunMeta { test_set: own.test_set.clone(), setup: own.setup.clone(), ..whole.clone() };
+            (Arc::clone(&own), Arc::new(new))
+        });
+        r.meta = Some(Arc::clone(new));
+    }
 }
 
 /// Reads each setup as a category of its own where a model's runs of one category were
@@ -832,12 +902,26 @@ pub(crate) fn drop_read_beside(diagnostics: &mut Vec<Diagnostic>, units: &[Box<d
 /// model, the run's name and the category.
 type RunKey<'a> = (usize, &'a str, &'a str, &'a str);
 
-/// Per unit, the name the one naming rule gives the runs it names after its file
-/// ([`evaltally_format::naming`]): units whose files have generic names (`junit.xml`,
-/// `evaluation_report.json`) are named after their folders.
-fn file_names(units: &[Box<dyn Unit>]) -> Vec<Option<String>> {
+/// Per unit, the name the naming rules give the runs it names after its file: units whose
+/// files have generic names (`junit.xml`, `evaluation_report.json`) are named after their
+/// folders ([`evaltally_format::naming`]), and the pieces of one run its format's writer
+/// split over several files take the run's name ([`evaltally_format::Format::run_names`]).
+fn file_names(units: &[Box<dyn Unit>], formats: &Registry) -> Vec<Option<String>> {
     let files: Vec<Option<&std::path::Path>> = units.iter().map(|u| u.source()).collect();
-    evaltally_format::naming::file_run_names(&files)
+    let mut names = evaltally_format::naming::file_run_names(&files);
+    // The runs a writer splits over several files: every format is asked about every file
+    // (which format reads a sniffed file is only known once it is read), and names only
+    // those its writer's places tell.
+    let (at, paths): (Vec<usize>, Vec<&std::path::Path>) =
+        files.iter().enumerate().filter_map(|(i, f)| f.map(|f| (i, f))).unzip();
+    for format in formats.formats() {
+        for (&i, joined) in at.iter().zip(format.run_names(&paths)) {
+            if joined.is_some() {
+                names[i] = joined;
+            }
+        }
+    }
+    names
 }
 
 /// The new name of each (unit, run name) that needs one, so that every command names runs
@@ -1020,7 +1104,7 @@ pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, Loa
             .zip(&models)
             .map(|((u, d), m)| (*u, m.as_str(), d.run.as_str(), d.category.as_str()))
             .collect();
-        run_names(&keys, units, &file_names(units))
+        run_names(&keys, units, &file_names(units, filter.formats()))
     };
     let mut details: Vec<TestDetail> = details
         .into_iter()
@@ -1106,7 +1190,7 @@ fn finish_records(
             .zip(&categories)
             .flat_map(|((u, r), (m, cats))| cats.iter().map(move |c| (*u, m.as_str(), r.run.as_str(), *c)))
             .collect();
-        run_names(&keys, units, &file_names(units))
+        run_names(&keys, units, &file_names(units, filter.formats()))
     };
     let mut merged: BTreeMap<(String, String, String), RunRecord> = BTreeMap::new();
     for (unit, mut r) in runs {

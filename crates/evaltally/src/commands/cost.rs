@@ -1,6 +1,6 @@
 //! `evaltally cost`.
 
-use evaltally_analyzer::cost::run_cost;
+use evaltally_analyzer::cost::{per_run, run_cost};
 use evaltally_report::{Style, cost as render};
 
 use super::stability::exit_code;
@@ -11,7 +11,7 @@ pub(crate) fn run(args: &CostArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     let filter = super::stability::filter(&args.read, args.models.clone(), Vec::new(), false)?;
     let records =
         super::stability::some_records(super::stability::records(&args.paths, &filter)?, &args.paths, "read")?;
-    let runs: Vec<_> = records.runs.iter().map(run_cost).collect();
+    let runs = per_run(records.runs.iter().map(run_cost).collect());
     let style = if output::use_color(color) { Style::colored() } else { Style::plain() };
     let text = match args.format {
         Format::Text => render::text(&runs, style, args.detail),

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use evaltally_analyzer::cost::{RunCost, by_model, run_cost};
+use evaltally_analyzer::cost::{RunCost, by_model, per_run, run_cost};
 use evaltally_analyzer::{load, plan, stability};
 use evaltally_report::{Style, plan as render};
 
@@ -33,13 +33,7 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         let (loaded, costs) =
             load::load_reduced(&files, &filter, &crate::progress::Bar::new(), crate::cache::get(), run_cost)
                 .map_err(|e| super::stability::explain(&e))?;
-        (
-            loaded,
-            costs
-                .into_iter()
-                .map(|c| evaltally_analyzer::cost::RunCost { run: c.run, model: c.model, ..c.value })
-                .collect(),
-        )
+        (loaded, costs.into_iter().map(|c| RunCost { run: c.run, model: c.model, ..c.value }).collect())
     };
     if !stored.is_empty() {
         load::add_runs(&mut loaded, crate::store::category_runs(&stored)?, &filter);
@@ -56,10 +50,10 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
         let data = evaltally_analyzer::subset::Data::from_runs(&loaded.runs, false);
         report.subset = Some(evaltally_analyzer::subset::plan(&data, target).map_err(|e| UsageError(e.to_string()))?);
     }
-    let per_run: BTreeMap<String, f64> =
-        by_model(&merged(costs)).into_iter().filter_map(|m| Some((m.model, m.usd_per_run?))).collect();
-    plan::with_costs(&mut report, &per_run, args.budget);
-    if args.budget.is_some() && per_run.is_empty() {
+    let usd_per_run: BTreeMap<String, f64> =
+        by_model(&per_run(costs)).into_iter().filter_map(|m| Some((m.model, m.usd_per_run?))).collect();
+    plan::with_costs(&mut report, &usd_per_run, args.budget);
+    if args.budget.is_some() && usd_per_run.is_empty() {
         output::note("--budget: no run records a cost, so there is no price per run to spend it at");
     }
     let text = match args.format {
@@ -70,26 +64,4 @@ pub(crate) fn run(args: &PlanArgs, color: ColorChoice) -> anyhow::Result<Exit> {
     output::print(&text)?;
     output::report_diagnostics(&loaded.diagnostics);
     Ok(super::stability::exit_code(&loaded.diagnostics, args.strict, false))
-}
-
-/// One cost per (model, run): BFCL's file pairs give a run in pieces, added up here.
-fn merged(costs: Vec<RunCost>) -> Vec<RunCost> {
-    let mut by: BTreeMap<(String, String), RunCost> = BTreeMap::new();
-    for c in costs {
-        match by.get_mut(&(c.model.clone(), c.run.clone())) {
-            Some(have) => {
-                let add = |a: Option<f64>, b: Option<f64>| match (a, b) {
-                    (Some(x), Some(y)) => Some(x + y),
-                    (x, y) => x.or(y),
-                };
-                have.total.cost_usd = add(have.total.cost_usd, c.total.cost_usd);
-                have.declared_usd = add(have.declared_usd, c.declared_usd);
-                have.passed += c.passed;
-            }
-            None => {
-                by.insert((c.model.clone(), c.run.clone()), c);
-            }
-        }
-    }
-    by.into_values().collect()
 }
