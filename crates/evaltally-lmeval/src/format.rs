@@ -1,5 +1,6 @@
 //! lm-eval sample logs as a format of the reading pipeline: `samples_<task>_<date>.jsonl`
-//! (or `.json`) files whose first document is an object with `doc_id` and a metric.
+//! (or `.json`) files, and lm-eval 0.4.0 to 0.4.2's `<model_args>_<task>.jsonl` beside
+//! their `results.json`, whose first document is an object with `doc_id` and a metric.
 
 use std::path::Path;
 
@@ -7,7 +8,7 @@ use evaltally_core::Finding;
 use evaltally_format::check::{KeyCheck, Level};
 use evaltally_format::{Claim, FileValidation, Format, Input, Options, Read, Records, Shown};
 
-use crate::{Beside, read_with, task_and_date};
+use crate::{Beside, is_model_args_name, read_with, task_and_date};
 
 /// lm-evaluation-harness sample logs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -94,7 +95,11 @@ impl Format for LmEval {
     /// Samples files by their names, and results files too, so that one found alone is said
     /// to be lm-eval's ([`aside`](Format::aside)).
     fn claim(&self, path: &Path) -> Claim {
-        if task_and_date(path).is_some() || is_results_name(path) { Claim::Sniff } else { Claim::No }
+        if task_and_date(path).is_some() || is_results_name(path) || is_model_args_name(path) {
+            Claim::Sniff
+        } else {
+            Claim::No
+        }
     }
 
     /// The results file of the samples file's run, found in the walk's listing.
@@ -103,7 +108,11 @@ impl Format for LmEval {
     }
 
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        task_and_date(file.path).is_some() && first_document_fits(file.bytes)
+        // lm-eval 0.4.0 to 0.4.2's `<model_args>_<task>.jsonl` only beside their
+        // `results.json`, which says the task.
+        let named = task_and_date(file.path).is_some()
+            || is_model_args_name(file.path) && file.beside().first().is_some_and(|r| r.is_file());
+        named && first_document_fits(file.bytes)
     }
 
     /// lm-eval's aggregate `results_<date>.json` (read beside the samples files for the

@@ -36,10 +36,46 @@ pub fn task_and_date(path: &Path) -> Option<(String, String)> {
     (!task.is_empty() && !date.is_empty()).then(|| (task.to_string(), date.to_string()))
 }
 
+/// The results file lm-eval 0.4.0 to 0.4.2 wrote beside their samples files.
+const OLD_RESULTS: &str = "results.json";
+
+/// Whether a file is named as lm-eval 0.4.0 to 0.4.2 named their samples files,
+/// `<model_args>_<task>.jsonl` (`model_args` with `/` and `=` as `__`; no `samples_`
+/// prefix, no date): which task the name ends with only the results file beside it says
+/// ([`Beside::place`]).
+///
+/// ```
+/// use std::path::Path;
+/// use evaltally_lmeval::is_model_args_name;
+/// assert!(is_model_args_name(Path::new("out/pretrained__acme__acme-7b_arith.jsonl")));
+/// assert!(!is_model_args_name(Path::new("out/samples_arith_2024-07-01T00-00-00.1.jsonl")));
+/// assert!(!is_model_args_name(Path::new("out/results.json")));
+/// ```
+pub fn is_model_args_name(path: &Path) -> bool {
+    evaltally_format::file_name(path)
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".jsonl"))
+        .is_some_and(|stem| !stem.starts_with("samples_") && stem.contains('_'))
+}
+
+/// The task of the results document `doc` that a `<model_args>_<task>.jsonl` name ends with
+/// (the longest, as task names hold `_` too: `wmdp_bio`).
+fn task_in_name(path: &Path, doc: &Value) -> Option<String> {
+    let stem = evaltally_format::file_name(path)?.to_str()?.strip_suffix(".jsonl")?;
+    let names = ["results", "configs"].into_iter().filter_map(|k| doc.get(k)?.as_object()).flat_map(|m| m.keys());
+    names
+        .filter(|t| {
+            stem.strip_suffix(t.as_str()).and_then(|rest| rest.strip_suffix('_')).is_some_and(|m| !m.is_empty())
+        })
+        .max_by_key(|t| t.len())
+        .cloned()
+}
+
 /// The results file beside a samples file: `results_<date>.json`, or, when lm-eval 0.4.9
 /// and later were given `--output_path <name>.json`, `<name>_<date>.json`; chosen from
 /// `folder`, the names of the files found beside it (a walk's listing: nothing here lists a
-/// folder). `results_<date>.json` when neither is there.
+/// folder). `results_<date>.json` when neither is there. For lm-eval 0.4.0 to 0.4.2's
+/// `<model_args>_<task>.jsonl`, `results.json` when it is listed (or nothing else is).
 ///
 /// ```
 /// use std::path::{Path, PathBuf};
@@ -48,9 +84,19 @@ pub fn task_and_date(path: &Path) -> Option<(String, String)> {
 /// let listed = ["samples_gsm8k_2026-01-01T00-00-00.1.jsonl", "run_2026-01-01T00-00-00.1.json"];
 /// assert_eq!(results_file(samples, &listed), Some(PathBuf::from("out/m/run_2026-01-01T00-00-00.1.json")));
 /// assert_eq!(results_file(samples, &[]), Some(PathBuf::from("out/m/results_2026-01-01T00-00-00.1.json")));
+/// // lm-eval 0.4.0 to 0.4.2: `results.json`.
+/// let old = Path::new("out/pretrained__acme__7b_arith.jsonl");
+/// assert_eq!(results_file(old, &["results.json"]), Some(PathBuf::from("out/results.json")));
+/// assert_eq!(results_file(old, &["pretrained__acme__7b_arith.jsonl", "notes.txt"]), None);
 /// ```
 pub fn results_file(path: &Path, folder: &[&str]) -> Option<PathBuf> {
-    let (_, date) = task_and_date(path)?;
+    let Some((_, date)) = task_and_date(path) else {
+        // lm-eval 0.4.0 to 0.4.2: `results.json`, when the folder holds one (or the file
+        // was named, and no walk listed the rest of its folder).
+        let name = evaltally_format::file_name(path).and_then(|n| n.to_str());
+        let listed = folder.contains(&OLD_RESULTS) || folder.iter().all(|n| Some(*n) == name);
+        return (is_model_args_name(path) && listed).then(|| path.with_file_name(OLD_RESULTS));
+    };
     let usual = format!("results_{date}.json");
     if folder.contains(&usual.as_str()) {
         return Some(path.with_file_name(usual));
@@ -73,6 +119,11 @@ pub struct Beside {
     /// The settings that shaped the task's prompts ([`setup`]), `None` without a results
     /// file that says them.
     pub setup: Option<String>,
+    /// The task and run of a samples file whose name gives no date (lm-eval 0.4.0 to
+    /// 0.4.2's `<model_args>_<task>.jsonl`, [`is_model_args_name`]): the task of the
+    /// results file that the name ends with (else the whole stem), and the run named after
+    /// the folder (each run wrote its own `results.json` there). `None` for other names.
+    pub place: Option<(String, String)>,
     /// Why the results file found beside the samples could not be used (it could not be
     /// read, is not JSON, or is no JSON object): a warning of the run's, as the model is
     /// then `unknown`.
@@ -91,13 +142,30 @@ impl Beside {
             Ok(_) => (None, Some("is no JSON object".to_string())),
             Err(d) => (None, Some(d.message.replacen("cannot read file", "cannot be read", 1))),
         };
+        let old = task.is_none() && is_model_args_name(path);
+        let named = if old { doc.as_ref().and_then(|d| task_in_name(path, d)) } else { None };
+        let task = task.or_else(|| named.clone());
         let mut beside = Self::from_results(doc.as_ref(), task.as_deref());
-        beside.problem = problem.map(|why| {
-            Diagnostic::warning(
+        if old {
+            let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let folder = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            beside.place = Some((task.unwrap_or(stem), folder.unwrap_or_else(|| "lm-eval".to_string())));
+            if named.is_none() && doc.is_some() {
+                beside.problem = Some(Diagnostic::warning(
+                    results,
+                    format!(
+                        "lm-eval's results file names no task that `{}` ends with: its category is the file's name",
+                        path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        if let Some(why) = problem {
+            beside.problem = Some(Diagnostic::warning(
                 results,
                 format!("lm-eval's results file {why}: the samples beside it are read as model `unknown`"),
-            )
-        });
+            ));
+        }
         beside
     }
 
@@ -124,7 +192,7 @@ impl Beside {
             .map(|list| list.iter().filter_map(|f| f.get("name")?.as_str().map(str::to_string)).collect())
             .unwrap_or_default();
         let setup = task.and_then(|t| setup(doc, t));
-        Self { model, filters, setup, problem: None }
+        Self { model, filters, setup, place: None, problem: None }
     }
 }
 
@@ -214,8 +282,7 @@ fn judged(
     scoring: &Scoring,
     mut each: impl FnMut(&str, &str, f64),
 ) -> (Option<CategoryRun>, Vec<Diagnostic>) {
-    let (task, date) =
-        task_and_date(path).unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)));
+    let (task, date) = place(path, beside);
     let mut run = CategoryRun::new(date, &beside.model, task);
     run.sources.push(path.to_path_buf());
     run.meta = meta(beside).map(std::sync::Arc::new);
@@ -239,6 +306,14 @@ fn judged(
         }
     }
     ((!run.is_empty()).then_some(run), diagnostics)
+}
+
+/// The task and run of a samples file: from its name, else from the results file beside it
+/// ([`Beside::place`]), else `lm-eval` and the file's stem.
+fn place(path: &Path, beside: &Beside) -> (String, String) {
+    task_and_date(path)
+        .or_else(|| beside.place.clone())
+        .unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)))
 }
 
 /// What a run records about itself: the setup its results file gives.
@@ -294,8 +369,7 @@ pub fn show(
     scoring: &Scoring,
 ) -> Option<evaltally_core::TestDetail> {
     use evaltally_core::{Status, TestDetail};
-    let (task, date) =
-        task_and_date(path).unwrap_or_else(|| ("lm-eval".to_string(), evaltally_format::json::stem(path)));
+    let (task, date) = place(path, beside);
     let read = read_with(path, bytes, beside, scoring);
     let test = read
         .runs
@@ -325,4 +399,43 @@ pub fn show(
         doc.metrics.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
     d.error_details = Some(Value::Object(metrics));
     Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `results.json` naming `tasks`, with `model_args`, in a folder of its own.
+    fn results(dir: &Path, tasks: &[&str]) -> PathBuf {
+        let results: serde_json::Map<String, Value> =
+            tasks.iter().map(|t| (t.to_string(), serde_json::json!({"exact_match,none": 1.0}))).collect();
+        let doc = serde_json::json!({"results": results, "config": {"model": "openai-chat-completions", "model_args": "model=gpt-3.5-turbo-0125"}});
+        let path = dir.join("results.json");
+        std::fs::write(&path, doc.to_string()).unwrap();
+        path
+    }
+
+    /// lm-eval 0.4.0 to 0.4.2 (PR #1668's `out/model__gpt-3.5-turbo-0125_wmdp_bio.jsonl`):
+    /// the task is the longest of the results file's that the name ends with, the run the
+    /// folder, the model `model_args`' `model=`.
+    #[test]
+    fn a_model_args_name_takes_its_task_from_the_results_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        std::fs::create_dir(&out).unwrap();
+        let results = results(&out, &["bio", "wmdp_bio", "wmdp_chem"]);
+        let samples = out.join("model__gpt-3.5-turbo-0125_wmdp_bio.jsonl");
+        let beside = Beside::read(&samples, Some(&results));
+        assert_eq!(beside.place, Some(("wmdp_bio".to_string(), "out".to_string())));
+        assert_eq!((beside.model.as_str(), beside.problem.is_none()), ("gpt-3.5-turbo-0125", true));
+        // A name that ends with none of its tasks: the category is the file's name, said.
+        let other = out.join("model__gpt-3.5-turbo-0125_arith.jsonl");
+        let beside = Beside::read(&other, Some(&results));
+        assert_eq!(beside.place, Some(("model__gpt-3.5-turbo-0125_arith".to_string(), "out".to_string())));
+        let said = beside.problem.map(|d| d.message).unwrap_or_default();
+        assert!(said.contains("names no task that `model__gpt-3.5-turbo-0125_arith.jsonl` ends with"), "{said}");
+        // Later names keep their own task and date.
+        let dated = out.join("samples_wmdp_bio_2024-07-01T00-00-00.1.jsonl");
+        assert_eq!(Beside::read(&dated, Some(&results)).place, None);
+    }
 }
