@@ -182,6 +182,9 @@ fn model(provider: Option<&Value>) -> Option<String> {
 #[derive(Debug)]
 pub(crate) struct Note {
     error: bool,
+    /// A fact of the file's shape its writer always gives, not a problem (said with
+    /// `--verbose`).
+    fact: bool,
     at: String,
     /// The result it is about, whose line is looked up when there are notes.
     entry: Option<usize>,
@@ -191,33 +194,49 @@ pub(crate) struct Note {
 
 impl Note {
     fn warning(at: impl Into<String>, what: impl Into<String>) -> Self {
-        Self { error: false, at: at.into(), entry: None, line: None, what: what.into() }
+        Self { error: false, fact: false, at: at.into(), entry: None, line: None, what: what.into() }
     }
 
     /// A result left out.
     fn left_out(i: usize, what: &str) -> Self {
-        Self { error: true, at: entry_path(i), entry: Some(i), line: None, what: format!("{what}; left out") }
+        Self {
+            error: true,
+            fact: false,
+            at: entry_path(i),
+            entry: Some(i),
+            line: None,
+            what: format!("{what}; left out"),
+        }
     }
 
     /// A result read with a default.
     fn tolerated(i: usize, what: impl Into<String>) -> Self {
-        Self { error: false, at: entry_path(i), entry: Some(i), line: None, what: what.into() }
+        Self { error: false, fact: false, at: entry_path(i), entry: Some(i), line: None, what: what.into() }
     }
 
-    /// As a diagnostic: `path:line: error: results.results[3]: …`.
+    /// As a diagnostic: `path:line: error: results.results[3]: …` (a JSON Lines result,
+    /// which has no JSON path, by its line alone).
     pub(crate) fn diagnostic(&self, path: &Path) -> Diagnostic {
-        let message = format!("{}: {}", self.at, self.what);
-        let d = if self.error { Diagnostic::error(path, message) } else { Diagnostic::warning(path, message) };
+        let message = if self.at.is_empty() { self.what.clone() } else { format!("{}: {}", self.at, self.what) };
+        let d = match (self.error, self.fact) {
+            (true, _) => Diagnostic::error(path, message),
+            (false, true) => Diagnostic::info(path, message),
+            (false, false) => Diagnostic::warning(path, message),
+        };
         match self.line {
             Some(l) => d.at_line(l),
             None => d,
         }
     }
 
-    /// As a validation finding at `$.results.results[3]`.
+    /// As a validation finding at `$.results.results[3]` (a JSON Lines result at its line).
     pub(crate) fn finding(&self) -> Finding {
-        let at = format!("$.{}", self.at);
-        if self.error { Finding::error(at, &self.what) } else { Finding::warning(at, &self.what) }
+        let at = if self.at.is_empty() { Finding::location(self.line, None, "file") } else { format!("$.{}", self.at) };
+        match (self.error, self.fact) {
+            (true, _) => Finding::error(at, &self.what),
+            (false, true) => Finding::info(at, &self.what),
+            (false, false) => Finding::warning(at, &self.what),
+        }
     }
 }
 
@@ -379,9 +398,14 @@ pub(crate) fn parse_entry(i: usize, raw: Value, notes: &mut Vec<Note>) -> Option
 }
 
 /// The start line of every element of `results.results` (the last `results` of each object,
-/// as parsers keep it); empty when the document cannot be scanned.
-pub(crate) fn entry_lines(bytes: &[u8]) -> Vec<u64> {
+/// as parsers keep it), or of every result of a JSON Lines output as [`parse`] keeps them;
+/// empty when the document cannot be scanned.
+pub(crate) fn entry_lines(path: &Path, bytes: &[u8]) -> Vec<u64> {
     use evaltally_format::scan::{array_at, object_at, object_members, value_end};
+    if is_jsonl(path) {
+        let mut notes = Vec::new();
+        return once_each(jsonl_values(bytes, &mut notes), &mut notes).into_iter().map(|(_, line)| line).collect();
+    }
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let Ok(members) = object_members(text) else { return Vec::new() };
     let Some(outer) = members.iter().rev().find(|m| &text[m.key.clone()] == b"results") else { return Vec::new() };
@@ -447,13 +471,116 @@ impl Head {
     }
 }
 
+/// Whether a file is promptfoo's JSON Lines output (`-o out.jsonl`): one result per line.
+pub(crate) fn is_jsonl(path: &Path) -> bool {
+    evaltally_format::has_extension(path, "jsonl")
+}
+
+/// What a file's runs are named after: its name without `.json` or `.jsonl`.
+pub(crate) fn stem(path: &Path) -> String {
+    match path.file_stem() {
+        Some(stem) if is_jsonl(path) => stem.to_string_lossy().into_owned(),
+        _ => evaltally_format::json::stem(path),
+    }
+}
+
+/// Each value of a JSON Lines output with the line it starts on. promptfoo 0.99 to 0.114
+/// could join two results on one line (`}{`): both are read. A line that is not JSON is an
+/// error note, and the lines after it are still read.
+fn jsonl_values(bytes: &[u8], notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut out = Vec::new();
+    for (n, line) in text.split(|&b| b == b'\n').enumerate() {
+        let line_no = n as u64 + 1;
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        for value in serde_json::Deserializer::from_slice(line).into_iter::<Value>() {
+            match value {
+                Ok(v) => out.push((v, line_no)),
+                Err(e) => {
+                    let what = format!("not JSON: {}; left out", evaltally_format::json::message(&e));
+                    notes.push(Note {
+                        error: true,
+                        fact: false,
+                        at: String::new(),
+                        entry: None,
+                        line: Some(line_no),
+                        what,
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The results of a JSON Lines output, each once: promptfoo 0.99 to 0.120.8 streamed each
+/// result as it completed and appended them all again at the end, so each `id` is there
+/// twice; the last copy (the appended one, which has `failureReason` where the streamed
+/// one of 0.99 and 0.100 has none) is kept, with one note.
+fn once_each(values: Vec<(Value, u64)>, notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
+    let id = |v: &Value| v.get("id").and_then(Value::as_str).map(str::to_string);
+    let mut last: HashMap<String, usize> = HashMap::new();
+    for (at, (v, _)) in values.iter().enumerate() {
+        if let Some(id) = id(v) {
+            last.insert(id, at);
+        }
+    }
+    let twice = values.iter().filter_map(|(v, _)| id(v)).count() - last.len();
+    if twice == 0 {
+        return values;
+    }
+    let what = format!(
+        "{twice} results are written twice under one `id` (promptfoo 0.99 to 0.120.8 streamed each result, then \
+         appended them all again): each is read once, from its last copy"
+    );
+    notes.push(Note { fact: true, ..Note::warning("", what) });
+    values
+        .into_iter()
+        .enumerate()
+        .filter(|(at, (v, _))| id(v).is_none_or(|id| last.get(&id) == Some(at)))
+        .map(|(_, v)| v)
+        .collect()
+}
+
+/// Reads a JSON Lines output (`-o out.jsonl`, promptfoo 0.99 and later): a result per line,
+/// as in `results.results` of the JSON output, with no config (the category is
+/// [`DEFAULT_CATEGORY`]), timestamp or stats. An error when no line holds a result.
+fn parse_lines(path: &Path, bytes: &[u8]) -> Result<(Eval, Vec<Note>), Diagnostic> {
+    let mut notes = Vec::new();
+    let values = once_each(jsonl_values(bytes, &mut notes), &mut notes);
+    if values.is_empty() {
+        let why = notes.first().map_or_else(|| "no line holds a result".to_string(), |n| n.what.clone());
+        return Err(Diagnostic::error(path, format!("expected promptfoo results, one per line: {why}")));
+    }
+    let (values, lines): (Vec<Value>, Vec<u64>) = values.into_iter().unzip();
+    let parsed: Vec<Parsed> =
+        values.into_iter().enumerate().filter_map(|(i, raw)| parse_entry(i, raw, &mut notes)).collect();
+    let head = Head { category: DEFAULT_CATEGORY.to_string(), meta: RunMeta::default(), declared: None };
+    let eval = settle(head, parsed, &mut notes);
+    for n in &mut notes {
+        if let Some(i) = n.entry {
+            n.line = lines.get(i).copied();
+            n.at.clear();
+        }
+    }
+    notes.sort_by_key(|n| (n.line.unwrap_or(0), !n.error));
+    Ok((eval, notes))
+}
+
 /// Reads the document: every result that can be read, and notes on the rest. An error when
-/// the bytes are not JSON or not promptfoo's output shape.
+/// the bytes are not JSON or not promptfoo's output shape. A `.jsonl` file is read as JSON
+/// Lines, a result per line.
 pub(crate) fn parse(
     path: &Path,
     bytes: &[u8],
     diagnostics: Option<&mut Vec<Diagnostic>>,
 ) -> Result<(Eval, Vec<Note>), Diagnostic> {
+    if is_jsonl(path) {
+        return parse_lines(path, bytes);
+    }
     let doc = match diagnostics {
         Some(d) => evaltally_format::json::parse_noting(path, bytes, d)?,
         None => evaltally_format::json::parse(path, bytes)?,
@@ -494,7 +621,7 @@ pub(crate) fn parse(
         None => (0, 0),
     });
     if notes.iter().any(|n| n.entry.is_some()) {
-        let lines = entry_lines(bytes);
+        let lines = entry_lines(path, bytes);
         for n in &mut notes {
             n.line = n.entry.and_then(|i| lines.get(i).copied());
         }
@@ -881,5 +1008,36 @@ mod tests {
             let e = parse(Path::new("x.json"), doc, None).unwrap_err();
             assert!(e.message.contains(says), "{e}");
         }
+    }
+
+    /// `-o out.jsonl`: a result per line. promptfoo 0.99 to 0.114 joined a batch's last line
+    /// and the next batch's first (`}{`) and wrote every result twice (one `id`): each is
+    /// read once, from its last copy, with one warning. A line that is not JSON is an error
+    /// at its line, and the lines after it are read.
+    #[test]
+    fn json_lines_are_results_each_read_once() {
+        let line = |id: &str, test: u64, success: bool| {
+            let reason = u64::from(!success);
+            entry(json!({"id": id, "testIdx": test, "promptIdx": 0, "success": success, "failureReason": reason,
+                "testCase": {"description": format!("t{test}")}}))
+            .to_string()
+        };
+        let text = format!(
+            "{}\n{}\n{{not json\n{}{}\n",
+            line("b", 1, false),
+            line("a", 0, true),
+            line("a", 0, true),
+            line("b", 1, false)
+        );
+        let (eval, notes) = parse(Path::new("out.jsonl"), text.as_bytes(), None).unwrap();
+        let got: Vec<(&str, usize, bool)> =
+            eval.results.iter().map(|r| (r.id.as_str(), r.repeat, r.verdict.outcome == Outcome::Pass)).collect();
+        assert_eq!(got, [("t0 @ P", 1, true), ("t1 @ P", 1, false)]);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes.iter().any(|n| n.error && n.line == Some(3) && n.what.starts_with("not JSON")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.fact && n.what.starts_with("2 results are written twice")), "{notes:?}");
+        // Nothing that is a result: an error.
+        assert!(parse(Path::new("out.jsonl"), b"{not json\n", None).is_err());
+        assert!(parse(Path::new("out.jsonl"), b"\n", None).is_err());
     }
 }

@@ -1,5 +1,5 @@
 //! promptfoo as a format of the reading pipeline: a `*.json` object whose `results` is an
-//! object with `version` and `results`.
+//! object with `version` and `results`, or a `*.jsonl` file of results, one per line.
 
 use std::path::Path;
 
@@ -25,13 +25,32 @@ fn looks_like_output(file: &Input<'_>) -> bool {
     scanned.is_ok() && keys == (true, true)
 }
 
+/// Whether the first line of a JSON Lines file is an object with `success`, `provider`
+/// and `testIdx` or `promptIdx`: promptfoo's `EvaluateResult`, as `-o out.jsonl` writes
+/// one per line.
+fn looks_like_result_line(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some(start) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
+    let end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |e| start + e);
+    let line = &bytes[..end];
+    let mut keys = (false, false, false);
+    // A line holding two results (`}{`, promptfoo 0.99 to 0.114) ends after the first.
+    let scanned = evaltally_format::scan::object_at(line, start, |k, _| match &line[k] {
+        b"success" => keys.0 = true,
+        b"provider" => keys.1 = true,
+        b"testIdx" | b"promptIdx" => keys.2 = true,
+        _ => {}
+    });
+    scanned.is_ok() && keys == (true, true, true)
+}
+
 impl Format for Promptfoo {
     fn name(&self) -> &'static str {
         crate::FORMAT
     }
 
     fn describe(&self) -> &'static str {
-        "  promptfoo output (`promptfoo eval -o out.json`: {results: {version, results}}); each repeat is a run"
+        "  promptfoo output (`promptfoo eval -o out.json`: {results: {version, results}}, or `-o out.jsonl`); each repeat is a run"
     }
 
     fn noun(&self) -> &'static str {
@@ -39,11 +58,11 @@ impl Format for Promptfoo {
     }
 
     fn claim(&self, path: &Path) -> Claim {
-        if evaltally_format::json::is_json_path(path) { Claim::Sniff } else { Claim::No }
+        if evaltally_format::json::is_json_path(path) || crate::eval::is_jsonl(path) { Claim::Sniff } else { Claim::No }
     }
 
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
-        looks_like_output(file)
+        if crate::eval::is_jsonl(file.path) { looks_like_result_line(file.bytes) } else { looks_like_output(file) }
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {

@@ -49,11 +49,12 @@ pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<Read, Diagnostic> {
 /// reader, which gives the same runs and says what is wrong.
 pub(crate) fn read_input(file: &evaltally_format::Input<'_>) -> Result<Read, Diagnostic> {
     let path = file.path;
-    let (eval, diagnostics) = match fast::read(file) {
+    let fast = if eval::is_jsonl(path) { None } else { fast::read(file) };
+    let (eval, diagnostics) = match fast {
         Some(eval) => (eval, Vec::new()),
         None => eval::read(path, file.bytes, true)?,
     };
-    let stem = evaltally_format::json::stem(path);
+    let stem = crate::eval::stem(path);
     let meta = (!eval.meta.is_empty()).then(|| Arc::new(eval.meta.clone()));
     let mut runs: BTreeMap<(usize, &str), CategoryRun> = BTreeMap::new();
     for r in &eval.results {

@@ -15,7 +15,7 @@ use crate::eval::{self, TestResult, entry_lines, run_name, text};
 /// each result's latency, cost and tokens.
 pub fn records(path: &Path, bytes: &[u8]) -> Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic> {
     let (eval, diagnostics) = eval::read(path, bytes, true)?;
-    let stem = evaltally_format::json::stem(path);
+    let stem = crate::eval::stem(path);
     let mut runs: BTreeMap<(usize, String), RunRecord> = BTreeMap::new();
     for r in eval.results {
         let run = runs.entry((r.repeat, r.model.clone())).or_insert_with(|| RunRecord {
@@ -119,9 +119,9 @@ fn detail(path: &Path, stem: &str, category: &str, r: &TestResult, lines: &[u64]
 /// (as expected answer), the grading reason and the variables.
 pub fn show(path: &Path, bytes: &[u8], id: &str) -> Result<Vec<TestDetail>, Diagnostic> {
     let (eval, _) = eval::parse(path, bytes, None)?;
-    let stem = evaltally_format::json::stem(path);
+    let stem = crate::eval::stem(path);
     let matching: Vec<&TestResult> = eval.results.iter().filter(|r| r.id == id).collect();
-    let lines = if matching.is_empty() { Vec::new() } else { entry_lines(bytes) };
+    let lines = if matching.is_empty() { Vec::new() } else { entry_lines(path, bytes) };
     Ok(matching.into_iter().map(|r| detail(path, &stem, &eval.category, r, &lines)).collect())
 }
 
@@ -153,35 +153,7 @@ const KEYS: &[Level] = &[
         known: &["version", "timestamp", "results", "stats", "table", "prompts"],
         what: "promptfoo's EvaluateSummary",
     },
-    Level {
-        at: "$.results.results[*]",
-        known: &[
-            "provider",
-            "prompt",
-            "vars",
-            "response",
-            "success",
-            "score",
-            "namedScores",
-            "latencyMs",
-            "cost",
-            "incurredCost",
-            "metadata",
-            "error",
-            "gradingResult",
-            "testIdx",
-            "promptIdx",
-            "testCase",
-            "promptId",
-            "id",
-            "description",
-            "failureReason",
-            "tokenUsage",
-            "traceId",
-            "evaluationId",
-        ],
-        what: "promptfoo's EvaluateResult",
-    },
+    Level { at: "$.results.results[*]", known: RESULT, what: "promptfoo's EvaluateResult" },
     Level { at: "$.results.results[*].provider", known: &["id", "label"], what: "promptfoo's provider of a result" },
     Level { at: "$.results.results[*].gradingResult", known: GRADING_RESULT, what: "promptfoo's GradingResult" },
     Level {
@@ -189,6 +161,42 @@ const KEYS: &[Level] = &[
         known: GRADING_RESULT,
         what: "promptfoo's GradingResult",
     },
+];
+
+/// `EvaluateResult`'s keys: an entry of `results.results`, or a line of `-o out.jsonl`.
+const RESULT: &[&str] = &[
+    "provider",
+    "prompt",
+    "vars",
+    "response",
+    "success",
+    "score",
+    "namedScores",
+    "latencyMs",
+    "cost",
+    "incurredCost",
+    "metadata",
+    "error",
+    "gradingResult",
+    "testIdx",
+    "promptIdx",
+    "testCase",
+    "promptId",
+    "id",
+    "description",
+    "failureReason",
+    "tokenUsage",
+    "traceId",
+    "evaluationId",
+];
+
+/// The keys promptfoo writes on a line of its JSON Lines output (0.99 and later): an
+/// `EvaluateResult` each.
+const LINE: &[Level] = &[
+    Level { at: "$", known: RESULT, what: "promptfoo's EvaluateResult" },
+    Level { at: "$.provider", known: &["id", "label"], what: "promptfoo's provider of a result" },
+    Level { at: "$.gradingResult", known: GRADING_RESULT, what: "promptfoo's GradingResult" },
+    Level { at: "$.gradingResult.componentResults[*]", known: GRADING_RESULT, what: "promptfoo's GradingResult" },
 ];
 
 /// `GradingResult`'s keys.
@@ -211,6 +219,17 @@ const GRADING_RESULT: &[&str] = &[
 /// JSON path; a file that is not promptfoo's output at all is one error.
 pub fn validate(path: &Path, bytes: &[u8]) -> Vec<Finding> {
     match eval::parse(path, bytes, None) {
+        Ok((_, notes)) if eval::is_jsonl(path) => {
+            let mut findings: Vec<Finding> = notes.iter().map(eval::Note::finding).collect();
+            let mut keys = evaltally_format::check::KeyCheck::new(LINE);
+            for line in bytes.split(|&b| b == b'\n') {
+                for value in serde_json::Deserializer::from_slice(line).into_iter::<Value>().map_while(Result::ok) {
+                    keys.add(&value);
+                }
+            }
+            findings.extend(keys.findings());
+            findings
+        }
         Ok((_, notes)) => {
             let mut findings = evaltally_format::json::repeated_key_findings(bytes);
             findings.extend(notes.iter().map(eval::Note::finding));
