@@ -42,6 +42,22 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
+/// A Unix time (seconds since 1970 UTC) as ISO 8601 in UTC, `YYYY-MM-DDTHH:MM:SSZ`: what
+/// a run's timestamp is where its file records Unix seconds (the Evals API's `created_at`).
+///
+/// ```
+/// use evaltally_core::date::iso_from_unix;
+/// assert_eq!(iso_from_unix(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(iso_from_unix(1_744_700_001), "2025-04-15T06:53:21Z");
+/// assert_eq!(iso_from_unix(-1), "1969-12-31T23:59:59Z");
+/// ```
+#[must_use]
+pub fn iso_from_unix(seconds: i64) -> String {
+    let (days, rem) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
 /// The number of days of month `m` (1 to 12) of year `y` in the proleptic Gregorian calendar.
 ///
 /// ```

@@ -32,9 +32,10 @@ fn early_line_with(bytes: &[u8], first: &[u8], second: &[u8]) -> bool {
     })
 }
 
-/// Output items: a line with `run_id` and `data_source_idx`.
+/// Output items: a line with `run_id` and `data_source_idx` (the dashboard's export) or
+/// `datasource_item_id` (the Evals API's `output_items`, saved a line each).
 fn looks_like_items(bytes: &[u8]) -> bool {
-    early_line_with(bytes, b"run_id", b"data_source_idx")
+    early_line_with(bytes, b"run_id", b"data_source_idx") || early_line_with(bytes, b"run_id", b"datasource_item_id")
 }
 
 /// A record log: a `spec` first line, and an event line with `sample_id` and `type` or the
@@ -89,8 +90,19 @@ const KEYS: &[Level] = &[
             "data",
             "created_by",
             "created_at",
+            "object",
+            "id",
+            "status",
+            "datasource_item_id",
+            "datasource_item",
+            "results",
         ],
         what: "an OpenAI Evals line (output item or record log)",
+    },
+    Level {
+        at: "$.results[*]",
+        known: &["name", "type", "passed", "score", "sample", "label", "reason", "threshold", "metric"],
+        what: "an Evals API output item's grader result",
     },
     Level {
         at: "$.spec",
@@ -126,7 +138,7 @@ impl Format for OpenAiEvals {
     }
 
     fn describe(&self) -> &'static str {
-        "  OpenAI Evals output items (`*.jsonl` of {run_id, data_source_idx, item, sample, passes}) and oaieval record logs (`*.jsonl`, `*.log`: {spec} then events); each run_id is a run"
+        "  OpenAI Evals output items (`*.jsonl` of {run_id, data_source_idx, item, sample, passes}, or the Evals API's {run_id, datasource_item_id, results, sample}) and oaieval record logs (`*.jsonl`, `*.log`: {spec} then events); each run_id is a run"
     }
 
     fn noun(&self) -> &'static str {

@@ -76,21 +76,25 @@ pub(crate) struct Item {
 }
 
 /// The text of a sample's error: `<type>: <message>` as the API writes them, the string
-/// itself, or the JSON text of anything else; `None` when there is no error.
-fn error_text(error: Option<&Value>) -> Option<String> {
+/// itself, or the JSON text of anything else; `None` when there is no error (none, or one
+/// whose fields are all empty, as the Evals API writes for a sample that did not fail).
+pub(crate) fn error_text(error: Option<&Value>) -> Option<String> {
     match error? {
         Value::Null => None,
         Value::String(s) if s.is_empty() => None,
         Value::String(s) => Some(s.clone()),
         Value::Object(o) if o.is_empty() => None,
         e @ Value::Object(o) => {
-            let message = o.get("message").and_then(Value::as_str);
-            let kind = o.get("type").and_then(Value::as_str).or_else(|| o.get("code").and_then(Value::as_str));
-            Some(match (kind, message) {
-                (Some(k), Some(m)) => format!("{k}: {m}"),
-                (None, Some(m)) => m.to_string(),
-                _ => e.to_string(),
-            })
+            let text = |k: &str| o.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+            let (kind, message) = (text("type").or_else(|| text("code")), text("message"));
+            match (kind, message) {
+                (Some(k), Some(m)) => Some(format!("{k}: {m}")),
+                (None, Some(m)) => Some(m.to_string()),
+                (Some(k), None) => Some(k.to_string()),
+                // The API's `{"code": "", "message": ""}` of a sample that did not fail.
+                (None, None) if o.values().all(|v| v.is_null() || v.as_str() == Some("")) => None,
+                (None, None) => Some(e.to_string()),
+            }
         }
         other => Some(other.to_string()),
     }
@@ -123,6 +127,9 @@ fn item(doc: Value, line: u64, warnings: &mut Vec<String>) -> Result<Item, Strin
     let Some(run) = doc.get("run_id").and_then(Value::as_str).filter(|r| !r.is_empty()).map(str::to_string) else {
         return Err("expected `run_id`, a string".to_string());
     };
+    if doc.get("datasource_item_id").is_some() || doc.get("object").and_then(Value::as_str) == Some(API_ITEM) {
+        return api_item(doc, line, run, warnings);
+    }
     let item_id = doc.get("item").and_then(|i| i.get("id")).and_then(id_text);
     let Some(id) = item_id.or_else(|| doc.get("data_source_idx").and_then(Value::as_u64).map(|n| n.to_string())) else {
         return Err(format!("run {run}: expected `data_source_idx`, a whole number (or an `id` in `item`)"));
@@ -163,6 +170,83 @@ fn item(doc: Value, line: u64, warnings: &mut Vec<String>) -> Result<Item, Strin
         doc.get("eval_id").and_then(Value::as_str).filter(|e| !e.is_empty()).unwrap_or(DEFAULT_CATEGORY).to_string();
     let model = model_of(&doc);
     Ok(Item { line, run, id, category, model, verdict, doc, created: None })
+}
+
+/// The `object` of an output item as the Evals API returns it.
+const API_ITEM: &str = "eval.run.output_item";
+
+/// A grader's name without the `-<uuid>` the dashboard appends to the names it generates
+/// (`Label matches-3c0e5a1b-9f1e-4c55-8f55-0d6b6d8b2c11`).
+///
+/// ```
+/// # // A private function, checked through what `read_bytes` names the failed criteria.
+/// let line = br#"{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 0, "status": "fail", "results": [{"name": "Label matches-3c0e5a1b-9f1e-4c55-8f55-0d6b6d8b2c11", "passed": false, "score": 0.0}], "sample": {"model": "m"}}"#;
+/// let read = evaltally_openai_evals::read_bytes(std::path::Path::new("items.jsonl"), line);
+/// let failed = read.runs[0].tests().next().unwrap().error_type.unwrap().as_str().to_string();
+/// assert_eq!(failed, "failed:Label matches");
+/// ```
+fn grader_name(name: &str) -> &str {
+    let uuid = |s: &str| {
+        s.len() == 36
+            && s.bytes()
+                .enumerate()
+                .all(|(i, b)| if [8, 13, 18, 23].contains(&i) { b == b'-' } else { b.is_ascii_hexdigit() })
+    };
+    match name.len().checked_sub(37).and_then(|at| name.split_at_checked(at)) {
+        Some((base, rest)) if !base.is_empty() && rest.starts_with('-') && uuid(&rest[1..]) => base,
+        _ => name,
+    }
+}
+
+/// An output item as the Evals API returns it (`GET /v1/evals/{eval_id}/runs/{run_id}/output_items`,
+/// saved a line each): the test is its `datasource_item_id`, the verdict its graders'
+/// `results[].passed` (else its `status`, `pass` or `fail`), errored when its sample has an
+/// error and no grader judged it.
+fn api_item(doc: Value, line: u64, run: String, warnings: &mut Vec<String>) -> Result<Item, String> {
+    let Some(id) = doc.get("datasource_item_id").and_then(id_text) else {
+        return Err(format!("run {run}: expected `datasource_item_id`, a whole number"));
+    };
+    let mut failed: Vec<String> = Vec::new();
+    let results = match doc.get("results") {
+        None | Some(Value::Null) => &[][..],
+        Some(Value::Array(results)) => results.as_slice(),
+        Some(other) => {
+            return Err(format!("run {run}, item {id}: expected `results`, a list of grader results, found {other}"));
+        }
+    };
+    for (k, result) in results.iter().enumerate() {
+        let name = result
+            .get("name")
+            .and_then(Value::as_str)
+            .map_or_else(|| format!("grader {}", k + 1), |n| grader_name(n).to_string());
+        match result.get("passed") {
+            Some(Value::Bool(true)) => {}
+            Some(Value::Bool(false)) => failed.push(name),
+            other => {
+                let found = other.map_or_else(|| "nothing".to_string(), Value::to_string);
+                warnings.push(format!("run {run}, item {id}: grader `{name}`: expected `passed`, true or false, found {found}; read as failed"));
+                failed.push(name);
+            }
+        }
+    }
+    failed.sort();
+    failed.dedup();
+    let error = error_text(doc.get("sample").and_then(|s| s.get("error")));
+    let status = doc.get("status").and_then(Value::as_str);
+    let verdict = match (results.len(), error, status) {
+        (0, Some(e), _) => Verdict::Errored(e),
+        (0, None, Some("pass")) => Verdict::Pass,
+        (0, None, Some("fail")) => Verdict::Fail(vec!["status".to_string()]),
+        (0, None, Some(s @ ("error" | "errored"))) => Verdict::Errored(format!("status {s}")),
+        (0, None, _) => Verdict::Unscored,
+        _ if failed.is_empty() => Verdict::Pass,
+        _ => Verdict::Fail(failed),
+    };
+    let category =
+        doc.get("eval_id").and_then(Value::as_str).filter(|e| !e.is_empty()).unwrap_or(DEFAULT_CATEGORY).to_string();
+    let model = model_of(&doc);
+    let created = doc.get("created_at").and_then(Value::as_i64).map(evaltally_core::date::iso_from_unix);
+    Ok(Item { line, run, id, category, model, verdict, doc, created })
 }
 
 /// Line `line_no` of a JSON Lines file parsed; a line that is not JSON is an error naming it
@@ -417,5 +501,48 @@ mod tests {
         assert_eq!(messages(&read), expected);
         let run = &read.runs[0];
         assert_eq!((run.len(), run.passed(), run.failed()), (3, 1, 2));
+    }
+
+    /// The Evals API's items: graders' `passed` decide; without results, a sample error is
+    /// errored and `status` decides the rest; a grader without `passed` fails, said; the
+    /// empty error object of a sample that did not fail is no error.
+    #[test]
+    fn api_items() {
+        let ok = r#""sample": {"model": "m", "error": {"code": "", "message": ""}}"#;
+        let lines = [
+            format!(r#"{{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 0, "created_at": 1744700000, "status": "pass", "results": [{{"name": "A", "passed": true}}, {{"name": "B-3c0e5a1b-5f4d-4c1e-9d0a-1b2c3d4e5f60", "passed": true}}], {ok}}}"#),
+            format!(r#"{{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 1, "status": "fail", "results": [{{"name": "A", "passed": true}}, {{"name": "B", "passed": false}}], {ok}}}"#),
+            r#"{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 2, "status": "error", "results": [], "sample": {"model": "m", "error": {"code": "rate_limit_exceeded", "message": "slow down"}}}"#.to_string(),
+            format!(r#"{{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 3, "status": "fail", "results": [], {ok}}}"#),
+            format!(r#"{{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 4, "status": "completed", "results": [{{"name": "A", "score": 0.2}}], {ok}}}"#),
+            r#"{"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "status": "pass"}"#.to_string(),
+        ];
+        let read = read_bytes(Path::new("items.jsonl"), lines.join("\n").as_bytes());
+        let run = &read.runs[0];
+        assert_eq!((run.run.as_str(), run.model.as_str(), run.category.as_str()), ("r", "m", "e"));
+        let got: Vec<(String, Outcome, Option<String>)> =
+            run.tests().map(|t| (t.id.to_string(), t.outcome, t.error_type.map(|e| e.as_str().to_string()))).collect();
+        let fail = |c: &str| Some(format!("failed:{c}"));
+        assert_eq!(
+            got,
+            [
+                ("0".to_string(), Outcome::Pass, None),
+                ("1".to_string(), Outcome::Fail, fail("B")),
+                ("2".to_string(), Outcome::Errored, Some(ERRORED.to_string())),
+                ("3".to_string(), Outcome::Fail, fail("status")),
+                ("4".to_string(), Outcome::Fail, fail("A")),
+            ]
+        );
+        assert_eq!(run.meta.as_ref().and_then(|m| m.timestamp.as_deref()), Some("2025-04-15T06:53:20Z"));
+        let said = messages(&read);
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(
+            said[0].contains(":5: warning: run r, item 4: grader `A`: expected `passed`, true or false, found nothing"),
+            "{said:?}"
+        );
+        assert!(
+            said[1].contains(":6: error: run r: expected `datasource_item_id`, a whole number; line left out"),
+            "{said:?}"
+        );
     }
 }

@@ -90,7 +90,8 @@ fn messages(list: Option<&Value>) -> Vec<Message> {
 
 /// Everything a file says about test `id` (a `data_source_idx`, or the item's `id`): one
 /// detail per run that holds it, with the sampled conversation as the question, the outputs
-/// as the answer, and the item, grades, passes and error as details.
+/// as the answer, and the item, grades, passes (the API's grader results) and error as
+/// details.
 pub fn show(path: &Path, bytes: &[u8], id: &str) -> Vec<TestDetail> {
     let (items, _) = items(path, bytes, false, false);
     items
@@ -111,12 +112,14 @@ pub fn show(path: &Path, bytes: &[u8], id: &str) -> Vec<TestDetail> {
             d.input_tokens = tokens(&i.doc, "prompt_tokens");
             d.output_tokens = tokens(&i.doc, "completion_tokens");
             let mut details = Map::new();
-            for key in ["item", "grades", "passes", "metrics"] {
+            // The dashboard's `item`, `grades` and `passes`; the API's `datasource_item` and
+            // grader `results`.
+            for key in ["item", "grades", "passes", "metrics", "datasource_item", "results"] {
                 if let Some(v) = i.doc.get(key) {
                     details.insert(key.to_string(), v.clone());
                 }
             }
-            if let Some(error) = sample.and_then(|s| s.get("error")).filter(|e| !e.is_null()) {
+            if let Some(error) = sample.and_then(|s| s.get("error")).filter(|e| crate::error_text(Some(e)).is_some()) {
                 details.insert("error".to_string(), error.clone());
             }
             d.error_details = Some(Value::Object(details));
