@@ -38,6 +38,15 @@ fn looks_like_items(bytes: &[u8]) -> bool {
     early_line_with(bytes, b"run_id", b"data_source_idx") || early_line_with(bytes, b"run_id", b"datasource_item_id")
 }
 
+/// The Evals API's list page of output items: `object` `list`, and `data` a list whose
+/// first item is an `eval.run.output_item` (looked at with the pipeline's scanner).
+fn looks_like_list_page(file: &Input<'_>) -> bool {
+    const ITEM: &[u8] = b"\"eval.run.output_item\"";
+    let list = file.json("object").is_some_and(|v| v == b"\"list\"");
+    let data = file.json("data").filter(|d| d.first() == Some(&b'['));
+    list && data.is_some_and(|d| d[..d.len().min(4096)].windows(ITEM.len()).any(|w| w == ITEM))
+}
+
 /// A record log: a `spec` first line, and an event line with `sample_id` and `type` or the
 /// `final_report` line of a run that recorded no event.
 fn looks_like_record_log(bytes: &[u8]) -> bool {
@@ -71,39 +80,8 @@ fn is_log(path: &Path) -> bool {
 /// error; the rest of the sample, the item, the grades, an event's `data` and the report
 /// are free-form.
 const KEYS: &[Level] = &[
-    Level {
-        at: "$",
-        known: &[
-            "run_id",
-            "eval_id",
-            "data_source_idx",
-            "item",
-            "sample",
-            "grades",
-            "grader_samples",
-            "passes",
-            "spec",
-            "final_report",
-            "event_id",
-            "sample_id",
-            "type",
-            "data",
-            "created_by",
-            "created_at",
-            "object",
-            "id",
-            "status",
-            "datasource_item_id",
-            "datasource_item",
-            "results",
-        ],
-        what: "an OpenAI Evals line (output item or record log)",
-    },
-    Level {
-        at: "$.results[*]",
-        known: &["name", "type", "passed", "score", "sample", "label", "reason", "threshold", "metric"],
-        what: "an Evals API output item's grader result",
-    },
+    Level { at: "$", known: LINE, what: "an OpenAI Evals line (output item or record log)" },
+    Level { at: "$.results[*]", known: GRADER_RESULT, what: "an Evals API output item's grader result" },
     Level {
         at: "$.spec",
         known: &[
@@ -122,8 +100,50 @@ const KEYS: &[Level] = &[
     },
     Level { at: "$.sample.token_usage", known: TOKEN_USAGE, what: "an output item's token usage" },
     Level { at: "$.sample.usage", known: TOKEN_USAGE, what: "an output item's token usage" },
-    Level { at: "$.sample.error", known: &["code", "message", "type", "param"], what: "an output item's error" },
+    Level { at: "$.sample.error", known: ERROR, what: "an output item's error" },
 ];
+
+/// The keys of a line: an output item's (the dashboard's export, the API's) or a record
+/// log's.
+const LINE: &[&str] = &[
+    "run_id",
+    "eval_id",
+    "data_source_idx",
+    "item",
+    "sample",
+    "grades",
+    "grader_samples",
+    "passes",
+    "spec",
+    "final_report",
+    "event_id",
+    "sample_id",
+    "type",
+    "data",
+    "created_by",
+    "created_at",
+    "object",
+    "id",
+    "status",
+    "datasource_item_id",
+    "datasource_item",
+    "results",
+];
+
+/// An Evals API grader result's keys (`results[]`).
+const GRADER_RESULT: &[&str] = &["name", "type", "passed", "score", "sample", "label", "reason", "threshold", "metric"];
+
+/// The keys of the Evals API's list page of output items: the page's own and its items'.
+const PAGE: &[Level] = &[
+    Level { at: "$", known: &["object", "data", "first_id", "last_id", "has_more"], what: "an Evals API list page" },
+    Level { at: "$.data[*]", known: LINE, what: "an Evals API output item" },
+    Level { at: "$.data[*].results[*]", known: GRADER_RESULT, what: "an Evals API output item's grader result" },
+    Level { at: "$.data[*].sample.usage", known: TOKEN_USAGE, what: "an output item's token usage" },
+    Level { at: "$.data[*].sample.error", known: ERROR, what: "an output item's error" },
+];
+
+/// A sample error's keys.
+const ERROR: &[&str] = &["code", "message", "type", "param"];
 
 /// A sample's token counts.
 const TOKEN_USAGE: &[&str] = &["prompt_tokens", "completion_tokens", "total_tokens", "cached_tokens"];
@@ -146,7 +166,8 @@ impl Format for OpenAiEvals {
     }
 
     fn claim(&self, path: &Path) -> Claim {
-        if is_jsonl(path) || is_log(path) { Claim::Sniff } else { Claim::No }
+        let json = evaltally_format::json::is_json_path(path);
+        if is_jsonl(path) || is_log(path) || json { Claim::Sniff } else { Claim::No }
     }
 
     /// A `.log` is a record log only if it begins `{"spec"`: a harness's own logs (megabytes
@@ -161,8 +182,12 @@ impl Format for OpenAiEvals {
         rest.is_some_and(|r| r.starts_with(b"\"spec\""))
     }
 
-    /// A `.jsonl` file of output items or a record log; a `.log` file that is a record log.
+    /// A `.jsonl` file of output items or a record log; a `.log` file that is a record log;
+    /// a `.json` file that is the Evals API's list page of output items.
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
+        if evaltally_format::json::is_json_path(file.path) {
+            return looks_like_list_page(file);
+        }
         (is_jsonl(file.path) && looks_like_items(file.bytes)) || looks_like_record_log(file.bytes)
     }
 
@@ -196,7 +221,11 @@ impl Format for OpenAiEvals {
                 finding
             })
             .collect();
-        findings.extend(evaltally_format::check::unknown_line_key_findings(file.bytes, KEYS));
+        if evaltally_format::json::is_json_path(file.path) {
+            findings.extend(evaltally_format::check::unknown_key_findings(file.bytes, PAGE));
+        } else {
+            findings.extend(evaltally_format::check::unknown_line_key_findings(file.bytes, KEYS));
+        }
         vec![FileValidation::new(file.path, FORMAT, findings)]
     }
 }

@@ -249,6 +249,49 @@ fn api_item(doc: Value, line: u64, run: String, warnings: &mut Vec<String>) -> R
     Ok(Item { line, run, id, category, model, verdict, doc, created })
 }
 
+/// The Evals API's list page as it is returned (`{object: "list", data: [item…], first_id,
+/// last_id, has_more}`, saved as `.json`), when the bytes are one.
+fn list_page(bytes: &[u8]) -> Option<serde_json::Map<String, Value>> {
+    if bytes.trim_ascii_start().first() != Some(&b'{') {
+        return None;
+    }
+    match serde_json::from_slice::<Value>(bytes).ok()? {
+        Value::Object(page) if page.get("object").and_then(Value::as_str) == Some("list") => {
+            page.get("data").is_some_and(Value::is_array).then_some(page)
+        }
+        _ => None,
+    }
+}
+
+/// A list page's items, each with the line it starts on; a warning when the page says more
+/// follow (`has_more`): the runs then hold this page's items alone.
+fn page_items(
+    path: &Path,
+    bytes: &[u8],
+    mut page: serde_json::Map<String, Value>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(u64, Value)> {
+    use evaltally_format::scan::{array_at, object_members, value_end};
+    if page.get("has_more").and_then(Value::as_bool) == Some(true) {
+        diagnostics.push(Diagnostic::warning(
+            path,
+            "one page of a run's output items (`has_more` is true): its runs hold this page's items alone; save \
+             every page (`output_items.list(…)` pages through them) to read whole runs",
+        ));
+    }
+    let mut starts = Vec::new();
+    if let Ok(members) = object_members(bytes)
+        && let Some(data) = members.iter().rev().find(|m| &bytes[m.key.clone()] == b"data")
+    {
+        let _ = array_at(bytes, data.value.start, |at| {
+            starts.push(evaltally_format::json::line_column(bytes, at).0);
+            value_end(bytes, at)
+        });
+    }
+    let Some(Value::Array(data)) = page.remove("data") else { return Vec::new() };
+    data.into_iter().enumerate().map(|(k, doc)| (starts.get(k).copied().unwrap_or(1), doc)).collect()
+}
+
 /// Line `line_no` of a JSON Lines file parsed; a line that is not JSON is an error naming it
 /// (the line is left out), and with `note_keys` each key written twice on it a warning.
 pub(crate) fn parse_line(
@@ -296,17 +339,15 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
     let mut diagnostics = Vec::new();
     let mut out: Vec<Item> = Vec::new();
     let mut seen: HashSet<(String, String)> = HashSet::new();
-    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line_no = n as u64 + 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let Some(doc) = parse_line(path, line_no, line, note_keys, &mut diagnostics) else { continue };
+    let page = list_page(bytes);
+    // A list page's items are said by their place on the page; a file's lines by their line.
+    let left_out = if page.is_some() { "item left out" } else { "line left out" };
+    let mut take = |line_no: u64, doc: Value, diagnostics: &mut Vec<Diagnostic>| {
         let mut warnings = Vec::new();
         let read = item(doc, line_no, &mut warnings);
         diagnostics.extend(warnings.into_iter().map(|w| Diagnostic::warning(path, w).at_line(line_no)));
         match read {
-            Err(why) => diagnostics.push(Diagnostic::error(path, format!("{why}; line left out")).at_line(line_no)),
+            Err(why) => diagnostics.push(Diagnostic::error(path, format!("{why}; {left_out}")).at_line(line_no)),
             Ok(item) => {
                 if seen.insert((item.run.clone(), item.id.clone())) {
                     out.push(item);
@@ -314,6 +355,21 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
                     let message = format!("run {}: item {} listed again; the first is kept", item.run, item.id);
                     diagnostics.push(Diagnostic::warning(path, message).at_line(line_no));
                 }
+            }
+        }
+    };
+    if let Some(page) = page {
+        for (line_no, doc) in page_items(path, bytes, page, &mut diagnostics) {
+            take(line_no, doc, &mut diagnostics);
+        }
+    } else {
+        for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let line_no = n as u64 + 1;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if let Some(doc) = parse_line(path, line_no, line, note_keys, &mut diagnostics) {
+                take(line_no, doc, &mut diagnostics);
             }
         }
     }
@@ -544,5 +600,33 @@ mod tests {
             said[1].contains(":6: error: run r: expected `datasource_item_id`, a whole number; line left out"),
             "{said:?}"
         );
+    }
+
+    /// The Evals API's list page (`.json`): its items are read as the lines of a saved
+    /// file are, each said by the line it starts on; a page with more after it is said.
+    #[test]
+    fn a_list_page_is_read_item_by_item() {
+        let page = r#"{
+  "object": "list",
+  "data": [
+    {"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "datasource_item_id": 0, "status": "pass",
+     "results": [{"name": "A", "passed": true}], "sample": {"model": "m"}},
+    {"object": "eval.run.output_item", "run_id": "r", "eval_id": "e", "status": "fail"}
+  ],
+  "first_id": "a", "last_id": "b", "has_more": true
+}"#;
+        let read = read_bytes(Path::new("page.json"), page.as_bytes());
+        assert_eq!(read.runs.len(), 1);
+        assert_eq!((read.runs[0].len(), read.runs[0].passed()), (1, 1));
+        let said = messages(&read);
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(said[0].contains("warning: one page of a run's output items (`has_more` is true)"), "{said:?}");
+        assert!(
+            said[1].contains(":6: error: run r: expected `datasource_item_id`, a whole number; item left out"),
+            "{said:?}"
+        );
+        // Not a list page: read as lines.
+        assert!(list_page(br#"{"object": "list", "data": {}}"#).is_none());
+        assert!(list_page(b"{\"run_id\": \"r\"}\n{\"run_id\": \"s\"}\n").is_none());
     }
 }
