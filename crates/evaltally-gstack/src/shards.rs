@@ -66,8 +66,9 @@ fn shard_file(index: usize, path: &Path) -> Option<ShardFile<'_>> {
     })
 }
 
-/// The run each of `files` is a shard of, named after the run's first file; `None` for a
-/// file outside a `shards/<slug>/` folder and for a shard read alone (see the module).
+/// The run each of `files` is a shard of, named after the run's first file (that file too);
+/// `None` for a file outside a `shards/<slug>/` folder and for a shard read alone (see the
+/// module).
 ///
 /// ```
 /// use std::path::Path;
@@ -79,7 +80,7 @@ fn shard_file(index: usize, path: &Path) -> Option<ShardFile<'_>> {
 ///     Path::new("evals/1.66.0.0-main-e2e-2026-08-16-0240.json"),
 /// ];
 /// let night = Some("1.66.0.0-main-e2e-2026-08-16-0212".to_string());
-/// assert_eq!(run_names(&files), [None, night, None, None]);
+/// assert_eq!(run_names(&files), [night.clone(), night, None, None]);
 /// ```
 pub fn run_names(files: &[&Path]) -> Vec<Option<String>> {
     let mut out = vec![None; files.len()];
@@ -108,13 +109,11 @@ pub fn run_names(files: &[&Path]) -> Vec<Option<String>> {
     out
 }
 
-/// Names every file of `run` after its first, where it is named otherwise.
+/// Names every file of `run` after its first, when it has more than one file.
 fn name_run(run: &[&ShardFile<'_>], out: &mut [Option<String>]) {
-    let Some(first) = run.first() else { return };
-    for file in &run[1..] {
-        if file.stem != first.stem {
-            out[file.index] = Some(first.stem.to_string());
-        }
+    let [first, _, ..] = run else { return };
+    for file in run {
+        out[file.index] = Some(first.stem.to_string());
     }
 }
 
@@ -128,7 +127,7 @@ mod tests {
     }
 
     /// Two nights of three shards each, given out of order: each night is one run, named
-    /// after its first shard to finish; its other shards take that name.
+    /// after its first shard to finish; every shard of it takes that name.
     #[test]
     fn each_invocation_is_one_run_named_after_its_first_shard() {
         let got = names(&[
@@ -140,7 +139,17 @@ mod tests {
             "e/shards/c/1.0-main-e2e-2026-08-16-0300.json",
         ]);
         let night = |d: &str| Some(format!("1.0-main-e2e-2026-08-{d}"));
-        assert_eq!(got, [night("16-0212"), None, night("15-0214"), None, None, night("16-0212")]);
+        assert_eq!(
+            got,
+            [
+                night("16-0212"),
+                night("15-0214"),
+                night("15-0214"),
+                night("16-0212"),
+                night("15-0214"),
+                night("16-0212")
+            ]
+        );
     }
 
     /// A shard met again starts a new run, however close in time; so do two hours without
@@ -155,11 +164,13 @@ mod tests {
             "e/shards/b/1.0-main-e2e-2026-08-16-0400.json",
             "e/shards/c/1.0-main-e2e-2026-08-16-0601.json",
         ]);
-        assert_eq!(gap, [None, Some("1.0-main-e2e-2026-08-16-0200".to_string()), None]);
+        let first = Some("1.0-main-e2e-2026-08-16-0200".to_string());
+        assert_eq!(gap, [first.clone(), first, None]);
         // Across midnight and a month's end, minutes are counted on the calendar.
         let midnight =
             names(&["e/shards/a/1.0-main-e2e-2026-08-31-2350.json", "e/shards/b/1.0-main-e2e-2026-09-01-0010.json"]);
-        assert_eq!(midnight, [None, Some("1.0-main-e2e-2026-08-31-2350".to_string())]);
+        let first = Some("1.0-main-e2e-2026-08-31-2350".to_string());
+        assert_eq!(midnight, [first.clone(), first]);
         let others = names(&[
             "e/shards/a/1.0-main-e2e-2026-08-16-0200.json",
             "e/shards/b/1.0-fix-x-e2e-2026-08-16-0201.json",

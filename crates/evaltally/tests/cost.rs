@@ -77,7 +77,11 @@ fn a_sharded_run_costs_the_sum_of_its_shards() {
     for (_, usd, _) in &runs {
         assert!((usd - 2.98).abs() < 1e-9, "{runs:?}");
     }
-    let stability = evaltally(&["stability", "testdata/shapes/gstack/sharded", "--format", "json"]);
+    let stability = evaltally(&["stability", "testdata/shapes/gstack/sharded", "--format", "json", "--verbose"]);
+    // Which files were read as one run is a fact, said with --verbose.
+    let said = format!("info: read with 1 more file as one run, `{}` (gstack results", night("16-0212"));
+    assert_eq!(stability.stderr.matches(&said).count(), 1, "{}", stability.stderr);
+    assert!(stability.stderr.contains("skill-e2e-ship/1.66.0.0-main-e2e-2026-08-16-0231.json"), "{}", stability.stderr);
     let doc: serde_json::Value = serde_json::from_str(&stability.stdout).unwrap();
     assert_eq!(doc["models"][0]["runs"].as_array().map(Vec::len), Some(2), "{}", stability.stdout);
     // The night's metadata is its shards' joined: their costs added up, its first

@@ -638,7 +638,8 @@ fn finish_loaded(
             r.errors_as_failures();
         }
     }
-    let names = file_names(units, filter.formats());
+    let (names, joined) = file_names_joined(units, filter.formats());
+    diagnostics.extend(joined);
     let keys: Vec<RunKey<'_>> =
         runs.iter().zip(&unit_of).map(|(r, &u)| (u, r.model.as_str(), r.run.as_str(), r.category.as_str())).collect();
     let renames = run_names(&keys, units, &names);
@@ -907,6 +908,12 @@ type RunKey<'a> = (usize, &'a str, &'a str, &'a str);
 /// folders ([`evaltally_format::naming`]), and the pieces of one run its format's writer
 /// split over several files take the run's name ([`evaltally_format::Format::run_names`]).
 fn file_names(units: &[Box<dyn Unit>], formats: &Registry) -> Vec<Option<String>> {
+    file_names_joined(units, formats).0
+}
+
+/// [`file_names`], and a fact per run that a format's writer split over several files
+/// (said with `--verbose`): which files were read as its pieces.
+fn file_names_joined(units: &[Box<dyn Unit>], formats: &Registry) -> (Vec<Option<String>>, Vec<Diagnostic>) {
     let files: Vec<Option<&std::path::Path>> = units.iter().map(|u| u.source()).collect();
     let mut names = evaltally_format::naming::file_run_names(&files);
     // The runs a writer splits over several files: every format is asked about every file
@@ -914,14 +921,33 @@ fn file_names(units: &[Box<dyn Unit>], formats: &Registry) -> Vec<Option<String>
     // those its writer's places tell.
     let (at, paths): (Vec<usize>, Vec<&std::path::Path>) =
         files.iter().enumerate().filter_map(|(i, f)| f.map(|f| (i, f))).unzip();
+    let mut joined: BTreeMap<(String, &'static str), Vec<usize>> = BTreeMap::new();
     for format in formats.formats() {
-        for (&i, joined) in at.iter().zip(format.run_names(&paths)) {
-            if joined.is_some() {
-                names[i] = joined;
+        for (&i, name) in at.iter().zip(format.run_names(&paths)) {
+            if let Some(name) = name {
+                joined.entry((name.clone(), format.noun())).or_default().push(i);
+                names[i] = Some(name);
             }
         }
     }
-    names
+    let facts = joined
+        .into_iter()
+        .map(|((name, noun), pieces)| {
+            let listed: Vec<String> =
+                pieces.iter().filter_map(|&i| files[i]).map(|f| f.display().to_string()).collect();
+            let first = files[pieces[0]].map(std::path::Path::to_path_buf).unwrap_or_default();
+            Diagnostic::info(
+                first,
+                format!(
+                    "read with {} more {} as one run, `{name}` ({noun}: the writer splits a run over several files): {}",
+                    listed.len() - 1,
+                    if listed.len() == 2 { "file" } else { "files" },
+                    evaltally_core::text::first_of(&listed[1..], 3)
+                ),
+            )
+        })
+        .collect();
+    (names, facts)
 }
 
 /// The new name of each (unit, run name) that needs one, so that every command names runs
