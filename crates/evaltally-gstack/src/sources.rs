@@ -16,7 +16,8 @@ use crate::runs;
 /// A human-readable list of the files this crate reads, for "nothing found" messages.
 pub const KNOWN: &str = concat!(
     "  gstack eval results: standard (`all_results`, `git_branch`, `duration_seconds`) or legacy EvalResult\n",
-    "  (`tests`, `branch`, `total_duration_ms`), e.g. ~/.gstack/projects/<slug>/evals/*.json; _partial files are skipped",
+    "  (`tests`, `branch`, `total_duration_ms`), e.g. ~/.gstack/projects/<slug>/evals/*.json; _partial files are skipped;\n",
+    "  the sharded runner's shards/<slug>/*.json of one invocation are one run",
 );
 
 /// Whether a file name marks an incremental save (`_partial-e2e.json`, `_partial…`).

@@ -81,7 +81,7 @@ impl Format for LmEval {
     }
 
     fn describe(&self) -> &'static str {
-        "  lm-evaluation-harness sample logs (`samples_<task>_<date>.jsonl`, model from `results_<date>.json`)"
+        "  lm-evaluation-harness sample logs (`samples_<task>_<date>.jsonl`, model from `results_<date>.json`; 0.4.0 to 0.4.2: `<model_args>_<task>.jsonl` beside `results.json`)"
     }
 
     fn noun(&self) -> &'static str {
