@@ -499,7 +499,8 @@ fn jsonl_values(bytes: &[u8], notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
             match value {
                 Ok(v) => out.push((v, line_no)),
                 Err(e) => {
-                    let what = format!("not JSON: {}; left out", evaltally_format::json::message(&e));
+                    let what =
+                        format!("not JSON at column {}: {}; left out", e.column(), evaltally_format::json::message(&e));
                     notes.push(Note {
                         error: true,
                         fact: false,
@@ -1034,7 +1035,10 @@ mod tests {
             eval.results.iter().map(|r| (r.id.as_str(), r.repeat, r.verdict.outcome == Outcome::Pass)).collect();
         assert_eq!(got, [("t0 @ P", 1, true), ("t1 @ P", 1, false)]);
         assert_eq!(notes.len(), 2, "{notes:?}");
-        assert!(notes.iter().any(|n| n.error && n.line == Some(3) && n.what.starts_with("not JSON")), "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n.error && n.line == Some(3) && n.what.starts_with("not JSON at column 2: ")),
+            "{notes:?}"
+        );
         assert!(notes.iter().any(|n| n.fact && n.what.starts_with("2 results are written twice")), "{notes:?}");
         // Nothing that is a result: an error.
         assert!(parse(Path::new("out.jsonl"), b"{not json\n", None).is_err());
