@@ -109,6 +109,11 @@ fn model_of(doc: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The category an item names: its `eval_id`, else [`DEFAULT_CATEGORY`].
+fn category_of(doc: &Value) -> String {
+    doc.get("eval_id").and_then(Value::as_str).filter(|e| !e.is_empty()).unwrap_or(DEFAULT_CATEGORY).to_string()
+}
+
 /// An id as a test id: a string as written, an integer in decimal.
 pub(crate) fn id_text(v: &Value) -> Option<String> {
     match v {
@@ -166,8 +171,7 @@ fn item(doc: Value, line: u64, warnings: &mut Vec<String>) -> Result<Item, Strin
         _ if failed.is_empty() => Verdict::Pass,
         _ => Verdict::Fail(failed),
     };
-    let category =
-        doc.get("eval_id").and_then(Value::as_str).filter(|e| !e.is_empty()).unwrap_or(DEFAULT_CATEGORY).to_string();
+    let category = category_of(&doc);
     let model = model_of(&doc);
     Ok(Item { line, run, id, category, model, verdict, doc, created: None })
 }
@@ -242,8 +246,7 @@ fn api_item(doc: Value, line: u64, run: String, warnings: &mut Vec<String>) -> R
         _ if failed.is_empty() => Verdict::Pass,
         _ => Verdict::Fail(failed),
     };
-    let category =
-        doc.get("eval_id").and_then(Value::as_str).filter(|e| !e.is_empty()).unwrap_or(DEFAULT_CATEGORY).to_string();
+    let category = category_of(&doc);
     let model = model_of(&doc);
     let created = doc.get("created_at").and_then(Value::as_i64).map(evaltally_core::date::iso_from_unix);
     Ok(Item { line, run, id, category, model, verdict, doc, created })
@@ -339,7 +342,8 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
     let mut diagnostics = Vec::new();
     let mut out: Vec<Item> = Vec::new();
     let mut seen: HashSet<(String, String)> = HashSet::new();
-    let page = list_page(bytes);
+    // Only a `.json` file can be the API's list page: a `.jsonl` file is not parsed whole.
+    let page = if evaltally_format::json::is_json_path(path) { list_page(bytes) } else { None };
     // A list page's items are said by their place on the page; a file's lines by their line.
     let left_out = if page.is_some() { "item left out" } else { "line left out" };
     let mut take = |line_no: u64, doc: Value, diagnostics: &mut Vec<Diagnostic>| {
