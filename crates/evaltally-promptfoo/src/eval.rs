@@ -209,6 +209,16 @@ impl Note {
         }
     }
 
+    /// A line of a JSON Lines output that is not JSON, left out.
+    fn bad_line(line: u64, what: String) -> Self {
+        Self { error: true, fact: false, at: String::new(), entry: None, line: Some(line), what }
+    }
+
+    /// A fact of the file's shape its writer always gives (said with `--verbose`).
+    fn fact(what: String) -> Self {
+        Self { error: false, fact: true, at: String::new(), entry: None, line: None, what }
+    }
+
     /// A result read with a default.
     fn tolerated(i: usize, what: impl Into<String>) -> Self {
         Self { error: false, fact: false, at: entry_path(i), entry: Some(i), line: None, what: what.into() }
@@ -269,6 +279,10 @@ pub(crate) struct Eval {
     pub(crate) category: String,
     pub(crate) meta: RunMeta,
     pub(crate) results: Vec<TestResult>,
+    /// The line each result starts on, by [`TestResult::index`], where reading found them
+    /// (JSON Lines); empty for a JSON document, whose [`entry_lines`] are scanned when
+    /// asked for.
+    pub(crate) lines: Vec<u64>,
 }
 
 /// One result before its id is settled.
@@ -398,14 +412,9 @@ pub(crate) fn parse_entry(i: usize, raw: Value, notes: &mut Vec<Note>) -> Option
 }
 
 /// The start line of every element of `results.results` (the last `results` of each object,
-/// as parsers keep it), or of every result of a JSON Lines output as [`parse`] keeps them;
-/// empty when the document cannot be scanned.
-pub(crate) fn entry_lines(path: &Path, bytes: &[u8]) -> Vec<u64> {
+/// as parsers keep it); empty when the document cannot be scanned.
+pub(crate) fn entry_lines(bytes: &[u8]) -> Vec<u64> {
     use evaltally_format::scan::{array_at, object_at, object_members, value_end};
-    if is_jsonl(path) {
-        let mut notes = Vec::new();
-        return once_each(jsonl_values(bytes, &mut notes), &mut notes).into_iter().map(|(_, line)| line).collect();
-    }
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let Ok(members) = object_members(text) else { return Vec::new() };
     let Some(outer) = members.iter().rev().find(|m| &text[m.key.clone()] == b"results") else { return Vec::new() };
@@ -501,14 +510,7 @@ fn jsonl_values(bytes: &[u8], notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
                 Err(e) => {
                     let what =
                         format!("not JSON at column {}: {}; left out", e.column(), evaltally_format::json::message(&e));
-                    notes.push(Note {
-                        error: true,
-                        fact: false,
-                        at: String::new(),
-                        entry: None,
-                        line: Some(line_no),
-                        what,
-                    });
+                    notes.push(Note::bad_line(line_no, what));
                     break;
                 }
             }
@@ -537,7 +539,7 @@ fn once_each(values: Vec<(Value, u64)>, notes: &mut Vec<Note>) -> Vec<(Value, u6
         "{twice} results are written twice under one `id` (promptfoo 0.99 to 0.120.8 streamed each result, then \
          appended them all again): each is read once, from its last copy"
     );
-    notes.push(Note { fact: true, ..Note::warning("", what) });
+    notes.push(Note::fact(what));
     values
         .into_iter()
         .enumerate()
@@ -560,13 +562,14 @@ fn parse_lines(path: &Path, bytes: &[u8]) -> Result<(Eval, Vec<Note>), Diagnosti
     let parsed: Vec<Parsed> =
         values.into_iter().enumerate().filter_map(|(i, raw)| parse_entry(i, raw, &mut notes)).collect();
     let head = Head { category: DEFAULT_CATEGORY.to_string(), meta: RunMeta::default(), declared: None };
-    let eval = settle(head, parsed, &mut notes);
+    let mut eval = settle(head, parsed, &mut notes);
     for n in &mut notes {
         if let Some(i) = n.entry {
             n.line = lines.get(i).copied();
             n.at.clear();
         }
     }
+    eval.lines = lines;
     notes.sort_by_key(|n| (n.line.unwrap_or(0), !n.error));
     Ok((eval, notes))
 }
@@ -622,7 +625,7 @@ pub(crate) fn parse(
         None => (0, 0),
     });
     if notes.iter().any(|n| n.entry.is_some()) {
-        let lines = entry_lines(path, bytes);
+        let lines = entry_lines(bytes);
         for n in &mut notes {
             n.line = n.entry.and_then(|i| lines.get(i).copied());
         }
@@ -726,7 +729,7 @@ pub(crate) fn settle(head: Head, mut parsed: Vec<Parsed>, notes: &mut Vec<Note>)
         })
         .collect();
 
-    Eval { category, meta, results }
+    Eval { category, meta, results, lines: Vec::new() }
 }
 
 /// Providers that share a name (one `id` and no `label`: a temperature sweep over one

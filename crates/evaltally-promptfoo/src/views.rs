@@ -121,8 +121,9 @@ pub fn show(path: &Path, bytes: &[u8], id: &str) -> Result<Vec<TestDetail>, Diag
     let (eval, _) = eval::parse(path, bytes, None)?;
     let stem = crate::eval::stem(path);
     let matching: Vec<&TestResult> = eval.results.iter().filter(|r| r.id == id).collect();
-    let lines = if matching.is_empty() { Vec::new() } else { entry_lines(path, bytes) };
-    Ok(matching.into_iter().map(|r| detail(path, &stem, &eval.category, r, &lines)).collect())
+    let scanned = if matching.is_empty() || !eval.lines.is_empty() { Vec::new() } else { entry_lines(bytes) };
+    let lines = if eval.lines.is_empty() { &scanned } else { &eval.lines };
+    Ok(matching.into_iter().map(|r| detail(path, &stem, &eval.category, r, lines)).collect())
 }
 
 /// The keys promptfoo writes in its output JSON, every version (0.24 – 0.123): the document
