@@ -159,10 +159,27 @@ pub fn is_bfcl_file(path: &Path) -> bool {
     let Some(name) = name.to_str() else { return name.to_string_lossy().starts_with("BFCL_") };
     classify(name).is_some() && is_placed(path, name)
         || name.ends_with("_prereq_result.json")
+        || is_leaderboard_csv(path, name)
         // Only a file below a `memory_snapshot` folder can be in a snapshot: every other JSON
         // file the walk finds is told apart without taking its path apart.
         || snapshot_finder().find(path.as_os_str().as_encoded_bytes()).is_some()
             && locate(path).is_some_and(|p| p.in_snapshot)
+}
+
+/// Whether `name` is one of the leaderboard summaries BFCL writes into its score folder
+/// (`eval_runner_helper.generate_leaderboard_csv`): v1's `data.csv`; v3 and v4's
+/// `data_overall.csv`, `data_live.csv`, `data_non_live.csv`, `data_multi_turn.csv`,
+/// `data_agentic.csv` and `data_format_sensitivity.csv`. Only in a `score` or `score-<run>`
+/// folder: the names alone say too little.
+fn is_leaderboard_csv(path: &Path, name: &str) -> bool {
+    const SUMMARIES: [&str; 7] =
+        ["", "_overall", "_live", "_non_live", "_multi_turn", "_agentic", "_format_sensitivity"];
+    name.strip_prefix("data").and_then(|n| n.strip_suffix(".csv")).is_some_and(|s| SUMMARIES.contains(&s))
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(std::ffi::OsStr::to_str)
+            .is_some_and(|folder| folder == "score" || folder.starts_with("score-"))
 }
 
 /// The searcher for `memory_snapshot`, built once: [`is_bfcl_file`] looks for it in the path
@@ -464,6 +481,10 @@ impl Runs {
 
 /// What is said of a memory category's `*_prereq_result.json` (with `--verbose`).
 const PREREQ_NOT_READ: &str = "not read: a BFCL memory category's prerequisite conversations, which BFCL never scores";
+/// What is said of a leaderboard summary, `score/data_overall.csv` and the like (with
+/// `--verbose`).
+const LEADERBOARD_NOT_READ: &str =
+    "not read: a BFCL leaderboard summary (each model's accuracy per category, no test's outcome)";
 /// What is said of a file in a `memory_snapshot` folder (with `--verbose`).
 const SNAPSHOT_NOT_READ: &str =
     "not read: a BFCL memory snapshot (the memory's state after a conversation), not a result";
@@ -500,6 +521,8 @@ pub fn group<P: AsRef<Path>>(files: &[(P, bool)], diags: &mut Vec<Diagnostic>) -
                 ));
             } else if name.ends_with("_prereq_result.json") {
                 diags.push(Diagnostic::info(path, PREREQ_NOT_READ));
+            } else if name.ends_with(".csv") {
+                diags.push(Diagnostic::info(path, LEADERBOARD_NOT_READ));
             } else {
                 diags.push(Diagnostic::info(path, SNAPSHOT_NOT_READ));
             }

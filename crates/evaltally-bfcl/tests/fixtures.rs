@@ -89,11 +89,12 @@ fn a_single_run_folder_and_a_result_folder_are_runs_too() {
     assert_eq!(pair.len(), 1);
     assert_eq!(pair[0].name, "baseline");
     assert!(pair[0].score_root.as_ref().is_some_and(|p| p.ends_with("score-baseline")));
-    // run-2's memory prerequisite results and snapshot, found by both walks of it: said as
-    // not read, nothing else.
+    // run-2's memory prerequisite results, snapshot and leaderboard summary, found by both
+    // walks of it, and the pair's summary: said as not read, nothing else.
     let said: Vec<&std::ffi::OsStr> = diags.iter().filter_map(|d| d.path.file_name()).collect();
     assert!(diags.iter().all(evaltally_core::Diagnostic::is_fact_not_read), "{diags:?}");
-    assert_eq!(said, ["BFCL_v4_memory_kv_prereq_result.json", "customer_final.json"].repeat(2), "{diags:?}");
+    let run_2 = ["BFCL_v4_memory_kv_prereq_result.json", "customer_final.json", "data_overall.csv"];
+    assert_eq!(said, [&run_2[..], &run_2[..], &["data_live.csv"]].concat(), "{diags:?}");
 }
 
 #[test]
@@ -119,4 +120,23 @@ fn duplicate_run_names_get_their_parent_folder() {
     layout::disambiguate(&mut runs);
     assert_eq!(runs[0].name, "v4/run-1");
     assert_eq!(runs[1].name, "elsewhere/run-1");
+}
+
+/// BFCL's leaderboard summaries are its files (said as not read) only in a score folder:
+/// elsewhere their names say too little.
+#[test]
+fn leaderboard_summaries_are_known_in_a_score_folder_only() {
+    for path in [
+        "run/score/data_overall.csv",
+        "run/score/data_format_sensitivity.csv",
+        "2024-08-11/score-BFCL/data.csv",
+        "pairs/score-baseline/data_live.csv",
+    ] {
+        assert!(layout::is_bfcl_file(Path::new(path)), "{path}");
+    }
+    for path in
+        ["run/score/data_other.csv", "site/data_live.csv", "data.csv", "run/scores/data.csv", "run/score/data.json"]
+    {
+        assert!(!layout::is_bfcl_file(Path::new(path)), "{path}");
+    }
 }

@@ -279,9 +279,9 @@ fn a_folder_whose_one_file_holds_no_runs_names_it() {
     );
 }
 
-/// A file under a name no format claims (BFCL's `data_overall.csv`, a README) is never
-/// opened, and never passed over silently: `--verbose` names each, and the report's own
-/// count of problems leaves such facts out.
+/// A file that holds no test's outcome (BFCL's `data_overall.csv`, known by its name; a
+/// README no format claims) is never opened, and never passed over silently: `--verbose`
+/// names each, and the report's own count of problems leaves such facts out.
 #[test]
 fn files_no_format_claims_are_named_with_verbose() {
     let dir = tempfile::tempdir().unwrap();
@@ -300,7 +300,7 @@ fn files_no_format_claims_are_named_with_verbose() {
     assert_eq!(verbose.code, 0, "{}", verbose.stderr);
     for line in [
         "run/NOTES: info: not read: no format evaltally reads takes a file of this name",
-        "run/score/data_overall.csv: info: not read: no format evaltally reads takes a `.csv` file of this name",
+        "run/score/data_overall.csv: info: not read: a BFCL leaderboard summary (each model's accuracy per category, no test's outcome)",
     ] {
         assert!(verbose.stderr.lines().any(|l| l == line), "{line}\n{}", verbose.stderr);
     }

@@ -157,6 +157,8 @@ fn judge(
             ));
             None
         }
+        // No test to score: the empty file, or its damage, is said above.
+        (None, _) | (Some(_), None) if results.len() == 0 => None,
         (None, _) | (Some(_), None) => {
             out.diagnostics.push(Diagnostic::warning(
                 result_path,
