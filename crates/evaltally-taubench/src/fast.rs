@@ -114,7 +114,7 @@ pub(crate) fn trials(path: &Path, bytes: &[u8]) -> Option<(Results, Vec<Diagnost
         return None;
     }
     let (model, category) = crate::identity_of(path, bytes);
-    Some((Results { model, category, tasks }, repeated_key_warnings(path, bytes)))
+    Some((Results { model, category, name: None, tasks }, repeated_key_warnings(path, bytes)))
 }
 
 #[cfg(test)]

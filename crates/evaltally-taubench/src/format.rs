@@ -113,6 +113,11 @@ const KEYS: &[Level] = &[
         what: "τ²-bench's SimulationRun",
     },
     Level {
+        at: "$.simulation_index[*]",
+        known: &["id", "task_id", "trial", "reward", "termination_reason", "agent_cost", "duration"],
+        what: "τ²-bench's SimulationIndexEntry",
+    },
+    Level {
         at: "$.simulations[*].reward_info",
         known: &[
             "reward",
@@ -139,7 +144,7 @@ impl Format for TauBench {
     }
 
     fn describe(&self) -> &'static str {
-        "  τ-bench results (a list of {task_id, reward, info, trial}) and τ²-bench results ({info, simulations}); each trial is a run"
+        "  τ-bench results (a list of {task_id, reward, info, trial}) and τ²-bench results ({info, simulations}, or a results folder's results.json with simulation_index); each trial is a run"
     }
 
     fn noun(&self) -> &'static str {
@@ -150,11 +155,24 @@ impl Format for TauBench {
         if evaltally_format::json::is_json_path(path) { Claim::Sniff } else { Claim::No }
     }
 
-    /// A τ-bench list, or a τ²-bench document: an object with `simulations` (a list) and
-    /// `info` (looked at with the pipeline's scanner, nothing built).
+    /// A τ-bench list, or a τ²-bench document: an object with `info` and `simulations` (a
+    /// list), or, a results folder's `results.json`, `simulation_index` (looked at with the
+    /// pipeline's scanner, nothing built).
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
+        let list = |key: &str| file.json(key).is_some_and(|s| s.starts_with(b"["));
         evaltally_format::json::first_element_has(file.bytes, b"task_id", b"reward")
-            || (file.json("simulations").is_some_and(|s| s.starts_with(b"[")) && file.has("info"))
+            || ((list("simulations") || list("simulation_index")) && file.has("info"))
+    }
+
+    /// A simulation of a τ²-bench results folder, `simulations/<id>.json`: its outcome is
+    /// read from the simulation index of the folder's `results.json`.
+    fn aside(&self, file: &Input<'_>) -> Option<String> {
+        let in_simulations = file.path.parent().and_then(Path::file_name).is_some_and(|n| n == "simulations");
+        (in_simulations && ["task_id", "trial", "termination_reason"].iter().all(|k| file.has(k))).then(|| {
+            "τ²-bench's simulation of a results folder; its outcome is read from the `simulation_index` of the \
+             results.json above it"
+                .to_string()
+        })
     }
 
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {

@@ -145,7 +145,17 @@ impl TaskResult {
 pub(crate) struct Results {
     pub(crate) model: String,
     pub(crate) category: String,
+    /// What names the runs where the file's stem does not: a τ²-bench results folder's
+    /// name, its file being `results.json`.
+    pub(crate) name: Option<String>,
     pub(crate) tasks: Vec<TaskResult>,
+}
+
+impl Results {
+    /// What the runs of the file at `path` are named after, `<this>#trial-<n>`.
+    pub(crate) fn stem(&self, path: &Path) -> String {
+        self.name.clone().unwrap_or_else(|| evaltally_format::json::stem(path))
+    }
 }
 
 /// The entries that can be read, each task once per trial; what is wrong goes to
@@ -218,7 +228,7 @@ pub(crate) fn trials(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Resu
     };
     let tasks = checked(path, entries, &mut diagnostics);
     let (model, category) = identity_of(path, bytes);
-    Ok((Results { model, category, tasks }, diagnostics))
+    Ok((Results { model, category, name: None, tasks }, diagnostics))
 }
 
 /// The exception τ-bench's runner caught for a trial, from its `info`: the string
@@ -337,7 +347,7 @@ pub(crate) fn read_entries(path: &Path, bytes: &[u8], note_keys: bool) -> Result
 
 /// One category run per trial of what was read, in trial order.
 fn runs_of(path: &Path, results: Results, diagnostics: Vec<Diagnostic>) -> Read {
-    let stem = evaltally_format::json::stem(path);
+    let stem = results.stem(path);
     let mut trials: BTreeMap<u64, CategoryRun> = BTreeMap::new();
     for t in results.tasks {
         let run = trials.entry(t.trial).or_insert_with(|| {
@@ -400,6 +410,38 @@ mod tests {
         assert_eq!((read.runs[0].model.as_str(), read.runs[0].category.as_str()), ("tool-calling-acme-7b", "retail"));
         let shown = crate::show(Path::new("x.json"), json.as_bytes(), "1").unwrap();
         assert_eq!(shown[0].error_message.as_deref(), Some("the agent raised: Request timed out."));
+    }
+
+    /// A results folder's `results.json` is read from its simulation index, each entry's
+    /// `reward` its simulation's, the run named after the folder; a document with both keys
+    /// is read from its simulations.
+    #[test]
+    fn a_tau2_results_folder_is_read_from_its_simulation_index() {
+        let index = r#"{"info": {"agent_info": {"llm": "acme-7b"}, "environment_info": {"domain_name": "retail"}},
+            "tasks": [], "simulation_index": [
+                {"id": "s0", "task_id": "0", "trial": 0, "reward": 1.0, "termination_reason": "user_stop"},
+                {"id": "s1", "task_id": "1", "trial": 0, "reward": null, "termination_reason": "user_stop"},
+                {"id": "s2", "task_id": "2", "trial": 0, "reward": 0.0, "termination_reason": "agent_error"},
+                {"id": "s3", "task_id": "3", "trial": 0, "reward": {"reward": 1.0}},
+                {"id": "s4", "task_id": "4", "trial": 0, "reward": 0.5}
+            ]}"#;
+        let path = Path::new("data/simulations/20260401_run/results.json");
+        let read = crate::read_bytes(path, index.as_bytes()).unwrap();
+        assert_eq!(read.runs[0].run, "20260401_run#trial-0");
+        let said: Vec<String> = read.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(said, ["simulation_index[3]: task 3: expected reward, a number or null; left out"]);
+        let outcomes: Vec<(&str, Outcome)> = read.runs[0].tests().map(|t| (t.id, t.outcome)).collect();
+        assert_eq!(
+            outcomes,
+            [("0", Outcome::Pass), ("1", Outcome::Unscored), ("2", Outcome::Errored), ("4", Outcome::Fail)]
+        );
+        let both = r#"{"info": {}, "simulations": [{"task_id": "0", "trial": 0, "reward_info": {"reward": 1.0}}],
+            "simulation_index": [{"id": "s0", "task_id": "0", "trial": 0, "reward": 0.0}]}"#;
+        let read = crate::read_bytes(Path::new("r.json"), both.as_bytes()).unwrap();
+        assert_eq!(read.runs[0].run, "r#trial-0");
+        assert_eq!(read.runs[0].tests().next().map(|t| t.outcome), Some(Outcome::Pass));
+        let neither = crate::read_bytes(Path::new("r.json"), br#"{"info": {}, "tasks": []}"#).unwrap_err();
+        assert!(neither.message.contains("`simulation_index`"), "{neither}");
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! τ²-bench results: one JSON document `{timestamp, info, tasks, simulations}` as
 //! `tau2 run --save-to` writes it, each simulation `{id, task_id, trial, termination_reason,
-//! reward_info: {reward, …}, duration, agent_cost, user_cost, messages}`.
+//! reward_info: {reward, …}, duration, agent_cost, user_cost, messages}`; or a results
+//! folder's `results.json` (`results_format="dir"`, τ²-bench 1.0.1 on), which holds in place
+//! of the simulations their `simulation_index`, `{id, task_id, trial, reward,
+//! termination_reason, agent_cost, duration}` each, the simulations themselves being
+//! `simulations/<id>.json` beside it.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -34,6 +38,8 @@ struct Document<'a> {
     info: Option<Info>,
     #[serde(borrow)]
     simulations: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default)]
+    simulation_index: Option<Vec<&'a RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -44,9 +50,12 @@ struct Info {
     environment_info: Option<Value>,
 }
 
-/// The fields of a simulation read (messages and reviews skipped).
+/// The fields of a simulation read (messages and reviews skipped), or of an entry of the
+/// simulation index (`reward` in place of `reward_info`).
 #[derive(Deserialize)]
 struct Simulation {
+    #[serde(default)]
+    reward: Option<Value>,
     #[serde(default)]
     task_id: Option<Value>,
     #[serde(default)]
@@ -63,15 +72,27 @@ struct Simulation {
 
 /// Reads a τ²-bench document: model `info.agent_info.llm` (`<implementation>/<llm>` for
 /// another agent than `llm_agent`), category
-/// `info.environment_info.domain_name`, each simulation a task in a trial.
+/// `info.environment_info.domain_name`, each simulation (or entry of a results folder's
+/// simulation index) a task in a trial.
 pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Results, Vec<Diagnostic>), Diagnostic> {
     let doc: Document<'_> =
         serde_json::from_slice(bytes).map_err(|e| evaltally_format::json::error_diagnostic(path, &e))?;
     let mut diagnostics =
         if note_keys { evaltally_format::json::repeated_key_warnings(path, bytes) } else { Vec::new() };
-    let Some(simulations) = doc.simulations else {
-        return Err(Diagnostic::error(path, "expected `simulations`, the τ²-bench simulation runs"));
+    // A results folder's `results.json` has no `simulations`; a document has both keys when
+    // it was loaded from a folder and saved whole, the index then a copy of the simulations.
+    let (simulations, key) = match (doc.simulations, doc.simulation_index) {
+        (Some(s), None) => (s, "simulations"),
+        (Some(s), Some(_)) if !s.is_empty() => (s, "simulations"),
+        (_, Some(index)) => (index, "simulation_index"),
+        (None, None) => {
+            return Err(Diagnostic::error(
+                path,
+                "expected `simulations`, the τ²-bench simulation runs, or `simulation_index`, a results folder's summary of them",
+            ));
+        }
     };
+    let indexed = key == "simulation_index";
     let text = |v: Option<&Value>, key: &str| v.and_then(|v| v.get(key)).and_then(Value::as_str).map(str::to_string);
     let info = doc.info.as_ref();
     let agent = info.and_then(|i| i.agent_info.as_ref());
@@ -89,12 +110,16 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
             .push(Diagnostic::warning(path, "no `info.environment_info.domain_name`; the category is `tau2-bench`"));
         "tau2-bench".to_string()
     });
+    // The run of a results folder is named after the folder, its file being `results.json`.
+    let name =
+        indexed.then(|| path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned())).flatten();
     let mut tasks = Vec::with_capacity(simulations.len());
     let mut seen: HashSet<(u64, String)> = HashSet::new();
     for (i, raw) in simulations.iter().enumerate() {
-        let left_out = |what: String| Diagnostic::error(path, format!("simulations[{i}]: {what}; left out"));
+        let left_out = |what: String| Diagnostic::error(path, format!("{key}[{i}]: {what}; left out"));
         let Ok(sim) = serde_json::from_str::<Simulation>(raw.get()) else {
-            diagnostics.push(left_out("expected a simulation, an object with task_id".to_string()));
+            let what = if indexed { "an index entry" } else { "a simulation" };
+            diagnostics.push(left_out(format!("expected {what}, an object with task_id")));
             continue;
         };
         let Some(id) = sim.task_id.as_ref().and_then(crate::task_id) else {
@@ -104,7 +129,7 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
         let trial = match &sim.trial {
             None | Some(Value::Null) => {
                 diagnostics
-                    .push(Diagnostic::warning(path, format!("simulations[{i}]: task {id}: no trial; read as trial 0")));
+                    .push(Diagnostic::warning(path, format!("{key}[{i}]: task {id}: no trial; read as trial 0")));
                 0
             }
             Some(t) => {
@@ -116,13 +141,20 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
                 }
             }
         };
-        let reward = match sim.reward_info.as_ref() {
+        // An index entry's `reward` is its simulation's `reward_info.reward`, null where
+        // `reward_info` is: not evaluated.
+        let (reward, expected) = if indexed {
+            (sim.reward.as_ref(), "reward, a number or null")
+        } else {
+            (sim.reward_info.as_ref(), "reward_info.reward, a number")
+        };
+        let reward = match reward {
             None | Some(Value::Null) => None,
             Some(r) => {
-                if let Some(x) = r.get("reward").and_then(Value::as_f64) {
+                if let Some(x) = if indexed { r.as_f64() } else { r.get("reward").and_then(Value::as_f64) } {
                     Some(x)
                 } else {
-                    diagnostics.push(left_out(format!("task {id}: expected reward_info.reward, a number")));
+                    diagnostics.push(left_out(format!("task {id}: expected {expected}")));
                     continue;
                 }
             }
@@ -130,7 +162,7 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
         if !seen.insert((trial, id.clone())) {
             diagnostics.push(Diagnostic::warning(
                 path,
-                format!("simulations[{i}]: task {id} again in trial {trial}; the first is kept"),
+                format!("{key}[{i}]: task {id} again in trial {trial}; the first is kept"),
             ));
             continue;
         }
@@ -145,5 +177,5 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
             cost: sim.agent_cost.as_ref().and_then(Value::as_f64).filter(|c| c.is_finite() && *c >= 0.0),
         });
     }
-    Ok((Results { model, category, tasks }, diagnostics))
+    Ok((Results { model, category, name, tasks }, diagnostics))
 }

@@ -10,7 +10,7 @@ use crate::{FORMAT, run_name, trials};
 /// Every trial of a results file as a run record (for `export` and `convert`).
 pub fn records(path: &Path, bytes: &[u8]) -> Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic> {
     let (results, diagnostics) = trials(path, bytes, true)?;
-    let stem = evaltally_format::json::stem(path);
+    let stem = results.stem(path);
     let mut runs: BTreeMap<u64, RunRecord> = BTreeMap::new();
     for t in results.tasks {
         let run = runs.entry(t.trial).or_insert_with(|| RunRecord {
@@ -40,7 +40,7 @@ pub fn records(path: &Path, bytes: &[u8]) -> Result<(Vec<RunRecord>, Vec<Diagnos
 /// details.
 pub fn show(path: &Path, bytes: &[u8], id: &str) -> Result<Vec<TestDetail>, Diagnostic> {
     let (results, _) = trials(path, bytes, false)?;
-    let stem = evaltally_format::json::stem(path);
+    let stem = results.stem(path);
     Ok(results
         .tasks
         .into_iter()
