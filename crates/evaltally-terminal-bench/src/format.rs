@@ -1,11 +1,12 @@
 //! Terminal-Bench as a format of the reading pipeline: a run's `results.json` (any file
 //! whose name ends so, `<run_id>_results.json` too) that is an object with a `results` list
-//! of trials, read with the `run_metadata.json` beside it.
+//! of trials, read with the `run_metadata.json` beside it; and Harbor's trials, claimed by
+//! their place and grouped by job ([`crate::harbor`]).
 
 use std::path::{Path, PathBuf};
 
 use evaltally_core::Diagnostic;
-use evaltally_format::{Claim, FileValidation, Folder, Format, Input, Options, Read, Records, Shown};
+use evaltally_format::{Claim, FileValidation, Folder, Format, Input, Options, Read, Records, Shown, Unit, WalkedFile};
 
 use crate::meta::METADATA_FILE;
 use crate::{is_results_document, metadata_beside, read_bytes};
@@ -27,6 +28,11 @@ fn is_results_name(path: &Path) -> bool {
     name(path).is_some_and(|n| n.len() >= 12 && n[n.len() - 12..].eq_ignore_ascii_case("results.json"))
 }
 
+/// `result.json` and `config.json`, the names of Harbor's documents.
+fn is_harbor_name(path: &Path) -> bool {
+    name(path).is_some_and(|n| n == "result.json" || n == "config.json")
+}
+
 fn is_metadata_name(path: &Path) -> bool {
     name(path).is_some_and(|n| n.eq_ignore_ascii_case(METADATA_FILE))
 }
@@ -34,6 +40,11 @@ fn is_metadata_name(path: &Path) -> bool {
 /// What a document the format keeps no runs in is: a trial's own copy of its results, or
 /// the run's metadata.
 fn aside(file: &Input<'_>) -> Option<String> {
+    if is_harbor_name(file.path)
+        && let Some(what) = crate::harbor::aside(|k| file.has(k))
+    {
+        return Some(what.to_string());
+    }
     if file.has("trial_name") && file.has("task_id") && file.has("is_resolved") && !file.has("results") {
         return Some(
             "a Terminal-Bench trial's own results.json (`<run>/<task>/<trial>/results.json`): a copy of the trial's \
@@ -60,7 +71,7 @@ impl Format for TerminalBench {
     }
 
     fn describe(&self) -> &'static str {
-        "  Terminal-Bench `tb run` results (`runs/<run_id>/results.json`, model and dataset from `run_metadata.json` beside it); each attempt is a run"
+        "  Terminal-Bench `tb run` results (`runs/<run_id>/results.json`, model and dataset from `run_metadata.json` beside it) and Harbor jobs (`jobs/<job>/<task>__<id>/result.json`); each attempt is a run"
     }
 
     fn noun(&self) -> &'static str {
@@ -71,7 +82,18 @@ impl Format for TerminalBench {
     /// the trials' own copies and a metadata file alone are said to be Terminal-Bench's
     /// ([`aside`](Format::aside)).
     fn claim(&self, path: &Path) -> Claim {
-        if is_results_name(path) || is_metadata_name(path) { Claim::Sniff } else { Claim::No }
+        if crate::harbor::is_trial_result(path) {
+            Claim::Group
+        } else if is_results_name(path) || is_metadata_name(path) || is_harbor_name(path) {
+            Claim::Sniff
+        } else {
+            Claim::No
+        }
+    }
+
+    /// Harbor's trials, a unit per job folder.
+    fn group(&self, files: Vec<WalkedFile>, _diagnostics: &mut Vec<Diagnostic>) -> Vec<Box<dyn Unit>> {
+        crate::harbor::group(files)
     }
 
     /// The run's `run_metadata.json`, from the walk's listing of the folder; when the walk
@@ -145,7 +167,13 @@ mod tests {
             ("runs/r/run_metadata.json", Claim::Sniff),
             ("runs/r/tb.lock", Claim::No),
             ("runs/r/results.jsonl", Claim::No),
-            ("runs/r/result.json", Claim::No),
+            ("runs/r/result.json", Claim::Sniff),
+            ("jobs/j/config.json", Claim::Sniff),
+            ("jobs/j/hello-world__Xk3pQ2a/result.json", Claim::Group),
+            ("jobs/j/hello-world__Xk3pQ2a/config.json", Claim::Sniff),
+            ("jobs/j/hello-world__/result.json", Claim::Sniff),
+            ("jobs/j/hello-world__a-b/result.json", Claim::Sniff),
+            ("jobs/j/hello-world__Xk3pQ2a/results.jsonl", Claim::No),
         ] {
             assert_eq!(TERMINAL_BENCH.claim(Path::new(name)), claim, "{name}");
         }

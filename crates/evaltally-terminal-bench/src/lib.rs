@@ -2,6 +2,7 @@
 
 mod fast;
 mod format;
+mod harbor;
 mod meta;
 mod time;
 mod validate;
