@@ -32,10 +32,24 @@ run an attempt: `<run_id>#attempt-<i>`, or `<run_id>` for a
 null: evaltally counts those apart by default and as failures with --errors-as fail, so the
 counts would depend on the option); the trials' own copies are skipped.
 
+With --harbor it writes Harbor jobs instead, as `harbor run -d terminal-bench@2.0 --agent
+<agent> --model <model> --n-attempts A` (harbor 0.26, Terminal-Bench 2.0's harness) does
+(docs/formats/terminal-bench.md, shapes `harbor-job` and `harbor-attempts`): one dataset,
+`terminal-bench`; OUT_DIR/<agent>/jobs/<job>/ with the job's config.json and result.json (its
+summary: trials counted per agent, model and dataset) and a folder per trial, `<task>__<id>`
+(the id 7 random letters and digits), holding the trial's result.json (TrialResult: task_name,
+trial_name, trial_uri, task_id, source, task_checksum, config, agent_info, agent_result with
+tokens, cost and 1 to 20 KB of metadata, verifier_result.rewards.reward 1.0 or 0.0,
+exception_info, the phases' timestamps) and config.json (TrialConfig). A failed trial now and
+then carries an AgentTimeoutError beside its reward 0. A job is a run: `<job>`, or
+`<job>#attempt-<i>` when it ran every task A times, attempt i of a task being its i-th trial in
+the order of the trials' folder names (Harbor numbers no attempt); the model is
+`<agent>/<model>`, the category `terminal-bench`.
+
 See gencommon.py for the command line shared by all generators and the ground truth (--expected).
 
 Usage:
-  gen_terminal_bench.py --runs 10 --tasks 120 --seed 7 OUT_DIR [--attempts 2] [--expected > truth.json]
+  gen_terminal_bench.py --runs 10 --tasks 120 --seed 7 OUT_DIR [--attempts 2] [--harbor] [--expected > truth.json]
 """
 import datetime
 import json
@@ -70,12 +84,12 @@ def category(dataset):
     return f"{name}@{version}" if name else path.rstrip("/").rsplit("/", 1)[-1]
 
 
-def plan(seed, n_tasks):
+def plan(seed, n_tasks, datasets=DATASETS):
     """[(dataset, [(task id, instruction, unit tests, pass probability)] in its order)]."""
     rng = gencommon.stream(seed, "plan")
     probabilities = iter(gencommon.probabilities(rng, n_tasks))
     out = []
-    for dataset, count in gencommon.shares([(d, d[3]) for d in DATASETS], n_tasks):
+    for dataset, count in gencommon.shares([(d, d[3]) for d in datasets], n_tasks):
         names = []
         while len(names) < count:
             if dataset[0]:
@@ -182,15 +196,94 @@ def write_run(out, agent, model, dataset, run_id, start, n, tasks, attempts, crn
         dump(os.path.join(folder, t["task_id"], t["trial_name"], "results.json"), t)
 
 
+# Harbor's one dataset: its trials' `source`, evaltally's category.
+HARBOR_DATASET = ("terminal-bench", "2.0", None, 1)
+# ShortUUID's alphabet, from which Harbor draws a trial folder's 7 characters.
+SHORTUUID = "23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def harbor_trial(rng, job, agent, model, task, trial_name, passed, start):
+    """A trial's result.json (TrialResult) and config.json (TrialConfig)."""
+    name, instruction, tests, _ = task
+    provider, _, model_name = model.partition("/")
+    config = {"task": {"path": f"tasks/{name}", "git_url": None, "git_commit_id": None, "overwrite": False,
+                       "download_dir": None, "source": "terminal-bench"},
+              "trial_name": trial_name, "trials_dir": f"jobs/{job}", "timeout_multiplier": 1.0,
+              "agent": {"name": agent, "import_path": None, "model_name": model, "override_timeout_sec": None,
+                        "max_timeout_sec": None, "kwargs": {}},
+              "environment": {"type": "docker", "force_build": False, "delete": True, "kwargs": {}},
+              "verifier": {"override_timeout_sec": None, "max_timeout_sec": None, "disable": False},
+              "job_id": str(uuid.UUID(int=rng.getrandbits(128), version=4))}
+    timeout = not passed and rng.random() < 0.15
+    agent_time = datetime.timedelta(seconds=900 if timeout else rng.uniform(20, 880))
+    second = datetime.timedelta(seconds=1)
+    phase = lambda a, b: {"started_at": stamp(start + a), "finished_at": stamp(start + b)}
+    result = {
+        "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)), "task_name": name, "trial_name": trial_name,
+        "trial_uri": f"file:///home/bench/jobs/{job}/{trial_name}", "task_id": {"path": f"tasks/{name}"},
+        "source": "terminal-bench", "task_checksum": f"{rng.getrandbits(64):016x}", "config": config,
+        "agent_info": {"name": agent, "version": "2.0.0", "model_info": {"name": model_name, "provider": provider}},
+        "agent_result": {"n_input_tokens": rng.randrange(5_000, 2_000_000), "n_cache_tokens": rng.randrange(0, 500_000),
+                         "n_output_tokens": rng.randrange(500, 60_000), "cost_usd": round(rng.uniform(0.01, 4.0), 4),
+                         "rollout_details": None,
+                         "metadata": {"n_episodes": rng.randrange(3, 80), "summary": sentences(rng, rng.randrange(10, 200))}},
+        "verifier_result": {"rewards": {"reward": 1.0 if passed else 0.0}},
+        "exception_info": {"exception_type": "AgentTimeoutError",
+                           "exception_message": "Agent execution timed out after 900.0 seconds",
+                           "exception_traceback": "Traceback (most recent call last):\n" + "  ...\n" * 12,
+                           "occurred_at": stamp(start + agent_time)} if timeout else None,
+        "started_at": stamp(start), "finished_at": stamp(start + agent_time + 40 * second),
+        "environment_setup": phase(0 * second, 10 * second), "agent_setup": phase(10 * second, 20 * second),
+        "agent_execution": phase(20 * second, 20 * second + agent_time),
+        "verifier": phase(25 * second + agent_time, 40 * second + agent_time)}
+    return result, config
+
+
+def write_job(out, agent, model, job, start, n, tasks, trials, crng):
+    """One Harbor job folder: `trials` is [(task, trial name, passed)]."""
+    folder = os.path.join(out, agent, "jobs", job)
+    clock = start
+    rewards = {"1.0": [], "0.0": []}
+    errors = {}
+    for task, trial_name, passed in trials:
+        clock += datetime.timedelta(seconds=crng.uniform(5, 90))
+        result, config = harbor_trial(crng, job, agent, model, task, trial_name, passed, clock)
+        dump(os.path.join(folder, trial_name, "result.json"), result)
+        dump(os.path.join(folder, trial_name, "config.json"), config)
+        rewards["1.0" if passed else "0.0"].append(trial_name)
+        if result["exception_info"]:
+            errors.setdefault("AgentTimeoutError", []).append(trial_name)
+    key = f"{agent}__{model.partition('/')[2]}__terminal-bench"
+    dump(os.path.join(folder, "result.json"),
+         {"id": str(uuid.UUID(int=crng.getrandbits(128), version=4)), "started_at": stamp(start),
+          "updated_at": stamp(clock), "finished_at": stamp(clock), "n_total_trials": len(trials),
+          "stats": {"n_trials": len(trials), "n_errors": sum(map(len, errors.values())),
+                    "evals": {key: {"n_trials": len(trials), "n_errors": sum(map(len, errors.values())),
+                                    "metrics": [{"mean": len(rewards["1.0"]) / len(trials)}],
+                                    "reward_stats": {"reward": rewards}, "exception_stats": errors}}}})
+    dump(os.path.join(folder, "config.json"),
+         {"job_name": job, "jobs_dir": "jobs", "n_attempts": n, "timeout_multiplier": 1.0,
+          "orchestrator": {"type": "local", "n_concurrent_trials": 4},
+          "agents": [{"name": agent, "model_name": model, "kwargs": {}}],
+          "datasets": [{"name": "terminal-bench", "version": "2.0"}]})
+
+
+def harbor_trial_names(rng, tasks, n):
+    """Each task's n trial folder names, sorted: attempt i of a task is its i-th."""
+    return {name: sorted(f"{name[:32].rstrip('_-')}__{''.join(rng.choices(SHORTUUID, k=7))}" for _ in range(n))
+            for name, *_ in tasks}
+
+
 def main():
     ap = gencommon.parser(__doc__, 10)
     ap.add_argument("--tasks", type=int, default=120, help="tasks in the two datasets, 2 to 1 (default 120)")
     ap.add_argument("--attempts", type=int, default=2, help="attempts per `tb run` (--n-attempts, default 2)")
+    ap.add_argument("--harbor", action="store_true", help="write Harbor jobs (Terminal-Bench 2.0) instead")
     a = ap.parse_args()
     gencommon.check_args(ap, a)
     if a.tasks < len(DATASETS) or a.attempts < 1:
         ap.error(f"--tasks must be at least {len(DATASETS)} (one per dataset) and --attempts at least 1")
-    datasets = plan(a.seed, a.tasks)
+    datasets = plan(a.seed, a.tasks, [HARBOR_DATASET] if a.harbor else DATASETS)
     agents = MODELS[:a.models] + [(f"agent-{m}", f"model-{m}") for m in range(len(MODELS), a.models)]
     truth = gencommon.Truth("terminal-bench", a.seed)
     first = datetime.datetime(2026, 3, 1, 9, 0, 0, tzinfo=datetime.timezone.utc)
@@ -199,13 +292,30 @@ def main():
     for agent, model in agents:
         key = f"{agent}/{model}"
         for dataset, tasks in datasets:
-            cat = category(dataset)
+            cat = "terminal-bench" if a.harbor else category(dataset)
             for fi in range(n_files):
                 start = first + datetime.timedelta(minutes=97 * folders)
                 folders += 1
                 run_id = start.strftime("%Y-%m-%d__%H-%M-%S")
                 n = min(a.attempts, a.runs - fi * a.attempts)
                 attempts = []
+                if a.harbor:
+                    names = harbor_trial_names(gencommon.stream(a.seed, "names", key, fi), tasks, n)
+                    trials = []
+                    for i in range(1, n + 1):
+                        run = f"{run_id}#attempt-{i}" if n > 1 else run_id
+                        truth.run(key, run)
+                        orng = gencommon.stream(a.seed, "outcome", key, cat, fi * a.attempts + i - 1)
+                        for task in tasks:
+                            passed = orng.random() < task[3]
+                            truth.record(key, run, cat, task[0], passed)
+                            trials.append((task, names[task[0]][i - 1], passed))
+                    if a.out:
+                        crng = gencommon.stream(a.seed, "content", key, cat, fi)
+                        crng.shuffle(trials)  # the order they finished in
+                        write_job(a.out, agent, model, run_id, start, n, tasks, trials, crng)
+                        gencommon.progress(folders, len(agents) * len(datasets) * n_files, 5)
+                    continue
                 for i in range(1, n + 1):
                     run = f"{run_id}#attempt-{i}" if n > 1 else run_id
                     truth.run(key, run)

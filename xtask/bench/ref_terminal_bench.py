@@ -34,6 +34,15 @@ category):
 and, when a file was skipped as a copy, on stderr one JSON object {"files": n,
 "skipped_duplicates": [...]}.
 
+Harbor's jobs (Terminal-Bench 2.0) are read too: a `result.json` in a trial folder
+`<task>__<id>` that is an object with `task_name` and `trial_name` is one trial (TrialResult) of
+the job, the folder above. The model is `<config.agent.name>/<config.agent.model_name>`, the
+category the trial's `source` (`terminal-bench` without one), the test `task_name`. A reward
+(`verifier_result.rewards.reward`) of 1 passes, another fails; no reward with an exception is
+errored. A job is a run named after its folder, or `<job>#attempt-<i>` when a task ran more than
+once, attempt i of a task being its i-th trial in the order of the folder names. The job's own
+result.json and config.json are summaries and are skipped.
+
 Usage: ref_terminal_bench.py ROOT
 """
 import json
@@ -91,8 +100,50 @@ def identity(dirpath, renamed):
     return name, cat
 
 
+def harbor_trial(doc):
+    """(model, category, task, passed: True/False/None for errored) of a Harbor TrialResult."""
+    agent = (doc.get("config") or {}).get("agent") or {}
+    info = doc.get("agent_info") or {}
+    name = agent.get("name") or info.get("name")
+    model = agent.get("model_name")
+    key = f"{name}/{model}" if name and model else name or model or "unknown"
+    rewards = (doc.get("verifier_result") or {}).get("rewards") or {}
+    reward = rewards.get("reward", next(iter(rewards.values())) if len(rewards) == 1 else None)
+    passed = None if reward is None else abs(reward - 1.0) <= 1e-6
+    return key, doc.get("source") or "terminal-bench", doc["task_name"], passed
+
+
+def harbor(jobs, status, runs_seen, correct):
+    """Adds each job's trials ({job folder: [(trial folder, doc)]}) as its attempts' runs."""
+    for job, trials in sorted(jobs.items()):
+        trials.sort()
+        counts = {}
+        read = []
+        for _, doc in trials:
+            key, cat, task, passed = harbor_trial(doc)
+            counts[(key, task)] = counts.get((key, task), 0) + 1
+            read.append(((key, cat), task, passed, counts[(key, task)]))
+        several = any(n > 1 for n in counts.values())
+        name = os.path.basename(job)
+        per_run = {}
+        for key, task, passed, i in read:
+            run = f"{name}#attempt-{i}" if several else name
+            per_run.setdefault((key, run), 0)
+            s = status.setdefault(key, {}).setdefault(task, [0, 0, 0])
+            if passed is None:
+                s[2] += 1
+                continue
+            s[1] += 1
+            s[0] += passed
+            per_run[(key, run)] += passed
+        for (key, run), ok in sorted(per_run.items()):
+            runs_seen.setdefault(key, []).append(run)
+            correct.setdefault(key, []).append(ok)
+
+
 def main():
     root = sys.argv[1]
+    jobs = {}
     status = {}  # (model, category) -> {task: [passes, runs that judged it, runs it errored in]}
     runs_seen = {}
     correct = {}
@@ -104,6 +155,12 @@ def main():
             continue
         with open(os.path.join(dirpath, name)) as f:
             doc = json.load(f)
+        folder = os.path.basename(dirpath)
+        if (name == "result.json" and re.fullmatch(r".+__[A-Za-z0-9]+", folder) and isinstance(doc, dict)
+                and "task_name" in doc and "trial_name" in doc):
+            jobs.setdefault(os.path.dirname(dirpath), []).append((folder, doc))
+            files += 1
+            continue
         trials = doc.get("results") if isinstance(doc, dict) else None
         if not isinstance(trials, list) or not all(
                 isinstance(t, dict) and "trial_name" in t and "task_id" in t for t in trials):
@@ -134,6 +191,7 @@ def main():
         for i, n in sorted(attempts):
             runs_seen.setdefault(key, []).append(f"{run_id}#attempt-{i}" if several else run_id)
             correct.setdefault(key, []).append(attempts[(i, n)])
+    harbor(jobs, status, runs_seen, correct)
     # refcommon.print_summary's document, the errored tests set apart first.
     out = {"models": {}}
     for (model, cat), per in sorted(status.items()):

@@ -138,7 +138,7 @@ impl Format {
             Self::Helm => "HELM run folders",
             Self::OpenaiEvals => "OpenAI Evals record logs",
             Self::Taubench => "τ-bench results",
-            Self::TerminalBench => "Terminal-Bench tb run folders",
+            Self::TerminalBench => "Terminal-Bench tb run folders and Harbor jobs",
             Self::Evalplus => "EvalPlus results",
         }
     }
@@ -326,8 +326,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
     for &format in &options.formats {
         let generator = root.join(format.scripts_dir()).join(format.generator());
         let specs = workload::specs(format);
-        let specs = if options.quick { &specs[..1] } else { &specs[..] };
-        for spec in specs {
+        for spec in specs.iter().filter(|s| s.quick || !options.quick) {
             workloads.push(workload::prepare(&bench_dir, &generator, spec)?);
         }
     }

@@ -72,6 +72,7 @@ fn two_workloads_per_format_the_second_with_twice_the_runs_and_w200() {
             "taubench16",
             "terminalbench10",
             "terminalbench20",
+            "harbor10",
             "evalplus25",
             "evalplus50"
         ]

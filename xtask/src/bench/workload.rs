@@ -35,12 +35,15 @@ pub(crate) struct Spec {
     /// Whether the Python baseline is timed on it (not on `w200`, which is there for
     /// peak memory at 200 runs; Python would take 90 s more).
     pub(crate) baseline: bool,
+    /// Whether `--quick` measures it too.
+    pub(crate) quick: bool,
 }
 
 /// The workloads of `format`: the smaller one first (the only one `--quick`
 /// uses), then one with twice the runs, for the cost of doubling; for BFCL also
 /// `w200`, 200 runs (4 GB), for the peak memory the digest cache's issue sets at
-/// 200 runs.
+/// 200 runs; for Terminal-Bench also `harbor10`, Harbor's jobs (a file per trial),
+/// which `--quick` measures too.
 pub(crate) fn specs(format: Format) -> Vec<Spec> {
     let (runs, size_args, name): (u32, &'static [&'static str], fn(u32) -> String) = match format {
         Format::Bfcl => (40, &[], |runs| format!("w{runs}")),
@@ -58,10 +61,15 @@ pub(crate) fn specs(format: Format) -> Vec<Spec> {
         Format::TerminalBench => (10, &["--tasks", "120"], |runs| format!("terminalbench{runs}")),
         Format::Evalplus => (25, &["--tasks", "542"], |runs| format!("evalplus{runs}")),
     };
-    let mut specs: Vec<Spec> =
-        [runs, 2 * runs].map(|runs| Spec { name: name(runs), format, runs, size_args, baseline: true }).into();
+    let mut specs: Vec<Spec> = [(runs, true), (2 * runs, false)]
+        .map(|(runs, quick)| Spec { name: name(runs), format, runs, size_args, baseline: true, quick })
+        .into();
     if format == Format::Bfcl {
-        specs.push(Spec { name: name(200), format, runs: 200, size_args, baseline: false });
+        specs.push(Spec { name: name(200), format, runs: 200, size_args, baseline: false, quick: false });
+    }
+    if format == Format::TerminalBench {
+        let size_args = &["--tasks", "89", "--harbor"];
+        specs.push(Spec { name: "harbor10".to_string(), format, runs: 10, size_args, baseline: true, quick: true });
     }
     specs
 }
