@@ -241,7 +241,12 @@ pub(crate) fn ratios_table(rows: &[Measured]) -> String {
                 }
             }
         }
-        if let [small, big, ..] = workloads[..]
+        // The format's first two workloads, the second with twice the runs of the first.
+        let specs = super::workload::specs(format);
+        if let [small, big, ..] = &specs[..]
+            && let (small, big) = (small.name.as_str(), big.name.as_str())
+            && workloads.contains(&small)
+            && workloads.contains(&big)
             && let (Some(a), Some(b)) = (median(small, label::STABILITY), median(big, label::STABILITY))
         {
             checks.push(Check {
@@ -317,8 +322,9 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
         doc,
         "This file is produced by `cargo xtask bench` (do not hand-edit it; rerun the command instead). \
          It measures the wall time and peak memory of `evaltally stability` on synthetic workloads of every \
-         format evaltally reads, two per format, the second with twice the runs of the first, and for BFCL a third \
-         of 200 runs for peak memory, without the Python baseline (BFCL v4 made by \
+         format evaltally reads, two per format, the second with twice the runs of the first, for BFCL a third \
+         of 200 runs for peak memory, without the Python baseline, and for Terminal-Bench a third, `harbor10`, of \
+         Harbor's jobs, a file per trial (BFCL v4 made by \
          `../shared/bench/gen_bfcl_runs.py`, the others by `xtask/bench/gen_<format>.py`, all with seed 7), and of \
          `compare`, `show` and `validate` on the 40-run BFCL workload. Next to it run two baselines reading the same files: \
          a plain-Python reference per format (`../shared/bench/ref_stability.py` for BFCL, which parses every line \
@@ -338,7 +344,7 @@ pub(crate) fn document(machine: &Machine, options: &Options, python_runs: usize,
         python_runs,
         if super::measure::gnu_time_available() { " (under `/usr/bin/time`)" } else { "" },
         if options.quick {
-            " This run used `--quick`: only the smaller workload of each format, no scaling ratios."
+            " This run used `--quick`: only the smaller workload of each format (and `harbor10`), no scaling ratios."
         } else {
             ""
         },
