@@ -80,7 +80,8 @@ impl Format for TerminalBench {
 
     /// A run's `results.json` (and `<run_id>_results.json`) and `run_metadata.json`, so that
     /// the trials' own copies and a metadata file alone are said to be Terminal-Bench's
-    /// ([`aside`](Format::aside)).
+    /// ([`aside`](Format::aside)); Harbor's trials by their place (grouped), and its job's
+    /// `result.json` and `config.json` and a trial's `config.json`, to be set aside.
     fn claim(&self, path: &Path) -> Claim {
         if crate::harbor::is_trial_result(path) {
             Claim::Group
@@ -99,8 +100,9 @@ impl Format for TerminalBench {
     /// The run's `run_metadata.json`, from the walk's listing of the folder; when the walk
     /// did not list it (a results file named alone), where `tb` writes it, so that it is
     /// read when it is there.
+    /// Nothing for the other names it claims (the metadata itself, Harbor's documents).
     fn beside(&self, path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
-        if is_metadata_name(path) {
+        if !is_results_name(path) {
             return Vec::new();
         }
         let listed = folder.names().iter().find(|n| n.eq_ignore_ascii_case(METADATA_FILE));
@@ -196,5 +198,16 @@ mod tests {
         assert!(TERMINAL_BENCH.aside(&input(run)).is_none());
         let read = TERMINAL_BENCH.read(&input(trial), &options);
         assert!(read.runs.is_empty() && read.diagnostics[0].is_note());
+    }
+
+    /// Only a run's results file is read with a file beside it: the other names the format
+    /// claims (Harbor's `config.json` anywhere) look for nothing.
+    #[test]
+    fn only_results_files_read_their_metadata_beside_them() {
+        let beside = |p: &str| TERMINAL_BENCH.beside(Path::new(p), &evaltally_format::Folder::unknown());
+        assert_eq!(beside("runs/r/results.json"), [Path::new("runs/r/run_metadata.json")]);
+        for path in ["runs/r/run_metadata.json", "model/config.json", "jobs/j/result.json"] {
+            assert!(beside(path).is_empty(), "{path}");
+        }
     }
 }
