@@ -279,7 +279,8 @@ pub trait Format: Send + Sync + Debug + 'static {
     /// The run each of `files` is a piece of, where this format's writer splits one run
     /// into several files that each name their runs after themselves (gstack's sharded
     /// runner: a file per shard, each stamped with its own finish time), for every piece
-    /// (the one whose name the run takes too); `None` for any other file. `files` are the files of every unit one command reads, of any format
+    /// (the one whose name the run takes too); `None` for any other file. `files` are the
+    /// files of every unit one command reads, of any format
     /// (which format reads a sniffed file is known only once it is read), so a format names
     /// only files its writer's places tell apart. The answer depends on the paths alone (no
     /// file is opened), so the digest cache keeps what it stored of each. A run a file

@@ -242,6 +242,11 @@ pub(crate) fn group(files: Vec<WalkedFile>) -> Vec<Box<dyn Unit>> {
         .collect()
 }
 
+/// Reads `path` into `buf`, sized by what the walk saw of it.
+fn load(path: &Path, meta: Option<&std::fs::Metadata>, buf: &mut Vec<u8>) -> std::io::Result<()> {
+    evaltally_format::read_file(path, meta.map_or(0, std::fs::Metadata::len), buf)
+}
+
 impl Job {
     /// The job's name: its folder's.
     fn name(&self) -> String {
@@ -253,9 +258,7 @@ impl Job {
         let mut diagnostics = Vec::new();
         let mut read = Vec::with_capacity(self.trials.len());
         for (path, meta) in &self.trials {
-            if let Err(e) =
-                evaltally_format::read_file(path, meta.as_ref().map_or(0, std::fs::Metadata::len), &mut scratch.buf)
-            {
+            if let Err(e) = load(path, meta.as_ref(), &mut scratch.buf) {
                 diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
                 continue;
             }
@@ -373,9 +376,7 @@ impl Unit for Job {
     fn validate(&self, scratch: &mut Scratch, _options: &Options) -> Validated {
         let mut files = Vec::new();
         for (path, meta) in &self.trials {
-            let read =
-                evaltally_format::read_file(path, meta.as_ref().map_or(0, std::fs::Metadata::len), &mut scratch.buf);
-            let findings = match read {
+            let findings = match load(path, meta.as_ref(), &mut scratch.buf) {
                 Ok(()) => {
                     let bytes = &scratch.buf;
                     let mut said = Vec::new();
