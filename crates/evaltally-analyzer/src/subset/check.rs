@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{Data, Subset, SubsetError, allocate};
+use super::{Data, Fitted, Subset, SubsetError, TAU, allocate, fit};
 use crate::stats::SplitMix64;
 
 /// Seeds of the random baseline.
@@ -111,19 +111,38 @@ pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
     if size == 0 || size > data.tests.len() {
         return Err(SubsetError::Size { size, tests: data.tests.len() });
     }
-    let (complete, not_checked) = completeness(data);
-    if complete.len() < 3 {
-        return Err(SubsetError::TooLittle { models: complete.len(), tests: data.tests.len() });
+    check_with(data, &LeftOut::fit(data)?, size)
+}
+
+/// Each checked model's fit on the other models: it does not depend on the subset's size,
+/// so [`plan`] fits once for every size it tries.
+struct LeftOut {
+    /// The models checked, with the fit that leaves each out.
+    fits: Vec<(usize, Fitted)>,
+    not_checked: Vec<NotChecked>,
+}
+
+impl LeftOut {
+    fn fit(data: &Data) -> Result<Self, SubsetError> {
+        let (complete, not_checked) = completeness(data);
+        if complete.len() < 3 {
+            return Err(SubsetError::TooLittle { models: complete.len(), tests: data.tests.len() });
+        }
+        let fits = complete.par_iter().map(|&m| (m, fit(&data.without(m), TAU))).collect();
+        Ok(Self { fits, not_checked })
     }
-    let models: Vec<CheckedModel> = complete
+}
+
+/// [`check`] on fits made once.
+fn check_with(data: &Data, left: &LeftOut, size: usize) -> Result<Check, SubsetError> {
+    if size == 0 || size > data.tests.len() {
+        return Err(SubsetError::Size { size, tests: data.tests.len() });
+    }
+    let models: Vec<CheckedModel> = left
+        .fits
         .par_iter()
-        .copied()
-        .map(|m| -> Result<CheckedModel, SubsetError> {
-            let rest = data.without(m);
-            let subset = Subset::build(&rest, size)?;
-            Ok(left_out(data, m, &subset))
-        })
-        .collect::<Result<_, _>>()?;
+        .map(|(m, fitted)| left_out(data, *m, &Subset::from_fit(&data.without(*m), fitted, size)))
+        .collect();
     let errors: Vec<f64> = models.iter().map(CheckedModel::error).collect();
     let category_errors: Vec<f64> =
         models.iter().flat_map(|m| m.categories.iter().map(|c| (c.2 - c.1).abs())).collect();
@@ -141,9 +160,9 @@ pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
         coverage_categories: covered as f64 / pairs.max(1) as f64,
         coverage_overall: models.iter().filter(|m| m.low <= m.truth && m.truth <= m.high).count() as f64
             / models.len().max(1) as f64,
-        baseline: baseline(data, &complete, size),
+        baseline: baseline(data, &left.fits.iter().map(|(m, _)| *m).collect::<Vec<_>>(), size),
         models,
-        not_checked,
+        not_checked: left.not_checked.clone(),
     })
 }
 
@@ -295,10 +314,14 @@ pub struct SizeTried {
 /// Tries subsets of 25, 50, 100, … tests (up to every test) until the left-out models'
 /// median error is at most `target_error`.
 pub fn plan(data: &Data, target_error: f64) -> Result<SubsetPlan, SubsetError> {
+    if data.models.len() < 3 {
+        return Err(SubsetError::TooLittle { models: data.models.len(), tests: data.tests.len() });
+    }
+    let left = LeftOut::fit(data)?;
     let mut sizes = Vec::new();
     let mut size = 25.min(data.tests.len());
     loop {
-        let c = check(data, size)?;
+        let c = check_with(data, &left, size)?;
         sizes.push(SizeTried {
             size,
             median_error: c.median_error,

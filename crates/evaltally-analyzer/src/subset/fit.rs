@@ -136,6 +136,7 @@ fn initial_abilities(data: &Data) -> Vec<f64> {
 /// One Newton step per model on its abilities, the items fixed.
 fn person_step(data: &Data, la: &[f64], b: &[f64], precision: &[f64], theta: &mut [f64]) {
     let d = data.categories.len();
+    let a: Vec<f64> = la.iter().map(|l| l.exp()).collect();
     theta.par_chunks_mut(d).enumerate().for_each(|(m, th)| {
         let mut g = vec![0.0; d];
         let mut w = vec![0.0; d];
@@ -144,7 +145,7 @@ fn person_step(data: &Data, la: &[f64], b: &[f64], precision: &[f64], theta: &mu
             if n == 0 {
                 continue;
             }
-            let a = la[j].exp();
+            let a = a[j];
             let p = sigmoid(a * (th[test.category] - b[j]));
             let n = f64::from(n);
             g[test.category] += (f64::from(k) - n * p) * a;
@@ -184,8 +185,16 @@ fn item_objective(data: &Data, theta: &[f64], j: usize, la: f64, b: f64) -> f64 
             continue;
         }
         let eta = a * (theta[m * d + c] - b);
-        // log p = −softplus(−η), log(1 − p) = −softplus(η)
-        f -= f64::from(k) * softplus(-eta) + f64::from(n - k) * softplus(eta);
+        // log p = −softplus(−η), log(1 − p) = −softplus(η); a term of no runs is 0 and
+        // not computed (most cells are one run, a pass or a failure)
+        let mut term = 0.0;
+        if k > 0 {
+            term += f64::from(k) * softplus(-eta);
+        }
+        if n > k {
+            term += f64::from(n - k) * softplus(eta);
+        }
+        f -= term;
     }
     f - la * la / (2.0 * LA_SD * LA_SD) - b * b / (2.0 * B_SD * B_SD)
 }
@@ -270,12 +279,14 @@ fn centre(data: &Data, theta: &mut [f64], b: &mut [f64]) {
 /// unobserved).
 fn probabilities(data: &Data, la: &[f64], b: &[f64], theta: &[f64]) -> Vec<f64> {
     let (j_count, d) = (data.tests.len(), data.categories.len());
+    let a: Vec<f64> = la.iter().map(|l| l.exp()).collect();
+    let a = &a;
     (0..data.models.len())
         .into_par_iter()
         .flat_map_iter(|m| {
             (0..j_count).map(move |j| {
                 let (_, n) = data.cell(m, j);
-                if n == 0 { 0.0 } else { sigmoid(la[j].exp() * (theta[m * d + data.tests[j].category] - b[j])) }
+                if n == 0 { 0.0 } else { sigmoid(a[j] * (theta[m * d + data.tests[j].category] - b[j])) }
             })
         })
         .collect()
