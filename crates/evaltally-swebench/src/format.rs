@@ -160,6 +160,7 @@ impl Format for SweBench {
             "  SWE-bench run reports <model>.<run_id>.json\n",
             "  SWE-bench per-instance reports logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json or logs/<instance_id>/report.json\n",
             "  OpenHands output.jsonl once the SWE-bench harness's `report` is on its lines\n",
+            "  OpenHands' runtime evaluation output.swebench_eval.jsonl until update_output_with_eval.py copies its reports into output.jsonl\n",
             "  OpenHands' Markdown summary output.swebench_eval.md when found without the output.jsonl it summarises",
         )
     }
@@ -174,6 +175,7 @@ impl Format for SweBench {
         } else if is_json(path)
             || openhands::is_output_name(path)
             || openhands::is_attempt_name(path)
+            || openhands::is_eval_name(path)
             || markdown::is_name(path)
         {
             Claim::Sniff
@@ -197,11 +199,21 @@ impl Format for SweBench {
     }
 
     /// A Markdown summary depends on the file it summarises and on `metadata.json`, when
-    /// the walk found them beside it; a `report.json` on an OpenHands `output.jsonl` beside
-    /// it (OpenHands moves the run report there; `output.jsonl` is read instead).
+    /// the walk found them beside it; OpenHands' `output.swebench_eval.jsonl` on its summary
+    /// `output.swebench_eval.md` and `output.jsonl`, found both (the summary is written
+    /// once `output.jsonl` holds the same reports); a
+    /// `report.json` on an OpenHands `output.jsonl` beside it (OpenHands moves the run report
+    /// there; `output.jsonl` is read instead).
     fn beside(&self, path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
         if is_markdown(path) {
             markdown::beside(path, folder)
+        } else if let Some(summary) = openhands::eval_summary_name(path) {
+            let names = folder.names();
+            if names.contains(&summary.as_str()) && names.contains(&"output.jsonl") {
+                vec![path.with_file_name(summary), path.with_file_name("output.jsonl")]
+            } else {
+                Vec::new()
+            }
         } else if evaltally_format::file_name(path).is_some_and(|n| n == "report.json")
             && folder.names().contains(&"output.jsonl")
         {

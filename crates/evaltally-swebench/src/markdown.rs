@@ -40,15 +40,21 @@ pub(crate) fn is_summary(bytes: &[u8]) -> bool {
 }
 
 /// The files beside a summary that reading it depends on, among those the walk found: the
-/// `<output>.jsonl` it summarises and `metadata.json` (the run's model).
+/// `<output>.jsonl` it summarises, the `<output>.swebench_eval.jsonl` it was made from (either
+/// is read instead) and `metadata.json` (the run's model).
 pub(crate) fn beside(path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
     let Some(stem) = file_name(path).and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(SUFFIX)) else {
         return Vec::new();
     };
     let summarised = format!("{stem}.jsonl");
+    let evaluation = format!("{stem}.swebench_eval.jsonl");
     let dir = path.parent().unwrap_or(Path::new(""));
     let names = folder.names();
-    [summarised.as_str(), "metadata.json"].iter().filter(|n| names.contains(n)).map(|n| dir.join(n)).collect()
+    [summarised.as_str(), evaluation.as_str(), "metadata.json"]
+        .iter()
+        .filter(|n| names.contains(n))
+        .map(|n| dir.join(n))
+        .collect()
 }
 
 /// What a summary with the file it summarises beside it is: said in one line, not read.

@@ -3,7 +3,9 @@
 //! `update_output_with_eval.py` gives every line a top-level `report`
 //! (`{empty_generation, resolved, failed_apply_patch, error_eval, test_timeout}`): such a
 //! file is one run, read here. A file whose lines carry no `report` is the agent's output
-//! before any evaluation, said in one line and not read.
+//! before any evaluation, said in one line and not read. `eval_infer.py`'s
+//! `output.swebench_eval.jsonl`, whose lines keep the same `report` in `test_result`, is read
+//! alike until `update_output_with_eval.py` has copied its reports into `output.jsonl`.
 //!
 //! Lines are read with the pipeline's scanner: `instance_id`, `report`, `error`, `metadata`
 //! and `metrics` are found and the rest (`history`, hundreds of kilobytes a line, and
@@ -32,6 +34,22 @@ pub(crate) fn is_output_name(path: &Path) -> bool {
     file_name(path).is_some_and(|n| n == "output.jsonl")
 }
 
+/// The end of the name of what OpenHands' `eval_infer.py` writes beside `<output>.jsonl`.
+const EVAL_SUFFIX: &str = ".swebench_eval.jsonl";
+
+/// `<output>.swebench_eval.jsonl`: OpenHands' runtime evaluation of `<output>.jsonl`, each
+/// line's verdict in `test_result.report`.
+pub(crate) fn is_eval_name(path: &Path) -> bool {
+    file_name(path).and_then(|n| n.to_str()).is_some_and(|n| n.len() > EVAL_SUFFIX.len() && n.ends_with(EVAL_SUFFIX))
+}
+
+/// The Markdown summary `update_output_with_eval.py` writes once it has copied the reports
+/// of `<output>.swebench_eval.jsonl` into `<output>.jsonl`: `<output>.swebench_eval.md`.
+pub(crate) fn eval_summary_name(path: &Path) -> Option<String> {
+    let name = file_name(path)?.to_str()?;
+    is_eval_name(path).then(|| format!("{}.md", name.strip_suffix(".jsonl").unwrap_or(name)))
+}
+
 /// `output.critic_attempt_<k>.jsonl`: the attempts of OpenHands' iterative evaluation.
 pub(crate) fn is_attempt_name(path: &Path) -> bool {
     file_name(path).and_then(|n| n.to_str()).is_some_and(|n| {
@@ -57,17 +75,34 @@ fn first_line_has(bytes: &[u8], a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Whether a file is an evaluated OpenHands output: JSON Lines (OpenHands writes no other)
-/// whose first line is an object with `instance_id` and a `report` (an attempt file is never
-/// one). A `.json` document is never looked through: its first line may be all of it.
+/// whose first line is an object with `instance_id` and a `report`, or `eval_infer.py`'s
+/// `<output>.swebench_eval.jsonl` whose first line has `instance_id` and `test_result` (an
+/// attempt file is never one). A `.json` document is never looked through: its first line
+/// may be all of it.
 pub(crate) fn is_evaluated(file: &Input<'_>) -> bool {
     evaltally_format::has_extension(file.path, "jsonl")
         && !is_attempt_name(file.path)
-        && first_line_has(file.bytes, b"instance_id", b"report")
+        && (first_line_has(file.bytes, b"instance_id", b"report")
+            || is_eval_name(file.path) && first_line_has(file.bytes, b"instance_id", b"test_result"))
 }
 
 /// What an OpenHands output that holds no graded run is (`output.jsonl` and its attempt
 /// files only: other JSON Lines are no format's).
 pub(crate) fn aside(file: &Input<'_>) -> Option<String> {
+    if is_eval_name(file.path) {
+        // Its summary and `<output>.jsonl` beside it (the format asks for them only both
+        // together): `update_output_with_eval.py` ran, and `<output>.jsonl` holds the same
+        // reports.
+        let summary = eval_summary_name(file.path)?;
+        if !file.beside().iter().any(|p| file_name(p).is_some_and(|n| n == summary.as_str())) {
+            return None;
+        }
+        let output = file_name(file.path)?.to_string_lossy().replace(EVAL_SUFFIX, ".jsonl");
+        return Some(format!(
+            "OpenHands' runtime evaluation of `{output}`: `update_output_with_eval.py` has copied its \
+             reports into `{output}` beside it (its summary `{summary}` is there), which is read"
+        ));
+    }
     if !is_output_name(file.path) && !is_attempt_name(file.path) {
         return None;
     }
@@ -195,7 +230,15 @@ fn read_lines<'a>(path: &Path, bytes: &'a [u8], diagnostics: &mut Vec<Diagnostic
             continue;
         }
         let error_text = string(text, err.as_ref()).ok().flatten().map(std::borrow::Cow::into_owned);
-        let (outcome, label) = match report.as_ref().filter(|r| &b[(*r).clone()] != b"null") {
+        // `eval_infer.py` keeps the report in `test_result`; `update_output_with_eval.py`
+        // copies it to the top.
+        let not_null = |r: &Range<usize>| &b[r.clone()] != b"null";
+        let report = report.filter(not_null).or_else(|| {
+            let inner = test_result.as_ref().filter(|r| b.get(r.start) == Some(&b'{'))?;
+            let ([report], _) = fields(b, inner.start, ["report"]).ok()?;
+            report.filter(not_null)
+        });
+        let (outcome, label) = match report.as_ref() {
             Some(r) => match built(b, r) {
                 Ok(v) if v.is_object() => {
                     let (verdict, notes) = report_verdict(&v);

@@ -885,15 +885,21 @@ pub fn add_records(records: &mut Records, runs: Vec<RunRecord>, filter: &Filter)
 /// Leaves out the notes (`not read: …`) about files another unit reads beside its own (an
 /// lm-eval results file naming the model of the samples beside it, a HELM run spec), and
 /// the facts that no format claims such a file by its name: no format takes them alone,
-/// and they are read all the same.
+/// and they are read all the same. A unit whose own file was set aside reads nothing
+/// beside it, so what it would have read is still said.
 pub(crate) fn drop_read_beside(diagnostics: &mut Vec<Diagnostic>, units: &[Box<dyn Unit>]) {
     let said = |d: &Diagnostic| d.is_note() || d.is_fact_not_read();
     if !diagnostics.iter().any(said) {
         return;
     }
+    let set_aside: std::collections::HashSet<PathBuf> =
+        diagnostics.iter().filter(|d| d.set_aside().is_some()).map(|d| d.path.clone()).collect();
     let mut beside: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     for unit in units {
         let own = unit.source();
+        if own.is_some_and(|p| set_aside.contains(p)) {
+            continue;
+        }
         beside.extend(unit.inputs().into_iter().filter(|p| Some(p.as_path()) != own));
     }
     diagnostics.retain(|d| !(said(d) && beside.contains(&d.path)));
