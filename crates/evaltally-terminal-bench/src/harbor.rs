@@ -362,11 +362,14 @@ impl Unit for Job {
         let details: Vec<TestDetail> = trials
             .into_iter()
             .filter(|(_, _, t)| t.task == test)
-            .map(|(run, _, t)| {
+            .map(|(run, path, t)| {
                 let mut d = TestDetail::new(&run, &t.model, &t.category, test, Status::from(t.outcome));
                 d.error_type = t.label;
                 d.error_message = t.message;
                 d.latency_seconds = t.seconds;
+                (d.input_tokens, d.output_tokens) = t.tokens;
+                // The trial's own file, all of it the trial's.
+                d.result_at = Some(evaltally_core::Location { path, line: 1 });
                 d
             })
             .collect();

@@ -155,6 +155,25 @@ fn push_and_serve() {
     assert!(modes.contains(&"test_timeout"), "the trial's failure mode: {test}");
 }
 
+/// `show` on a Harbor job gives each trial's tokens (`agent_result`), its duration and its
+/// own `result.json`, as the trial's file says them.
+#[test]
+fn harbor_show_gives_the_trials_tokens_and_file() {
+    let job = "testdata/shapes/terminal-bench/harbor-job/jobs/2026-03-05__10-00-00";
+    let file = format!("{job}/fix-git__b7Rt9Lm/result.json");
+    let trial: Value =
+        serde_json::from_slice(&std::fs::read(evaltally_testkit::workspace_root().join(&file)).unwrap()).unwrap();
+    let show = evaltally(&["show", job, "fix-git", "--format", "json"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    let doc: Value = serde_json::from_str(&show.stdout).unwrap();
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "{doc}");
+    assert_eq!(runs[0]["input_tokens"], trial["agent_result"]["n_input_tokens"], "{doc}");
+    assert_eq!(runs[0]["output_tokens"], trial["agent_result"]["n_output_tokens"], "{doc}");
+    assert!(runs[0]["latency_seconds"].as_f64().is_some_and(|s| s > 0.0), "{doc}");
+    assert_eq!(runs[0]["result_at"]["path"], file.as_str(), "{doc}");
+}
+
 /// A folder of real public files kept outside the repository, in `../realdata/<rel>` beside
 /// the checkout (its PROVENANCE.md names the repository, commit and path of each file);
 /// `None`, with a notice, when it is not there.
