@@ -119,9 +119,13 @@ pub(crate) fn aside(file: &Input<'_>) -> Option<String> {
         );
     }
     (!is_evaluated(file) && agent_output(file.bytes)).then(|| {
-        "OpenHands agent output without an evaluation: its lines carry no `report` (the SWE-bench harness's \
-         verdict, which `update_output_with_eval.py` adds)"
-            .to_string()
+        let said = "OpenHands agent output without an evaluation: its lines carry no `report` (the SWE-bench \
+                    harness's verdict, which `update_output_with_eval.py` adds)";
+        // The runtime's evaluation of it, when the format found one beside it.
+        match file.beside().iter().filter_map(|p| file_name(p)).find(|n| is_eval_name(Path::new(n))) {
+            Some(evaluation) => format!("{said}; `{}` beside it is read instead", evaluation.to_string_lossy()),
+            None => said.to_string(),
+        }
     })
 }
 

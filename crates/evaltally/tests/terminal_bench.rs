@@ -174,6 +174,36 @@ fn harbor_show_gives_the_trials_tokens_and_file() {
     assert_eq!(runs[0]["result_at"]["path"], file.as_str(), "{doc}");
 }
 
+/// OpenHands' runtime evaluation `output.swebench_eval.jsonl` is the run while the
+/// `output.jsonl` beside it has no `report` (that file is set aside, naming it); once the
+/// summary `output.swebench_eval.md` says the reports were copied, `output.jsonl` is read and
+/// the evaluation and the summary are set aside, each in its own line: the run counts once.
+#[test]
+fn openhands_runtime_evaluation_is_read_until_its_reports_are_copied() {
+    let tests = |stdout: &str| -> u64 {
+        let doc: Value = serde_json::from_str(stdout).unwrap();
+        doc["models"].as_array().unwrap().iter().map(|m| m["overall"]["total"].as_u64().unwrap()).sum()
+    };
+    let lines = |path: &str| std::fs::read_to_string(evaltally_testkit::workspace_root().join(path)).unwrap();
+    let before = "testdata/shapes/swebench/openhands-swebench-eval";
+    let run = evaltally(&["stability", before, "--verbose", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(tests(&run.stdout), lines(&format!("{before}/output.swebench_eval.jsonl")).lines().count() as u64);
+    assert!(
+        run.stderr.contains("output.jsonl: note: skipped: OpenHands agent output without an evaluation")
+            && run.stderr.contains("`output.swebench_eval.jsonl` beside it is read instead"),
+        "{}",
+        run.stderr
+    );
+    let after = "testdata/shapes/swebench/openhands-swebench-eval-md/princeton-nlp__SWE-bench_Verified-test/CodeActAgent/acme-1.5_maxiter_100_N_v0.40.0-no-hint-run_2";
+    let run = evaltally(&["stability", after, "--verbose", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(tests(&run.stdout), lines(&format!("{after}/output.jsonl")).lines().count() as u64);
+    for set_aside in ["output.swebench_eval.jsonl: note: skipped", "output.swebench_eval.md: note: skipped"] {
+        assert!(run.stderr.contains(set_aside), "{set_aside}: {}", run.stderr);
+    }
+}
+
 /// A folder of real public files kept outside the repository, in `../realdata/<rel>` beside
 /// the checkout (its PROVENANCE.md names the repository, commit and path of each file);
 /// `None`, with a notice, when it is not there.
