@@ -227,8 +227,47 @@ fn subset_text(plan: &evaltally_analyzer::subset::SubsetPlan) -> String {
     match plan.size {
         Some(n) => {
             let _ = writeln!(out, "  {n} tests reach it: `evaltally subset PATH --size {n} -o subset.json`");
+            // Said when the fitted choice buys nothing on the median at that size.
+            if let Some(s) = plan.sizes.iter().find(|s| s.size == n && s.random_median_error <= s.median_error) {
+                let _ = writeln!(
+                    out,
+                    "  at {n} tests random subsets, each category scored by the plain mean of its tests, do as well on the median ({:.1} points)",
+                    100.0 * s.random_median_error
+                );
+            }
         }
         None => out.push_str("  no subset short of every test reaches it\n"),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use evaltally_analyzer::subset::{SizeTried, SubsetPlan};
+
+    fn plan(random_at_reached: f64) -> SubsetPlan {
+        let size = |size, median_error, random_median_error| SizeTried {
+            size,
+            median_error,
+            worst_error: 2.0 * median_error,
+            random_median_error,
+        };
+        SubsetPlan {
+            target_error: 0.015,
+            sizes: vec![size(100, 0.016, 0.026), size(200, 0.012, random_at_reached)],
+            size: Some(200),
+        }
+    }
+
+    /// The reached size is named, and random subsets are said to do as well on the median
+    /// only where they do.
+    #[test]
+    fn random_subsets_said_only_where_they_do_as_well() {
+        let worse = super::subset_text(&plan(0.013));
+        assert!(worse.contains("200 tests reach it"), "{worse}");
+        assert!(!worse.contains("random subsets"), "{worse}");
+        let alike = super::subset_text(&plan(0.011));
+        assert!(alike.contains("at 200 tests random subsets"), "{alike}");
+        assert!(alike.contains("(1.1 points)"), "{alike}");
+    }
 }
