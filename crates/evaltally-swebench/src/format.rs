@@ -208,10 +208,10 @@ impl Format for SweBench {
     fn beside(&self, path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
         if is_markdown(path) {
             markdown::beside(path, folder)
-        } else if let Some(summary) = openhands::eval_summary_name(path) {
+        } else if let Some((output, summary)) = openhands::evaluated_and_summary(path) {
             let names = folder.names();
-            if names.contains(&summary.as_str()) && names.contains(&"output.jsonl") {
-                vec![path.with_file_name(summary), path.with_file_name("output.jsonl")]
+            if names.contains(&summary.as_str()) && names.contains(&output.as_str()) {
+                vec![path.with_file_name(summary), path.with_file_name(output)]
             } else {
                 Vec::new()
             }

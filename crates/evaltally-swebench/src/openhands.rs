@@ -43,11 +43,12 @@ pub(crate) fn is_eval_name(path: &Path) -> bool {
     file_name(path).and_then(|n| n.to_str()).is_some_and(|n| n.len() > EVAL_SUFFIX.len() && n.ends_with(EVAL_SUFFIX))
 }
 
-/// The Markdown summary `update_output_with_eval.py` writes once it has copied the reports
-/// of `<output>.swebench_eval.jsonl` into `<output>.jsonl`: `<output>.swebench_eval.md`.
-pub(crate) fn eval_summary_name(path: &Path) -> Option<String> {
-    let name = file_name(path)?.to_str()?;
-    is_eval_name(path).then(|| format!("{}.md", name.strip_suffix(".jsonl").unwrap_or(name)))
+/// For `<output>.swebench_eval.jsonl`: the file it evaluates, `<output>.jsonl`, and the
+/// Markdown summary `update_output_with_eval.py` writes once it has copied the reports into
+/// that file, `<output>.swebench_eval.md`.
+pub(crate) fn evaluated_and_summary(path: &Path) -> Option<(String, String)> {
+    let stem = file_name(path)?.to_str()?.strip_suffix(EVAL_SUFFIX).filter(|s| !s.is_empty())?;
+    Some((format!("{stem}.jsonl"), format!("{stem}.swebench_eval.md")))
 }
 
 /// `output.critic_attempt_<k>.jsonl`: the attempts of OpenHands' iterative evaluation.
@@ -93,11 +94,10 @@ pub(crate) fn aside(file: &Input<'_>) -> Option<String> {
         // Its summary and `<output>.jsonl` beside it (the format asks for them only both
         // together): `update_output_with_eval.py` ran, and `<output>.jsonl` holds the same
         // reports.
-        let summary = eval_summary_name(file.path)?;
+        let (output, summary) = evaluated_and_summary(file.path)?;
         if !file.beside().iter().any(|p| file_name(p).is_some_and(|n| n == summary.as_str())) {
             return None;
         }
-        let output = file_name(file.path)?.to_string_lossy().replace(EVAL_SUFFIX, ".jsonl");
         return Some(format!(
             "OpenHands' runtime evaluation of `{output}`: `update_output_with_eval.py` has copied its \
              reports into `{output}` beside it (its summary `{summary}` is there), which is read"
