@@ -199,31 +199,15 @@ impl Format for SweBench {
     }
 
     /// A Markdown summary depends on the file it summarises and on `metadata.json`, when
-    /// the walk found them beside it; OpenHands' `output.swebench_eval.jsonl` on its summary
-    /// `output.swebench_eval.md` and `output.jsonl`, found both (the summary is written
-    /// once `output.jsonl` holds the same reports), and `output.jsonl` on that evaluation
-    /// without the summary (to name it when `output.jsonl` is set aside); a
-    /// `report.json` on an OpenHands `output.jsonl` beside it (OpenHands moves the run report
-    /// there; `output.jsonl` is read instead).
+    /// the walk found them beside it; OpenHands' output and runtime evaluation on each other
+    /// and the summary (`openhands::beside`); a `report.json` on an OpenHands
+    /// `output.jsonl` beside it (OpenHands moves the run report there; `output.jsonl` is read
+    /// instead).
     fn beside(&self, path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
         if is_markdown(path) {
             markdown::beside(path, folder)
-        } else if let Some((output, summary)) = openhands::evaluated_and_summary(path) {
-            let names = folder.names();
-            if names.contains(&summary.as_str()) && names.contains(&output.as_str()) {
-                vec![path.with_file_name(summary), path.with_file_name(output)]
-            } else {
-                Vec::new()
-            }
-        } else if openhands::is_output_name(path) {
-            // Its runtime evaluation, read instead while no summary says the reports were
-            // copied into it.
-            let names = folder.names();
-            if names.contains(&"output.swebench_eval.jsonl") && !names.contains(&"output.swebench_eval.md") {
-                vec![path.with_file_name("output.swebench_eval.jsonl")]
-            } else {
-                Vec::new()
-            }
+        } else if openhands::is_eval_name(path) || openhands::is_output_name(path) {
+            openhands::beside(path, folder)
         } else if evaltally_format::file_name(path).is_some_and(|n| n == "report.json")
             && folder.names().contains(&"output.jsonl")
         {

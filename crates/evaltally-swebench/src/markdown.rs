@@ -46,11 +46,10 @@ pub(crate) fn beside(path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
     let Some(stem) = file_name(path).and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(SUFFIX)) else {
         return Vec::new();
     };
-    let summarised = format!("{stem}.jsonl");
-    let evaluation = format!("{stem}.swebench_eval.jsonl");
+    let crate::openhands::Siblings { output, evaluation, .. } = crate::openhands::Siblings::of(stem);
     let dir = path.parent().unwrap_or(Path::new(""));
     let names = folder.names();
-    [summarised.as_str(), evaluation.as_str(), "metadata.json"]
+    [output.as_str(), evaluation.as_str(), "metadata.json"]
         .iter()
         .filter(|n| names.contains(n))
         .map(|n| dir.join(n))

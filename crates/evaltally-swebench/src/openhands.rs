@@ -13,11 +13,11 @@
 
 use std::collections::HashSet;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use evaltally_core::{Diagnostic, Finding, Message, Outcome, RunRecord, Status, TestDetail, TestRecord};
 use evaltally_format::fields::{built, fields, string};
-use evaltally_format::{Input, file_name};
+use evaltally_format::{Folder, Input, file_name};
 use serde_json::Value;
 
 use crate::report::{repository, runs_by_repository};
@@ -40,15 +40,57 @@ const EVAL_SUFFIX: &str = ".swebench_eval.jsonl";
 /// `<output>.swebench_eval.jsonl`: OpenHands' runtime evaluation of `<output>.jsonl`, each
 /// line's verdict in `test_result.report`.
 pub(crate) fn is_eval_name(path: &Path) -> bool {
-    file_name(path).and_then(|n| n.to_str()).is_some_and(|n| n.len() > EVAL_SUFFIX.len() && n.ends_with(EVAL_SUFFIX))
+    eval_stem(path).is_some()
 }
 
-/// For `<output>.swebench_eval.jsonl`: the file it evaluates, `<output>.jsonl`, and the
-/// Markdown summary `update_output_with_eval.py` writes once it has copied the reports into
-/// that file, `<output>.swebench_eval.md`.
-pub(crate) fn evaluated_and_summary(path: &Path) -> Option<(String, String)> {
-    let stem = file_name(path)?.to_str()?.strip_suffix(EVAL_SUFFIX).filter(|s| !s.is_empty())?;
-    Some((format!("{stem}.jsonl"), format!("{stem}.swebench_eval.md")))
+/// `<output>` of `<output>.swebench_eval.jsonl`.
+fn eval_stem(path: &Path) -> Option<&str> {
+    file_name(path)?.to_str()?.strip_suffix(EVAL_SUFFIX).filter(|s| !s.is_empty())
+}
+
+/// The names of the files of one OpenHands run that hold the same verdicts, from their stem
+/// `<output>`: the agent output the reports are copied into, the runtime evaluation they come
+/// from, and the summary written once they are copied.
+pub(crate) struct Siblings {
+    /// `<output>.jsonl`.
+    pub(crate) output: String,
+    /// `<output>.swebench_eval.jsonl`.
+    pub(crate) evaluation: String,
+    /// `<output>.swebench_eval.md`.
+    pub(crate) summary: String,
+}
+
+impl Siblings {
+    pub(crate) fn of(stem: &str) -> Self {
+        Self {
+            output: format!("{stem}.jsonl"),
+            evaluation: format!("{stem}{EVAL_SUFFIX}"),
+            summary: format!("{stem}.swebench_eval.md"),
+        }
+    }
+}
+
+/// The files beside an OpenHands file that what it is depends on, among those the walk
+/// found: for `<output>.swebench_eval.jsonl`, its summary and `<output>.jsonl` when both are
+/// there (the reports were copied: it is set aside); for `output.jsonl`, its runtime
+/// evaluation when no summary is there (read instead, and named when `output.jsonl` is set
+/// aside).
+pub(crate) fn beside(path: &Path, folder: &Folder<'_>) -> Vec<PathBuf> {
+    let names = folder.names();
+    let has = |n: &str| names.contains(&n);
+    let found = |n: String| vec![path.with_file_name(n)];
+    if let Some(stem) = eval_stem(path) {
+        let s = Siblings::of(stem);
+        if has(&s.summary) && has(&s.output) {
+            return [found(s.summary), found(s.output)].concat();
+        }
+    } else if is_output_name(path) {
+        let s = Siblings::of("output");
+        if has(&s.evaluation) && !has(&s.summary) {
+            return found(s.evaluation);
+        }
+    }
+    Vec::new()
 }
 
 /// `output.critic_attempt_<k>.jsonl`: the attempts of OpenHands' iterative evaluation.
@@ -94,7 +136,7 @@ pub(crate) fn aside(file: &Input<'_>) -> Option<String> {
         // Its summary and `<output>.jsonl` beside it (the format asks for them only both
         // together): `update_output_with_eval.py` ran, and `<output>.jsonl` holds the same
         // reports.
-        let (output, summary) = evaluated_and_summary(file.path)?;
+        let Siblings { output, summary, .. } = Siblings::of(eval_stem(file.path)?);
         if !file.beside().iter().any(|p| file_name(p).is_some_and(|n| n == summary.as_str())) {
             return None;
         }
