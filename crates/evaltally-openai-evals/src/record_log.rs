@@ -24,13 +24,24 @@ pub(crate) fn is_spec_line(line: &[u8]) -> bool {
     scanned.is_ok() && spec
 }
 
-/// The run, model and category a `spec` names: `run_id`, the completion functions joined
-/// with `+`, and `base_eval` (else `eval_name`).
+/// The run, model and category a `spec` names: `run_id`; the completion functions joined
+/// with `+` (before `completion_fns`, 2023-04: the completion models of `model_names`, else
+/// `model_name`); and `base_eval` (else `eval_name`).
 fn spec_identity(spec: &Value) -> (Option<String>, Option<String>, Option<String>) {
     let text = |k: &str| spec.get(k).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
-    let fns: Vec<&str> =
-        spec.get("completion_fns").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-    let model = (!fns.is_empty()).then(|| fns.join("+"));
+    let joined = |list: Option<&Value>| -> Option<String> {
+        let names: Vec<&str> = list
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .collect();
+        (!names.is_empty()).then(|| names.join("+"))
+    };
+    let model = joined(spec.get("completion_fns"))
+        .or_else(|| joined(spec.get("model_names").and_then(|m| m.get("completions"))))
+        .or_else(|| text("model_name"));
     (text("run_id"), model, text("base_eval").or_else(|| text("eval_name")))
 }
 
@@ -254,4 +265,23 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
         })
         .collect();
     (items, diagnostics)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(spec: &str) -> Option<String> {
+        spec_identity(&serde_json::from_str(spec).unwrap()).1
+    }
+
+    #[test]
+    fn the_model_is_read_from_every_spec_openai_evals_wrote() {
+        assert_eq!(model(r#"{"completion_fns": ["gpt-4o", "cot"]}"#).as_deref(), Some("gpt-4o+cot"));
+        // 2023-03 to 2023-04: `model_names` and `model_name`, no `completion_fns`.
+        let early = r#"{"model_name": "gpt-3.5-turbo", "model_names": {"completions": ["gpt-3.5-turbo", "gpt-4"]}}"#;
+        assert_eq!(model(early).as_deref(), Some("gpt-3.5-turbo+gpt-4"));
+        assert_eq!(model(r#"{"model_name": "gpt-3.5-turbo"}"#).as_deref(), Some("gpt-3.5-turbo"));
+        assert_eq!(model(r#"{"completion_fns": [], "model_name": ""}"#), None);
+    }
 }
