@@ -102,6 +102,10 @@ pub enum RunOutcome {
     Error,
     /// The prediction's patch was empty.
     EmptyPatch,
+    /// sb-cli: the evaluation run did not complete (`failed_ids`, "Failed runs").
+    EvalFailed,
+    /// sb-cli: not yet graded when the report was fetched (`pending_ids`).
+    Pending,
 }
 
 impl RunOutcome {
@@ -112,23 +116,53 @@ impl RunOutcome {
             Self::Unresolved => "unresolved",
             Self::Error => "error",
             Self::EmptyPatch => "empty_patch",
+            Self::EvalFailed => "eval_failed",
+            Self::Pending => "pending",
         }
     }
 
-    /// The outcome it counts as: an error instance (no per-instance report) errored, which
-    /// `--errors-as fail` turns back into SWE-bench's own counting (not resolved).
+    /// The key of the run report's list that gives it.
+    fn list(self) -> &'static str {
+        match self {
+            Self::Resolved => "resolved_ids",
+            Self::Unresolved => "unresolved_ids",
+            Self::Error => "error_ids",
+            Self::EmptyPatch => "empty_patch_ids",
+            Self::EvalFailed => "failed_ids",
+            Self::Pending => "pending_ids",
+        }
+    }
+
+    /// What a message says it was counted as.
+    fn counted_as(self) -> &'static str {
+        match self {
+            Self::Resolved => "resolved",
+            Self::Unresolved => "unresolved",
+            Self::Error => "error",
+            Self::EmptyPatch => "empty patch",
+            Self::EvalFailed => "an evaluation that did not complete",
+            Self::Pending => "pending",
+        }
+    }
+
+    /// The outcome it counts as: an error instance (no per-instance report) and an
+    /// evaluation run that did not complete errored, which `--errors-as fail` turns back
+    /// into SWE-bench's own counting (not resolved); a pending one is not judged yet.
     ///
     /// ```
     /// use evaltally_core::Outcome;
     /// use evaltally_swebench::report::RunOutcome;
     /// assert_eq!(RunOutcome::Error.outcome(), Outcome::Errored);
+    /// assert_eq!(RunOutcome::EvalFailed.outcome(), Outcome::Errored);
+    /// assert_eq!(RunOutcome::Pending.outcome(), Outcome::Unscored);
     /// assert_eq!(RunOutcome::EmptyPatch.outcome(), Outcome::Fail);
     /// ```
     pub fn outcome(self) -> Outcome {
         match self {
             Self::Resolved => Outcome::Pass,
-            Self::Error => Outcome::Errored,
+            Self::Error | Self::EvalFailed => Outcome::Errored,
             Self::Unresolved | Self::EmptyPatch => Outcome::Fail,
+            Self::Pending => Outcome::Unscored,
         }
     }
 }
@@ -160,6 +194,10 @@ pub struct RunReport {
     pub infra_failure_ids: Vec<String>,
     /// v5: `failure_reasons`, `{instance_id: reason}`.
     pub failure_reasons: Map<String, Value>,
+    /// sb-cli: `failed_ids`, submitted instances whose evaluation run did not complete.
+    pub failed_ids: Vec<String>,
+    /// sb-cli: `pending_ids`, submitted instances not yet graded.
+    pub pending_ids: Vec<String>,
 }
 
 impl RunReport {
@@ -180,20 +218,29 @@ impl RunReport {
             submitted_ids: ids(m, "submitted_ids"),
             infra_failure_ids: ids(m, "infra_failure_ids"),
             failure_reasons: m.get("failure_reasons").and_then(Value::as_object).cloned().unwrap_or_default(),
+            failed_ids: ids(m, "failed_ids"),
+            pending_ids: ids(m, "pending_ids"),
         }
     }
 
     /// Every instance with an outcome, in the report's order by outcome. An id listed
-    /// twice keeps its first outcome (resolved, unresolved, error, empty patch).
+    /// twice keeps its first outcome (resolved, unresolved, error, empty patch, and sb-cli's
+    /// failed and pending).
+    ///
+    /// ```
+    /// use evaltally_swebench::report::{RunOutcome, RunReport};
+    /// let v = serde_json::json!({"resolved_ids": ["a__b-1"], "unresolved_ids": [],
+    ///     "failed_ids": ["a__b-2"], "pending_ids": ["a__b-3"]});
+    /// assert_eq!(RunReport::from_value(&v).outcomes(), [
+    ///     ("a__b-1", RunOutcome::Resolved),
+    ///     ("a__b-2", RunOutcome::EvalFailed),
+    ///     ("a__b-3", RunOutcome::Pending),
+    /// ]);
+    /// ```
     pub fn outcomes(&self) -> Vec<(&str, RunOutcome)> {
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for (list, outcome) in [
-            (&self.resolved_ids, RunOutcome::Resolved),
-            (&self.unresolved_ids, RunOutcome::Unresolved),
-            (&self.error_ids, RunOutcome::Error),
-            (&self.empty_patch_ids, RunOutcome::EmptyPatch),
-        ] {
+        for (list, outcome) in self.lists() {
             for id in list {
                 if seen.insert(id.as_str()) {
                     out.push((id.as_str(), outcome));
@@ -215,32 +262,42 @@ impl RunReport {
     /// ]);
     /// ```
     pub fn contradictions(&self) -> Vec<String> {
-        let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        let mut first: std::collections::HashMap<&str, RunOutcome> = std::collections::HashMap::new();
         let mut out = Vec::new();
-        for (list, name) in [
-            (&self.resolved_ids, "resolved_ids"),
-            (&self.unresolved_ids, "unresolved_ids"),
-            (&self.error_ids, "error_ids"),
-            (&self.empty_patch_ids, "empty_patch_ids"),
-        ] {
+        for (list, outcome) in self.lists() {
+            let name = outcome.list();
             for id in list {
                 match first.get(id.as_str()) {
-                    Some(&earlier) if earlier == name => {
+                    Some(&earlier) if earlier == outcome => {
                         out.push(format!("instance `{id}` is listed twice in `{name}`; counted once"));
                     }
                     Some(&earlier) => {
-                        let counted = earlier.trim_end_matches("_ids").replace('_', " ");
                         out.push(format!(
-                            "instance `{id}` is in both `{earlier}` and `{name}`; counted as {counted} (the first)"
+                            "instance `{id}` is in both `{}` and `{name}`; counted as {} (the first)",
+                            earlier.list(),
+                            earlier.counted_as()
                         ));
                     }
                     None => {
-                        first.insert(id, name);
+                        first.insert(id, outcome);
                     }
                 }
             }
         }
         out
+    }
+
+    /// The lists that give an instance its outcome, in the order an id listed in two keeps
+    /// the first.
+    fn lists(&self) -> [(&Vec<String>, RunOutcome); 6] {
+        [
+            (&self.resolved_ids, RunOutcome::Resolved),
+            (&self.unresolved_ids, RunOutcome::Unresolved),
+            (&self.error_ids, RunOutcome::Error),
+            (&self.empty_patch_ids, RunOutcome::EmptyPatch),
+            (&self.failed_ids, RunOutcome::EvalFailed),
+            (&self.pending_ids, RunOutcome::Pending),
+        ]
     }
 
     /// The outcome of one instance, if the report lists it.

@@ -59,8 +59,8 @@ const COUNTS: [(&str, Option<&str>); 13] = [
     ("ambiguous_failure_instances", Some("ambiguous_failure_ids")),
     ("unstopped_instances", Some("unstopped_containers")),
     // sb-cli reports only.
-    ("pending_instances", None),
-    ("failed_instances", None),
+    ("pending_instances", Some("pending_ids")),
+    ("failed_instances", Some("failed_ids")),
 ];
 
 /// The counts of a run report that differ from the length of the list they count
@@ -83,7 +83,7 @@ pub fn stored_counts_that_differ(doc: &Value) -> Vec<(&'static str, f64, usize)>
 }
 
 /// Lists of instance ids.
-const ID_LISTS: [&str; 9] = [
+const ID_LISTS: [&str; 11] = [
     "completed_ids",
     "incomplete_ids",
     "empty_patch_ids",
@@ -93,6 +93,9 @@ const ID_LISTS: [&str; 9] = [
     "error_ids",
     "infra_failure_ids",
     "ambiguous_failure_ids",
+    // sb-cli reports only.
+    "failed_ids",
+    "pending_ids",
 ];
 
 /// Lists of container and image names.
@@ -186,7 +189,14 @@ fn run_report(c: &mut Checker, doc: &Value) {
     field(c, m, "$", "model_name_or_path", Want::Str);
     known.extend(["failure_reasons", "schema_version", "model_name_or_path"]);
     unknown_keys(c, m, "$", &known, "a SWE-bench run report");
-    let missing: Vec<&str> = CORE.iter().copied().filter(|k| !m.contains_key(*k) && *k != "schema_version").collect();
+    // sb-cli's reports (told by their `failed_ids` and `pending_ids`) have no empty-patch keys.
+    let sb_cli = m.contains_key("failed_ids") || m.contains_key("pending_ids");
+    let missing: Vec<&str> = CORE
+        .iter()
+        .copied()
+        .filter(|k| !m.contains_key(*k) && *k != "schema_version")
+        .filter(|k| !(sb_cli && k.starts_with("empty_patch_")))
+        .collect();
     if !missing.is_empty() {
         c.warn("$", format!("missing {}, which the harness writes in every version since v2.1", and_list(&missing)));
     }
@@ -248,6 +258,9 @@ fn run_report(c: &mut Checker, doc: &Value) {
     subset("unresolved_ids", "completed_ids", "only a completed instance is graded", true);
     for part in ["completed_ids", "empty_patch_ids", "error_ids", "resolved_ids", "unresolved_ids"] {
         subset(part, "submitted_ids", "the harness only evaluates submitted predictions", true);
+    }
+    for part in ["failed_ids", "pending_ids"] {
+        subset(part, "submitted_ids", "sb-cli only evaluates submitted predictions", false);
     }
     let unres_or_err: Option<HashSet<&str>> = match (set("unresolved_ids"), set("error_ids")) {
         (Some(a), Some(b)) => Some(a.union(&b).copied().collect()),

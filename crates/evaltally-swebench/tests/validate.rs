@@ -111,6 +111,31 @@ fn swebench_checks_on_broken_reports() {
     insta::assert_snapshot!(out);
 }
 
+/// Expected: sb-cli's report (`testdata/shapes/swebench/sb-cli-report`) validates without a
+/// word (its `failed_ids` and `pending_ids` are known, its missing empty-patch keys are
+/// sb-cli's way); a failed id outside `submitted_ids` is warned about, and a count that
+/// differs from its list is an error, as the harness's are.
+#[test]
+fn sb_cli_reports_validate_and_their_own_lists_are_checked() {
+    let path = testdata("shapes/swebench/sb-cli-report/sb-cli-reports/swe-bench_verified__test__acme-run-1.json");
+    let mut doc = load(&path);
+    assert_eq!(detect(&doc), Some(Format::RunReport));
+    let findings = validate(&doc, Format::RunReport);
+    assert!(findings.is_empty(), "{}", render(&findings));
+    doc["failed_ids"].as_array_mut().unwrap().push(json!("ghost__ghost-1"));
+    let findings = validate(&doc, Format::RunReport);
+    let said = render(&findings);
+    assert_eq!(errors(&findings).len(), 1, "{said}");
+    assert_eq!(errors(&findings)[0].path, "$.failed_instances", "{said}");
+    assert!(said.contains("warning: has \"ghost__ghost-1\" not in submitted_ids"), "{said}");
+    // Without sb-cli's lists, the empty-patch keys are missed again.
+    let mut harness = doc.clone();
+    for k in ["failed_ids", "pending_ids", "failed_instances", "pending_instances"] {
+        harness.as_object_mut().unwrap().remove(k);
+    }
+    assert!(render(&validate(&harness, Format::RunReport)).contains("missing empty_patch_instances"));
+}
+
 fn exercise(doc: &Value) {
     for format in [Format::RunReport, Format::InstanceReport] {
         for f in validate(doc, format) {
