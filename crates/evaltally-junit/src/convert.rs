@@ -67,6 +67,19 @@ impl JunitRun {
         group(tests, run_name, model, &self.source, self.meta())
     }
 
+    /// How many kept test cases did not run (`<skipped>`, `GoogleTest`'s `notrun`), which
+    /// [`category_runs`](Self::category_runs) does not list.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// let xml = r#"<testsuite name="s"><testcase name="a"/><testcase name="b"><skipped/></testcase>
+    ///   <testcase name="c"><skipped type="evaltally.unscored"/></testcase></testsuite>"#;
+    /// assert_eq!(evaltally_junit::read(xml, Path::new("r.xml")).unwrap().not_run(), 1);
+    /// ```
+    pub fn not_run(&self) -> usize {
+        self.kept().filter(|case| case.outcome().is_none()).count()
+    }
+
     /// The report as a run record: every kept test case in document order (skipped ones
     /// with no outcome), with durations, messages, tokens and costs.
     ///

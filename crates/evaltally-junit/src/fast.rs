@@ -728,7 +728,7 @@ impl<'a> Scanner<'a> {
 
     /// Category runs, unless something the reader would warn about turns up at the end:
     /// declared counts that disagree, or a duplicate test.
-    fn finish(self, source: &Path) -> Fast<Vec<CategoryRun>> {
+    fn finish(self, source: &Path) -> Fast<(Vec<CategoryRun>, usize)> {
         let suites = &self.suites;
         let (counted, total) =
             count_cases(suites.len(), |i| suites[i].parent, self.cases.iter().map(|c| (c.status, c.suite)));
@@ -755,6 +755,7 @@ impl<'a> Scanner<'a> {
         let run = run_name(run_property, source);
         let model = model.unwrap_or("unknown");
         let errors_fail = self.producer.errors_are_failures();
+        let mut not_run = 0;
         let tests = self.cases.iter().zip(&named).filter_map(|(case, n)| {
             let deciding = match case.status {
                 CaseStatus::Skipped => case.skip_type.as_deref(),
@@ -767,22 +768,26 @@ impl<'a> Scanner<'a> {
                 }
                 status => status,
             };
-            let outcome = status.outcome(deciding)?;
+            let Some(outcome) = status.outcome(deciding) else {
+                not_run += 1;
+                return None;
+            };
             let label =
                 if matches!(outcome, Outcome::Fail | Outcome::Errored) { status.error_label(deciding) } else { None };
             Some((n.category, n.id.as_ref(), outcome, label))
         });
         let meta = run_meta(self.timestamp.as_deref(), self.hostname.as_deref());
-        Ok(group(tests, &run, model, source, meta))
+        let runs = group(tests, &run, model, source, meta);
+        Ok((runs, not_run))
     }
 }
 
 /// The category runs of the report in `bytes`, as [`JunitRun::category_runs`] gives them
-/// with the run named and the model taken as the reader does, or `None` when the reader must
-/// read it (see the module documentation).
+/// with the run named and the model taken as the reader does, and how many of its tests did
+/// not run; or `None` when the reader must read it (see the module documentation).
 ///
 /// [`JunitRun::category_runs`]: crate::JunitRun::category_runs
-pub(crate) fn category_runs(bytes: &[u8], source: &Path) -> Option<Vec<CategoryRun>> {
+pub(crate) fn category_runs(bytes: &[u8], source: &Path) -> Option<(Vec<CategoryRun>, usize)> {
     let text = evaltally_format::utf8(bytes)?;
     // Control characters XML forbids are the reader's to report.
     if crate::read::control_characters(bytes).is_some() {

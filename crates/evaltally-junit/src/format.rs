@@ -69,13 +69,16 @@ impl Format for Junit {
 
     /// A tag-and-attribute scanner first (the fast path); the reader when it hands over.
     fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
-        if let Some(runs) = crate::fast::category_runs(file.bytes, file.path) {
-            return Read { runs, diagnostics: Vec::new() };
+        if let Some((runs, not_run)) = crate::fast::category_runs(file.bytes, file.path) {
+            return Read { runs, diagnostics: not_run_info(file.path, not_run).into_iter().collect() };
         }
         match read_bytes(file.bytes, file.path) {
             Ok(run) => {
                 let runs = run.category_runs(&run.run_name(), model(&run));
-                Read { runs, diagnostics: run.diagnostics }
+                let not_run = not_run_info(file.path, run.not_run());
+                let mut diagnostics = run.diagnostics;
+                diagnostics.extend(not_run);
+                Read { runs, diagnostics }
             }
             Err(e) => Read { runs: Vec::new(), diagnostics: vec![e.to_diagnostic()] },
         }
@@ -119,6 +122,7 @@ impl Format for Junit {
                         Finding::warning(at, d.message.clone())
                     }
                 })
+                .chain(not_run_info(file.path, run.not_run()).map(|d| Finding::info("file", d.message)))
                 .collect(),
             Err(e) => {
                 let d = e.to_diagnostic();
@@ -127,6 +131,18 @@ impl Format for Junit {
         };
         vec![FileValidation::new(file.path, crate::FORMAT, findings)]
     }
+}
+
+/// The fact that `n` of the report's test cases did not run, which are in no run: said with
+/// `--verbose` and by `validate`, as nothing is wrong.
+fn not_run_info(path: &Path, n: usize) -> Option<Diagnostic> {
+    let tests = if n == 1 { "test case" } else { "test cases" };
+    (n > 0).then(|| {
+        Diagnostic::info(
+            path,
+            format!("{n} {tests} did not run (`<skipped>`, or GoogleTest's `notrun`): not in the run, counted nowhere"),
+        )
+    })
 }
 
 impl JunitError {

@@ -18,9 +18,11 @@ fn slow(bytes: &[u8], path: &Path) -> Option<Vec<CategoryRun>> {
 /// Checks that the fast path, when it reads `bytes`, agrees with the reader; returns
 /// whether it read them.
 fn agree(bytes: &[u8], path: &Path) -> bool {
-    let Some(fast) = super::category_runs(bytes, path) else { return false };
+    let Some((fast, not_run)) = super::category_runs(bytes, path) else { return false };
     let slow = slow(bytes, path);
     assert_eq!(Some(&fast), slow.as_ref(), "{}:\n{}", path.display(), String::from_utf8_lossy(bytes));
+    let slow_not_run = read_bytes(bytes, path).map(|r| r.not_run()).ok();
+    assert_eq!(Some(not_run), slow_not_run, "{}: tests that did not run", path.display());
     // Nothing the reader warns about is read by the fast path.
     let warnings = read_bytes(bytes, path).map(|r| r.diagnostics).unwrap_or_default();
     assert!(warnings.is_empty(), "{}: fast path read a file the reader warns about: {warnings:?}", path.display());
@@ -76,7 +78,7 @@ const PLAIN: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 #[test]
 fn fast_path_reads_plain_reports_as_the_reader_does() {
     assert!(agree(PLAIN.as_bytes(), Path::new("nightly.xml")), "the fast path handed a plain report over");
-    let runs = super::category_runs(PLAIN.as_bytes(), Path::new("nightly.xml")).unwrap();
+    let (runs, _) = super::category_runs(PLAIN.as_bytes(), Path::new("nightly.xml")).unwrap();
     assert_eq!((runs[0].run.as_str(), runs[0].model.as_str()), ("nightly", "acme & co"));
     // One `<failure>` fails; one `<error>` errored.
     assert_eq!((runs[0].len(), runs[0].passed(), runs[0].failed(), runs[0].errored()), (4, 1, 1, 1));
