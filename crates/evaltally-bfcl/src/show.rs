@@ -23,7 +23,7 @@ struct Found {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Diagnostic> {
-    evaltally_format::file::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))
+    evaltally_format::file::read_or_error(path)
 }
 
 /// Finds the result line of `id` and its position among the file's tests.

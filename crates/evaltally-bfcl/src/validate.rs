@@ -224,7 +224,7 @@ fn read(path: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
     match evaltally_format::file::read(path) {
         Ok(b) => Some(b),
         Err(e) => {
-            report.file_error(format!("cannot read file: {e}"));
+            report.file_error(evaltally_format::file::cannot_read(&e));
             None
         }
     }

@@ -109,6 +109,26 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// How every reader says a file could not be read: `cannot read file: <the cause>`.
+///
+/// ```
+/// let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+/// assert_eq!(evaltally_format::file::cannot_read(&e), "cannot read file: permission denied");
+/// ```
+pub fn cannot_read(e: &std::io::Error) -> String {
+    format!("cannot read file: {e}")
+}
+
+/// [`read`], a failure said as an error on `path` ([`cannot_read`]).
+///
+/// ```
+/// let err = evaltally_format::file::read_or_error(std::path::Path::new("no/such/file.json")).unwrap_err();
+/// assert!(err.is_error() && err.message.starts_with("cannot read file: "));
+/// ```
+pub fn read_or_error(path: &Path) -> Result<Vec<u8>, evaltally_core::Diagnostic> {
+    read(path).map_err(|e| evaltally_core::Diagnostic::error(path, cannot_read(&e)))
+}
+
 /// Reads until the buffer holds at least `at_least` bytes or the file ends.
 fn read_until(file: &File, buf: &mut Vec<u8>, at_least: usize) -> std::io::Result<()> {
     while buf.len() < at_least {

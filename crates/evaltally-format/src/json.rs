@@ -121,7 +121,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic>
 /// Reads and parses a JSON file (for files a unit reads itself, outside the pipeline's
 /// buffer: the per-instance reports a run report points to, say).
 pub fn read(path: &Path) -> Result<serde_json::Value, Diagnostic> {
-    let bytes = crate::file::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))?;
+    let bytes = crate::file::read_or_error(path)?;
     parse(path, &bytes)
 }
 

@@ -431,7 +431,7 @@ impl SniffedFile {
     }
 
     fn unreadable(&self, e: &std::io::Error) -> Diagnostic {
-        Diagnostic::error(&self.file.path, format!("cannot read file: {e}"))
+        Diagnostic::error(&self.file.path, crate::file::cannot_read(e))
     }
 
     /// Why no format took the file. An error when it looks like JSON cut short or damaged
@@ -642,7 +642,7 @@ impl Unit for SniffedFile {
                 files: vec![FileValidation::new(
                     path,
                     "unknown",
-                    vec![Finding::error("file", format!("cannot read file: {e}"))],
+                    vec![Finding::error("file", crate::file::cannot_read(&e))],
                 )],
                 diagnostics: Vec::new(),
             },

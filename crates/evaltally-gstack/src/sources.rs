@@ -80,8 +80,7 @@ pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<(Value, Option<Dia
 /// Reads one result file: the run (with `source` set) and warnings about what was left out
 /// or assumed; an error when the file cannot be read, is not JSON, or is not a gstack result.
 pub fn read(path: &Path) -> Result<(GstackRun, Vec<Diagnostic>), Diagnostic> {
-    let bytes =
-        evaltally_format::file::read(path).map_err(|e| Diagnostic::error(path, format!("cannot read file: {e}")))?;
+    let bytes = evaltally_format::file::read_or_error(path)?;
     read_bytes(path, &bytes)
 }
 

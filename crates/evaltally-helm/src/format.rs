@@ -163,7 +163,7 @@ impl RunFolder {
         let mut buf = std::mem::take(&mut scratch.buf);
         let out = match evaltally_format::read_file(&self.file.path, self.file.size, &mut buf) {
             Ok(()) => then(&Input::new(&self.file.path, &buf, self.file.named)),
-            Err(e) => unreadable(Diagnostic::error(&self.file.path, format!("cannot read file: {e}"))),
+            Err(e) => unreadable(Diagnostic::error(&self.file.path, evaltally_format::file::cannot_read(&e))),
         };
         scratch.buf = buf;
         out

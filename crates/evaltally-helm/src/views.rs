@@ -108,7 +108,10 @@ fn request_states(stats: &Path, diagnostics: &mut Vec<Diagnostic>) -> Vec<Value>
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
         Err(e) => {
-            diagnostics.push(Diagnostic::warning(&path, format!("cannot read file: {e}; shown without prompts")));
+            diagnostics.push(Diagnostic::warning(
+                &path,
+                format!("{}; shown without prompts", evaltally_format::file::cannot_read(&e)),
+            ));
             return Vec::new();
         }
     };

@@ -156,7 +156,7 @@ impl JunitError {
     /// ```
     pub fn to_diagnostic(&self) -> Diagnostic {
         match self {
-            JunitError::Io { path, source } => Diagnostic::error(path, format!("cannot read file: {source}")),
+            JunitError::Io { path, source } => Diagnostic::error(path, evaltally_format::file::cannot_read(source)),
             JunitError::Encoding { path, line, column, .. } => Diagnostic::error(
                 path,
                 "expected UTF-8 text (or UTF-16 with a byte order mark), found an invalid byte sequence",

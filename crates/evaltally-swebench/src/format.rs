@@ -463,7 +463,7 @@ impl Unit for InstanceLogs {
                 Err(e) => files.push(FileValidation::new(
                     path,
                     "unknown",
-                    vec![Finding::error("file", format!("cannot read file: {e}"))],
+                    vec![Finding::error("file", evaltally_format::file::cannot_read(&e))],
                 )),
             }
         }

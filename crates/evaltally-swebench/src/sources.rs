@@ -235,7 +235,7 @@ pub(crate) fn instance_reports(
     let mut first: std::collections::HashMap<String, &Path> = std::collections::HashMap::with_capacity(reports.len());
     for (id, path) in reports {
         if let Err(e) = evaltally_format::read_file(path, 0, buf) {
-            diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
+            diagnostics.push(Diagnostic::error(path, evaltally_format::file::cannot_read(&e)));
             continue;
         }
         let fast = if tests_status {

@@ -259,7 +259,7 @@ impl Job {
         let mut read = Vec::with_capacity(self.trials.len());
         for (path, meta) in &self.trials {
             if let Err(e) = load(path, meta.as_ref(), &mut scratch.buf) {
-                diagnostics.push(Diagnostic::error(path, format!("cannot read file: {e}")));
+                diagnostics.push(Diagnostic::error(path, evaltally_format::file::cannot_read(&e)));
                 continue;
             }
             match trial(path, &scratch.buf, &mut diagnostics) {
@@ -391,7 +391,7 @@ impl Unit for Job {
                     findings.extend(said.into_iter().map(|d| Finding::from_diagnostic(d, "$")));
                     findings
                 }
-                Err(e) => vec![Finding::error("file", format!("cannot read file: {e}"))],
+                Err(e) => vec![Finding::error("file", evaltally_format::file::cannot_read(&e))],
             };
             files.push(FileValidation::new(path, crate::FORMAT, findings));
         }
