@@ -138,7 +138,7 @@ impl Format for LmEval {
 
     fn show(&self, file: &Input<'_>, test: &str, options: &Options) -> Shown {
         Shown {
-            details: crate::show(file.path, file.bytes, test, &beside(file), &options.scoring).into_iter().collect(),
+            details: crate::show(file.path, file.bytes, test, &beside(file), &options.scoring),
             diagnostics: Vec::new(),
         }
     }

@@ -267,45 +267,77 @@ pub fn read_bytes(path: &Path, bytes: &[u8], model: &str, scoring: &Scoring) -> 
     read_with(path, bytes, &beside, scoring)
 }
 
-/// [`read_bytes`], with what the results file beside it says.
+/// [`read_bytes`], with what the results file beside it says. A log that keeps each
+/// repeat's score (`scores_per_repeat`, lm-eval 0.5 with `repeats` > 1) is a run per repeat,
+/// named `<date>#repeat-<k>`.
+///
+/// ```
+/// use std::path::Path;
+/// use evaltally_format::Scoring;
+/// let log = br#"{"doc_id": 0, "metrics": ["exact_match"], "exact_match": 0.5, "scores_per_repeat": {"exact_match": [1.0, 0.0]}}"#;
+/// let path = Path::new("samples_arith_2026-05-20T10-00-00.1.jsonl");
+/// let read = evaltally_lmeval::read_bytes(path, log, "acme-7b", &Scoring::default());
+/// let runs: Vec<_> = read.runs.iter().map(|r| (r.run.as_str(), r.passed())).collect();
+/// assert_eq!(runs, [("2026-05-20T10-00-00.1#repeat-1", 1), ("2026-05-20T10-00-00.1#repeat-2", 0)]);
+/// ```
 pub fn read_with(path: &Path, bytes: &[u8], beside: &Beside, scoring: &Scoring) -> Read {
-    let (run, diagnostics) = judged(path, bytes, beside, scoring, |_, _, _| {});
-    Read { runs: run.into_iter().collect(), diagnostics }
+    let (runs, diagnostics) = judged(path, bytes, beside, scoring, |_, _, _, _| {});
+    Read { runs, diagnostics }
 }
 
-/// The run of a samples file and the metric that judged it, `each` told every failing
-/// document's id and value.
+/// The runs of a samples file (one, or one per repeat), `each` told every failure's run
+/// (its index), document id, metric and value.
 fn judged(
     path: &Path,
     bytes: &[u8],
     beside: &Beside,
     scoring: &Scoring,
-    mut each: impl FnMut(&str, &str, f64),
-) -> (Option<CategoryRun>, Vec<Diagnostic>) {
+    mut each: impl FnMut(usize, &str, &str, f64),
+) -> (Vec<CategoryRun>, Vec<Diagnostic>) {
     let (task, date) = place(path, beside);
-    let mut run = CategoryRun::new(date, &beside.model, task);
-    run.sources.push(path.to_path_buf());
-    run.meta = meta(beside).map(std::sync::Arc::new);
+    let new_run = |name: String| {
+        let mut run = CategoryRun::new(name, &beside.model, &task);
+        run.sources.push(path.to_path_buf());
+        run.meta = meta(beside).map(std::sync::Arc::new);
+        run
+    };
     let mut diagnostics: Vec<Diagnostic> = beside.problem.iter().cloned().collect();
     let docs = documents(path, bytes, &beside.filters, &mut diagnostics);
-    let Some(metric) = samples::metric(path, &docs, scoring, &mut diagnostics) else {
-        return (None, diagnostics);
+    let (metric, repeated) = match samples::repeat_metric(path, &docs, scoring, &mut diagnostics) {
+        Some(metric) => (metric, true),
+        None => match samples::metric(path, &docs, scoring, &mut diagnostics) {
+            Some(metric) => (metric, false),
+            None => return (Vec::new(), diagnostics),
+        },
     };
     let label = scoring.fail_label(&metric);
+    let mut runs = if repeated {
+        let count = docs.iter().filter_map(|d| d.repeated(&metric)).map(<[f64]>::len).max().unwrap_or(0);
+        (1..=count).map(|k| new_run(format!("{date}#repeat-{k}"))).collect()
+    } else {
+        vec![new_run(date.clone())]
+    };
     for doc in &docs {
-        match doc.value(&metric) {
-            Some(value) if scoring.passes(value) => run.push(&doc.id, Outcome::Pass, None),
-            Some(value) => {
+        let single = if repeated { None } else { doc.value(&metric) };
+        let scores = if repeated { doc.repeated(&metric) } else { single.as_ref().map(std::slice::from_ref) };
+        let Some(scores) = scores else {
+            let what = if repeated { "no per-repeat" } else { "no numeric" };
+            diagnostics.push(
+                Diagnostic::error(path, format!("document {}: {what} `{metric}`; left out", doc.id)).at_line(doc.line),
+            );
+            continue;
+        };
+        for (k, (&value, run)) in scores.iter().zip(runs.iter_mut()).enumerate() {
+            if scoring.passes(value) {
+                run.push(&doc.id, Outcome::Pass, None);
+            } else {
                 run.push(&doc.id, Outcome::Fail, Some(&label));
-                each(&doc.id, &metric, value);
+                each(k, &doc.id, &metric, value);
             }
-            None => diagnostics.push(
-                Diagnostic::error(path, format!("document {}: no numeric `{metric}`; left out", doc.id))
-                    .at_line(doc.line),
-            ),
         }
     }
-    ((!run.is_empty()).then_some(run), diagnostics)
+    runs.retain(|r| !r.is_empty());
+    (runs, diagnostics)
 }
 
 /// The task and run of a samples file: from its name, else from the results file beside it
@@ -329,13 +361,14 @@ pub fn records(
     beside: &Beside,
     scoring: &Scoring,
 ) -> (Vec<evaltally_core::RunRecord>, Vec<Diagnostic>) {
-    let mut messages: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    let (run, diagnostics) = judged(path, bytes, beside, scoring, |id, metric, value| {
-        messages.insert(id.to_string(), scoring.fail_message(metric, value));
+    let mut messages: std::collections::HashMap<(usize, String), String> = std::collections::HashMap::new();
+    let (runs, diagnostics) = judged(path, bytes, beside, scoring, |k, id, metric, value| {
+        messages.insert((k, id.to_string()), scoring.fail_message(metric, value));
     });
-    let runs = run
+    let runs = runs
         .iter()
-        .map(|run| evaltally_core::RunRecord {
+        .enumerate()
+        .map(|(k, run)| evaltally_core::RunRecord {
             run: run.run.clone(),
             model: run.model.clone(),
             format: FORMAT.to_string(),
@@ -348,7 +381,7 @@ pub fn records(
                     category: run.category.clone(),
                     outcome: Some(t.outcome),
                     error_type: t.error_type.map(|e| e.as_str().to_string()),
-                    error_message: messages.get(t.id).cloned(),
+                    error_message: messages.get(&(k, t.id.to_string())).cloned(),
                     ..evaltally_core::TestRecord::default()
                 })
                 .collect(),
@@ -358,33 +391,57 @@ pub fn records(
     (runs, diagnostics)
 }
 
-/// Everything a samples file says about document `id` (as [`read_with`] names it): its
-/// outcome, the prompt as the question, the target as expected answer, the filtered
-/// response as the answer, and the metrics as details.
+/// Everything a samples file says about document `id` (as [`read_with`] names it), once
+/// per run it is in (a run per repeat when the log keeps each repeat's score): its outcome,
+/// the prompt as the question, the target as expected answer, the filtered response as the
+/// answer (the repeat's own, when there is one per repeat), and the metrics as details (with
+/// `scores_per_repeat`).
 pub fn show(
     path: &Path,
     bytes: &[u8],
     id: &str,
     beside: &Beside,
     scoring: &Scoring,
-) -> Option<evaltally_core::TestDetail> {
+) -> Vec<evaltally_core::TestDetail> {
     use evaltally_core::{Status, TestDetail};
-    let (task, date) = place(path, beside);
+    let (task, _) = place(path, beside);
     let read = read_with(path, bytes, beside, scoring);
-    let test = read
+    let tests: Vec<(usize, &str, Outcome, Option<String>)> = read
         .runs
-        .first()?
-        .tests()
-        .find(|t| t.id == id)
-        .map(|t| (t.outcome, t.error_type.map(|e| e.as_str().to_string())))?;
+        .iter()
+        .enumerate()
+        .filter_map(|(k, run)| {
+            let t = run.tests().find(|t| t.id == id)?;
+            Some((k, run.run.as_str(), t.outcome, t.error_type.map(|e| e.as_str().to_string())))
+        })
+        .collect();
+    if tests.is_empty() {
+        return Vec::new();
+    }
     let docs = samples::full_documents(path, bytes, &beside.filters);
-    let doc: &Doc = docs.iter().find(|d| d.id == id)?;
-    let status = if test.0 == Outcome::Pass { Status::Passed } else { Status::Failed };
-    let mut d = TestDetail::new(&date, &beside.model, &task, id, status);
-    d.error_type = test.1;
-    let full = doc.full.as_ref()?;
+    let Some(doc) = docs.iter().find(|d| d.id == id) else { return Vec::new() };
+    let Some(full) = doc.full.as_ref() else { return Vec::new() };
+    let repeats = read.runs.len();
+    tests
+        .into_iter()
+        .map(|(k, run, outcome, error_type)| {
+            let status = if outcome == Outcome::Pass { Status::Passed } else { Status::Failed };
+            let mut d = TestDetail::new(run, &beside.model, &task, id, status);
+            d.error_type = error_type;
+            detail(&mut d, doc, full, (repeats > 1).then_some(k));
+            d
+        })
+        .collect()
+}
+
+/// The detail of document `doc` (`full` as parsed) in one run, `repeat` its index when the
+/// runs are repeats.
+fn detail(d: &mut evaltally_core::TestDetail, doc: &Doc, full: &Value, repeat: Option<usize>) {
     d.expected = full.get("target").or_else(|| full.get("truth")).cloned();
-    d.answer = full.get("filtered_resps").cloned();
+    let filtered = full.get("filtered_resps");
+    // One request's responses, one per repeat: `[[r1, r2, …]]`.
+    let own = repeat.and_then(|k| filtered?.as_array().filter(|a| a.len() == 1)?.first()?.as_array()?.get(k));
+    d.answer = own.or(filtered).cloned();
     // The prompt the model was given: the first request's first argument (its context),
     // `arguments.gen_args_0.arg_0` from v0.4.3, `arguments[0][0]` before.
     let arguments = full.get("arguments");
@@ -395,10 +452,12 @@ pub fn show(
     if let Some(prompt) = first.and_then(Value::as_str) {
         d.question = vec![vec![evaltally_core::Message { role: "user".to_string(), content: prompt.to_string() }]];
     }
-    let metrics: serde_json::Map<String, Value> =
+    let mut metrics: serde_json::Map<String, Value> =
         doc.metrics.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
+    if let Some(per_repeat) = full.get("scores_per_repeat") {
+        metrics.insert("scores_per_repeat".to_string(), per_repeat.clone());
+    }
     d.error_details = Some(Value::Object(metrics));
-    Some(d)
 }
 
 #[cfg(test)]
@@ -413,6 +472,62 @@ mod tests {
         let path = dir.join("results.json");
         std::fs::write(&path, doc.to_string()).unwrap();
         path
+    }
+
+    fn outcomes(runs: &[CategoryRun]) -> Vec<(String, String)> {
+        runs.iter()
+            .map(|r| (r.run.clone(), r.tests().map(|t| if t.outcome == Outcome::Pass { 'P' } else { 'F' }).collect()))
+            .collect()
+    }
+
+    /// lm-eval 0.5 with `repeats` > 1: each repeat's scores (`scores_per_repeat`) are a run,
+    /// where the reduced value (a mean) would be read as one run failing the document.
+    #[test]
+    fn each_repeat_is_a_run() {
+        let path = Path::new("samples_arith_2026-05-20T10-00-00.1.jsonl");
+        let lines = br#"{"doc_id": 0, "metrics": ["exact_match", "pass@1(f1)"], "exact_match": 0.5, "pass@1(f1)": 1.0, "scores_per_repeat": {"exact_match": [1.0, 0.0], "f1": [0.5, 0.25]}}
+{"doc_id": 1, "metrics": ["exact_match"], "exact_match": 1.0, "scores_per_repeat": {"exact_match": [1.0, 1.0]}}
+{"doc_id": 2, "metrics": ["exact_match"], "exact_match": 0.0}
+"#;
+        let scoring = Scoring::default();
+        let read = read_bytes(path, lines, "acme-7b", &scoring);
+        assert_eq!(
+            outcomes(&read.runs),
+            [
+                ("2026-05-20T10-00-00.1#repeat-1".to_string(), "PP".to_string()),
+                ("2026-05-20T10-00-00.1#repeat-2".to_string(), "FP".to_string())
+            ]
+        );
+        // A document without its repeats is said and left out; `exact_match` is 0 or 1 in
+        // every repeat, so nothing else is said.
+        let said: Vec<&str> = read.diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(said, ["document 2: no per-repeat `exact_match`; left out"]);
+        // Each failure keeps its own repeat's value.
+        let (records, _) = records(path, lines, &Beside { model: "m".into(), ..Beside::default() }, &scoring);
+        let failed: Vec<(&str, Option<&str>)> = records
+            .iter()
+            .flat_map(|r| {
+                r.tests
+                    .iter()
+                    .filter(|t| t.outcome == Some(Outcome::Fail))
+                    .map(move |t| (r.run.as_str(), t.error_message.as_deref()))
+            })
+            .collect();
+        assert_eq!(failed.len(), 1);
+        assert_eq!(failed[0].0, "2026-05-20T10-00-00.1#repeat-2");
+        assert!(failed[0].1.is_some_and(|m| m.contains('0')), "{failed:?}");
+        // A metric of no 0-or-1 repeats decides only with a word.
+        let f1 = Scoring { scorer: Some("f1".into()), ..Scoring::default() };
+        assert_eq!(outcomes(&read_bytes(path, lines, "m", &f1).runs)[0].1, "F");
+        let only_f1 = br#"{"doc_id": 0, "metrics": ["f1"], "f1": 0.4, "scores_per_repeat": {"f1": [0.5, 0.25]}}"#;
+        let said = read_bytes(path, only_f1, "m", &scoring).diagnostics;
+        assert!(said[0].message.starts_with("no metric is 0 or 1 in every repeat of every document; `f1`"), "{said:?}");
+        // `--scorer` naming a reduced metric reads the reduced values, one run.
+        let reduced = Scoring { scorer: Some("pass@1(f1)".into()), ..Scoring::default() };
+        assert_eq!(
+            outcomes(&read_bytes(path, lines, "m", &reduced).runs),
+            [("2026-05-20T10-00-00.1".to_string(), "P".to_string())]
+        );
     }
 
     /// lm-eval 0.4.0 to 0.4.2 (PR #1668's `out/model__gpt-3.5-turbo-0125_wmdp_bio.jsonl`):

@@ -7,6 +7,9 @@
 //!   ones ([`FIXED_KEYS`]) is a metric, and the k-th line of a document is its k-th filter
 //!   (the results file's `filter_list`).
 //! * lm-eval's development versions of May 2024: one JSON list of such documents.
+//! * lm-eval 0.5 (`0.5.0.dev1`, branch `next0.5`), a task with `repeats` > 1: a line's
+//!   metrics are reduced over the repeats, and `scores_per_repeat` keeps each repeat's
+//!   score, `{metric: [one per repeat]}` (`_build_logged_samples`, `lm_eval/evaluator_utils.py`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -47,6 +50,9 @@ pub(crate) struct Doc {
     /// The first metric its `metrics` list names whose value is a list (a `[gold,
     /// prediction]` pair that lm-eval scores over the whole corpus: F1, BLEU).
     pub(crate) corpus: Option<String>,
+    /// Each repeat's score per metric (`scores_per_repeat`), for the metrics whose every
+    /// score is a number.
+    pub(crate) repeats: Vec<(String, Vec<f64>)>,
     /// The whole document, kept for `show`.
     pub(crate) full: Option<Value>,
 }
@@ -54,6 +60,11 @@ pub(crate) struct Doc {
 impl Doc {
     pub(crate) fn value(&self, metric: &str) -> Option<f64> {
         self.metrics.iter().find(|(m, _)| m == metric).map(|(_, v)| *v)
+    }
+
+    /// Metric `metric`'s score in each repeat, when the line keeps them.
+    pub(crate) fn repeated(&self, metric: &str) -> Option<&[f64]> {
+        self.repeats.iter().find(|(m, _)| m == metric).map(|(_, v)| v.as_slice())
     }
 }
 
@@ -128,7 +139,14 @@ fn read_documents(
                 );
                 continue;
             }
-            out.push(Doc { id, line: line_no, metrics: line.metrics, corpus: line.corpus, full: None });
+            out.push(Doc {
+                id,
+                line: line_no,
+                metrics: line.metrics,
+                corpus: line.corpus,
+                repeats: line.repeats,
+                full: None,
+            });
             continue;
         }
         let doc: Value = match serde_json::from_slice(bytes) {
@@ -175,7 +193,8 @@ fn read_documents(
             continue;
         }
         let (metrics, corpus) = metrics_of(&doc);
-        out.push(Doc { id, line: line_no, metrics, corpus, full: keep.then_some(doc) });
+        let repeats = doc.get("scores_per_repeat").map(repeats_of).unwrap_or_default();
+        out.push(Doc { id, line: line_no, metrics, corpus, repeats, full: keep.then_some(doc) });
     }
     out
 }
@@ -187,6 +206,7 @@ struct Scanned {
     filter: Option<String>,
     metrics: Vec<(String, f64)>,
     corpus: Option<String>,
+    repeats: Vec<(String, Vec<f64>)>,
 }
 
 /// The line's `doc_id`, `filter` and metrics as [`metrics_of`] gives them, read with the
@@ -252,7 +272,30 @@ fn scanned(bytes: &[u8]) -> Option<Scanned> {
             }
         }
     }
-    Some(Scanned { doc_id, filter, metrics, corpus })
+    // Parsed (it is small), as the full parse reads it.
+    let repeats = match get("scores_per_repeat") {
+        None => Vec::new(),
+        Some(raw) => repeats_of(&serde_json::from_slice(raw).ok()?),
+    };
+    Some(Scanned { doc_id, filter, metrics, corpus, repeats })
+}
+
+/// `scores_per_repeat`'s metrics whose every score is a number (a boolean as 1 or 0), in
+/// key order.
+fn repeats_of(v: &Value) -> Vec<(String, Vec<f64>)> {
+    let number = |v: &Value| match v {
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::Number(n) => n.as_f64(),
+        _ => None,
+    };
+    v.as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| {
+            let scores: Option<Vec<f64>> = v.as_array()?.iter().map(number).collect();
+            Some((k.clone(), scores.filter(|s| !s.is_empty())?))
+        })
+        .collect()
 }
 
 /// A value as [`metrics_of`] reads it.
@@ -342,6 +385,48 @@ fn metrics_of(doc: &Value) -> (Vec<(String, f64)>, Option<String>) {
     (metrics, corpus)
 }
 
+/// The metric whose score in each repeat decides, when the documents keep them
+/// (`scores_per_repeat`): `--scorer`'s when it is one of them, else the first (in the order
+/// the lines give them) whose every score is 0 or 1, else the first, said as [`metric`] says
+/// it. `None` when no document keeps a repeat's score, or `--scorer` names a metric they
+/// do not (a reduced one, `pass@1(exact_match)`): the reduced values decide.
+pub(crate) fn repeat_metric(
+    path: &Path,
+    docs: &[Doc],
+    scoring: &Scoring,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for d in docs {
+        for (m, _) in &d.repeats {
+            if !names.contains(&m.as_str()) {
+                names.push(m);
+            }
+        }
+    }
+    if let Some(wanted) = scoring.scorer.as_deref() {
+        return names.contains(&wanted).then(|| wanted.to_string());
+    }
+    let scores = |m: &str| docs.iter().filter_map(move |d| d.repeated(m)).flatten().copied().collect::<Vec<f64>>();
+    if let Some(m) = names.iter().find(|m| scores(m).iter().all(|&v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12)) {
+        return Some((*m).to_string());
+    }
+    let first = names.first()?;
+    let (lo, hi) = scores(first).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    if scoring.pass_threshold.is_none() {
+        diagnostics.push(Diagnostic::warning(
+            path,
+            format!(
+                "no metric is 0 or 1 in every repeat of every document; `{first}` (from {lo} to {hi}) decides, and a \
+                 document passes a repeat when it is 1: choose the threshold with --pass-threshold, or the metric \
+                 with --scorer ({})",
+                names.join(", ")
+            ),
+        ));
+    }
+    Some((*first).to_string())
+}
+
 /// Metric `m`'s values over the documents that have it.
 fn values<'d>(docs: &'d [Doc], m: &'d str) -> impl Iterator<Item = f64> + 'd {
     docs.iter().filter_map(move |d| d.value(m))
@@ -426,7 +511,8 @@ mod tests {
         let id = id.as_u64().map(|n| n.to_string()).or_else(|| id.as_str().map(str::to_string))?;
         let filter = doc.get("filter").and_then(Value::as_str).map(str::to_string);
         let (metrics, corpus) = metrics_of(&doc);
-        Some(Scanned { doc_id: id, filter, metrics, corpus })
+        let repeats = doc.get("scores_per_repeat").map(repeats_of).unwrap_or_default();
+        Some(Scanned { doc_id: id, filter, metrics, corpus, repeats })
     }
 
     #[test]
@@ -454,6 +540,9 @@ mod tests {
             r#"{"doc_id": 10, "acc": 1"#,
             r#"[{"doc_id": 11}]"#,
             r#"{"acc": 1}"#,
+            r#"{"doc_id": 12, "metrics": ["exact_match"], "exact_match": 0.5, "scores_per_repeat": {"exact_match": [1.0, 0.0], "f1": [0.5, true], "x": [null]}}"#,
+            r#"{"doc_id": 13, "metrics": ["acc"], "acc": 1, "scores_per_repeat": {"acc": [1, 1e999]}}"#,
+            r#"{"doc_id": 14, "metrics": ["acc"], "acc": 1, "scores_per_repeat": [1, 0]}"#,
         ];
         let mut fast = 0;
         for line in lines {
@@ -469,7 +558,7 @@ mod tests {
     fn corpus_metrics_are_said_as_such_and_a_predict_only_log_as_one() {
         let doc = |line: &str| {
             let (metrics, corpus) = metrics_of(&serde_json::from_str(line).unwrap());
-            Doc { id: "0".to_string(), line: 1, metrics, corpus, full: None }
+            Doc { id: "0".to_string(), line: 1, metrics, corpus, repeats: Vec::new(), full: None }
         };
         let scoring = Scoring::default();
         let mut said = Vec::new();
