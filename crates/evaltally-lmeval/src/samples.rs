@@ -386,69 +386,35 @@ fn metrics_of(doc: &Value) -> (Vec<(String, f64)>, Option<String>) {
 }
 
 /// The metric whose score in each repeat decides, when the documents keep them
-/// (`scores_per_repeat`): `--scorer`'s when it is one of them, else the first (in the order
-/// the lines give them) whose every score is 0 or 1, else the first, said as [`metric`] says
-/// it. `None` when no document keeps a repeat's score, or `--scorer` names a metric they
-/// do not (a reduced one, `pass@1(exact_match)`): the reduced values decide.
+/// (`scores_per_repeat`): `--scorer`'s when it is one of them, else as [`decide`] chooses
+/// among them. `None` when no document keeps a repeat's score, or `--scorer` names a metric
+/// they do not (a reduced one, `pass@1(exact_match)`): the reduced values decide.
 pub(crate) fn repeat_metric(
     path: &Path,
     docs: &[Doc],
     scoring: &Scoring,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let mut names: Vec<&str> = Vec::new();
-    for d in docs {
-        for (m, _) in &d.repeats {
-            if !names.contains(&m.as_str()) {
-                names.push(m);
-            }
-        }
-    }
+    let names = names(docs, |d| &d.repeats);
     if let Some(wanted) = scoring.scorer.as_deref() {
         return names.contains(&wanted).then(|| wanted.to_string());
     }
-    let scores = |m: &str| docs.iter().filter_map(move |d| d.repeated(m)).flatten().copied().collect::<Vec<f64>>();
-    if let Some(m) = names.iter().find(|m| scores(m).iter().all(|&v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12)) {
-        return Some((*m).to_string());
+    if names.is_empty() {
+        return None;
     }
-    let first = names.first()?;
-    let (lo, hi) = scores(first).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    if scoring.pass_threshold.is_none() {
-        diagnostics.push(Diagnostic::warning(
-            path,
-            format!(
-                "no metric is 0 or 1 in every repeat of every document; `{first}` (from {lo} to {hi}) decides, and a \
-                 document passes a repeat when it is 1: choose the threshold with --pass-threshold, or the metric \
-                 with --scorer ({})",
-                names.join(", ")
-            ),
-        ));
-    }
-    Some((*first).to_string())
+    let scores = |m: &str| docs.iter().filter_map(|d| d.repeated(m)).flatten().copied().collect();
+    Some(decide(path, &names, scores, scoring, diagnostics, "in every repeat of every document", "a repeat "))
 }
 
-/// Metric `m`'s values over the documents that have it.
-fn values<'d>(docs: &'d [Doc], m: &'d str) -> impl Iterator<Item = f64> + 'd {
-    docs.iter().filter_map(move |d| d.value(m))
-}
-
-/// The metric that decides pass or fail: `--scorer`'s, else the first (in the order the
-/// lines give them) whose every value is 0 or 1, else the first, said once when its values
-/// go past 1. `None`, with an error, when no document has it (or any).
+/// The metric that decides pass or fail: `--scorer`'s, else as [`decide`] chooses. `None`,
+/// with an error, when no document has it (or any).
 pub(crate) fn metric(
     path: &Path,
     docs: &[Doc],
     scoring: &Scoring,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let mut names: Vec<&str> = Vec::new();
-    for d in docs {
-        for (m, _) in &d.metrics {
-            if !names.contains(&m.as_str()) {
-                names.push(m);
-            }
-        }
-    }
+    let names = names(docs, |d| &d.metrics);
     if docs.is_empty() {
         return None;
     }
@@ -463,11 +429,7 @@ pub(crate) fn metric(
         ));
         return None;
     }
-    let binary = names.iter().find(|m| values(docs, m).all(|v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12));
-    if let Some(m) = binary {
-        return Some((*m).to_string());
-    }
-    let Some(first) = names.first() else {
+    if names.is_empty() {
         // Metrics lm-eval scores over the whole corpus keep each document's pair, not a
         // score: a valid log that no verdict per document can be read from.
         if let Some(corpus) = docs.iter().find_map(|d| d.corpus.as_deref()) {
@@ -485,19 +447,54 @@ pub(crate) fn metric(
             "no document has a numeric metric (a --predict_only log keeps answers, not scores); nothing read",
         ));
         return None;
-    };
-    let (lo, hi) = values(docs, first).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    }
+    let values = |m: &str| docs.iter().filter_map(|d| d.value(m)).collect();
+    Some(decide(path, &names, values, scoring, diagnostics, "for every document", ""))
+}
+
+/// The metric names `of` gives the documents, each once, in the order the lines give them.
+fn names<'d, T: 'd>(docs: &'d [Doc], of: impl Fn(&'d Doc) -> &'d [(String, T)]) -> Vec<&'d str> {
+    let mut names: Vec<&str> = Vec::new();
+    for d in docs {
+        for (m, _) in of(d) {
+            if !names.contains(&m.as_str()) {
+                names.push(m);
+            }
+        }
+    }
+    names
+}
+
+/// Of `names` (not empty), the first whose every value (as `values` gives them) is 0 or 1
+/// (lm-eval's pass rule for exact-match metrics), else the first, said once unless
+/// `--pass-threshold` is given: no metric is 0 or 1 `every`, and a document passes `what`
+/// when it is 1.
+fn decide(
+    path: &Path,
+    names: &[&str],
+    values: impl Fn(&str) -> Vec<f64>,
+    scoring: &Scoring,
+    diagnostics: &mut Vec<Diagnostic>,
+    every: &str,
+    what: &str,
+) -> String {
+    let binary = names.iter().find(|m| values(m).iter().all(|&v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12));
+    if let Some(m) = binary {
+        return (*m).to_string();
+    }
+    let first = names[0];
+    let (lo, hi) = values(first).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     if scoring.pass_threshold.is_none() {
         diagnostics.push(Diagnostic::warning(
             path,
             format!(
-                "no metric is 0 or 1 for every document; `{first}` (from {lo} to {hi}) decides, and a document passes \
-                 when it is 1: choose the threshold with --pass-threshold, or the metric with --scorer ({})",
+                "no metric is 0 or 1 {every}; `{first}` (from {lo} to {hi}) decides, and a document passes {what}when \
+                 it is 1: choose the threshold with --pass-threshold, or the metric with --scorer ({})",
                 names.join(", ")
             ),
         ));
     }
-    Some((*first).to_string())
+    first.to_string()
 }
 
 #[cfg(test)]
