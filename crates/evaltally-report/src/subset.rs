@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use evaltally_analyzer::subset::{Check, ModelEstimate, ScoreEstimate, Subset};
+use evaltally_analyzer::subset::{Check, ModelEstimate, PERSON_FIT_WARN, ScoreEstimate, Subset};
 use evaltally_core::Diagnostic;
 use evaltally_core::schema::SchemaId;
 use evaltally_core::text::printable;
@@ -22,6 +22,15 @@ fn points(x: f64) -> String {
 }
 
 /// A rate as a percentage with one decimal.
+/// What a person fit below [`PERSON_FIT_WARN`] means, said after it.
+const MISFIT: &str = "answers its anchors unlike the fitted models (fails easy tests as often as hard ones): the \
+                      estimate may be off by more than its interval; read the anchor mean";
+
+/// A person fit as printed: one decimal, a minus sign for a negative one.
+fn fit(z: f64) -> String {
+    format!("{z:.1}").replace('-', "\u{2212}")
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -105,9 +114,13 @@ pub fn check_text(check: &Check) -> String {
     let _ = writeln!(out, "\nmodels predicted worst:");
     for m in worst.iter().take(5) {
         let anchors = m.anchor_mean.map_or_else(String::new, |a| format!(", anchor mean {}", pct(a)));
+        let misfit = m
+            .person_fit
+            .filter(|&z| z < PERSON_FIT_WARN)
+            .map_or_else(String::new, |z| format!(", person fit {}: answers unlike the fitted models", fit(z)));
         let _ = writeln!(
             out,
-            "  {}: {} estimated {} [{}–{}]{anchors}, error {} points",
+            "  {}: {} estimated {} [{}–{}]{anchors}, error {} points{misfit}",
             printable(&m.model),
             pct(m.truth),
             pct(m.estimate),
@@ -198,6 +211,9 @@ pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
             }
             None => {}
         }
+        if let (true, Some(z)) = (m.misfits(), m.person_fit) {
+            let _ = writeln!(out, "  person fit {}: {MISFIT}", fit(z));
+        }
         out.push('\n');
     }
     out.push_str("estimate: the anchors as run, every other test at its predicted pass probability; anchor mean: the anchors alone, each weighted by the tests it stands for (far from the estimate when the model answers unlike the fitted ones); overall: the mean of the categories (`evaltally help estimate`)\n");
@@ -242,6 +258,19 @@ fn estimate_overview(estimates: &[ModelEstimate]) -> String {
             (None, false) => out.push('\n'),
         }
     }
+    let misfits: Vec<String> = estimates
+        .iter()
+        .filter(|m| m.misfits())
+        .filter_map(|m| Some(format!("{} ({})", printable(&m.model), fit(m.person_fit?))))
+        .collect();
+    if !misfits.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nperson fit below {}: {}. A model below it {MISFIT}",
+            fit(PERSON_FIT_WARN),
+            misfits.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
         "\n{} models. estimate: the mean of the categories' estimates, each the anchors as run and every other test at its predicted pass probability; anchor mean: the anchors alone. --detail gives each model's categories (`evaltally help estimate`)",
@@ -252,28 +281,38 @@ fn estimate_overview(estimates: &[ModelEstimate]) -> String {
 
 /// One model's estimate in one line, for `report --subset` and `serve --subset`: the mean
 /// of the categories with its 90% interval (and BFCL's overall score when the subset holds
-/// every scoring category BFCL weighs), and from how many of the full benchmark's tests.
+/// every scoring category BFCL weighs), from how many of the full benchmark's tests, and
+/// whether the model answered its anchors unlike the fitted models.
 ///
 /// ```
 /// use evaltally_analyzer::subset::{ModelEstimate, ScoreEstimate};
 /// let score = |estimate, low, high| ScoreEstimate {
 ///     category: None, estimate, low, high, se: 0.035, tests_run: 100, tests_total: 1700, anchor_mean: None,
 /// };
-/// let m = ModelEstimate {
+/// let mut m = ModelEstimate {
 ///     model: "m".into(), categories: Vec::new(), overall: score(0.4, 0.343, 0.457), bfcl_overall: None,
+///     person_fit: Some(0.2),
 /// };
 /// assert_eq!(
 ///     evaltally_report::subset::estimate_line(&m),
 ///     "estimated full score 40.0% (90% interval 34.3%–45.7%) from 100 of 1700 tests: `evaltally estimate` says more"
 /// );
+/// // A model that answers its anchors unlike the fitted ones is said to.
+/// m.person_fit = Some(-3.6);
+/// assert!(evaltally_report::subset::estimate_line(&m).ends_with("from 100 of 1700 tests, answered unlike the \
+///     fitted models (person fit \u{2212}3.6): `evaltally estimate` says more"));
 /// ```
 pub fn estimate_line(m: &ModelEstimate) -> String {
     let o = &m.overall;
     let bfcl = m.bfcl_overall.as_ref().filter(|b| b.missing.is_empty()).map_or(String::new(), |b| {
         format!("; BFCL overall {} ({}–{})", pct(b.score.estimate), pct(b.score.low), pct(b.score.high))
     });
+    let misfit = m
+        .person_fit
+        .filter(|_| m.misfits())
+        .map_or(String::new(), |z| format!(", answered unlike the fitted models (person fit {})", fit(z)));
     format!(
-        "estimated full score {} (90% interval {}–{}){bfcl} from {} of {} tests: `evaltally estimate` says more",
+        "estimated full score {} (90% interval {}–{}){bfcl} from {} of {} tests{misfit}: `evaltally estimate` says more",
         pct(o.estimate),
         pct(o.low),
         pct(o.high),
@@ -349,7 +388,23 @@ mod tests {
                 score: score(b),
                 missing: missing.iter().map(|m| (*m).to_string()).collect(),
             }),
+            person_fit: Some(0.4),
         }
+    }
+
+    /// A model whose person fit is below the line is said to answer unlike the fitted
+    /// models, in the overview and in its own table; one above it is not.
+    #[test]
+    fn a_model_that_answers_unlike_the_fitted_ones_is_said_to() {
+        let misfit = ModelEstimate { person_fit: Some(-3.62), ..model("acme-fmt", 0.36, None) };
+        let text = super::estimate_text(&[model("acme-7b", 0.5, None), misfit.clone()], false);
+        let said: Vec<&str> = text.lines().filter(|l| l.contains("person fit")).collect();
+        assert_eq!(said.len(), 1, "{text}");
+        assert!(said[0].starts_with("person fit below \u{2212}3.0: acme-fmt (\u{2212}3.6). A model below it answers its anchors unlike the fitted models"), "{text}");
+        let alone = super::estimate_text(&[misfit], false);
+        assert!(alone.contains("\n  person fit \u{2212}3.6: answers its anchors unlike"), "{alone}");
+        let fits = super::estimate_text(&[model("acme-7b", 0.5, None)], false);
+        assert!(!fits.contains("person fit"), "{fits}");
     }
 
     #[test]

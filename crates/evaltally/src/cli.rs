@@ -148,8 +148,10 @@ pub(crate) enum Command {
     /// score is the mean of the categories. Beside it, the anchor mean: the anchors alone,
     /// each weighted by the tests it stands for; far from the estimate, the model answers
     /// unlike the models the subset was fitted on, and the estimate is less sure than its
-    /// interval says (docs/statistics.md, "When not to trust it"). Several models are a line
-    /// each, their overall scores; --detail (or -m MODEL) gives each one's categories.
+    /// interval says (docs/statistics.md, "When not to trust it"). So is a person fit below
+    /// −3, said under the table: the model fails easy anchors as often as hard ones. Several
+    /// models are a line each, their overall scores; --detail (or -m MODEL) gives each one's
+    /// categories.
     ///
     /// Exit status: 0 on success; 1 when files had errors (or warnings, with --strict);
     /// 2 on usage errors, a subset file that cannot be used, or when nothing was found.

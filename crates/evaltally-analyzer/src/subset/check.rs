@@ -32,6 +32,9 @@ pub struct CheckedModel {
     pub anchor_mean: Option<f64>,
     /// Per category: (category, full score, estimate, low, high).
     pub categories: Vec<(String, f64, f64, f64, f64)>,
+    /// Its person fit on the anchors ([`super::ModelEstimate::person_fit`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub person_fit: Option<f64>,
 }
 
 impl CheckedModel {
@@ -212,6 +215,7 @@ fn left_out(data: &Data, m: usize, subset: &Subset) -> CheckedModel {
         high: estimate.overall.high,
         anchor_mean: estimate.overall.anchor_mean,
         categories,
+        person_fit: estimate.person_fit,
     }
 }
 

@@ -6,6 +6,12 @@ use super::linalg;
 /// The z of a two-sided 90% interval.
 pub const Z90: f64 = 1.644_853_626_951_472_2;
 
+/// The fewest anchors a model must have run for its person fit to be given.
+pub const PERSON_FIT_ANCHORS: usize = 20;
+
+/// The person fit below which a model is said to answer unlike the fitted models.
+pub const PERSON_FIT_WARN: f64 = -3.0;
+
 /// One category's estimate, as fractions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CategoryEstimate {
@@ -74,13 +80,45 @@ fn abilities(items: &Items<'_>, observed: &Observed) -> (Vec<f64>, Vec<f64>) {
     (theta, v)
 }
 
+/// The standardized log-likelihood of the anchors' outcomes at the abilities `theta`
+/// (`l_z`, Drasgow, Levine and Williams 1985, with a test's runs as binomial trials): near 0
+/// when the model answers as the item model expects, well below 0 when it fails tests the
+/// model says it passes and passes ones it says it fails (a model that breaks the output
+/// format fails easy and hard tests alike). `None` under [`PERSON_FIT_ANCHORS`] anchors.
+fn person_fit(items: &Items<'_>, observed: &Observed, theta: &[f64]) -> Option<f64> {
+    let (mut l, mut mean, mut var, mut anchors) = (0.0, 0.0, 0.0, 0);
+    for &(j, k, n) in observed {
+        if n == 0 {
+            continue;
+        }
+        anchors += 1;
+        let p = sigmoid(items.a[j] * (theta[items.category[j]] - items.b[j])).clamp(1e-9, 1.0 - 1e-9);
+        let (k, n) = (f64::from(k), f64::from(n));
+        let (lp, lq) = (p.ln(), (1.0 - p).ln());
+        l += k * lp + (n - k) * lq;
+        mean += n * (p * lp + (1.0 - p) * lq);
+        var += n * p * (1.0 - p) * (lp - lq).powi(2);
+    }
+    (anchors >= PERSON_FIT_ANCHORS && var > 0.0).then(|| (l - mean) / var.sqrt())
+}
+
+/// What [`estimate`] gives.
+pub(crate) struct Estimated {
+    /// Per category.
+    pub(crate) categories: Vec<CategoryEstimate>,
+    /// The covariance of the categories' estimates (categories × categories).
+    pub(crate) covariance: Vec<f64>,
+    /// The model's person fit on the anchors ([`person_fit`]).
+    pub(crate) person_fit: Option<f64>,
+}
+
 /// The estimate per category from the anchors `observed`, and the covariance of the
-/// categories' estimates (categories × categories): the abilities' uncertainty carried to
-/// the scores (delta method), plus the chance variation of the tests not run, as `runs`
-/// runs of each would give it.
-pub(crate) fn estimate(items: &Items<'_>, observed: &Observed, runs: u32) -> (Vec<CategoryEstimate>, Vec<f64>) {
+/// categories' estimates: the abilities' uncertainty carried to the scores (delta method),
+/// plus the chance variation of the tests not run, as `runs` runs of each would give it.
+pub(crate) fn estimate(items: &Items<'_>, observed: &Observed, runs: u32) -> Estimated {
     let d = items.categories;
     let (theta, v) = abilities(items, observed);
+    let fit = person_fit(items, observed, &theta);
     let mut seen = vec![false; items.a.len()];
     let mut sums = vec![0.0; d];
     let mut sizes = vec![0usize; d];
@@ -131,5 +169,32 @@ pub(crate) fn estimate(items: &Items<'_>, observed: &Observed, runs: u32) -> (Ve
             anchor_mean: (weighted[c].1 > 0.0).then(|| weighted[c].0 / weighted[c].1),
         })
         .collect();
-    (estimates, covariance)
+    Estimated { categories: estimates, covariance, person_fit: fit }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 40 anchors of one category, difficulties evenly from −2 to 2, discrimination 2.
+    fn items<'a>(a: &'a [f64], b: &'a [f64], category: &'a [usize], weight: &'a [f64]) -> Items<'a> {
+        Items { a, b, category, categories: 1, covariance: &[1.0], weight }
+    }
+
+    #[test]
+    fn person_fit_tells_a_model_that_fails_easy_tests_from_one_that_fits() {
+        let b: Vec<f64> = (0..40).map(|j| -2.0 + 4.0 * f64::from(j) / 39.0).collect();
+        let (a, category, weight) = (vec![2.0; 40], vec![0; 40], vec![1.0; 40]);
+        let items = items(&a, &b, &category, &weight);
+        // Passes the easier half, fails the harder: as the item model expects.
+        let fits: Vec<(usize, u32, u32)> = (0..40).map(|j| (j, u32::from(j < 20), 1)).collect();
+        let z = estimate(&items, &fits, 1).person_fit.unwrap();
+        assert!(z > -1.0, "{z}");
+        // The same score, its passes spread over easy and hard tests alike.
+        let spread: Vec<(usize, u32, u32)> = (0..40).map(|j| (j, u32::from(j % 2 == 0), 1)).collect();
+        let z = estimate(&items, &spread, 1).person_fit.unwrap();
+        assert!(z < PERSON_FIT_WARN, "{z}");
+        // Too few anchors run: no figure.
+        assert_eq!(estimate(&items, &fits[..PERSON_FIT_ANCHORS - 1], 1).person_fit, None);
+    }
 }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use anchors::allocate;
 pub use check::{Baseline, Check, CheckedModel, NotChecked, SizeTried, SubsetPlan, check, plan, spearman};
-pub use estimate::{CategoryEstimate, Z90};
+pub use estimate::{CategoryEstimate, PERSON_FIT_ANCHORS, PERSON_FIT_WARN, Z90};
 pub use fit::{Fitted, MAX_SWEEPS, TOLERANCE, fit};
 
 /// The prior sd of a category's deviation from a model's overall ability.
@@ -495,8 +495,10 @@ impl Prepared<'_> {
             .filter(|&(j, _, _)| self.anchor[j])
             .collect();
         let runs = observed.iter().map(|o| o.2).max().unwrap_or(1);
-        let (per, cov) = estimate::estimate(&items, &observed, runs);
-        ModelEstimate::new(model, self.subset, &per, &cov)
+        let estimated = estimate::estimate(&items, &observed, runs);
+        let mut out = ModelEstimate::new(model, self.subset, &estimated.categories, &estimated.covariance);
+        out.person_fit = estimated.person_fit;
+        out
     }
 }
 
@@ -518,6 +520,21 @@ pub struct ModelEstimate {
     /// subset does not hold counts 0, as BFCL counts it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bfcl_overall: Option<BfclEstimate>,
+    /// How well the item model explains the model's anchor outcomes: their standardized
+    /// log-likelihood (`l_z`), near 0 when it answers as the fitted models do; below
+    /// [`PERSON_FIT_WARN`], it answers unlike them (it fails easy tests as often as hard
+    /// ones) and the estimate may be off by more than its interval says: read the anchor
+    /// mean. Absent under [`PERSON_FIT_ANCHORS`] anchors run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub person_fit: Option<f64>,
+}
+
+impl ModelEstimate {
+    /// Whether the model answers its anchors unlike the fitted models
+    /// ([`person_fit`](Self::person_fit) below [`PERSON_FIT_WARN`]).
+    pub fn misfits(&self) -> bool {
+        self.person_fit.is_some_and(|z| z < PERSON_FIT_WARN)
+    }
 }
 
 /// BFCL's overall score, estimated.
@@ -595,6 +612,7 @@ impl ModelEstimate {
             categories,
             overall: ScoreEstimate::of(None, overall, var.max(0.0).sqrt(), (run, total), anchor_mean),
             bfcl_overall: bfcl_overall(subset, per, covariance),
+            person_fit: None,
         }
     }
 }
