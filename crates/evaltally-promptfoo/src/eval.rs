@@ -615,8 +615,11 @@ pub(crate) fn parse(
             ));
         }
     };
-    let parsed: Vec<Parsed> =
+    let mut parsed: Vec<Parsed> =
         entries.into_iter().enumerate().filter_map(|(i, raw)| parse_entry(i, raw, &mut notes)).collect();
+    if parsed.iter().any(|p| p.description.is_none()) {
+        describe(&mut parsed, &table_descriptions(results.get("table")));
+    }
     let eval = settle(head, parsed, &mut notes);
     // The version first, then each result's notes in file order, then the stats.
     notes.sort_by_key(|n| match n.entry {
@@ -631,6 +634,41 @@ pub(crate) fn parse(
         }
     }
     Ok((eval, notes))
+}
+
+impl Parsed {
+    /// Whether the result names its test case by a description.
+    pub(crate) fn described(&self) -> bool {
+        self.description.is_some()
+    }
+}
+
+/// The description of each test case the output's table lists (`table.body[].test`, its
+/// `description` else the row's, by its `vars` as [`vars_key`] keys them; promptfoo's
+/// `EvaluateTableRow`): what names the tests of output that keeps no `testCase` on its
+/// results (promptfoo 0.69 – 0.91, `results.version` 2). A key two rows give different
+/// descriptions has none.
+fn table_descriptions(table: Option<&Value>) -> HashMap<String, Option<String>> {
+    let mut out: HashMap<String, Option<String>> = HashMap::new();
+    let rows = table.and_then(|t| t.get("body")).and_then(Value::as_array);
+    for row in rows.into_iter().flatten() {
+        let test = row.get("test");
+        let vars = test.and_then(|t| t.get("vars")).filter(|v| v.is_object());
+        let description = text(test.and_then(|t| t.get("description"))).or_else(|| text(row.get("description")));
+        let (Some(vars), Some(description)) = (vars, description) else { continue };
+        let slot = out.entry(vars_key(vars)).or_insert_with(|| Some(description.to_string()));
+        if slot.as_deref() != Some(description) {
+            *slot = None;
+        }
+    }
+    out
+}
+
+/// Names the results without a test case description by the table's ([`table_descriptions`]).
+fn describe(parsed: &mut [Parsed], described: &HashMap<String, Option<String>>) {
+    for p in parsed.iter_mut().filter(|p| p.description.is_none()) {
+        p.description = described.get(&p.vars).cloned().flatten();
+    }
 }
 
 /// The results read, with their ids and repeats settled: what every reader of the document
@@ -802,6 +840,35 @@ mod tests {
             e.extend(f);
         }
         e
+    }
+
+    /// promptfoo 0.69 – 0.91 keep no `testCase` on a result: its test case's description is
+    /// the table's, found by its variables; the fast path leaves such output to this reader.
+    #[test]
+    fn results_without_a_test_case_take_the_tables_description() {
+        let (france, peru, chad) = (json!({"c": "France"}), json!({"c": "Peru"}), json!({"c": "Chad"}));
+        let doc = json!({"results": {"version": 2,
+            "results": [entry(json!({"vars": france})), entry(json!({"vars": peru})), entry(json!({"vars": chad}))],
+            "table": {"head": {"prompts": [], "vars": ["c"]}, "body": [
+                {"description": "capital", "test": {"description": "capital of France", "vars": france}, "vars": ["France"]},
+                {"description": "capital of Peru", "test": {"vars": peru}, "vars": ["Peru"]},
+                {"test": {"description": "one", "vars": chad}, "vars": ["Chad"]},
+                {"test": {"description": "two", "vars": chad}, "vars": ["Chad"]}]}}})
+        .to_string();
+        let (eval, _) = parse(Path::new("out.json"), doc.as_bytes(), None).unwrap();
+        let ids: Vec<&str> = eval.results.iter().map(|r| r.id.as_str()).collect();
+        // The test case's own description, else the row's; two rows of one test's variables
+        // with different descriptions name none.
+        assert_eq!(
+            ids,
+            [
+                "capital of France @ P".to_string(),
+                "capital of Peru @ P".to_string(),
+                format!("{} @ P", vars_key(&chad))
+            ]
+        );
+        let input = evaltally_format::Input::new(Path::new("out.json"), doc.as_bytes(), false);
+        assert!(crate::fast::read(&input).is_none());
     }
 
     fn doc(entries: &[Value]) -> Vec<u8> {
