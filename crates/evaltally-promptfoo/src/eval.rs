@@ -75,6 +75,15 @@ fn error_text(entry: &Map<String, Value>) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Whether a failed result written before `failureReason` (promptfoo < 0.102) is a provider
+/// error: `response.error` set and nothing graded (`Evaluator.runEval` returns
+/// `{response: {error}, success: false, error}` without `gradingResult` when the provider
+/// fails), which `failureReason` 2 says from 0.102 on.
+fn provider_error(entry: &Map<String, Value>) -> bool {
+    let graded = entry.get("gradingResult").is_some_and(|g| !g.is_null());
+    !graded && text(entry.get("response").and_then(|r| r.get("error"))).is_some()
+}
+
 /// A non-empty string.
 pub(crate) fn text(v: Option<&Value>) -> Option<&str> {
     v.and_then(Value::as_str).filter(|s| !s.is_empty())
@@ -357,7 +366,7 @@ pub(crate) fn parse_entry(i: usize, raw: Value, notes: &mut Vec<Note>) -> Option
             notes.push(Note::tolerated(i, format!("`success` is true but `failureReason` is {r}; read as passed")));
         }
         Verdict::pass()
-    } else if failure_reason == Some(2) {
+    } else if failure_reason == Some(2) || failure_reason.is_none() && provider_error(&entry) {
         errored(error_text(&entry))
     } else {
         failed(&entry)
@@ -840,6 +849,30 @@ mod tests {
             e.extend(f);
         }
         e
+    }
+
+    /// Before `failureReason` (promptfoo < 0.102), a provider error is a result with a
+    /// `response.error` and nothing graded: errored. A graded failure, or any result that
+    /// has `failureReason`, is read by it.
+    #[test]
+    fn a_provider_error_before_failure_reason_is_errored() {
+        let outcome = |fields: Value| {
+            let mut e = entry(fields);
+            e.as_object_mut().unwrap().remove("failureReason");
+            let mut notes = Vec::new();
+            let p = parse_entry(0, e, &mut notes).unwrap();
+            (p.verdict.outcome, p.verdict.error_type)
+        };
+        let errored = (Outcome::Errored, Some(ERRORED_LABEL.to_string()));
+        let error = json!({"success": false, "error": "API error: 529", "response": {"error": "API error: 529"}});
+        assert_eq!(outcome(error.clone()), errored);
+        let mut graded = error.clone();
+        graded["gradingResult"] = json!({"pass": false, "reason": "no"});
+        assert_eq!(outcome(graded).0, Outcome::Fail);
+        assert_eq!(outcome(json!({"success": false, "error": "Expected eight"})).0, Outcome::Fail);
+        let mut later = entry(error);
+        later["failureReason"] = json!(1);
+        assert_eq!(parse_entry(0, later, &mut Vec::new()).unwrap().verdict.outcome, Outcome::Fail);
     }
 
     /// promptfoo 0.69 – 0.91 keep no `testCase` on a result: its test case's description is
