@@ -361,9 +361,13 @@ pub fn records(
     beside: &Beside,
     scoring: &Scoring,
 ) -> (Vec<evaltally_core::RunRecord>, Vec<Diagnostic>) {
-    let mut messages: std::collections::HashMap<(usize, String), String> = std::collections::HashMap::new();
+    // Per run (a repeat's index), each failure's message by document id.
+    let mut messages: Vec<std::collections::HashMap<String, String>> = Vec::new();
     let (runs, diagnostics) = judged(path, bytes, beside, scoring, |k, id, metric, value| {
-        messages.insert((k, id.to_string()), scoring.fail_message(metric, value));
+        if messages.len() <= k {
+            messages.resize_with(k + 1, Default::default);
+        }
+        messages[k].insert(id.to_string(), scoring.fail_message(metric, value));
     });
     let runs = runs
         .iter()
@@ -381,7 +385,7 @@ pub fn records(
                     category: run.category.clone(),
                     outcome: Some(t.outcome),
                     error_type: t.error_type.map(|e| e.as_str().to_string()),
-                    error_message: messages.get(&(k, t.id.to_string())).cloned(),
+                    error_message: messages.get(k).and_then(|m| m.get(t.id)).cloned(),
                     ..evaltally_core::TestRecord::default()
                 })
                 .collect(),

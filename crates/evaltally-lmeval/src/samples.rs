@@ -280,14 +280,17 @@ fn scanned(bytes: &[u8]) -> Option<Scanned> {
     Some(Scanned { doc_id, filter, metrics, corpus, repeats })
 }
 
-/// `scores_per_repeat`'s metrics whose every score is a number (a boolean as 1 or 0), in
-/// key order.
-fn repeats_of(v: &Value) -> Vec<(String, Vec<f64>)> {
-    let number = |v: &Value| match v {
+/// A metric's value as a number: a number, or a boolean as 1 or 0.
+fn number(v: &Value) -> Option<f64> {
+    match v {
         Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
         Value::Number(n) => n.as_f64(),
         _ => None,
-    };
+    }
+}
+
+/// `scores_per_repeat`'s metrics whose every score is a number ([`number`]), in key order.
+fn repeats_of(v: &Value) -> Vec<(String, Vec<f64>)> {
     v.as_object()
         .into_iter()
         .flatten()
@@ -356,11 +359,6 @@ fn json_number(raw: &[u8]) -> bool {
 /// A line's numeric metrics: those `metrics` names, else every key but the fixed ones; and
 /// the first name `metrics` lists whose value is a list (a corpus metric's pair).
 fn metrics_of(doc: &Value) -> (Vec<(String, f64)>, Option<String>) {
-    let number = |v: &Value| match v {
-        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
-        Value::Number(n) => n.as_f64(),
-        _ => None,
-    };
     let Some(names) = doc.get("metrics").and_then(Value::as_array) else {
         let metrics = doc
             .as_object()
@@ -402,7 +400,7 @@ pub(crate) fn repeat_metric(
     if names.is_empty() {
         return None;
     }
-    let scores = |m: &str| docs.iter().filter_map(|d| d.repeated(m)).flatten().copied().collect();
+    let scores = |m| docs.iter().filter_map(move |d| d.repeated(m)).flatten().copied();
     Some(decide(path, &names, scores, scoring, diagnostics, "in every repeat of every document", "a repeat "))
 }
 
@@ -448,7 +446,7 @@ pub(crate) fn metric(
         ));
         return None;
     }
-    let values = |m: &str| docs.iter().filter_map(|d| d.value(m)).collect();
+    let values = |m| docs.iter().filter_map(move |d| d.value(m));
     Some(decide(path, &names, values, scoring, diagnostics, "for every document", ""))
 }
 
@@ -469,21 +467,21 @@ fn names<'d, T: 'd>(docs: &'d [Doc], of: impl Fn(&'d Doc) -> &'d [(String, T)]) 
 /// (lm-eval's pass rule for exact-match metrics), else the first, said once unless
 /// `--pass-threshold` is given: no metric is 0 or 1 `every`, and a document passes `what`
 /// when it is 1.
-fn decide(
+fn decide<'d, I: Iterator<Item = f64>>(
     path: &Path,
-    names: &[&str],
-    values: impl Fn(&str) -> Vec<f64>,
+    names: &[&'d str],
+    values: impl Fn(&'d str) -> I,
     scoring: &Scoring,
     diagnostics: &mut Vec<Diagnostic>,
     every: &str,
     what: &str,
 ) -> String {
-    let binary = names.iter().find(|m| values(m).iter().all(|&v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12));
+    let binary = names.iter().find(|m| values(m).all(|v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12));
     if let Some(m) = binary {
         return (*m).to_string();
     }
     let first = names[0];
-    let (lo, hi) = values(first).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = values(first).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if scoring.pass_threshold.is_none() {
         diagnostics.push(Diagnostic::warning(
             path,
