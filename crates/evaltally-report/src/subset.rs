@@ -21,7 +21,6 @@ fn points(x: f64) -> String {
     format!("{:.1}", 100.0 * x)
 }
 
-/// A rate as a percentage with one decimal.
 /// What a person fit below [`PERSON_FIT_WARN`] means, said after it.
 const MISFIT: &str = "answers its anchors unlike the fitted models (fails easy tests as often as hard ones): the \
                       estimate may be off by more than its interval; read the anchor mean";
@@ -31,6 +30,7 @@ fn fit(z: f64) -> String {
     format!("{z:.1}").replace('-', "\u{2212}")
 }
 
+/// A rate as a percentage with one decimal.
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -115,8 +115,7 @@ pub fn check_text(check: &Check) -> String {
     for m in worst.iter().take(5) {
         let anchors = m.anchor_mean.map_or_else(String::new, |a| format!(", anchor mean {}", pct(a)));
         let misfit = m
-            .person_fit
-            .filter(|&z| z < PERSON_FIT_WARN)
+            .misfit()
             .map_or_else(String::new, |z| format!(", person fit {}: answers unlike the fitted models", fit(z)));
         let _ = writeln!(
             out,
@@ -211,7 +210,7 @@ pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
             }
             None => {}
         }
-        if let (true, Some(z)) = (m.misfits(), m.person_fit) {
+        if let Some(z) = m.misfit() {
             let _ = writeln!(out, "  person fit {}: {MISFIT}", fit(z));
         }
         out.push('\n');
@@ -258,11 +257,8 @@ fn estimate_overview(estimates: &[ModelEstimate]) -> String {
             (None, false) => out.push('\n'),
         }
     }
-    let misfits: Vec<String> = estimates
-        .iter()
-        .filter(|m| m.misfits())
-        .filter_map(|m| Some(format!("{} ({})", printable(&m.model), fit(m.person_fit?))))
-        .collect();
+    let misfits: Vec<String> =
+        estimates.iter().filter_map(|m| Some(format!("{} ({})", printable(&m.model), fit(m.misfit()?)))).collect();
     if !misfits.is_empty() {
         let _ = writeln!(
             out,
@@ -307,10 +303,8 @@ pub fn estimate_line(m: &ModelEstimate) -> String {
     let bfcl = m.bfcl_overall.as_ref().filter(|b| b.missing.is_empty()).map_or(String::new(), |b| {
         format!("; BFCL overall {} ({}–{})", pct(b.score.estimate), pct(b.score.low), pct(b.score.high))
     });
-    let misfit = m
-        .person_fit
-        .filter(|_| m.misfits())
-        .map_or(String::new(), |z| format!(", answered unlike the fitted models (person fit {})", fit(z)));
+    let misfit =
+        m.misfit().map_or(String::new(), |z| format!(", answered unlike the fitted models (person fit {})", fit(z)));
     format!(
         "estimated full score {} (90% interval {}–{}){bfcl} from {} of {} tests{misfit}: `evaltally estimate` says more",
         pct(o.estimate),
@@ -431,5 +425,53 @@ mod tests {
         assert!(one.starts_with("acme-7b: estimated from 100 of 1700 tests\n"), "{one}");
         let partial = super::estimate_text(&[model("a", 0.5, Some((0.4, &["x"]))), model("b", 0.6, None)], false);
         assert!(!partial.contains("BFCL"), "{partial}");
+    }
+
+    /// The check's worst models say "answers unlike" beside a person fit below the line,
+    /// and nothing beside one just above it or one not given.
+    #[test]
+    fn the_check_marks_its_worst_models_that_answer_unlike_the_fitted_ones() {
+        use evaltally_analyzer::subset::{Baseline, Check, CheckedModel};
+        let checked = |model: &str, estimate: f64, person_fit: Option<f64>| CheckedModel {
+            model: model.to_string(),
+            truth: 0.5,
+            estimate,
+            low: estimate - 0.03,
+            high: estimate + 0.03,
+            anchor_mean: Some(0.5),
+            categories: Vec::new(),
+            person_fit,
+        };
+        let check = Check {
+            size: 100,
+            models: vec![
+                checked("acme-fmt", 0.57, Some(-3.62)),
+                checked("acme-edge", 0.56, Some(-2.96)),
+                checked("acme-few", 0.55, None),
+                checked("acme-7b", 0.51, Some(0.2)),
+            ],
+            not_checked: Vec::new(),
+            median_error: 0.055,
+            p90_error: 0.07,
+            worst_error: 0.07,
+            category_median_error: 0.05,
+            spearman: 0.9,
+            coverage_categories: 0.9,
+            coverage_overall: 0.9,
+            baseline: Baseline {
+                seeds: 5,
+                median_error: 0.06,
+                p90_error: 0.08,
+                worst_error: 0.09,
+                category_median_error: 0.07,
+                spearman: 0.8,
+            },
+        };
+        let text = super::check_text(&check);
+        let line = |model: &str| text.lines().find(|l| l.starts_with(&format!("  {model}:"))).unwrap_or_default();
+        assert!(line("acme-fmt").ends_with(", person fit \u{2212}3.6: answers unlike the fitted models"), "{text}");
+        for model in ["acme-edge", "acme-few", "acme-7b"] {
+            assert!(line(model).ends_with(" points"), "{model}: {text}");
+        }
     }
 }

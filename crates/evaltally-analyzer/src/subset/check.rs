@@ -42,6 +42,13 @@ impl CheckedModel {
     pub fn error(&self) -> f64 {
         (self.estimate - self.truth).abs()
     }
+
+    /// Its [`person_fit`](Self::person_fit) when it is below
+    /// [`PERSON_FIT_WARN`](super::PERSON_FIT_WARN): it answers its anchors unlike the fitted
+    /// models.
+    pub fn misfit(&self) -> Option<f64> {
+        super::estimate::below_warn(self.person_fit)
+    }
 }
 
 /// The random baseline's figures, the mean over its seeds.

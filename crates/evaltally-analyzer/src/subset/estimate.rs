@@ -12,6 +12,12 @@ pub const PERSON_FIT_ANCHORS: usize = 20;
 /// The person fit below which a model is said to answer unlike the fitted models.
 pub const PERSON_FIT_WARN: f64 = -3.0;
 
+/// `person_fit` when it is below [`PERSON_FIT_WARN`]: the model answers its anchors unlike
+/// the fitted models.
+pub(crate) fn below_warn(person_fit: Option<f64>) -> Option<f64> {
+    person_fit.filter(|&z| z < PERSON_FIT_WARN)
+}
+
 /// One category's estimate, as fractions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CategoryEstimate {

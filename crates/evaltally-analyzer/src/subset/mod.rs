@@ -530,10 +530,10 @@ pub struct ModelEstimate {
 }
 
 impl ModelEstimate {
-    /// Whether the model answers its anchors unlike the fitted models
-    /// ([`person_fit`](Self::person_fit) below [`PERSON_FIT_WARN`]).
-    pub fn misfits(&self) -> bool {
-        self.person_fit.is_some_and(|z| z < PERSON_FIT_WARN)
+    /// The model's [`person_fit`](Self::person_fit) when it is below [`PERSON_FIT_WARN`]:
+    /// it answers its anchors unlike the fitted models.
+    pub fn misfit(&self) -> Option<f64> {
+        estimate::below_warn(self.person_fit)
     }
 }
 
