@@ -1,6 +1,6 @@
-//! Byte searches eight bytes at a time in a plain `u64` (SWAR), for fast paths that look
-//! for one of a few bytes in short stretches of text, where the set-up of a SIMD search
-//! costs more than the search.
+//! Byte searches: [`lines`] of a whole file with `memchr`, and searches eight bytes at a
+//! time in a plain `u64` (SWAR), for fast paths that look for one of a few bytes in short
+//! stretches of text, where the set-up of a SIMD search costs more than the search.
 //!
 //! Each function sets bit 7 of every byte of the word that matches, and may also set it in
 //! a byte *after* a match (a borrow carries upward); the lowest set bit is always exact, and
@@ -71,9 +71,76 @@ pub fn contains(hay: &[u8], c: u8) -> bool {
     words.remainder().contains(&c)
 }
 
+/// The lines of `bytes`, the pieces between `\n`s: what `bytes.split(|&b| b == b'\n')`
+/// gives (an empty last piece after a final `\n`, one empty piece for empty `bytes`), found
+/// with `memchr`, many bytes at a time, where `split` looks at one byte at a time. A `\r`
+/// before the `\n` stays on the line.
+///
+/// ```
+/// use evaltally_format::bytes::lines;
+/// let pieces: Vec<&[u8]> = lines(b"{\"a\": 1}\r\n\n{}\n").collect();
+/// assert_eq!(pieces, [&b"{\"a\": 1}\r"[..], b"", b"{}", b""]);
+/// assert_eq!(lines(b"").count(), 1);
+/// ```
+pub fn lines(bytes: &[u8]) -> Lines<'_> {
+    Lines { rest: Some(bytes) }
+}
+
+/// The iterator of [`lines`].
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    /// What is left to split; `None` once the last piece was given.
+    rest: Option<&'a [u8]>,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let rest = self.rest?;
+        if let Some(end) = memchr::memchr(b'\n', rest) {
+            self.rest = Some(&rest[end + 1..]);
+            Some(&rest[..end])
+        } else {
+            self.rest = None;
+            Some(rest)
+        }
+    }
+}
+
+impl std::iter::FusedIterator for Lines<'_> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same pieces as `split` at `\n`, on texts with newlines everywhere a line can
+    /// have them, long lines (past `memchr`'s vector width) among them.
+    #[test]
+    fn lines_are_what_split_gives() {
+        let long = "x".repeat(100);
+        let texts = [
+            String::new(),
+            "\n".into(),
+            "\n\n".into(),
+            "a".into(),
+            "a\n".into(),
+            "\na".into(),
+            "a\r\nb\n\nc".into(),
+            format!("{long}\n{long}\n\n{long}"),
+            format!("\n{long}\n"),
+        ];
+        for text in &texts {
+            let bytes = text.as_bytes();
+            let want: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+            let got: Vec<&[u8]> = lines(bytes).collect();
+            assert_eq!(got, want, "{text:?}");
+            let mut it = lines(bytes);
+            it.by_ref().for_each(drop);
+            assert_eq!(it.next(), None, "{text:?}");
+        }
+    }
 
     /// Every byte value in every position, against a plain comparison.
     #[test]

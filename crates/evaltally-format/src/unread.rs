@@ -108,8 +108,8 @@ pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
 pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
-    let last = bytes.split(|&b| b == b'\n').enumerate().filter(|(_, l)| !blank(l)).map(|(i, _)| i).last();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    let last = crate::bytes::lines(bytes).enumerate().filter(|(_, l)| !blank(l)).map(|(i, _)| i).last();
+    for (i, line) in crate::bytes::lines(bytes).enumerate() {
         if blank(line) {
             continue;
         }
@@ -173,7 +173,7 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
 
 /// What a JSON Lines text is: `JSON Lines (the first line's keys `a`, `b`)`.
 pub(crate) fn json_lines_what(text: &[u8]) -> String {
-    let first = text.split(|&b| b == b'\n').find(|l| !l.iter().all(u8::is_ascii_whitespace));
+    let first = crate::bytes::lines(text).find(|l| !l.iter().all(u8::is_ascii_whitespace));
     let names = first
         .and_then(|l| serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(l).ok())
         .map(|m| m.keys().cloned().collect::<Vec<_>>());

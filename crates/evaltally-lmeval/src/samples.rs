@@ -105,7 +105,7 @@ fn read_documents(
         }
     } else {
         raw.extend(
-            text.split(|&b| b == b'\n')
+            evaltally_format::bytes::lines(text)
                 .enumerate()
                 .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
                 .map(|(n, l)| (n as u64 + 1, l)),

@@ -26,10 +26,12 @@ const SNIFFED_LINES: usize = 8;
 /// (looked at with the pipeline's scanner, nothing built).
 fn early_line_with(bytes: &[u8], first: &[u8], second: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    bytes.split(|&b| b == b'\n').filter(|l| !l.iter().all(u8::is_ascii_whitespace)).take(SNIFFED_LINES).any(|line| {
-        let start = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
-        evaltally_format::json::object_has(line, start, first, second)
-    })
+    evaltally_format::bytes::lines(bytes).filter(|l| !l.iter().all(u8::is_ascii_whitespace)).take(SNIFFED_LINES).any(
+        |line| {
+            let start = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
+            evaltally_format::json::object_has(line, start, first, second)
+        },
+    )
 }
 
 /// Output items: a line with `run_id` and `data_source_idx` (the dashboard's export) or
@@ -50,10 +52,7 @@ fn looks_like_list_page(file: &Input<'_>) -> bool {
 /// A record log: a `spec` first line, and an event line with `sample_id` and `type` or the
 /// `final_report` line of a run that recorded no event.
 fn looks_like_record_log(bytes: &[u8]) -> bool {
-    let mut lines = bytes
-        .strip_prefix(b"\xEF\xBB\xBF")
-        .unwrap_or(bytes)
-        .split(|&b| b == b'\n')
+    let mut lines = evaltally_format::bytes::lines(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
         .filter(|l| !l.iter().all(u8::is_ascii_whitespace));
     lines.next().is_some_and(crate::record_log::is_spec_line)
         && (early_line_with(bytes, b"sample_id", b"type")

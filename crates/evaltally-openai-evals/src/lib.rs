@@ -332,8 +332,7 @@ pub(crate) fn note_repeated_keys(path: &Path, line_no: u64, line: &[u8], diagnos
 /// log's events are then read with the scanner and [`Item::doc`] is left null).
 pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: bool) -> (Vec<Item>, Vec<Diagnostic>) {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if bytes
-        .split(|&b| b == b'\n')
+    if evaltally_format::bytes::lines(bytes)
         .find(|l| !l.iter().all(u8::is_ascii_whitespace))
         .is_some_and(record_log::is_spec_line)
     {
@@ -367,7 +366,7 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
             take(line_no, doc, &mut diagnostics);
         }
     } else {
-        for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        for (n, line) in evaltally_format::bytes::lines(bytes).enumerate() {
             let line_no = n as u64 + 1;
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;

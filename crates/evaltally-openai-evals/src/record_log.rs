@@ -110,7 +110,7 @@ fn scan_event(t: &str) -> Result<Event<'_>, Slow> {
 
 /// The text of a file whose bytes are UTF-8 with no raw control character, for the scanner.
 fn clean_text(bytes: &[u8]) -> Option<&str> {
-    evaltally_format::damage::find(bytes, 1).is_empty().then(|| std::str::from_utf8(bytes).ok()).flatten()
+    evaltally_format::damage::find(bytes, 1).is_empty().then(|| evaltally_format::utf8(bytes)).flatten()
 }
 
 /// Every sample of a record log, with what was wrong, naming the line. `outcomes_only`:
@@ -123,7 +123,7 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
     let mut samples: HashMap<String, Sample> = HashMap::new();
     let text = if outcomes_only { clean_text(bytes) } else { None };
     let mut offset = 0;
-    for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (n, line) in evaltally_format::bytes::lines(bytes).enumerate() {
         let line_no = n as u64 + 1;
         let at = offset;
         offset += line.len() + 1;

@@ -508,7 +508,7 @@ pub(crate) fn stem(path: &Path) -> String {
 fn jsonl_values(bytes: &[u8], notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut out = Vec::new();
-    for (n, line) in text.split(|&b| b == b'\n').enumerate() {
+    for (n, line) in evaltally_format::bytes::lines(text).enumerate() {
         let line_no = n as u64 + 1;
         if line.trim_ascii().is_empty() {
             continue;

@@ -223,7 +223,7 @@ pub fn validate(path: &Path, bytes: &[u8]) -> Vec<Finding> {
         Ok((_, notes)) if eval::is_jsonl(path) => {
             let mut findings: Vec<Finding> = notes.iter().map(eval::Note::finding).collect();
             let mut keys = evaltally_format::check::KeyCheck::new(LINE);
-            for line in bytes.split(|&b| b == b'\n') {
+            for line in evaltally_format::bytes::lines(bytes) {
                 for value in serde_json::Deserializer::from_slice(line).into_iter::<Value>().map_while(Result::ok) {
                     keys.add(&value);
                 }

@@ -106,7 +106,7 @@ pub(crate) fn is_attempt_name(path: &Path) -> bool {
 /// starts in them.
 fn lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8], usize)> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    bytes.split(|&b| b == b'\n').enumerate().filter_map(|(i, line)| {
+    evaltally_format::bytes::lines(bytes).enumerate().filter_map(|(i, line)| {
         let start = line.iter().position(|c| !c.is_ascii_whitespace())?;
         Some((i as u64 + 1, line, start))
     })

@@ -334,7 +334,7 @@ pub fn unknown_keys_in(doc: &Value, levels: &[Level]) -> Vec<Finding> {
 /// ```
 pub fn unknown_line_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding> {
     let mut keys = KeyCheck::new(levels);
-    for line in without_bom(bytes).split(|&b| b == b'\n') {
+    for line in crate::bytes::lines(without_bom(bytes)) {
         keys.add_bytes(line, "$");
     }
     keys.findings()
