@@ -1,9 +1,11 @@
 //! The [`Format`] trait and what it is given.
 
+use std::any::{Any, TypeId};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::options::Options;
 use crate::outputs::{FileValidation, Read, Records, Shown};
@@ -38,12 +40,57 @@ pub struct Input<'a> {
     /// walk's listing ([`Format::beside`]); they need not exist.
     beside: &'a [PathBuf],
     members: OnceLock<Option<Vec<Member>>>,
+    /// The worker's files read beside others ([`Input::beside_parsed`]), when the pipeline
+    /// gave it.
+    parsed: Option<&'a BesideParsed>,
 }
+
+/// What a worker made of the files it read beside others, during one read pass: the
+/// samples files of one lm-eval run each name the run's results file, which is then read
+/// once, not once for each of them.
+#[derive(Debug, Default)]
+pub(crate) struct BesideParsed(Mutex<HashMap<(PathBuf, TypeId), Arc<dyn Any + Send + Sync>>>);
 
 impl<'a> Input<'a> {
     /// A file's content.
     pub fn new(path: &'a Path, bytes: &'a [u8], named: bool) -> Self {
-        Self { path, bytes, named, beside: &[], members: OnceLock::new() }
+        Self { path, bytes, named, beside: &[], members: OnceLock::new(), parsed: None }
+    }
+
+    /// The content with the worker's store of files read beside others.
+    #[must_use]
+    pub(crate) fn with_parsed(mut self, parsed: &'a BesideParsed) -> Self {
+        self.parsed = Some(parsed);
+        self
+    }
+
+    /// What `parse` makes of `path`, a file beside this one ([`Input::beside`]). When the
+    /// pipeline read this file, `parse` runs once for a path (and type `T`) in a worker's
+    /// read pass, and every file beside which the path lies shares what it made: each file
+    /// is opened once, though many name it. Else (an `Input` made with [`Input::new`]) it
+    /// runs on every call.
+    ///
+    /// ```
+    /// use evaltally_format::Input;
+    /// use std::path::Path;
+    /// let file = Input::new(Path::new("samples.jsonl"), b"", false);
+    /// let size = file.beside_parsed(Path::new("no such results.json"), |p| std::fs::metadata(p).ok().map(|m| m.len()));
+    /// assert_eq!(*size, None);
+    /// ```
+    pub fn beside_parsed<T: Send + Sync + 'static>(&self, path: &Path, parse: impl FnOnce(&Path) -> T) -> Arc<T> {
+        let Some(parsed) = self.parsed else { return Arc::new(parse(path)) };
+        let key = (path.to_path_buf(), TypeId::of::<T>());
+        let known = parsed.0.lock().unwrap_or_else(PoisonError::into_inner).get(&key).cloned();
+        if let Some(made) = known.and_then(|known| Arc::downcast::<T>(known).ok()) {
+            return made;
+        }
+        let made = Arc::new(parse(path));
+        parsed
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, Arc::clone(&made) as Arc<dyn Any + Send + Sync>);
+        made
     }
 
     /// The content with the files beside it that reading it depends on ([`Format::beside`]).

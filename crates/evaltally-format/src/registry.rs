@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use evaltally_core::{Diagnostic, Finding};
 
-use crate::format::{Claim, Folder, FolderListing, Format, Input, Resemblance};
+use crate::format::{BesideParsed, Claim, Folder, FolderListing, Format, Input, Resemblance};
 use crate::options::Options;
 use crate::outputs::{FileValidation, Read, Records, Shown, Validated};
 use crate::unit::{Scratch, Unit};
@@ -398,6 +398,7 @@ impl SniffedFile {
     /// Reads the file into `scratch.buf` and finds its format, then calls `then`.
     fn with<T>(&self, scratch: &mut Scratch, options: &Options, then: impl FnOnce(Sniffed<'_>) -> T) -> T {
         let mut buf = std::mem::take(&mut scratch.buf);
+        let parsed = std::mem::take(scratch.slot::<BesideParsed>());
         let path = &self.file.path;
         // Only the start, when it tells every candidate that the file is not theirs.
         let head =
@@ -412,7 +413,7 @@ impl SniffedFile {
         let out = match read {
             Err(e) => then(Sniffed::Unreadable(e)),
             Ok(whole) => {
-                let input = Input::new(path, &buf, self.file.named).with_beside(&self.beside);
+                let input = Input::new(path, &buf, self.file.named).with_beside(&self.beside).with_parsed(&parsed);
                 let format = if options.forced.is_some() {
                     self.candidates.first().copied()
                 } else if whole {
@@ -427,6 +428,7 @@ impl SniffedFile {
             }
         };
         scratch.buf = buf;
+        *scratch.slot::<BesideParsed>() = parsed;
         out
     }
 
@@ -743,5 +745,66 @@ mod tests {
             }
             other => panic!("expected nothing found, got {:?}", other.map(|d| d.units.len())),
         }
+    }
+
+    /// Reads `*.s` files, each with the `r.txt` beside it, counting how often `r.txt` is
+    /// read; a reading's one diagnostic says what `r.txt` held.
+    #[derive(Debug, Default)]
+    struct Beside(std::sync::atomic::AtomicUsize);
+
+    impl Format for Beside {
+        fn name(&self) -> &'static str {
+            "beside"
+        }
+        fn describe(&self) -> &'static str {
+            "  test files with a file beside them"
+        }
+        fn noun(&self) -> &'static str {
+            "test files"
+        }
+        fn claim(&self, path: &Path) -> Claim {
+            if path.extension().is_some_and(|e| e == "s") { Claim::Sniff } else { Claim::No }
+        }
+        fn sniff(&self, _file: &Input<'_>, _options: &Options) -> bool {
+            true
+        }
+        fn beside(&self, path: &Path, _folder: &Folder<'_>) -> Vec<PathBuf> {
+            vec![path.with_file_name("r.txt")]
+        }
+        fn read(&self, file: &Input<'_>, _options: &Options) -> Read {
+            let held = file.beside_parsed(&file.beside()[0], |p| {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                std::fs::read_to_string(p).unwrap_or_default()
+            });
+            Read { runs: Vec::new(), diagnostics: vec![Diagnostic::info(file.path, held.as_str())] }
+        }
+    }
+
+    /// The file beside three others is read once by a worker in a pass, and read again,
+    /// as it is then, by the next pass (a new `Scratch`).
+    #[test]
+    fn a_file_beside_many_is_read_once_a_pass() {
+        static BESIDE: Beside = Beside(std::sync::atomic::AtomicUsize::new(0));
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["1.s", "2.s", "3.s"] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        std::fs::write(dir.path().join("r.txt"), "first").unwrap();
+        let registry = Registry::new(vec![&BESIDE]);
+        let found = registry.discover(&[dir.path().to_path_buf()], &Options::default()).unwrap();
+        assert_eq!(found.units.len(), 3);
+        let pass = || {
+            let mut scratch = Scratch::default();
+            let said: Vec<String> = found
+                .units
+                .iter()
+                .flat_map(|u| u.read(&mut scratch, &Options::default()).diagnostics)
+                .map(|d| d.message)
+                .collect();
+            (said, BESIDE.0.swap(0, std::sync::atomic::Ordering::Relaxed))
+        };
+        assert_eq!(pass(), (vec!["first".to_string(); 3], 1));
+        std::fs::write(dir.path().join("r.txt"), "second").unwrap();
+        assert_eq!(pass(), (vec!["second".to_string(); 3], 1));
     }
 }

@@ -23,7 +23,9 @@ const RESULTS: &str = "lighteval's aggregate results: outcomes per sample are in
 
 /// What the results file the pipeline found for a details file says.
 fn beside(file: &Input<'_>) -> Beside {
-    Beside::find(file.path, file.beside())
+    Beside::find_with(file.path, file.beside(), |candidate| {
+        file.beside_parsed(candidate, crate::results::read_candidate)
+    })
 }
 
 /// Whether the file is a lighteval results document: `results_<date>.json` with

@@ -189,8 +189,17 @@ pub struct Beside {
 impl Beside {
     /// The results file among `candidates` ([`results_candidates`]), read from disk.
     pub fn find(path: &Path, candidates: &[PathBuf]) -> Self {
+        Self::find_with(path, candidates, |candidate| Arc::new(results::read_candidate(candidate)))
+    }
+
+    /// [`Beside::find`], each candidate results file as `read` gives it.
+    pub(crate) fn find_with(
+        path: &Path,
+        candidates: &[PathBuf],
+        read: impl Fn(&Path) -> Arc<Option<results::Candidate>>,
+    ) -> Self {
         let task = details_name(path).map_or_else(String::new, |(t, _)| t);
-        let (results, problem) = match Results::find(candidates, &task) {
+        let (results, problem) = match Results::find_with(candidates, &task, read) {
             Ok(r) => (r, None),
             Err(e) => (None, Some(e)),
         };

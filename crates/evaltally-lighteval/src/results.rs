@@ -5,6 +5,29 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// A candidate results file's document (a JSON object), or why it cannot be read (naming
+/// the file).
+pub(crate) type Candidate = Result<Value, String>;
+
+/// A candidate results file read: `None` when it is not there.
+pub(crate) fn read_candidate(path: &Path) -> Option<Candidate> {
+    match evaltally_format::file::read(path) {
+        Ok(bytes) => Some(match serde_json::from_slice::<Value>(&bytes) {
+            Ok(doc) if doc.is_object() => Ok(doc),
+            Ok(_) => Err(format!("the results file `{}` is not a JSON object", path.display())),
+            Err(e) => Err(format!(
+                "the results file `{}` is not valid JSON (line {}, column {}: {})",
+                path.display(),
+                e.line(),
+                e.column(),
+                evaltally_format::json::message(&e)
+            )),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(Err(format!("the results file `{}` cannot be read: {e}", path.display()))),
+    }
+}
+
 /// Metric names in the `config_tasks` of lighteval 0.1 – 0.3, which list members of the
 /// `Metrics` enum, and the key each writes into the rows (`metric_name`).
 const ENUM_KEYS: [(&str, &str); 16] = [
@@ -105,23 +128,21 @@ impl Results {
     /// Reads the first of `candidates` that is there: `Ok(None)` when none is, an error
     /// message (naming the file) when the first that is there cannot be read as JSON.
     pub fn find(candidates: &[PathBuf], task: &str) -> Result<Option<Self>, String> {
+        Self::find_with(candidates, task, |path| std::sync::Arc::new(read_candidate(path)))
+    }
+
+    /// [`Results::find`], each candidate as `read` gives it ([`read_candidate`], or what a
+    /// worker already made of it).
+    pub(crate) fn find_with(
+        candidates: &[PathBuf],
+        task: &str,
+        read: impl Fn(&Path) -> std::sync::Arc<Option<Candidate>>,
+    ) -> Result<Option<Self>, String> {
         for path in candidates {
-            match evaltally_format::file::read(path) {
-                Ok(bytes) => {
-                    return match serde_json::from_slice::<Value>(&bytes) {
-                        Ok(doc) if doc.is_object() => Ok(Some(Self::from_value(path, &doc, task))),
-                        Ok(_) => Err(format!("the results file `{}` is not a JSON object", path.display())),
-                        Err(e) => Err(format!(
-                            "the results file `{}` is not valid JSON (line {}, column {}: {})",
-                            path.display(),
-                            e.line(),
-                            e.column(),
-                            evaltally_format::json::message(&e)
-                        )),
-                    };
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(format!("the results file `{}` cannot be read: {e}", path.display())),
+            match read(path).as_ref() {
+                None => {}
+                Some(Ok(doc)) => return Ok(Some(Self::from_value(path, doc, task))),
+                Some(Err(why)) => return Err(why.clone()),
             }
         }
         Ok(None)

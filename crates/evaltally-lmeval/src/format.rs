@@ -50,7 +50,9 @@ fn is_results_name(path: &Path) -> bool {
 
 /// What the results file the pipeline found beside a samples file says.
 fn beside(file: &Input<'_>) -> Beside {
-    Beside::read(file.path, file.beside().first().map(std::path::PathBuf::as_path))
+    let results = file.beside().first().map(std::path::PathBuf::as_path);
+    let parsed = results.map(|r| file.beside_parsed(r, crate::parse_results));
+    Beside::with_results(file.path, results.zip(parsed.as_deref().and_then(Option::as_ref)))
 }
 
 /// A samples line's keys: lm-eval's own ([`crate::FIXED_KEYS`]) and the metrics'.
@@ -62,7 +64,7 @@ const LINE: &[Level] =
 /// Lines of earlier versions, which do not name their metrics, are not checked.
 fn unknown_keys(bytes: &[u8]) -> Vec<Finding> {
     let mut keys = KeyCheck::new(LINE);
-    for line in bytes.split(|&b| b == b'\n') {
+    for line in evaltally_format::bytes::lines(bytes) {
         let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(line) else { continue };
         let Some(metrics) = m.get("metrics").and_then(serde_json::Value::as_array) else { continue };
         let metric = |k: &str| metrics.iter().any(|n| n.as_str() == Some(k));

@@ -106,6 +106,22 @@ pub fn results_file(path: &Path, folder: &[&str]) -> Option<PathBuf> {
     Some(path.with_file_name(named.map_or(usual.as_str(), |n| n)))
 }
 
+/// A results file's document (a JSON object), or why it cannot be used.
+pub(crate) type ParsedResults = Result<Value, String>;
+
+/// The results file at `results`, read for [`Beside`]: `None` when there is none (none is
+/// written without `--output_path`, and that is no problem).
+pub(crate) fn parse_results(results: &Path) -> Option<ParsedResults> {
+    if !results.exists() {
+        return None;
+    }
+    Some(match evaltally_format::json::read(results) {
+        Ok(doc) if doc.is_object() => Ok(doc),
+        Ok(_) => Err("is no JSON object".to_string()),
+        Err(d) => Err(d.message.replacen("cannot read file", "cannot be read", 1)),
+    })
+}
+
 /// What the results file beside a samples file says about its run: the model and the
 /// names of the task's filters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -134,18 +150,23 @@ impl Beside {
     /// What the results file `results` says about the samples file at `path` (defaults
     /// when there is none, or it cannot be read): `results` as [`results_file`] found it.
     pub fn read(path: &Path, results: Option<&Path>) -> Self {
+        let parsed = results.and_then(parse_results);
+        Self::with_results(path, results.zip(parsed.as_ref()))
+    }
+
+    /// What a results file, as [`parse_results`] read it, says about the samples file at
+    /// `path` ([`Beside::read`] without reading).
+    pub(crate) fn with_results(path: &Path, results: Option<(&Path, &ParsedResults)>) -> Self {
         let task = task_and_date(path).map(|(t, _)| t);
-        // No results file (none is written without --output_path) is no problem.
-        let Some(results) = results.filter(|p| p.exists()) else { return Self::from_results(None, task.as_deref()) };
-        let (doc, problem) = match evaltally_format::json::read(results) {
-            Ok(doc) if doc.is_object() => (Some(doc), None),
-            Ok(_) => (None, Some("is no JSON object".to_string())),
-            Err(d) => (None, Some(d.message.replacen("cannot read file", "cannot be read", 1))),
+        let Some((results, parsed)) = results else { return Self::from_results(None, task.as_deref()) };
+        let (doc, problem) = match parsed {
+            Ok(doc) => (Some(doc), None),
+            Err(why) => (None, Some(why.as_str())),
         };
         let old = task.is_none() && is_model_args_name(path);
-        let named = if old { doc.as_ref().and_then(|d| task_in_name(path, d)) } else { None };
+        let named = if old { doc.and_then(|d| task_in_name(path, d)) } else { None };
         let task = task.or_else(|| named.clone());
-        let mut beside = Self::from_results(doc.as_ref(), task.as_deref());
+        let mut beside = Self::from_results(doc, task.as_deref());
         if old {
             let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let folder = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
