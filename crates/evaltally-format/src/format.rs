@@ -66,9 +66,9 @@ impl<'a> Input<'a> {
 
     /// What `parse` makes of `path`, a file beside this one ([`Input::beside`]). When the
     /// pipeline read this file, `parse` runs once for a path (and type `T`) in a worker's
-    /// read pass, and every file beside which the path lies shares what it made: each file
-    /// is opened once, though many name it. Else (an `Input` made with [`Input::new`]) it
-    /// runs on every call.
+    /// read pass, and every file that names the path shares what it made: a file that
+    /// many name is opened once by each worker, not once for each of them. Else (an `Input`
+    /// made with [`Input::new`]) it runs on every call.
     ///
     /// ```
     /// use evaltally_format::Input;
