@@ -396,7 +396,7 @@ fn finish(b: &[u8], i: usize) -> Result<(), ScanError> {
 pub fn string_value(raw: &[u8]) -> Option<Cow<'_, str>> {
     let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     if !crate::bytes::contains(inner, b'\\') {
-        return crate::utf8(inner).map(Cow::Borrowed);
+        return std::str::from_utf8(inner).ok().map(Cow::Borrowed);
     }
     serde_json::from_slice::<String>(raw).ok().map(Cow::Owned)
 }
