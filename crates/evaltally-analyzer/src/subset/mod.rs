@@ -495,10 +495,7 @@ impl Prepared<'_> {
             .filter(|&(j, _, _)| self.anchor[j])
             .collect();
         let runs = observed.iter().map(|o| o.2).max().unwrap_or(1);
-        let estimated = estimate::estimate(&items, &observed, runs);
-        let mut out = ModelEstimate::new(model, self.subset, &estimated.categories, &estimated.covariance);
-        out.person_fit = estimated.person_fit;
-        out
+        ModelEstimate::new(model, self.subset, &estimate::estimate(&items, &observed, runs))
     }
 }
 
@@ -592,7 +589,8 @@ impl ScoreEstimate {
 }
 
 impl ModelEstimate {
-    fn new(model: &str, subset: &Subset, per: &[CategoryEstimate], covariance: &[f64]) -> Self {
+    fn new(model: &str, subset: &Subset, estimated: &estimate::Estimated) -> Self {
+        let (per, covariance) = (&estimated.categories, &estimated.covariance);
         let d = per.len();
         let categories: Vec<ScoreEstimate> = per
             .iter()
@@ -612,7 +610,7 @@ impl ModelEstimate {
             categories,
             overall: ScoreEstimate::of(None, overall, var.max(0.0).sqrt(), (run, total), anchor_mean),
             bfcl_overall: bfcl_overall(subset, per, covariance),
-            person_fit: None,
+            person_fit: estimated.person_fit,
         }
     }
 }
