@@ -172,9 +172,10 @@ pub fn repeated_keys(bytes: &[u8]) -> Vec<RepeatedKey> {
     out
 }
 
-/// The keys of the objects being walked, innermost last: (decoded name, offset of the
-/// opening quote).
-type Seen<'b> = Vec<(Cow<'b, str>, usize)>;
+/// The keys of the objects being walked, innermost last: (name, offset of the opening
+/// quote). A name is its bytes as written when it has no escape (no UTF-8 check: equal
+/// bytes are the same key), else its decoded text.
+type Seen<'b> = Vec<(Cow<'b, [u8]>, usize)>;
 
 /// Past this many keys an object's names are looked up in a hash map.
 const LINEAR_KEYS: usize = 32;
@@ -201,10 +202,9 @@ fn walk<'b>(
     match b.get(at) {
         Some(b'{') => {
             let (base, noted) = (seen.len(), out.len());
-            let mut index: Option<HashMap<Cow<'b, str>, usize>> = None;
+            let mut index: Option<HashMap<Cow<'b, [u8]>, usize>> = None;
             let walked = object_at_with(b, at, |key, value| {
-                let quoted = &b[(key.start - 1)..=key.end];
-                let name = string_value(quoted).unwrap_or_else(|| String::from_utf8_lossy(quoted).into_owned().into());
+                let name = key_name(b, key.clone());
                 let offset = key.start - 1;
                 let keys = seen.len() - base;
                 if keys == LINEAR_KEYS && index.is_none() {
@@ -218,7 +218,13 @@ fn walk<'b>(
                     None => seen[base..].iter().find(|(n, _)| *n == name).map(|&(_, first)| first),
                 };
                 match first {
-                    Some(first) => out.push(RepeatedKey { key: name.into_owned(), first, again: offset }),
+                    Some(first) => {
+                        out.push(RepeatedKey {
+                            key: String::from_utf8_lossy(&name).into_owned(),
+                            first,
+                            again: offset,
+                        });
+                    }
                     None => seen.push((name, offset)),
                 }
                 let mark = seen.len();
@@ -235,6 +241,17 @@ fn walk<'b>(
         Some(b'[') => array_at(b, at, |i| member(seen, out, i)),
         _ => value_end(b, at),
     }
+}
+
+/// The name of the member whose key is `b[key]` (inside its quotes), as [`Seen`] keeps it.
+fn key_name(b: &[u8], key: std::ops::Range<usize>) -> Cow<'_, [u8]> {
+    let inner = &b[key.clone()];
+    if !crate::bytes::contains(inner, b'\\') {
+        return Cow::Borrowed(inner);
+    }
+    let quoted = &b[(key.start - 1)..=key.end];
+    let text = string_value(quoted).map_or_else(|| String::from_utf8_lossy(quoted).into_owned(), Cow::into_owned);
+    Cow::Owned(text.into_bytes())
 }
 
 /// 1-based line and column (in bytes, as `serde_json` counts them) of `offset` in `bytes`.
@@ -469,6 +486,18 @@ mod tests {
             }
             _ => {}
         }
+    }
+
+    /// Keys are the same when their bytes are, or their decoded text where one has an
+    /// escape: two different bytes that are not UTF-8 are two keys, not one replacement
+    /// character twice.
+    #[test]
+    fn keys_are_compared_as_written_and_escapes_decoded() {
+        let keys = |doc: &[u8]| repeated_keys(doc).into_iter().map(|r| r.key).collect::<Vec<_>>();
+        assert!(keys(b"{\"\xff\": 1, \"\xfe\": 2}").is_empty());
+        assert_eq!(keys(b"{\"\xff\": 1, \"\xff\": 2}"), ["\u{FFFD}"]);
+        assert_eq!(keys(r#"{"a\u00e9": 1, "a\u00c9": 2, "aé": 3}"#.as_bytes()), ["aé"]);
+        assert_eq!(keys(br#"{"x": {"\"": 1, "\u0022": 2}}"#), ["\""]);
     }
 
     /// The one-pass walk finds what the walk per level found, on whole, cut and broken
