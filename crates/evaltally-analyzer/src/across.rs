@@ -28,6 +28,11 @@ pub struct CategoryAcross {
     /// Per model, its flaky tests that are not the benchmark's (natural order); models
     /// without any are left out.
     pub model_flaky: BTreeMap<String, Vec<String>>,
+    /// Per model, those of its [`model_flaky`](Self::model_flaky) tests that no other model
+    /// judged: one model cannot tell whether the flipping is its own or the test's (natural
+    /// order); models without any are left out, and the key is absent when none has any.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub alone: BTreeMap<String, Vec<String>>,
 }
 
 /// Whether a test flaky under `flaky` of the `judged` models that judged it is the
@@ -77,6 +82,7 @@ pub struct Judged<'a> {
 /// assert_eq!(c.benchmark_flaky, ["t0"]);
 /// assert_eq!(c.model_flaky["a"], ["t1"]);
 /// assert_eq!(report.models[0].overall.benchmark_flaky, 1);
+/// assert!(c.alone.is_empty()); // b ran t1 too, and it did not flip there
 /// ```
 pub fn classify(judged: &[Judged<'_>]) -> (BTreeMap<String, CategoryAcross>, Vec<usize>) {
     let mut by_category: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -115,11 +121,14 @@ pub fn classify(judged: &[Judged<'_>]) -> (BTreeMap<String, CategoryAcross>, Vec
             } else {
                 for &e in flaky {
                     across.model_flaky.entry(judged[e].model.to_string()).or_default().push((*test).to_string());
+                    if *models == 1 {
+                        across.alone.entry(judged[e].model.to_string()).or_default().push((*test).to_string());
+                    }
                 }
             }
         }
         across.benchmark_flaky.sort_by(|a, b| id::natural_str_cmp(a, b));
-        for ids in across.model_flaky.values_mut() {
+        for ids in across.model_flaky.values_mut().chain(across.alone.values_mut()) {
             ids.sort_by(|a, b| id::natural_str_cmp(a, b));
         }
         out.insert(category.to_string(), across);

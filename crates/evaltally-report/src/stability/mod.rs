@@ -128,14 +128,19 @@ fn across_lines(report: &StabilityReport) -> Vec<String> {
     let across = &report.across_models;
     let benchmark: usize = across.values().map(|c| c.benchmark_flaky.len()).sum();
     let own: usize = across.values().flat_map(|c| c.model_flaky.values()).map(Vec::len).sum();
+    let alone: usize = across.values().flat_map(|c| c.alone.values()).map(Vec::len).sum();
     // Said only when some test is the benchmark's; the JSON has every model's own.
     if benchmark == 0 {
         return Vec::new();
     }
     let are = if benchmark == 1 { "1 flaky test is".to_string() } else { format!("{benchmark} flaky tests are") };
+    let unshared = match alone {
+        0 => String::new(),
+        n => format!(" ({n} of them run by that model alone, so not compared)"),
+    };
     let mut lines = vec![format!(
         "across models: {are} the benchmark's (flaky under at least two models and at least half of those that ran \
-         it), {own} a model's own"
+         it), {own} a model's own{unshared}"
     )];
     for (category, c) in across {
         if c.benchmark_flaky.is_empty() && c.model_flaky.is_empty() {

@@ -369,6 +369,32 @@ mod tests {
         assert!(out.contains("\n  no flaky tests\n"), "{out}");
     }
 
+    /// The line across models says how many of a model's own flaky tests no other model
+    /// ran: for those, one model cannot tell its flipping from the test's.
+    #[test]
+    fn the_line_across_models_says_which_own_flaky_tests_were_not_compared() {
+        use Outcome::{Fail, Pass};
+        // t0 flips under both (the benchmark's); t1 under a only, b ran it (a's own);
+        // t2 under a only, b never ran it (a's own, alone).
+        let runs = vec![
+            run("r1", "a", &[Pass, Pass, Pass]),
+            run("r2", "a", &[Fail, Fail, Fail]),
+            run("r1", "b", &[Pass, Pass]),
+            run("r2", "b", &[Fail, Pass]),
+        ];
+        let report = stability::analyze(&runs);
+        let across = &report.across_models["cat"];
+        assert_eq!(
+            (&across.benchmark_flaky[..], &across.model_flaky["a"][..]),
+            (&["t0".to_string()][..], &["t1".to_string(), "t2".to_string()][..])
+        );
+        assert_eq!(across.alone["a"], ["t2"]);
+        assert!(!across.alone.contains_key("b"));
+        let options = Options { style: Style::plain(), top_flaky: 0, detail: false };
+        let out = text(&report, options);
+        assert!(out.contains("), 2 a model's own (1 of them run by that model alone, so not compared)\n"), "{out}");
+    }
+
     #[test]
     fn several_models_get_a_line_each_first_and_one_without_scores_is_said() {
         use Outcome::{Fail, Pass, Unscored};
