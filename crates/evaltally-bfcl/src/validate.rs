@@ -812,14 +812,11 @@ mod tests {
             assert_eq!(super::repeats_a_key(&tape.0), walk, "{line}");
         }
         // and on every line of the BFCL fixtures, the damaged ones too, that simd-json parses
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-        let (mut files, mut checked) = (vec![root.join("bfcl"), root.join("malformed/bfcl")], 0);
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            for line in std::fs::read(&path).unwrap().split(|&b| b == b'\n') {
+        let mut checked = 0;
+        for path in
+            ["bfcl", "malformed/bfcl"].map(|d| evaltally_testkit::json_files(&evaltally_testkit::testdata(d))).concat()
+        {
+            for line in evaltally_format::bytes::lines(&std::fs::read(&path).unwrap()) {
                 let mut copy = line.to_vec();
                 let Ok(tape) = simd_json::to_tape(&mut copy) else { continue };
                 let walk = !evaltally_format::json::repeated_keys(line).is_empty();
