@@ -69,6 +69,12 @@ pub struct Plan {
     /// Why nothing could be estimated (one run, fewer than two tests); the figures below
     /// are `null` then.
     pub cannot_estimate: Option<&'static str>,
+    /// Why some figures are `null` though the others are estimated: no test flipped between
+    /// runs (no MDE), or, besides, every test had the same pass rate (no SE floor, no tests
+    /// needed). A variance of 0 as observed says the runs agree, not that a change of 0
+    /// would be seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partly_estimated: Option<&'static str>,
     /// Between-test variance `σ²_b`.
     pub between: Option<f64>,
     /// Run-to-run variance `σ²_w`.
@@ -195,7 +201,7 @@ pub fn with_costs(report: &mut PlanReport, usd_per_run: &BTreeMap<String, f64>, 
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                 let runs = (b / usd).floor() as usize;
                 let mde = match (p.within, runs) {
-                    (Some(within), k) if k > 0 && p.tests > 0 => {
+                    (Some(within), k) if k > 0 && p.tests > 0 && within > 0.0 => {
                         let se = (within / p.tests as f64 * (1.0 / p.runs.max(1.0) + 1.0 / k as f64)).sqrt();
                         Some(power::mde(se))
                     }
@@ -216,6 +222,7 @@ pub fn one(name: &str, p: &Precision, tests: usize, target: f64) -> Plan {
         runs,
         mean: p.mean,
         cannot_estimate: None,
+        partly_estimated: None,
         between: None,
         within: None,
         run_se: None,
@@ -252,5 +259,52 @@ pub fn one(name: &str, p: &Precision, tests: usize, target: f64) -> Plan {
     plan.tests_needed_current_runs = power::tests_needed(c.between, c.within, r, target);
     plan.mde = Some(power::mde(power::paired_se(c.within, c.tests, r)));
     plan.mde_single_run = Some(power::mde(power::paired_se(c.within, c.tests, 1.0)));
+    if c.within <= 0.0 {
+        plan.mde = None;
+        plan.mde_single_run = None;
+        plan.partly_estimated = Some("no test flipped between runs, so no MDE");
+        if c.between <= 0.0 {
+            plan.se_floor = None;
+            plan.tests_needed_one_run = None;
+            plan.tests_needed_current_runs = None;
+            plan.partly_estimated =
+                Some("every test had the same outcome in every run, so no MDE, SE floor or tests needed");
+        }
+    }
     plan
+}
+
+#[cfg(test)]
+mod tests {
+    use evaltally_core::{CategoryRun, Outcome};
+
+    use crate::stability;
+
+    /// Three runs of 16 tests in which `pass(test)` holds in every run.
+    fn stable_runs(pass: fn(usize) -> bool) -> super::PlanReport {
+        let runs: Vec<CategoryRun> = (0..3)
+            .map(|r| {
+                let mut run = CategoryRun::new(format!("run-{r}"), "m", "live_parallel");
+                for t in 0..16 {
+                    run.push(&format!("t{t}"), if pass(t) { Outcome::Pass } else { Outcome::Fail }, None);
+                }
+                run
+            })
+            .collect();
+        super::plan(&stability::analyze(&runs), 0.01)
+    }
+
+    #[test]
+    fn no_flip_gives_no_mde_and_one_outcome_no_floor() {
+        // Every test failed in every run: no variance of either kind.
+        let p = &stable_runs(|_| false).models[0].categories[0];
+        assert_eq!((p.mde, p.mde_single_run, p.se_floor, p.tests_needed_one_run), (None, None, None, None));
+        assert_eq!(p.runs_needed, Some(1), "the runs reproduce each other");
+        assert!(p.partly_estimated.unwrap().contains("same outcome in every run"));
+        // Half pass, half fail, in every run: the floor is there, the MDE is not.
+        let p = &stable_runs(|t| t < 8).models[0].categories[0];
+        assert_eq!((p.mde, p.mde_single_run), (None, None));
+        assert!(p.se_floor.unwrap() > 0.1 && p.tests_needed_one_run.unwrap() > 16);
+        assert_eq!(p.partly_estimated, Some("no test flipped between runs, so no MDE"));
+    }
 }

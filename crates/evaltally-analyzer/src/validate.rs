@@ -75,9 +75,11 @@ pub fn validate_cached(
         files.extend(r.files);
         diagnostics.extend(r.diagnostics);
     }
+    // With `--as`, a file the format could not read is still of the format the user named.
+    let label = forced.and_then(|f| crate::load::registry().find(f)).map_or("unknown", |f| f.name());
     files.extend(unclaimed.into_iter().map(|d| {
         let path = d.path.clone();
-        FileValidation::new(&path, "unknown", vec![evaltally_core::Finding::from_diagnostic(d, "$")])
+        FileValidation::new(&path, label, vec![evaltally_core::Finding::from_diagnostic(d, "$")])
     }));
     // A file read beside another (a HELM run spec) is checked with it, not reported alone.
     if files.iter().any(|f| f.notes().next().is_some()) {

@@ -165,7 +165,7 @@ impl Format for Gstack {
             Ok(parsed) => parsed,
             Err(d) => {
                 let at = Finding::location(d.line, d.column, "file");
-                return vec![FileValidation::new(file.path, "unknown", vec![Finding::error(at, d.message)])];
+                return vec![FileValidation::new(file.path, self.name(), vec![Finding::error(at, d.message)])];
             }
         };
         let mut findings = Vec::new();

@@ -99,6 +99,7 @@ pub fn text(report: &PlanReport, style: Style) -> String {
         }
         let _ = writeln!(out, "{head}");
         let mut notes: Vec<(String, &str)> = Vec::new();
+        let mut partly: Vec<String> = Vec::new();
         for p in model.categories.iter().chain(std::iter::once(&model.overall)) {
             let mut line = format!("  {:<width$}", printable(&p.category));
             for (cell, w) in cells(p).iter().zip(widths()) {
@@ -107,6 +108,9 @@ pub fn text(report: &PlanReport, style: Style) -> String {
             let _ = writeln!(out, "{}", if p.category == "overall" { style.bold(&line) } else { line });
             if let Some(why) = p.cannot_estimate {
                 notes.push((printable(&p.category).into_owned(), why));
+            }
+            if let Some(why) = p.partly_estimated {
+                partly.push(format!("  {}: {why}", printable(&p.category)));
             }
         }
         // One reason for every category (one run of each): said once.
@@ -120,6 +124,9 @@ pub fn text(report: &PlanReport, style: Style) -> String {
                     let _ = writeln!(out, "  {category}: cannot estimate ({why})");
                 }
             }
+        }
+        for line in partly {
+            let _ = writeln!(out, "{line}");
         }
         for line in dollar_lines(model) {
             let _ = writeln!(out, "  {line}");
@@ -188,6 +195,9 @@ pub fn markdown(report: &PlanReport, diagnostics: &[Diagnostic]) -> String {
         for p in model.categories.iter().chain(std::iter::once(&model.overall)) {
             if let Some(why) = p.cannot_estimate {
                 let _ = writeln!(out, "\n{}: cannot estimate ({why}).", markdown_text(&p.category));
+            }
+            if let Some(why) = p.partly_estimated {
+                let _ = writeln!(out, "\n{}: {why}.", markdown_text(&p.category));
             }
         }
         for line in dollar_lines(model) {

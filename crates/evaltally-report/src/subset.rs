@@ -188,6 +188,9 @@ pub fn estimate_text(estimates: &[ModelEstimate], detail: bool) -> String {
             row(&mut out, &printable(c.category.as_deref().unwrap_or("")), c);
         }
         row(&mut out, "overall", &m.overall);
+        if let Some(line) = unrun_line(m) {
+            let _ = writeln!(out, "  {line}");
+        }
         // BFCL's score only where the subset holds every category BFCL weighs, as in the
         // several models' lines: a category it lacks would count 0.
         match &m.bfcl_overall {
@@ -257,6 +260,20 @@ fn estimate_overview(estimates: &[ModelEstimate]) -> String {
             (None, false) => out.push('\n'),
         }
     }
+    let partial: Vec<String> = estimates
+        .iter()
+        .filter_map(|m| {
+            let n = unrun(m).len();
+            (n > 0).then(|| format!("{} ({n} {})", printable(&m.model), if n == 1 { "category" } else { "categories" }))
+        })
+        .collect();
+    if !partial.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nno anchor run in some categories: {}. Those categories are estimated from the others alone; --detail names them",
+            evaltally_core::text::first_of(&partial, 6)
+        );
+    }
     let misfits: Vec<String> =
         estimates.iter().filter_map(|m| Some(format!("{} ({})", printable(&m.model), fit(m.misfit()?)))).collect();
     if !misfits.is_empty() {
@@ -273,6 +290,32 @@ fn estimate_overview(estimates: &[ModelEstimate]) -> String {
         estimates.len()
     );
     out
+}
+
+/// The categories of which the model ran no anchor.
+fn unrun(m: &ModelEstimate) -> Vec<String> {
+    m.categories
+        .iter()
+        .filter(|c| c.tests_run == 0)
+        .map(|c| printable(c.category.as_deref().unwrap_or("")).into_owned())
+        .collect()
+}
+
+/// Says which categories' estimates come from the other categories alone (the model ran
+/// none of their anchors): their figures lean on how the fitted models' abilities go
+/// together, and their intervals are wide for it.
+fn unrun_line(m: &ModelEstimate) -> Option<String> {
+    let unrun = unrun(m);
+    let (first, rest) = unrun.split_first()?;
+    Some(if rest.is_empty() {
+        format!("no anchor of {first} run: its estimate comes from the other categories alone")
+    } else {
+        format!(
+            "no anchor run in {} categories ({}): their estimates come from the other categories alone",
+            unrun.len(),
+            evaltally_core::text::first_of(&unrun, 6)
+        )
+    })
 }
 
 /// One model's estimate in one line, for `report --subset` and `serve --subset`: the mean

@@ -117,6 +117,24 @@ fn listed(model: &ModelTrend, every: bool) -> (Vec<&TestTrend>, Option<String>) 
 /// the stable tests are counted, and listed too with `every`.
 pub fn text(report: &TrendReport, style: Style, every: bool) -> String {
     let mut out = String::new();
+    // No model ran twice (a leaderboard's folder of one run each): said once, a line per
+    // model, not a block per model saying nothing moved.
+    if !every && !report.models.is_empty() && report.models.iter().all(|m| m.runs.len() < 2) {
+        let _ = writeln!(
+            out,
+            "no trend: no model ran twice, and a test moves only across runs (`evaltally stability` counts each run)\n"
+        );
+        for model in &report.models {
+            let _ = writeln!(
+                out,
+                "  {}: {}, {}",
+                printable(&model.model),
+                runs_line(model),
+                crate::plural(model.tests.len(), "test")
+            );
+        }
+        return out;
+    }
     for (i, model) in report.models.iter().enumerate() {
         if i > 0 {
             out.push('\n');

@@ -67,7 +67,7 @@ fn show_document(file: &Input<'_>, test: &str) -> Shown {
 fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
     let (value, mut findings) = match evaltally_format::check::parse_for_validation(file.bytes) {
         Ok(parsed) => parsed,
-        Err(finding) => return vec![FileValidation::new(file.path, "unknown", vec![finding])],
+        Err(finding) => return vec![FileValidation::new(file.path, "sfbench", vec![finding])],
     };
     let _ = options;
     if let Some(format) = detect(&value) {

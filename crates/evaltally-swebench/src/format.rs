@@ -99,7 +99,7 @@ fn run_report_logs(path: &Path) -> Option<PathBuf> {
 fn validate_document(file: &Input<'_>, options: &Options) -> Vec<FileValidation> {
     let (value, mut findings) = match evaltally_format::check::parse_for_validation(file.bytes) {
         Ok(parsed) => parsed,
-        Err(finding) => return vec![FileValidation::new(file.path, "unknown", vec![finding])],
+        Err(finding) => return vec![FileValidation::new(file.path, "swebench", vec![finding])],
     };
     let _ = options;
     match detect(&value) {

@@ -747,7 +747,7 @@ pub(crate) struct StabilityArgs {
     pub(crate) select: Select,
     /// Write stable_tests.json, flaky_tests.json and failing_tests.json here (one folder
     /// per model when there are several).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short = 'o', long, alias = "output", value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = StabilityFormat::Text)]
@@ -767,9 +767,9 @@ pub(crate) struct StabilityArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) known_flaky: Vec<PathBuf>,
     /// List the N least stable tests per model, with their per-run outcomes (text: 10 by
-    /// default; JSON and Markdown: none by default).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    pub(crate) top_flaky: usize,
+    /// default, 0 for none; JSON and Markdown: none by default).
+    #[arg(long, value_name = "N")]
+    pub(crate) top_flaky: Option<usize>,
     /// Text: add pass^k and pass@k, the precision of each pass rate, the most flaky and most
     /// stable category and, for BFCL, its overall score.
     #[arg(long)]

@@ -68,11 +68,16 @@ pub(crate) fn no_workflow_commands(text: &str) -> std::borrow::Cow<'_, str> {
 /// Reads a JSON file, with an error that names the file, line and column.
 pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
     let bytes = std::fs::read(path).map_err(|e| crate::UsageError(format!("cannot read {}: {e}", shown(path))))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        let msg = e.to_string();
-        let msg = msg.rfind(" at line ").map_or(msg.clone(), |p| msg[..p].to_string());
-        crate::UsageError(format!("{}:{}:{}: not valid JSON: {msg}", shown(path), e.line(), e.column())).into()
-    })
+    serde_json::from_slice(&bytes).map_err(|e| json_error(path, &e, "not JSON").into())
+}
+
+/// `FILE:LINE:COLUMN: …` for a JSON document a command reads whole: `not valid JSON: …`,
+/// worded and placed as every reader words and places it, or, for valid JSON of another
+/// shape, `wrong_shape: ` and what was expected.
+pub(crate) fn json_error(path: &Path, e: &serde_json::Error, wrong_shape: &str) -> crate::UsageError {
+    let (msg, column) = (evaltally_format::json::message(e), evaltally_format::json::column(e));
+    let what = if e.is_data() { format!("{wrong_shape}: {msg}") } else { format!("not valid JSON: {msg}") };
+    crate::UsageError(format!("{}:{}:{column}: {what}", shown(path), e.line()))
 }
 
 /// Writes `text` to stdout, with no line a CI runner reads as a command ([`no_workflow_commands`]).

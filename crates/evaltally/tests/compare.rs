@@ -169,3 +169,50 @@ fn a_run_compared_with_itself_is_said() {
     let two = evaltally(&["compare", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2"]);
     assert!(!two.stderr.contains("same files"), "{}", two.stderr);
 }
+
+/// Two sides with no test in common compare nothing: said, and exit 2 whatever the gates,
+/// so that a CI job given the wrong folder does not pass as "no regressions".
+#[test]
+fn nothing_in_common_exits_2_under_every_gate() {
+    let (base, new) = ("testdata/gstack/standard/nightly-1.json", "testdata/bfcl/v4/run-1");
+    for gate in [&[][..], &["--fail-on", "regressions"], &["--fail-on", "significant"], &["--require-conclusive"]] {
+        let run = evaltally(&[&["compare", base, new][..], gate].concat());
+        assert_eq!(run.code, 2, "{gate:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("nothing compared: no test is in both BASE and NEW (claude-sonnet-4-6 → acme_tiny-7b)"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.contains("not compared"), "the sides are still shown: {}", run.stdout);
+    }
+    // A comparison with tests in common is not affected.
+    let two = evaltally(&["compare", "testdata/bfcl/v4/run-1", "testdata/bfcl/v4/run-2"]);
+    assert_ne!(two.code, 2, "{}", two.stderr);
+    assert!(!two.stderr.contains("nothing compared"), "{}", two.stderr);
+}
+
+/// Groups whose counts are means (a test errored in one run of a side: `83.5/199.5`) keep
+/// the table's columns in line: each row's `common` ends where its head does.
+#[test]
+fn fractional_counts_keep_the_columns_in_line() {
+    let Some(dir) = evaltally_testkit::refdata("bfcl/bbrowning-bfcl-vllm-results/results") else { return };
+    let d = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (b1, b2, n1, n2) = (d("v0.10.2"), d("v0.11.0"), d("2025-11-12-main"), d("2025-11-12-harmony-fixes"));
+    let run = evaltally(&["compare", "--base", &b1, &b2, "--new", &n1, &n2]);
+    assert!(run.stdout.contains(".5/"), "a mean count in the table: {}", run.stdout);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let head = lines.iter().position(|l| l.trim_start().starts_with("category ")).unwrap();
+    let end = |line: &str| line.find(" common").map(|i| i + " common".len());
+    let column_end = end(lines[head]).unwrap();
+    let rows: Vec<&str> = lines[head + 1..].iter().take_while(|l| !l.is_empty()).copied().collect();
+    assert!(rows.len() > 2, "{}", run.stdout);
+    for row in rows {
+        // The common count is the third number column: the text before it ends at the same
+        // place in every row.
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        let rate = cells.iter().rposition(|c| c.ends_with('%')).unwrap();
+        let common = cells[rate + 1];
+        let at = row.find(&format!(" {common} ")).map(|i| i + 1 + common.len());
+        assert_eq!(at, Some(column_end), "{row}\n{}", lines[head]);
+    }
+}

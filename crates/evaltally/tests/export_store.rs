@@ -88,9 +88,20 @@ fn folders_without_results_are_not_pushed() {
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join("results.json"), r#"{"foo": 1}"#).unwrap();
     let run = evaltally_in(other.path(), &["push", ".", "--branch", "main"], &env);
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    // Nothing to push is "not done", as an empty folder is.
+    assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("error: .: not pushed, it holds no result file evaltally reads"), "{}", run.stderr);
     assert_eq!(std::fs::read_dir(store.path()).unwrap().count(), 0);
+    let empty = tempfile::tempdir().unwrap();
+    let run = evaltally_in(empty.path(), &["push", "."], &env);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("error: nothing to read in ."), "{}", run.stderr);
+    // Beside a run that is pushed, a folder of nothing is a problem said, and the run is
+    // pushed all the same, whichever comes first.
+    let run_1 = workspace_root().join("testdata/bfcl/v4/run-1");
+    let run = evaltally_in(empty.path(), &["push", ".", run_1.to_str().unwrap()], &env);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("pushed ") && run.stdout.contains("as store:run-1"), "{}", run.stdout);
 }
 
 #[test]

@@ -58,6 +58,37 @@ fn top_flaky_in_text_json_and_markdown() {
 }
 
 #[test]
+fn top_flaky_0_lists_no_flaky_test_in_text() {
+    let args = ["stability", "testdata/bfcl/v4", "--model", "acme_tiny-7b"];
+    let by_default = evaltally(&args);
+    let none = evaltally(&[&args[..], &["--top-flaky", "0"]].concat());
+    assert_eq!((by_default.code, none.code), (0, 0));
+    assert!(by_default.stdout.contains("flaky tests, least stable first"), "{}", by_default.stdout);
+    assert!(!none.stdout.contains("least stable first"), "{}", none.stdout);
+    // The counts stay.
+    let row = |out: &str| out.lines().find(|l| l.starts_with("  simple_python ")).map(str::to_string);
+    assert_eq!(row(&none.stdout), row(&by_default.stdout), "{}", none.stdout);
+    assert!(row(&none.stdout).is_some(), "{}", none.stdout);
+}
+
+/// One run has no run-to-run figures, but `--detail` still gives BFCL's overall score.
+#[test]
+fn detail_of_one_run_gives_bfcl_score() {
+    let args = ["stability", "testdata/bfcl/v4/run-2", "--model", "acme_tiny-7b", "--detail"];
+    let text = evaltally(&args);
+    let json = evaltally(&[&args[..], &["--format", "json"]].concat());
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let score = doc["models"][0]["bfcl"]["overall"].as_f64().expect("a BFCL score from one run");
+    let line = format!("scoring categories not run, counted as 0 as BFCL does): {:.1}%", 100.0 * score);
+    assert!(
+        text.stdout.contains("  BFCL overall score (BFCL's weights; ") && text.stdout.contains(&line),
+        "{}",
+        text.stdout
+    );
+    assert!(!text.stdout.contains("pass^k"), "one run has no pass^k table: {}", text.stdout);
+}
+
+#[test]
 fn text_with_warnings_and_errors_exits_1() {
     insta::assert_snapshot!(evaltally(&["stability", "testdata/bfcl/quirks"]).transcript());
 }

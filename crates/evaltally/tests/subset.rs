@@ -145,6 +145,38 @@ fn a_subset_is_fitted_written_and_estimates_a_model_from_its_anchors_alone() {
     assert!(text.stdout.starts_with(&format!("{last}: estimated from 30 of 300 tests\n")), "{}", text.stdout);
     assert!(text.stdout.contains("  overall "), "{}", text.stdout);
     insta::assert_snapshot!(text.stdout);
+    // A category whose anchors the model did not run is estimated from the others alone:
+    // said under its table, and under the several models' lines.
+    let dropped = subset["anchors"][0]["category"].as_str().unwrap().to_string();
+    for run in ["run-1", "run-2"] {
+        for tree in ["result", "score"] {
+            let to = d.join("part").join(run).join(tree).join("partial");
+            std::fs::create_dir_all(&to).unwrap();
+            for e in std::fs::read_dir(d.join("new").join(run).join(tree).join(&last)).unwrap() {
+                let e = e.unwrap();
+                if !e.file_name().to_string_lossy().contains(&format!("_{dropped}_")) {
+                    std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+                }
+            }
+        }
+    }
+    let part_one = evaltally_in(d, &["estimate", "part", "--subset", "subset.json"], &[]);
+    assert_eq!(part_one.code, 0, "{}", part_one.stderr);
+    assert!(part_one.stdout.contains(&format!("  {dropped} ")), "{}", part_one.stdout);
+    assert!(
+        part_one
+            .stdout
+            .contains(&format!("\n  no anchor of {dropped} run: its estimate comes from the other categories alone\n")),
+        "{}",
+        part_one.stdout
+    );
+    let two = evaltally_in(d, &["estimate", "new", "part", "--subset", "subset.json"], &[]);
+    assert_eq!(two.code, 0, "{}", two.stderr);
+    assert!(
+        two.stdout.contains("\nno anchor run in some categories: partial (1 category). Those categories are estimated from the others alone; --detail names them\n"),
+        "{}",
+        two.stdout
+    );
     // Several models are a line each, each line the overall estimate the JSON gives;
     // --detail gives each one's categories.
     let all = evaltally_in(d, &["estimate", "all", "--subset", "subset.json"], &[]);

@@ -53,6 +53,40 @@ fn summary_of_what_is_not_a_report_exits_2() {
     assert!(run.stderr.contains("data_overall.csv:1:1: not valid JSON"), "{}", run.stderr);
 }
 
+/// A file cut short is placed and worded as `validate` places and words it.
+#[test]
+fn a_file_cut_short_is_said_as_validate_says_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("eval.json");
+    std::fs::write(&file, r#"{"schema_version": 1, "all_results": ["#).unwrap();
+    let summary = evaltally(&["summary", file.to_str().unwrap()]);
+    assert_eq!(summary.code, 2);
+    assert!(
+        summary.stderr.contains("eval.json:1:39: not valid JSON: the text ends inside a list (cut short?)"),
+        "{}",
+        summary.stderr
+    );
+    let validate = evaltally(&["validate", file.to_str().unwrap()]);
+    assert!(
+        validate.stdout.contains("line 1, column 39: error: not valid JSON: the text ends inside a list (cut short?)"),
+        "{}",
+        validate.stdout
+    );
+}
+
+/// A `resolved` that is not a boolean is read as false, and said, as `stability` says it:
+/// the counts follow that reading.
+#[test]
+fn a_resolved_flag_read_as_false_is_said() {
+    let file = "testdata/malformed/sfbench/instance-resolved-string/broken-report.json";
+    let summary = evaltally(&["summary", file]);
+    let stability = evaltally(&["stability", file]);
+    let said = "warning: instances[0] (`lwc-wire-001`): `resolved` is \"true\", expected true or false; read as false";
+    assert!(summary.stderr.contains(said), "{}", summary.stderr);
+    assert!(stability.stderr.contains(said), "{}", stability.stderr);
+    assert!(summary.stdout.contains(" 0 resolved, 1 unresolved"), "{}", summary.stdout);
+}
+
 /// SWE-bench issue #666: `total_instances` 1 against `submitted_instances` 300.
 #[test]
 fn gold_validate_summary_shows_each_denominator() {

@@ -155,3 +155,17 @@ fn stable_tests_are_counted_unless_asked_for() {
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(doc["models"][0]["tests"].as_array().map(Vec::len), Some(4));
 }
+
+/// No model ran twice: said once, a line per model, where a block per model would say
+/// "no test moved" for each; `--all` still lists each model's tests.
+#[test]
+fn no_model_ran_twice_is_said_once() {
+    let run = evaltally(&["trend", "testdata/bfcl/v4/run-1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("no trend: no model ran twice"), "{}", run.stdout);
+    assert!(run.stdout.contains("\n  acme_tiny-7b: 1 run: run-1, 29 tests\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("no test moved"), "{}", run.stdout);
+    let all = evaltally(&["trend", "testdata/bfcl/v4/run-1", "--all"]);
+    assert!(!all.stdout.contains("no trend"), "{}", all.stdout);
+    assert!(all.stdout.contains("simple_python"), "{}", all.stdout);
+}

@@ -175,6 +175,12 @@ fn as_names_the_format_when_sniffing_cannot() {
     let stability = evaltally(&["stability", "--as", "gstack", path]);
     assert_eq!(stability.code, 0, "{}", stability.stderr);
     assert!(stability.stdout.contains("1 run"), "{}", stability.stdout);
+    // A file cut short that --as names is of that format still.
+    let cut = dir.path().join("cut.json");
+    std::fs::write(&cut, r#"{"schema_version": 1, "all_results": ["#).unwrap();
+    let cut = evaltally(&["validate", "--as", "gstack", cut.to_str().unwrap()]);
+    assert_eq!(cut.code, 1, "{}", cut.stdout);
+    assert!(cut.stdout.contains("cut.json: INVALID (gstack)"), "{}", cut.stdout);
     let unknown = evaltally(&["validate", "--as", "nonsense", path]);
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("[possible values: bfcl, "), "{}", unknown.stderr);

@@ -47,15 +47,22 @@ pub fn text(report: &CompareReport, style: Style) -> String {
     for model in &report.models {
         let _ = writeln!(out, "\n{}", style.bold(&printable(&model.model)));
         let width = model.categories.iter().map(|c| width_of(&c.category)).max().unwrap_or(0).max("category".len());
+        // Groups' counts may be means (`83.5/199.5`): the side columns widen to them.
+        let summaries = || model.categories.iter().map(|c| &c.summary).chain(std::iter::once(&model.overall));
+        let sides = Sides {
+            base: summaries().map(|s| base_cell(s).len()).max().unwrap_or(0).max(15),
+            new: summaries().map(|s| new_cell(s).len()).max().unwrap_or(0).max(15),
+        };
+        let Sides { base, new } = sides;
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}   verdict",
+            "  {:<width$}  {:>base$}  {:>new$}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}   verdict",
             "category", "base", "new", "common", "regr", "impr", "net", "p-value"
         );
         for c in &model.categories {
-            row(&mut out, &printable(&c.category), &c.summary, width, style);
+            row(&mut out, &printable(&c.category), &c.summary, (width, sides), style);
         }
-        row(&mut out, "overall", &model.overall, width, style);
+        row(&mut out, "overall", &model.overall, (width, sides), style);
         for c in &model.categories {
             details(&mut out, c, report.mode, style);
         }
@@ -80,15 +87,33 @@ pub fn text(report: &CompareReport, style: Style) -> String {
     out
 }
 
-fn row(out: &mut String, name: &str, s: &Summary, width: usize, style: Style) {
-    let side = |passed: f64, total: f64, rate: f64| {
-        if total == 0.0 { "-".to_string() } else { format!("{}/{} {:>6}", num(passed), num(total), percent(rate)) }
-    };
+/// The widths of the base and new columns.
+#[derive(Clone, Copy)]
+struct Sides {
+    base: usize,
+    new: usize,
+}
+
+/// A side's cell: `passed/total rate`, or `-` when it judged none of the tests.
+fn side_cell(passed: f64, total: f64, rate: f64) -> String {
+    if total == 0.0 { "-".to_string() } else { format!("{}/{} {:>6}", num(passed), num(total), percent(rate)) }
+}
+
+fn base_cell(s: &Summary) -> String {
+    side_cell(s.base_passed, s.base_total, s.base_rate)
+}
+
+fn new_cell(s: &Summary) -> String {
+    side_cell(s.new_passed, s.new_total, s.new_rate)
+}
+
+fn row(out: &mut String, name: &str, s: &Summary, (width, sides): (usize, Sides), style: Style) {
+    let Sides { base, new } = sides;
     let mark = if s.significant { "*" } else { " " };
     let line = format!(
-        "  {name:<width$}  {:>15}  {:>15}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}{mark}  {}",
-        side(s.base_passed, s.base_total, s.base_rate),
-        side(s.new_passed, s.new_total, s.new_rate),
+        "  {name:<width$}  {:>base$}  {:>new$}  {:>6}  {:>5}  {:>5}  {:>5}  {:>7}{mark}  {}",
+        base_cell(s),
+        new_cell(s),
         s.common,
         s.regression_count,
         s.improvement_count,
@@ -223,8 +248,11 @@ fn details(out: &mut String, c: &CategoryCompare, mode: Mode, style: Style) {
         }
         if s.common == 0 && runs.is_empty() {
             let other = if side == "base" { "new" } else { "base" };
-            let _ =
-                writeln!(out, "    only in {side}, not compared: {} tests (the category is not in {other})", ids.len());
+            let _ = writeln!(
+                out,
+                "    only in {side}, not compared: {} (the category is not in {other})",
+                crate::style::plural(ids.len(), "test")
+            );
         } else if ids.len() > MAX_LISTED {
             let _ = writeln!(
                 out,

@@ -62,8 +62,8 @@ pub fn markdown(report: &StabilityReport, diagnostics: &[Diagnostic], options: O
             pass_k_table(&mut out, model);
             precision_table(&mut out, model);
         }
-        if options.top_flaky > 0 {
-            top_flaky_table(&mut out, model, options.top_flaky);
+        if let Some(n) = options.top_flaky.filter(|&n| n > 0) {
+            top_flaky_table(&mut out, model, n);
         }
     }
     let across = super::across_lines(report);

@@ -23,9 +23,9 @@ use crate::{Style, plural};
 pub struct Options {
     /// Colours for text output.
     pub style: Style,
-    /// List this many least stable tests per model (0: the text lists up to
-    /// [`SHOWN_FLAKY`]; JSON and Markdown none).
-    pub top_flaky: usize,
+    /// List this many least stable tests per model; `None`: the text lists up to
+    /// [`SHOWN_FLAKY`], JSON and Markdown none.
+    pub top_flaky: Option<usize>,
     /// Text: add pass^k and pass@k, the precision of each pass rate, and the most flaky and
     /// most stable category.
     pub detail: bool,
@@ -195,7 +195,7 @@ pub fn document<'a>(report: &'a StabilityReport, diagnostics: &'a [Diagnostic], 
         models: report
             .models
             .iter()
-            .map(|m| ModelDocument { stability: m, top_flaky: top_flaky(m, options.top_flaky) })
+            .map(|m| ModelDocument { stability: m, top_flaky: top_flaky(m, options.top_flaky.unwrap_or(0)) })
             .collect(),
         across_models: &report.across_models,
         reference: report.reference.as_ref(),

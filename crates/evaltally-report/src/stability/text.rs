@@ -115,21 +115,20 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options, once: 
     if !unscored.is_empty() {
         let _ = writeln!(out, "\n  unscored (no score in any run; counted as neither pass nor fail):");
         for c in unscored {
-            let runs = if c.unscored_runs.is_empty() {
-                String::new()
-            } else {
-                format!(", in {}", crate::run_list(&c.unscored_runs))
+            let runs = crate::run_list(&c.unscored_runs);
+            let said = match (c.unscored_tests, c.total) {
+                // An unscored run of no test (an empty file).
+                (0, 0) => format!("no tests, in {runs}"),
+                (0, _) => format!("each test scored in another run; none in {runs}"),
+                (n, _) if c.unscored_runs.is_empty() => format!("{} only unscored", plural(n, "test")),
+                (n, _) => format!("{} only unscored, in {runs}", plural(n, "test")),
             };
-            let tests = match c.unscored_tests {
-                0 => "no test only unscored".to_string(),
-                n => format!("{} only unscored", plural(n, "test")),
-            };
-            let _ = writeln!(out, "    {:<width$}  {tests}{runs}", printable(&c.category));
+            let _ = writeln!(out, "    {:<width$}  {said}", printable(&c.category));
         }
     }
     // The answer first: which tests flip (the most unstable first, a screen's worth).
-    if !scored.is_empty() && !once {
-        let n = if options.top_flaky > 0 { options.top_flaky } else { super::SHOWN_FLAKY };
+    let n = options.top_flaky.unwrap_or(super::SHOWN_FLAKY);
+    if !scored.is_empty() && !once && n > 0 {
         top_flaky_table(out, model, n);
     }
     errored_tests(out, model);
@@ -159,6 +158,9 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options, once: 
     if scored.iter().any(|c| c.runs.len() > 1) {
         pass_k_table(out, &scored, width);
         precision_table(out, model, &scored, width);
+    } else if let Some(b) = &model.bfcl {
+        // One run: no run-to-run figures, but BFCL's score is there all the same.
+        let _ = writeln!(out, "  {}", bfcl_line(b));
     }
 }
 
@@ -356,7 +358,7 @@ mod tests {
         let mut other = run("r2", "m", &[Pass]);
         other.category = "other".to_string();
         runs.push(other);
-        let options = Options { style: Style::plain(), top_flaky: 0, detail: false };
+        let options = Options { style: Style::plain(), top_flaky: None, detail: false };
         let out = text(&stability::analyze(&runs), options);
         assert!(
             out.contains("\n  no flaky tests (1 run per category: a test flips only across runs of it)\n"),
@@ -390,7 +392,7 @@ mod tests {
         );
         assert_eq!(across.alone["a"], ["t2"]);
         assert!(!across.alone.contains_key("b"));
-        let options = Options { style: Style::plain(), top_flaky: 0, detail: false };
+        let options = Options { style: Style::plain(), top_flaky: None, detail: false };
         let out = text(&report, options);
         assert!(out.contains("), 2 a model's own (1 of them run by that model alone, so not compared)\n"), "{out}");
     }
@@ -403,7 +405,7 @@ mod tests {
             run("r2", "long-model-name", &[Pass, Fail, Fail]),
             run("r1", "m", &[Unscored]),
         ];
-        let options = Options { style: Style::plain(), top_flaky: 0, detail: false };
+        let options = Options { style: Style::plain(), top_flaky: None, detail: false };
         let out = text(&stability::analyze(&runs), options);
         let first: Vec<&str> = out.lines().take(6).collect();
         assert_eq!(

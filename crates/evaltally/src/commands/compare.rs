@@ -70,6 +70,9 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
         ));
     }
 
+    // Two sides with no test in common answer nothing, and a gate cannot pass on nothing:
+    // the wrong folder given to a CI job must not read as "no regressions".
+    let nothing_compared = report.models.iter().all(|m| m.overall.verdict == Verdict::NotCompared);
     let (counted, excused) = regressions(&report, &quarantine);
     let tripped = match args.fail_on {
         Some(FailOn::Regressions) => !counted.is_empty(),
@@ -107,6 +110,14 @@ pub(crate) fn run(args: &CompareArgs, color: ColorChoice) -> anyhow::Result<Exit
     }
     output::report_diagnostics(&diagnostics);
 
+    if nothing_compared {
+        let pairs: Vec<String> = report.models.iter().map(|m| printable(&m.model).into_owned()).collect();
+        say(&format!(
+            "nothing compared: no test is in both BASE and NEW{}; check the paths",
+            if pairs.is_empty() { String::new() } else { format!(" ({})", first_of(&pairs, 6)) }
+        ));
+        return Ok(Exit::Usage);
+    }
     if tripped {
         gate_note(&report, args.fail_on, &counted);
     }

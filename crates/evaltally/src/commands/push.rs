@@ -26,8 +26,17 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
     let mut exit = Exit::Ok;
     // PATHs stored (or already in the store), for what a fault leaves said.
     let mut done = 0usize;
+    // PATHs that hold nothing evaltally reads: said, and the others pushed all the same.
+    let mut nothing = 0usize;
     for path in &args.paths {
-        let validated = validate::validate(std::slice::from_ref(path), false).map_err(|e| explain(&e))?;
+        let validated = match validate::validate(std::slice::from_ref(path), false) {
+            Ok(validated) => validated,
+            Err(e) => {
+                output::error(&format!("{:#}", explain(&e)));
+                nothing += 1;
+                continue;
+            }
+        };
         output::report_diagnostics(&validated.diagnostics);
         let invalid: Vec<_> = validated.files.iter().filter(|f| !f.is_valid()).collect();
         let unreadable: Vec<&Diagnostic> = validated.diagnostics.iter().filter(|d| d.is_error()).collect();
@@ -54,7 +63,7 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
                 output::shown(path),
                 output::shown(path)
             ));
-            exit = crate::Exit::Problems;
+            nothing += 1;
             continue;
         }
         let formats: BTreeSet<&str> = validated
@@ -94,7 +103,13 @@ pub(crate) fn run(args: &PushArgs, explicit: Option<&Path>) -> anyhow::Result<Ex
             output::print(&format!("pushed {} as store:{}\n", output::shown(path), pushed.name))?;
         }
     }
-    Ok(exit)
+    // Nothing found anywhere is "not done" (2), as for every command; a PATH of nothing
+    // beside PATHs pushed, or beside invalid ones, is a problem with the data (1).
+    Ok(match (nothing, done, exit) {
+        (0, _, exit) => exit,
+        (_, 0, Exit::Ok) => Exit::Usage,
+        _ => Exit::Problems,
+    })
 }
 
 /// Pushes the runs below `path` into the PostgreSQL store, in one transaction.

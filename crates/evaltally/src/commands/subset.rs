@@ -59,9 +59,8 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
 pub(crate) fn read(path: &Path) -> Result<Subset, UsageError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| UsageError(format!("cannot read the subset file {}: {e}", output::shown(path))))?;
-    let subset: Subset = serde_json::from_str(&text).map_err(|e| {
-        UsageError(format!("{}: not a subset file `evaltally subset -o` writes: {e}", output::shown(path)))
-    })?;
+    let subset: Subset = serde_json::from_str(&text)
+        .map_err(|e| output::json_error(path, &e, "not a subset file `evaltally subset -o` writes"))?;
     subset.check_consistency().map_err(|e| UsageError(format!("{}: {e}", output::shown(path))))?;
     Ok(subset)
 }

@@ -45,6 +45,11 @@ pub(crate) fn run(args: &SummaryArgs) -> anyhow::Result<Exit> {
     let text = match (detect(&doc), evaltally_swebench::detect::detect(&doc)) {
         (Some(Detected::SfbenchV2), _) => {
             let report = Report::from_value(&doc);
+            // What the reading tolerated (a `resolved` of "true", read as false) is said, as
+            // every analysis says it: the counts below follow it.
+            let tolerated: Vec<evaltally_core::Diagnostic> =
+                report.notes.iter().map(|n| evaltally_core::Diagnostic::warning(&args.file, n.clone())).collect();
+            output::report_diagnostics(&tolerated);
             let s = SfbenchSummary::new(&report);
             match args.format {
                 Format::Text => s.text(&path),
