@@ -65,7 +65,8 @@ pub struct ModelCostSummary {
     pub output_tokens: Option<u64>,
     /// Their dollars, added up.
     pub usd: Option<f64>,
-    /// Their passed tests, added up.
+    /// The passed tests of the runs that record a cost, added up (so 0 when none does:
+    /// `runs_with_cost` says so); each run's own count is in its [`RunCost::passed`].
     pub passed: usize,
     /// `usd / passed`.
     pub usd_per_pass: Option<f64>,

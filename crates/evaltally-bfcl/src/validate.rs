@@ -284,7 +284,7 @@ fn check_newline(buf: &[u8], report: &mut FileReport) {
     }
     if !buf.is_empty() && !buf.ends_with(b"\n") {
         let (last, line) = lines::split(buf).last().unwrap_or((1, buf));
-        if line.trim_ascii_end().ends_with(b"}") {
+        if crate::read::is_complete(line) {
             report.info(last, crate::read::NO_FINAL_NEWLINE);
         } else {
             report.warn(last, "no newline at the end of the file (was it cut short?)");

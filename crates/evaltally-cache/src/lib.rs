@@ -604,11 +604,21 @@ impl Cache {
         let Some(root) = &self.root else { return Ok(Pruned::default()) };
         let dir = entry_dir(root);
         let used = std::mem::take(&mut *self.used.lock().unwrap_or_else(PoisonError::into_inner));
-        match pack::compact(root, &dir, self.limit, force, &used, self.now()) {
+        let mut pruned = match pack::compact(root, &dir, self.limit, force, &used, self.now()) {
             // Another process cleared the cache meanwhile: nothing is left to prune.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !dir.exists() => Ok(Pruned::default()),
-            done => done.map_err(|source| CacheError::Io { path: dir.clone(), source }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !dir.exists() => return Ok(Pruned::default()),
+            done => done.map_err(|source| CacheError::Io { path: dir.clone(), source })?,
+        };
+        // The folder listings count against the limit too.
+        match listings::trim(&dir, self.limit) {
+            Ok((removed, freed)) => {
+                pruned.removed += removed;
+                pruned.freed += freed;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(CacheError::Io { path: dir, source }),
         }
+        Ok(pruned)
     }
 }
 

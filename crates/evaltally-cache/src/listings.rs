@@ -59,6 +59,39 @@ pub(crate) const MAX_FILES: usize = 8;
 /// The extension of listings files in the cache's layout folder.
 const EXTENSION: &str = "listings";
 
+/// Removes the oldest listings files (their names start with the time they were written)
+/// while the packs and the listings in `dir` together pass `limit`: they only save a walk
+/// the listing of folders, which it does again. Returns the files removed and their bytes.
+pub(crate) fn trim(dir: &Path, limit: u64) -> std::io::Result<(u64, u64)> {
+    let mut packs = 0u64;
+    let mut listings: Vec<(std::ffi::OsString, u64)> = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let Ok(meta) = entry.metadata() else { continue };
+        let path = entry.path();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(EXTENSION) => listings.push((entry.file_name(), meta.len())),
+            Some("pack") => packs += meta.len(),
+            _ => {}
+        }
+    }
+    listings.sort();
+    let mut total = packs + listings.iter().map(|(_, size)| size).sum::<u64>();
+    let (mut removed, mut freed) = (0, 0);
+    for (name, size) in listings {
+        if total <= limit {
+            break;
+        }
+        // Another process may have merged it away already.
+        if std::fs::remove_file(dir.join(&name)).is_ok() {
+            removed += 1;
+            freed += size;
+        }
+        total -= size;
+    }
+    Ok((removed, freed))
+}
+
 /// One stored folder, read in place: its path's bytes, its stamp, and its entries' bytes
 /// (decoded on a hit only).
 struct Record<'a> {
@@ -399,6 +432,22 @@ mod tests {
 
     fn stamp(n: i128) -> FolderStamp {
         FolderStamp { device: 7, inode: 9, modified: -n, changed: n << 70 }
+    }
+
+    #[test]
+    fn trimming_removes_the_oldest_listings_until_the_limit_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("0001-a.pack"), [0; 50]).unwrap();
+        for name in ["0002-old.listings", "0003-mid.listings", "0004-new.listings"] {
+            std::fs::write(dir.path().join(name), [0; 20]).unwrap();
+        }
+        // 50 + 3·20 = 110 bytes: within 110 nothing goes; under 100, the oldest; under 70,
+        // the two oldest.
+        assert_eq!(trim(dir.path(), 110).unwrap(), (0, 0));
+        assert_eq!(trim(dir.path(), 100).unwrap(), (1, 20));
+        assert!(!dir.path().join("0002-old.listings").exists());
+        assert_eq!(trim(dir.path(), 70).unwrap(), (1, 20));
+        assert!(dir.path().join("0004-new.listings").exists() && dir.path().join("0001-a.pack").exists());
     }
 
     #[test]

@@ -166,8 +166,18 @@ pub fn convert(run: &RunRecord) -> Converted {
     if c.error_type {
         lost.push("error_type: gstack has no field for it; folded into `error` as \"type: message\"".into());
     }
+    let errored = ran.iter().filter(|t| t.outcome == Some(Outcome::Errored)).count();
+    if errored > 0 {
+        lost.push(format!(
+            "{errored} errored {}: gstack has no errored outcome; written as failed (`passed: false`) with the error",
+            if errored == 1 { "test" } else { "tests" }
+        ));
+    }
+    let timeless = ran.iter().filter(|t| t.duration_ms.is_none()).count();
     if !c.duration {
         lost.push("duration_ms: not in the source; written as 0".into());
+    } else if timeless > 0 {
+        lost.push(format!("duration_ms: {timeless} of {} tests have none; written as 0", ran.len()));
     }
     if !c.cost {
         lost.push("cost_usd: not in the source; written as 0".into());

@@ -508,6 +508,17 @@ impl SniffedFile {
         if let Some(what) = self.candidates.iter().find_map(|f| f.aside(input)) {
             return Diagnostic::skipped(path, what);
         }
+        // evaltally's own output (a quarantine list `stability --out` wrote into the runs'
+        // folder): a fact, said with --verbose, not counted among the files not read.
+        if let Some(schema) = unread::own_schema(input.bytes) {
+            return Diagnostic::info(
+                path,
+                format!(
+                    "not read: evaltally's own output ({}), not a result file",
+                    evaltally_core::text::printable(schema)
+                ),
+            );
+        }
         match unread::what(input) {
             Some(what) => Diagnostic::note(path, format!("not read: {what}, a shape no format evaltally reads")),
             // A `.log` that is not a record log: a fact, said with --verbose, not counted

@@ -172,6 +172,17 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
 }
 
 /// What a JSON Lines text is: `JSON Lines (the first line's keys `a`, `b`)`.
+/// The schema of a document evaltally wrote (`{"schema": "evaltally.test-ids/1", …}`, its
+/// first key, as every document it writes has it): its own output left among the results.
+pub(crate) fn own_schema(bytes: &[u8]) -> Option<&str> {
+    let rest = bytes.trim_ascii_start().strip_prefix(b"{")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b"\"schema\"")?.trim_ascii_start().strip_prefix(b":")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b"\"")?;
+    let value = &rest[..rest.iter().take(80).position(|&b| b == b'"')?];
+    let value = std::str::from_utf8(value).ok()?;
+    (value.starts_with("evaltally.") && !value.contains('\\')).then_some(value)
+}
+
 pub(crate) fn json_lines_what(text: &[u8]) -> String {
     let first = crate::bytes::lines(text).find(|l| !l.iter().all(u8::is_ascii_whitespace));
     let names = first
@@ -228,6 +239,15 @@ mod tests {
 
     fn what_of(name: &str, bytes: &[u8]) -> Option<String> {
         what(&Input::new(Path::new(name), bytes, false))
+    }
+
+    #[test]
+    fn evaltallys_own_documents_are_told_by_their_first_key() {
+        let own = b"{\n  \"schema\": \"evaltally.test-ids/1\",\n  \"categories\": {}\n}\n";
+        assert_eq!(own_schema(own), Some("evaltally.test-ids/1"));
+        assert_eq!(own_schema(br#"{"schema": "other.thing/1"}"#), None);
+        assert_eq!(own_schema(br#"{"categories": {}, "schema": "evaltally.test-ids/1"}"#), None);
+        assert_eq!(own_schema(br#"{"schema": "evaltally.x\"/1"}"#), None);
     }
 
     #[test]

@@ -211,6 +211,53 @@ fn plural(n: impl Into<u64>) -> &'static str {
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
+    staged(path, contents)?.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
+    Ok(())
+}
+
+/// Writes several files as a set: every one is written beside its place and synced before
+/// any takes its place, so a full disk or a refused write leaves none of them (and no folder
+/// made for them), and an earlier set stays whole.
+pub(crate) fn write_atomic_set(files: &[(PathBuf, &[u8])]) -> anyhow::Result<()> {
+    // The folders made for the set, outermost first, to take away again if it fails.
+    let mut made: Vec<PathBuf> = Vec::new();
+    let staged_all = (|| -> anyhow::Result<Vec<(&Path, tempfile::NamedTempFile)>> {
+        let mut staged_files = Vec::with_capacity(files.len());
+        for (path, contents) in files {
+            let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let missing: Vec<PathBuf> = dir
+                .ancestors()
+                .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+                .map(Path::to_path_buf)
+                .collect();
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
+            made.extend(missing.into_iter().rev());
+            staged_files.push((path.as_path(), staged(path, contents)?));
+        }
+        Ok(staged_files)
+    })();
+    match staged_all {
+        Ok(staged_files) => {
+            for (path, tmp) in staged_files {
+                tmp.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
+            }
+            Ok(())
+        }
+        Err(e) => {
+            // The temporary files are gone with their handles; the folders made for them are
+            // empty again (removed innermost first; one that is not empty stays).
+            for dir in made.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// `contents` written and synced to a temporary file beside `path` (in its folder, which
+/// exists), with the permissions of the file it will replace.
+fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let existing = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.permissions());
     let mut builder = tempfile::Builder::new();
     builder.prefix(".evaltally-");
@@ -229,8 +276,7 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
     }
     tmp.write_all(contents).with_context(|| format!("cannot write {}", shown(path)))?;
     tmp.as_file().sync_all().with_context(|| format!("cannot write {}", shown(path)))?;
-    tmp.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
-    Ok(())
+    Ok(tmp)
 }
 
 /// Refuses (a usage error naming both) to write `out` where the command reads:

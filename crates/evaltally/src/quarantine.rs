@@ -33,6 +33,11 @@ impl Quarantine {
             for file in files {
                 let text = std::fs::read_to_string(&file)
                     .with_context(|| format!("--known-flaky: reading {}", output::shown(&file)))?;
+                // Not JSON at all (cut short, say): where and what, as for every file read.
+                if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
+                    let at = output::json_error(&file, &e, "not JSON");
+                    return Err(UsageError(format!("--known-flaky {at}")).into());
+                }
                 let map = categories(&text).map_err(|e| {
                     UsageError(format!(
                         "--known-flaky {}: not a flaky_tests.json as `stability --out` writes: {e}",

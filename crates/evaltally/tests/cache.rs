@@ -371,3 +371,30 @@ fn compare_and_report_read_each_unit_once() {
         }
     }
 }
+
+/// The CI recipe's order (docs/ci.md): after `report --base A --new B`, the gate `compare
+/// --base A --new B` reads nothing, on BFCL run folders too, whose runs are named after the
+/// folders the paths share (so a side found alone is another unit than found with the
+/// other side, and the report stores its reading with its records as well).
+#[test]
+fn the_gate_after_the_report_reads_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let page = out.path().join("report.html");
+    // Both sides a run folder `run-1`, as an evaluation that always writes to one name
+    // leaves them: found together, the runs are named apart by their folders.
+    let (base, new) = (out.path().join("main/run-1"), out.path().join("pr/run-1"));
+    evaltally_testkit::copy_folder(&testdata("bfcl/v4/run-1"), &base);
+    evaltally_testkit::copy_folder(&testdata("bfcl/v4/run-10"), &new);
+    // The cache stores readings of files that have settled.
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    let (base, new, page) = (base.to_str().unwrap(), new.to_str().unwrap(), page.to_str().unwrap());
+    let stats = [("EVALTALLY_CACHE_STATS", "1")];
+    let cache = tempfile::tempdir().unwrap();
+    let report = run_with_env(cache.path(), &["report", "--base", base, "--new", new, "-o", page], &stats);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    assert!(stat(&report, "units read") > 0, "{}", report.stderr);
+    let gate =
+        run_with_env(cache.path(), &["compare", "--base", base, "--new", new, "--fail-on", "significant"], &stats);
+    assert!(gate.code <= 1, "{}", gate.stderr);
+    assert_eq!(stat(&gate, "units read"), 0, "{}", gate.stderr);
+}

@@ -126,6 +126,15 @@ fn known_flaky_quarantines_regressions_for_fail_on() {
     let bad = evaltally(&["compare", RUN1, RUN2, "--known-flaky", other.to_str().unwrap()]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("not a flaky_tests.json as `stability --out` writes"), "{}", bad.stderr);
+    // One cut short says where, as every file read does.
+    std::fs::write(&other, r#"{"schema": "evaltally.test-ids/1", "categories": {"simple": ["a","#).unwrap();
+    let cut = evaltally(&["compare", RUN1, RUN2, "--known-flaky", other.to_str().unwrap()]);
+    assert_eq!(cut.code, 2, "{}", cut.stderr);
+    assert!(
+        cut.stderr.contains("other.json:1:66: not valid JSON: the text ends before a value (cut short?)"),
+        "{}",
+        cut.stderr
+    );
     let missing = evaltally(&["compare", RUN1, RUN2, "--known-flaky", "no/such/file.json"]);
     assert_eq!(missing.code, 2, "{}", missing.stderr);
 }

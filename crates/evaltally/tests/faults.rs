@@ -89,6 +89,14 @@ fn a_full_disk_names_its_cause_and_exits_2() {
         assert!(out.stderr.contains("No space left on device"), "{args:?}: {}", out.stderr);
     }
     assert!(!report.exists() && !exported.exists());
+    // `stability --out` writes each model's three id files as one set: none of them, and no
+    // folder made for them, is left.
+    let quarantine = disk.path().join("quarantine");
+    let out = run_in(&["--no-cache", "stability", "testdata/bfcl/v4", "--out", quarantine.to_str().unwrap()], &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("writing the --out files: none written"), "{}", out.stderr);
+    assert!(out.stderr.contains("No space left on device"), "{}", out.stderr);
+    assert!(!quarantine.exists(), "{:?}", std::fs::read_dir(&quarantine).map(Iterator::count));
 
     let store = disk.path().join("store");
     let pushed = run_in(

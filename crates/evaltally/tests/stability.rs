@@ -4,6 +4,7 @@
 mod common;
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use common::{evaltally, evaltally_in};
 use evaltally_testkit::workspace_root;
@@ -340,4 +341,32 @@ fn a_models_result_folder_pairs_with_its_score_folder() {
     let overall = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap()["models"][0]["overall"].clone();
     assert_eq!(overall(&model.stdout), overall(&run.stdout));
     assert!(overall(&model.stdout)["stable_pass"].as_u64().unwrap() > 0, "{}", model.stdout);
+}
+
+/// The id files `--out` writes, kept in the runs' folder, are evaltally's own output: a
+/// fact `--verbose` says, not a file counted as not read.
+#[test]
+fn its_own_output_among_the_runs_is_not_counted_as_a_file_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("v4");
+    evaltally_testkit::copy_folder(&evaltally_testkit::testdata("bfcl/v4"), &runs);
+    let runs = runs.to_str().unwrap();
+    // Written beside, then moved in (it refuses to write into a folder it reads).
+    let out = dir.path().join("quarantine");
+    let wrote = evaltally(&["stability", runs, "--model", "acme_tiny-7b", "-o", out.to_str().unwrap()]);
+    assert_eq!(wrote.code, 0, "{}", wrote.stderr);
+    for name in ["stable_tests.json", "flaky_tests.json", "failing_tests.json"] {
+        std::fs::rename(out.join(name), Path::new(runs).join(name)).unwrap();
+    }
+    let again = evaltally(&["stability", runs]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(!again.stderr.contains("not read"), "{}", again.stderr);
+    let verbose = evaltally(&["stability", runs, "--verbose"]);
+    assert!(
+        verbose.stderr.contains(
+            "flaky_tests.json: info: not read: evaltally's own output (evaltally.test-ids/1), not a result file"
+        ),
+        "{}",
+        verbose.stderr
+    );
 }

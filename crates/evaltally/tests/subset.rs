@@ -277,7 +277,12 @@ fn check_and_plan_say_how_well_a_size_predicts() {
     // Too few models to fit is a usage error.
     let few = evaltally_in(tmp.path(), &["subset", "all", "--model", "model-000"], &[]);
     assert_eq!(few.code, 2, "{}", few.stderr);
-    assert!(few.stderr.contains("at least 2 models"), "{}", few.stderr);
+    assert!(few.stderr.contains("at least 2 models over the same tests; found 1 model, "), "{}", few.stderr);
+    // Two are enough to fit, not to leave one out and fit on the other.
+    let two = ["subset", "all", "--model", "model-000", "--model", "model-001", "--check"];
+    let two = evaltally_in(tmp.path(), &two, &[]);
+    assert_eq!(two.code, 2, "{}", two.stderr);
+    assert!(two.stderr.contains("needs at least 3 models that ran every category; found 2 models"), "{}", two.stderr);
 }
 
 #[test]

@@ -61,9 +61,11 @@ pub fn load_groups_with_records(
             .map(|(i, unit)| {
                 let reading = match at.get(&format!("{unit:?}")) {
                     Some(&k) => Read { runs: both[k].0.runs.clone(), diagnostics: both[k].0.diagnostics.clone() },
-                    // Not found below all the paths together (it cannot be, but reading it
-                    // is what loading the group alone would do).
-                    None => cache.read(unit.as_ref(), &mut scratch, &options),
+                    // Found otherwise below the group's paths alone (BFCL names a run after
+                    // the folders the paths share): read as loading the group alone reads
+                    // it, with its records, so that `compare` of the same groups after
+                    // `report` finds both in the cache.
+                    None => cache.read_both(unit.as_ref(), &mut scratch, &options).0,
                 };
                 (i, reading)
             })

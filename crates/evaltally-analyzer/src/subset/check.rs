@@ -116,7 +116,7 @@ pub struct Check {
 /// A model that did not run every category is not checked ([`Check::not_checked`]).
 pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
     if data.models.len() < 3 {
-        return Err(SubsetError::TooLittle { models: data.models.len(), tests: data.tests.len() });
+        return Err(SubsetError::TooLittle { needed: 3, models: data.models.len(), tests: data.tests.len() });
     }
     if size == 0 || size > data.tests.len() {
         return Err(SubsetError::Size { size, tests: data.tests.len() });
@@ -136,7 +136,7 @@ impl LeftOut {
     fn fit(data: &Data) -> Result<Self, SubsetError> {
         let (complete, not_checked) = completeness(data);
         if complete.len() < 3 {
-            return Err(SubsetError::TooLittle { models: complete.len(), tests: data.tests.len() });
+            return Err(SubsetError::TooLittle { needed: 3, models: complete.len(), tests: data.tests.len() });
         }
         let fits = complete.par_iter().map(|&m| (m, fit(&data.without(m), TAU))).collect();
         Ok(Self { fits, not_checked })
@@ -326,7 +326,7 @@ pub struct SizeTried {
 /// median error is at most `target_error`.
 pub fn plan(data: &Data, target_error: f64) -> Result<SubsetPlan, SubsetError> {
     if data.models.len() < 3 {
-        return Err(SubsetError::TooLittle { models: data.models.len(), tests: data.tests.len() });
+        return Err(SubsetError::TooLittle { needed: 3, models: data.models.len(), tests: data.tests.len() });
     }
     let left = LeftOut::fit(data)?;
     let mut sizes = Vec::new();

@@ -290,18 +290,37 @@ fn trial(outcome: Outcome, errors_as_fail: bool) -> Option<u32> {
     }
 }
 
+/// What [`SubsetError::TooLittle`] says.
+fn too_little(needed: usize, models: usize, tests: usize) -> String {
+    let found = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    if needed > 2 {
+        format!(
+            "leaving each model out in turn and fitting on the others needs at least {needed} models that ran every \
+             category; found {}",
+            found(models, "model")
+        )
+    } else {
+        format!(
+            "a subset is fitted on the runs of at least {needed} models over the same tests; found {}, {}",
+            found(models, "model"),
+            found(tests, "test")
+        )
+    }
+}
+
 /// The schema of a subset file (`evaltally_report::subset::SUBSET_SCHEMA` as a string).
 pub const SUBSET_SCHEMA: &str = "evaltally.subset/1";
 
 /// What is wrong with a subset or the runs estimated with it.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SubsetError {
-    /// Fewer than two models, or no test.
-    #[error(
-        "a subset is fitted on the runs of at least 2 models over the same tests; found {models} models, {tests} tests"
-    )]
+    /// Fewer than two models, or no test; for leaving one model out in turn
+    /// ([`check()`], [`plan()`]), fewer than three that ran every category.
+    #[error("{}", too_little(*needed, *models, *tests))]
     TooLittle {
-        /// Models found.
+        /// Models needed: 2 to fit, 3 to leave one out and fit on the others.
+        needed: usize,
+        /// Models found (for 3, those that ran every category).
         models: usize,
         /// Tests found.
         tests: usize,
@@ -637,7 +656,7 @@ fn bfcl_overall(subset: &Subset, per: &[CategoryEstimate], covariance: &[f64]) -
 /// The fit, after checking there is enough to fit.
 fn fitted(data: &Data, size: usize) -> Result<Fitted, SubsetError> {
     if data.models.len() < 2 || data.tests.is_empty() {
-        return Err(SubsetError::TooLittle { models: data.models.len(), tests: data.tests.len() });
+        return Err(SubsetError::TooLittle { needed: 2, models: data.models.len(), tests: data.tests.len() });
     }
     if size == 0 || size > data.tests.len() {
         return Err(SubsetError::Size { size, tests: data.tests.len() });

@@ -11,8 +11,8 @@ use evaltally_core::{CategoryRun, Diagnostic, Outcome};
 
 use crate::layout::FilePair;
 pub(crate) use numbers::Numbers;
-pub(crate) use reporter::NO_FINAL_NEWLINE;
 use reporter::Reporter;
+pub(crate) use reporter::{NO_FINAL_NEWLINE, is_complete};
 use results::Results;
 
 /// Reusable buffers for reading files, one per worker thread: file contents, the ids of

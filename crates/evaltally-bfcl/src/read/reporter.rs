@@ -12,6 +12,12 @@ use crate::scan::ScanError;
 pub(crate) const NO_FINAL_NEWLINE: &str =
     "no newline at the end of the file, as BFCL's writer ends its files; the last line is complete";
 
+/// Whether a last line without a newline is whole: it ends its object and parses (a line
+/// cut inside a string can end with `}` too).
+pub(crate) fn is_complete(line: &[u8]) -> bool {
+    line.trim_ascii_end().ends_with(b"}") && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+}
+
 /// At most this many diagnostics of one kind are reported per file; the rest are counted.
 const MAX_REPEATS: usize = 10;
 
@@ -77,7 +83,7 @@ impl<'p> Reporter<'p> {
             return;
         }
         let (last_line, last) = crate::lines::split(buf).last().unwrap_or((1, buf));
-        if last.trim_ascii_end().ends_with(b"}") {
+        if is_complete(last) {
             self.info(last_line, NO_FINAL_NEWLINE.into());
         } else {
             self.warn(
@@ -99,5 +105,15 @@ impl<'p> Reporter<'p> {
         }
         self.out.sort_by_key(|d| d.line);
         into.append(&mut self.out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_line_cut_inside_a_string_that_ends_in_a_brace_is_not_complete() {
+        assert!(super::is_complete(br#"{"id": "b", "result": "x"}  "#));
+        assert!(!super::is_complete(br#"{"id": "b", "result": "xy\"}"#));
+        assert!(!super::is_complete(br#"{"id": "b", "result": "#));
     }
 }

@@ -111,17 +111,20 @@ pub fn markdown(data: &Data, html_path: &str) -> String {
         for m in &compare.models {
             let s = &m.overall;
             let rate = |r: Option<f64>| r.map_or_else(|| "-".to_string(), |r| format!("{:.1}%", 100.0 * r));
+            // No test on both sides: no p-value, as `compare` says ("not compared").
+            let p = match (s.common, s.significant) {
+                (0, _) => "- (not compared)".to_string(),
+                (_, true) => format!("**{:.3}**", s.p_value),
+                (_, false) => format!("{:.3}", s.p_value),
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {}{:.3}{} |",
+                "| {} | {} | {} | {} | {} | {p} |",
                 markdown_text(&m.model),
                 rate(s.base_rate),
                 rate(s.new_rate),
                 s.regressions,
                 s.improvements,
-                if s.significant { "**" } else { "" },
-                s.p_value,
-                if s.significant { "**" } else { "" },
             );
         }
     }

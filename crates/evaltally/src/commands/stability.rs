@@ -331,13 +331,12 @@ fn write_id_files(dir: &Path, report: &stability::StabilityReport, inputs: &[Pat
         for (name, contents) in render::id_files(model) {
             let path = target.join(name);
             output::refuse_overwriting_input(&path, inputs)?;
-            files.push((path, contents, &model.model));
+            files.push((path, contents));
         }
     }
-    for (path, contents, model) in files {
-        output::write_atomic(&path, contents.as_bytes())
-            .with_context(|| format!("writing --out files for model {}", printable(model)))?;
-    }
+    // Every model's three files as one set: a quarantine list never mixes two analyses.
+    let set: Vec<(PathBuf, &[u8])> = files.iter().map(|(path, contents)| (path.clone(), contents.as_bytes())).collect();
+    output::write_atomic_set(&set).context("writing the --out files: none written")?;
     Ok(())
 }
 
