@@ -71,6 +71,14 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
         None => string(t, top("created_at")?)?,
     };
     let meta = crate::report::run_meta(started.as_deref());
+    // A skipped id that is also run is the run's; one skipped twice is one test (only a
+    // skipped instance is unscored here).
+    if found.iter().any(|f| f.1 == Outcome::Unscored) {
+        let mut skipped = hashbrown::HashSet::new();
+        found.retain(|(id, outcome, _)| {
+            *outcome != Outcome::Unscored || (!seen.contains(id) && skipped.insert(id.clone()))
+        });
+    }
     let tests: Vec<FoundTest<'_>> = found
         .iter()
         .map(|(id, outcome, label)| (sfbench_category(id), id.as_ref(), *outcome, label.as_deref()))
@@ -81,8 +89,8 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     Ok(runs)
 }
 
-/// The instance object at `b[i]`: its outcome goes to `found` (nothing for a skipped
-/// test); returns the offset just past it.
+/// The instance object at `b[i]`: its outcome goes to `found` (a skipped one as
+/// unscored); returns the offset just past it.
 fn instance<'a>(
     t: &'a str,
     i: usize,
@@ -98,7 +106,9 @@ fn instance<'a>(
     if resolved.as_ref().is_some_and(|r| boolean(b, Some(r)).is_none()) {
         return Err(Fallback);
     }
+    // Not run: unscored, labelled `skipped` (left out below when its id is also run).
     if status == TaskStatus::Skipped {
+        found.push((id, Outcome::Unscored, Some(Cow::Borrowed("skipped"))));
         return Ok(end);
     }
     if !seen.insert(id.clone()) {

@@ -485,23 +485,28 @@ impl Report {
 
     /// The report's tests as category runs, one per task family, named `run`.
     ///
-    /// A skipped instance did not run. Otherwise the stored `resolved` flag decides pass or
-    /// fail; a failure is labelled by its `error_type`, else by its status.
+    /// A skipped instance did not run: it is unscored, labelled `skipped` (a test not
+    /// judged, shown as one). Otherwise the stored `resolved` flag decides pass or fail; a
+    /// failure is labelled by its `error_type`, else by its status.
     pub fn category_runs(&self, run: &str) -> Vec<CategoryRun> {
         let model = self.model_name.as_deref().unwrap_or("unknown");
         let meta = run_meta(self.start_time.as_deref());
         let mut by_category: std::collections::BTreeMap<&str, CategoryRun> = std::collections::BTreeMap::new();
+        // A skipped id also run is the run's; one skipped twice is one test.
+        let mut skipped: std::collections::HashSet<&str> =
+            self.instances.iter().filter(|i| i.status != TaskStatus::Skipped).map(|i| i.instance_id.as_str()).collect();
         for inst in self.kept() {
-            if inst.status == TaskStatus::Skipped {
-                continue;
-            }
             let cat = sfbench_category(&inst.instance_id);
             let entry = by_category.entry(cat).or_insert_with(|| {
                 let mut c = CategoryRun::new(run, model, cat);
                 c.meta.clone_from(&meta);
                 c
             });
-            if inst.resolved {
+            if inst.status == TaskStatus::Skipped {
+                if skipped.insert(inst.instance_id.as_str()) {
+                    entry.push(&inst.instance_id, Outcome::Unscored, Some("skipped"));
+                }
+            } else if inst.resolved {
                 entry.push(&inst.instance_id, Outcome::Pass, None);
             } else {
                 let label = inst.error_type.as_deref().unwrap_or(inst.status.as_str());

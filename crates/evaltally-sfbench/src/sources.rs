@@ -96,12 +96,13 @@ pub fn show_document(path: &Path, format: Format, doc: &Value, id: &str) -> Opti
     match format {
         Format::SfbenchV2 => Report::from_value(doc).instances.iter().find(|i| i.instance_id == id).map(|i| {
             let status = match (&i.status, i.resolved) {
-                (TaskStatus::Skipped, _) => Status::NotRun,
+                (TaskStatus::Skipped, _) => Status::Unscored,
                 (_, true) => Status::Passed,
                 (status, false) => Status::from(status.unresolved_outcome()),
             };
             let mut d = TestDetail::new(&run, &model, sfbench_category(id), id, status);
-            if matches!(status, Status::Failed | Status::Errored) {
+            // A skipped instance is labelled so, as its reading labels it.
+            if matches!(status, Status::Failed | Status::Errored | Status::Unscored) {
                 d.error_type = Some(i.error_type.clone().unwrap_or_else(|| i.status.as_str().to_string()));
             }
             d.error_message.clone_from(&i.error_message);

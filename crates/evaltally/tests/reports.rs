@@ -17,12 +17,12 @@ fn stability_over_sfbench_reports_in_json() {
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let model = &doc["models"][0];
     assert_eq!(model["model"], "acme/sf-model");
-    // apex-integration-001 errored in run 1 and was skipped (did not run) in run 2: judged
-    // nowhere, counted as errored.
+    // apex-integration-001 errored in run 1 and was skipped (did not run: listed, unscored)
+    // in run 2: judged nowhere, counted as errored.
     let apex = model["categories"].as_array().unwrap().iter().find(|c| c["category"] == "apex").unwrap();
     assert_eq!((apex["stable_fail"].as_u64(), apex["errored"].as_u64()), (Some(0), Some(1)));
     assert_eq!(apex["flaky"], 1);
-    assert_eq!(apex["listed"], serde_json::json!([2, 1]));
+    assert_eq!(apex["listed"], serde_json::json!([2, 2]));
     insta::assert_snapshot!(run.stdout);
 }
 

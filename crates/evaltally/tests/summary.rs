@@ -122,3 +122,26 @@ fn swebench_stored_counts_that_differ_are_said() {
     let validate = evaltally(&["validate", file.to_str().unwrap()]);
     assert!(validate.stdout.contains("$.total_instances: warning: is 7, but "), "{}", validate.stdout);
 }
+
+/// A skipped SF-Bench instance did not run: it is shown as a test not judged (unscored,
+/// labelled `skipped`), where it was left out without a word (so `--errors-as fail`'s rate
+/// differed from SF-Bench's resolved / total, which counts it, with nothing to say why).
+#[test]
+fn a_skipped_sfbench_instance_is_shown_as_not_judged() {
+    let file = "testdata/sfbench-runs/run-2/report.json";
+    let text = evaltally(&["stability", file]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("unscored (no score in any run; counted as neither pass nor fail):"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("1 test only unscored"), "{}", text.stdout);
+    let run = evaltally(&["stability", file, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let unscored: u64 =
+        doc["models"][0]["categories"].as_array().unwrap().iter().filter_map(|c| c["unscored_tests"].as_u64()).sum();
+    assert_eq!(unscored, 1, "{}", run.stdout);
+    let show = evaltally(&["show", file, "apex-integration-001"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+}
