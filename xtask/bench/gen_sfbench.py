@@ -16,7 +16,7 @@ before the first `-` (`apex`).
 
 An instance is resolved (deployment, unit tests and functional validation pass), failed (one of
 them failed) or errored (status "error", error_type "execution_error"); a few tests are now and
-then "skipped" (not executed: they count in no run).
+then "skipped" (not executed: judged in no run, but listed in theirs).
 
 See gencommon.py for the command line shared by all generators and the ground truth (--expected).
 
@@ -208,7 +208,8 @@ def main():
                 status = "resolved"
             else:
                 status = "error" if orng.random() < 0.2 else "fail"
-            truth.record(model, run, family, iid, None if status == "skipped" else status == "resolved")
+            truth.record(model, run, family, iid, None if status == "skipped" else status == "resolved",
+                         listed=True)
             statuses.append(status)
         if a.out:
             folder = os.path.join(a.out, safe(model)) if a.models > 1 else a.out

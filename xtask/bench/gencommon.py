@@ -21,7 +21,7 @@ The ground truth (same spirit as ../shared/bench/gen_bfcl_runs.py --expected):
    "models": {model: {category: {"runs": [runs that judged at least one of its tests],
                                  "total", "stable_pass", "flaky", "stable_fail",
                                  "correct": [passes per run of "runs"],
-                                 "listed": [tests judged per run of "runs"],
+                                 "listed": [tests listed per run of "runs": judged, or (SF-Bench's skipped) listed unjudged],
                                  "ids": {"stable_pass": [...], "flaky": [...], "stable_fail": [...]}}}}}
 A test is judged by a run when it passed or failed there (a skipped test, or one the run does
 not list, is not). It counts among "total" when at least one run judged it, and is a stable
@@ -94,14 +94,19 @@ class Truth:
         self.seed = seed
         self.runs = {}  # model -> [run]
         self.outcomes = {}  # (model, category) -> {test: {run: bool}}
+        self.unjudged = {}  # (model, category) -> {test: {run}}: listed, not judged
 
     def run(self, model, run):
         self.runs.setdefault(model, []).append(run)
 
-    def record(self, model, run, category, test, passed):
-        """`passed` is True, False, or None for a test the run skipped."""
+    def record(self, model, run, category, test, passed, listed=False):
+        """`passed` is True, False, or None for a test the run skipped; `listed`: a skipped
+        test the run's file lists all the same (SF-Bench's `skipped` instances), which
+        evaltally counts among the run's listed tests, judged in none."""
         if passed is not None:
             self.outcomes.setdefault((model, category), {}).setdefault(test, {})[run] = passed
+        elif listed:
+            self.unjudged.setdefault((model, category), {}).setdefault(test, set()).add(run)
 
     def document(self):
         models = {}
@@ -117,7 +122,10 @@ class Truth:
                 "total": len(tests),
                 **{k: len(v) for k, v in ids.items()},
                 "correct": [sum(1 for by_run in tests.values() if by_run.get(r) is True) for r in runs],
-                "listed": [sum(1 for by_run in tests.values() if r in by_run) for r in runs],
+                "listed": [sum(1 for by_run in tests.values() if r in by_run)
+                           + sum(1 for t, by in self.unjudged.get((model, category), {}).items()
+                                 if r in by and r not in tests.get(t, {}))
+                           for r in runs],
                 "ids": {k: sorted(v) for k, v in ids.items()},
             }
         return {"format": self.fmt, "seed": self.seed, "runs": self.runs, "models": models}

@@ -492,8 +492,9 @@ impl Report {
         let model = self.model_name.as_deref().unwrap_or("unknown");
         let meta = run_meta(self.start_time.as_deref());
         let mut by_category: std::collections::BTreeMap<&str, CategoryRun> = std::collections::BTreeMap::new();
-        // A skipped id also run is the run's; one skipped twice is one test.
-        let mut skipped: std::collections::HashSet<&str> =
+        // The ids given a test so far: a skipped id also run is the run's, and one skipped
+        // twice is one test.
+        let mut given: std::collections::HashSet<&str> =
             self.instances.iter().filter(|i| i.status != TaskStatus::Skipped).map(|i| i.instance_id.as_str()).collect();
         for inst in self.kept() {
             let cat = sfbench_category(&inst.instance_id);
@@ -503,7 +504,7 @@ impl Report {
                 c
             });
             if inst.status == TaskStatus::Skipped {
-                if skipped.insert(inst.instance_id.as_str()) {
+                if given.insert(inst.instance_id.as_str()) {
                     entry.push(&inst.instance_id, Outcome::Unscored, Some("skipped"));
                 }
             } else if inst.resolved {
