@@ -171,7 +171,6 @@ pub(crate) fn what(input: &Input<'_>) -> Option<String> {
     }
 }
 
-/// What a JSON Lines text is: `JSON Lines (the first line's keys `a`, `b`)`.
 /// The schema of a document evaltally wrote (`{"schema": "evaltally.test-ids/1", …}`, its
 /// first key, as every document it writes has it): its own output left among the results.
 pub(crate) fn own_schema(bytes: &[u8]) -> Option<&str> {
@@ -183,6 +182,7 @@ pub(crate) fn own_schema(bytes: &[u8]) -> Option<&str> {
     (value.starts_with("evaltally.") && !value.contains('\\')).then_some(value)
 }
 
+/// What a JSON Lines text is: `JSON Lines (the first line's keys `a`, `b`)`.
 pub(crate) fn json_lines_what(text: &[u8]) -> String {
     let first = crate::bytes::lines(text).find(|l| !l.iter().all(u8::is_ascii_whitespace));
     let names = first

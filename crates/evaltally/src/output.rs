@@ -209,7 +209,7 @@ fn plural(n: impl Into<u64>) -> &'static str {
 /// The file gets the permissions of the file it replaces; a new file gets the mode any
 /// program's new file gets (0666 less the umask), not the temporary file's 0600.
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
     staged(path, contents)?.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
     Ok(())
@@ -224,7 +224,7 @@ pub(crate) fn write_atomic_set(files: &[(PathBuf, &[u8])]) -> anyhow::Result<()>
     let staged_all = (|| -> anyhow::Result<Vec<(&Path, tempfile::NamedTempFile)>> {
         let mut staged_files = Vec::with_capacity(files.len());
         for (path, contents) in files {
-            let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let dir = folder_of(path);
             let missing: Vec<PathBuf> = dir
                 .ancestors()
                 .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
@@ -254,10 +254,15 @@ pub(crate) fn write_atomic_set(files: &[(PathBuf, &[u8])]) -> anyhow::Result<()>
     }
 }
 
+/// The folder `path` is in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
 /// `contents` written and synced to a temporary file beside `path` (in its folder, which
 /// exists), with the permissions of the file it will replace.
 fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<tempfile::NamedTempFile> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let existing = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.permissions());
     let mut builder = tempfile::Builder::new();
     builder.prefix(".evaltally-");
