@@ -351,6 +351,7 @@ fn encode_meta(meta: &RunMeta, w: &mut Writer<'_>) {
         &meta.prompt_sha,
         &meta.test_set,
         &meta.setup,
+        &meta.run_id,
     ] {
         w.opt_str(field.as_deref());
     }
@@ -370,6 +371,7 @@ fn decode_meta(r: &mut Reader<'_>) -> Option<RunMeta> {
         prompt_sha: text()?,
         test_set: text()?,
         setup: text()?,
+        run_id: text()?,
         duration_seconds: r.opt_f64()?,
         total_cost_usd: r.opt_f64()?,
     })
@@ -595,6 +597,7 @@ mod tests {
         a.meta = Some(Arc::new(RunMeta {
             timestamp: Some("2026-11-01T00:00:00Z".into()),
             duration_seconds: Some(1.5),
+            run_id: Some("cBtZmgSbYZSZPj6CihDuQZ".into()),
             ..RunMeta::default()
         }));
         let mut b = CategoryRun::new("run-1", "m", "empty");

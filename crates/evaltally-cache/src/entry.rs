@@ -17,7 +17,7 @@ use crate::stamp::{STAMP_LEN, Stamp};
 const MAGIC: &[u8; 8] = b"evtcache";
 
 /// Bumped whenever the layout of an entry, a pack or a stored reading changes.
-pub(crate) const VERSION: u32 = 5;
+pub(crate) const VERSION: u32 = 6;
 
 /// Appends the entry for `identity`, `stamps` and the reading `reading` appends; when that
 /// says `false` (the reading cannot be stored), nothing is appended and the result is

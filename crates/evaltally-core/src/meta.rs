@@ -54,6 +54,13 @@ pub struct RunMeta {
     /// input to that split only, so not serialised.
     #[serde(skip)]
     pub setup: Option<String>,
+    /// The id its harness gave the run, where the run records one (`inspect_ai`'s
+    /// `eval_id`). Two readings of one format with the same id and the same tests and
+    /// outcomes are one run saved twice, whatever their bytes (a log written both as
+    /// `.eval` and as `.json`): the analyzer reads it once. An input to that check only, so
+    /// not serialised.
+    #[serde(skip)]
+    pub run_id: Option<String>,
 }
 
 impl RunMeta {
@@ -66,8 +73,8 @@ impl RunMeta {
     /// what each piece says: the earliest timestamp; the branch, commit, version, tier,
     /// machine and prompts where every piece that records one agrees, else none; the costs
     /// added up; a duration only when one piece records it, since pieces may have run at
-    /// once. The prompts' set and setup are a category's, so they stay each piece's own:
-    /// `None` here.
+    /// once; the run's id where the pieces agree. The prompts' set and setup are a
+    /// category's, so they stay each piece's own: `None` here.
     ///
     /// ```
     /// use evaltally_core::RunMeta;
@@ -106,6 +113,7 @@ impl RunMeta {
             total_cost_usd: pieces.iter().filter_map(|p| p.total_cost_usd).reduce(|a, b| a + b),
             test_set: None,
             setup: None,
+            run_id: agreed(pieces, |p| p.run_id.as_ref()),
         }
     }
 }

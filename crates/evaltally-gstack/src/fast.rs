@@ -159,6 +159,7 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
         total_cost_usd: number(b, top("total_cost_usd")?),
         test_set: None,
         setup: None,
+        run_id: None,
     };
     let meta = Some(meta).filter(|m| !m.is_empty()).map(Arc::new);
     build(file.path, &name, &model, &tests, run_tier.as_deref(), meta.as_ref())

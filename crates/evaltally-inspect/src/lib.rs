@@ -64,7 +64,12 @@ pub(crate) fn checked(
 
 /// What the log records about its runs.
 pub(crate) fn meta(log: &Log) -> Option<Arc<RunMeta>> {
-    let meta = RunMeta { timestamp: log.created.clone(), git_sha: log.commit.clone(), ..RunMeta::default() };
+    let meta = RunMeta {
+        timestamp: log.created.clone(),
+        git_sha: log.commit.clone(),
+        run_id: log.id.clone(),
+        ..RunMeta::default()
+    };
     (meta != RunMeta::default()).then(|| Arc::new(meta))
 }
 

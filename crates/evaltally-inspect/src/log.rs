@@ -48,6 +48,11 @@ pub(crate) struct Log {
     pub(crate) task: String,
     pub(crate) created: Option<String>,
     pub(crate) commit: Option<String>,
+    /// The eval's id: `eval.eval_id` (written since `inspect_ai` 0.3.95), else what
+    /// `inspect_ai` itself derives for older logs as it reads them, from `run_id`, `task_id`
+    /// and `created` (`EvalSpec`'s model validator, `src/inspect_ai/log/_log.py`). One eval
+    /// written both as `.eval` and as `.json` has one id.
+    pub(crate) id: Option<String>,
     /// The task's scorers in the task's order (`eval.scorers[].name`), the same in every
     /// log of the task, whether it finished or was cancelled; empty in logs written before
     /// `inspect_ai` recorded them.
@@ -222,7 +227,7 @@ fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
     Ok(log)
 }
 
-/// The header's model, task, creation time, commit and scorers. An error without `eval`.
+/// The header's model, task, creation time, commit, id and scorers. An error without `eval`.
 fn header_log(
     reader: &mut Reader<'_>,
     member: Option<&str>,
@@ -259,6 +264,11 @@ fn header_log(
         task,
         created: text(eval.get("created")),
         commit: text(eval.get("revision").and_then(|r| r.get("commit"))),
+        id: text(eval.get("eval_id")).or_else(|| {
+            let run = text(eval.get("run_id"))?;
+            let part = |key: &str| text(eval.get(key)).unwrap_or_default();
+            Some(format!("{run} {} {}", part("task_id"), part("created")))
+        }),
         task_scorers,
         scorers,
         samples: None,

@@ -93,9 +93,11 @@ impl Store {
                     prompt_sha: row.get(13),
                     duration_seconds: row.get(14),
                     total_cost_usd: row.get(15),
-                    // Not kept in the store (see `RunMeta::test_set`, `RunMeta::setup`).
+                    // Not kept in the store (see `RunMeta::test_set`, `RunMeta::setup`,
+                    // `RunMeta::run_id`): inputs to checks made as runs are read.
                     test_set: None,
                     setup: None,
+                    run_id: None,
                 },
                 label: row.get(16),
                 scored: 0,

@@ -468,7 +468,8 @@ pub(crate) struct ReadArgs {
     pub(crate) scorer: Option<String>,
     /// Read files with the same bytes as one read before as runs of their own. By default
     /// such a file (one run saved twice under two names) is said and read once, so that it
-    /// does not count twice as evidence.
+    /// does not count twice as evidence; so is one with the same run id, tests and outcomes
+    /// (an inspect_ai eval saved as `.eval` and as `.json`).
     #[arg(long)]
     pub(crate) keep_duplicates: bool,
 }

@@ -282,9 +282,13 @@ fn same_named_logs_keep_their_epochs_apart() {
         let fixture = evaltally_testkit::testdata("inspect/arith.eval");
         std::fs::copy(fixture, dir.path().join(folder).join("arith.eval")).unwrap();
     }
-    // The same bytes twice: one run saved twice, read once and said.
+    // The same log twice: one run saved twice, read once and said.
     let once = evaltally_in(dir.path(), &["stability", ".", "--format", "json"], &[]);
-    assert!(once.stderr.contains("b/arith.eval: warning: the same bytes as `./a/arith.eval`"), "{}", once.stderr);
+    assert!(
+        once.stderr.contains("b/arith.eval: warning: the same run id, tests and outcomes as `./a/arith.eval`"),
+        "{}",
+        once.stderr
+    );
     let doc: serde_json::Value = serde_json::from_str(&once.stdout).unwrap();
     assert_eq!(doc["models"][0]["runs"].as_array().unwrap().len(), 3);
     let run = evaltally_in(dir.path(), &["stability", ".", "--format", "json", "--keep-duplicates"], &[]);
@@ -303,6 +307,77 @@ fn same_named_logs_keep_their_epochs_apart() {
         ]
     );
     assert_eq!(classes(&doc), (1, 2, 1, 1));
+}
+
+/// One eval saved twice in two encodings (`inspect log convert`, or a `.json` written beside
+/// the `.eval`) is one run: the same eval id, tests and outcomes, whatever the bytes. It is
+/// said, read once, and read twice with `--keep-duplicates`; a log with another eval id and
+/// the same outcomes (a rerun that answered alike) is a run of its own, and so is one with
+/// the same id whose outcomes differ.
+#[test]
+fn one_eval_saved_as_two_files_is_one_run() {
+    let fixture = evaltally_testkit::workspace_root().join("testdata/shapes/inspect/json-log/arith.json");
+    let log: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("arith.json"), serde_json::to_vec_pretty(&log).unwrap()).unwrap();
+    std::fs::create_dir(dir.path().join("converted")).unwrap();
+    std::fs::write(dir.path().join("converted/arith.json"), serde_json::to_vec(&log).unwrap()).unwrap();
+    let runs = |args: &[&str]| -> (usize, String) {
+        let mut all = vec!["stability", ".", "--format", "json"];
+        all.extend(args);
+        let run = evaltally_in(dir.path(), &all, &[]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        (doc["models"][0]["runs"].as_array().unwrap().len(), run.stderr)
+    };
+    let (once, said) = runs(&[]);
+    assert_eq!(once, 2, "one run per epoch of the one eval");
+    assert_eq!(
+        said,
+        "./converted/arith.json: warning: the same run id, tests and outcomes as `./arith.json` (one run saved \
+         twice?): read once; --keep-duplicates reads both\n1 warning, 0 errors\n"
+    );
+    assert_eq!(runs(&["--keep-duplicates"]).0, 4);
+    // Records (`export`, `convert`, `push`) alike: 2 epochs of 3 samples, once.
+    let lines = |args: &[&str]| evaltally_in(dir.path(), args, &[]).stdout.lines().count();
+    assert_eq!((lines(&["export", "."]), lines(&["export", ".", "--keep-duplicates"])), (6, 12));
+
+    // Before `eval_id` (inspect_ai < 0.3.95) the eval is `run_id`, `task_id` and `created`.
+    let mut old = log.clone();
+    old["eval"].as_object_mut().unwrap().remove("eval_id");
+    std::fs::write(dir.path().join("arith.json"), serde_json::to_vec_pretty(&old).unwrap()).unwrap();
+    std::fs::write(dir.path().join("converted/arith.json"), serde_json::to_vec(&old).unwrap()).unwrap();
+    assert_eq!(runs(&[]).0, 2);
+    old["eval"]["created"] = "2026-11-27T09:00:00+00:00".into();
+    std::fs::write(dir.path().join("converted/arith.json"), serde_json::to_vec(&old).unwrap()).unwrap();
+    assert_eq!(runs(&[]), (4, String::new()), "another eval that answered alike");
+
+    let mut other = log.clone();
+    other["eval"]["eval_id"] = "another-eval".into();
+    std::fs::write(dir.path().join("arith.json"), serde_json::to_vec_pretty(&log).unwrap()).unwrap();
+    std::fs::write(dir.path().join("converted/arith.json"), serde_json::to_vec(&other).unwrap()).unwrap();
+    assert_eq!(runs(&[]), (4, String::new()), "another eval that answered alike");
+    let mut rescored = log.clone();
+    rescored["samples"][0]["scores"] = serde_json::json!({});
+    std::fs::write(dir.path().join("converted/arith.json"), serde_json::to_vec(&rescored).unwrap()).unwrap();
+    let (n, said) = runs(&[]);
+    assert_eq!(n, 4, "the same eval id with other outcomes: {said}");
+}
+
+/// The refdata's one eval saved by `inspect_ai` as `log_formats.eval` and `log_formats.json`
+/// is one run.
+#[test]
+fn refdata_eval_and_json_of_one_log_are_one_run() {
+    let Some(dir) = refdata("gstack/inspect_ai") else { return };
+    let run = evaltally(&["stability", dir.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["models"][0]["runs"].as_array().unwrap().len(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("log_formats.json: warning: the same run id, tests and outcomes as `"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// A log whose run stopped (status `cancelled` or `error`) says so once, with how many of

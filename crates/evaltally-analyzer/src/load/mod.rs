@@ -253,23 +253,49 @@ fn said_of_threshold(runs: &[CategoryRun], filter: &Filter, said: &mut Vec<Diagn
 /// The bytes of a unit's inputs, its own file first (`None` for one that cannot be read).
 type Inputs = Vec<Option<Vec<u8>>>;
 
-/// The units whose file, and every file read with it, has the bytes of an earlier unit's
-/// (one run saved twice under two names), each with that earlier unit, and a warning naming
-/// both. Only units of one format whose files have one size and whose readings are alike
-/// (`fingerprint`: a digest of what was read, names aside) are compared, byte by byte: no
-/// file is read again unless it is most likely a copy.
+/// The one id the harness gave every run a reading holds
+/// ([`evaltally_core::RunMeta::run_id`]), if they all have it.
+fn one_id<'a>(mut ids: impl Iterator<Item = Option<&'a str>>) -> Option<String> {
+    let first = ids.next().flatten()?;
+    ids.all(|i| i == Some(first)).then(|| first.to_string())
+}
+
+/// The units that hold an earlier unit's run, each with that earlier unit, and a warning
+/// naming both. A unit whose harness gave its run the same id and which holds the same
+/// tests and outcomes is one run saved twice, whatever its bytes
+/// (`inspect_ai`'s `.eval` and `.json` of one eval). Otherwise a unit whose file, and every
+/// file read with it, has the bytes of an earlier unit's is one (one run saved twice under
+/// two names): only units of one format whose files have one size and whose readings are
+/// alike (`fingerprint`) are compared, byte by byte, so no file is read again unless it is
+/// most likely a copy.
 pub(crate) fn duplicates(
     units: &[Box<dyn Unit>],
+    run_id: impl Fn(usize) -> Option<String>,
     fingerprint: impl Fn(usize) -> Option<u64>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> BTreeMap<usize, usize> {
-    let mut alike: hashbrown::HashMap<(u64, &'static str, u64), Vec<usize>> = hashbrown::HashMap::new();
+    let mut twin_of: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut by_id: hashbrown::HashMap<(String, u64), usize> = hashbrown::HashMap::new();
     let mut by_size: hashbrown::HashMap<(u64, &'static str), Vec<usize>> = hashbrown::HashMap::new();
     for (i, u) in units.iter().enumerate() {
-        if u.source().is_some() && u.size() > 0 {
+        if u.source().is_none() {
+            continue;
+        }
+        // Not keyed by the unit's format: a JSON document is claimed before its format is
+        // known (an `inspect_ai` `.json` log by the unit that reads JSON documents).
+        if let Some(key) = run_id(i).and_then(|id| Some((id, fingerprint(i)?))) {
+            if let Some(&first) = by_id.get(&key) {
+                twin_of.insert(i, first);
+                continue;
+            }
+            by_id.insert(key, i);
+        }
+        if u.size() > 0 {
             by_size.entry((u.size(), u.format())).or_default().push(i);
         }
     }
+    let named: BTreeSet<usize> = twin_of.keys().copied().collect();
+    let mut alike: hashbrown::HashMap<(u64, &'static str, u64), Vec<usize>> = hashbrown::HashMap::new();
     for ((size, format), same) in by_size.into_iter().filter(|(_, s)| s.len() > 1) {
         for i in same {
             if let Some(f) = fingerprint(i) {
@@ -277,7 +303,6 @@ pub(crate) fn duplicates(
             }
         }
     }
-    let mut twin_of: BTreeMap<usize, usize> = BTreeMap::new();
     for mut group in alike.into_values().filter(|g| g.len() > 1) {
         group.sort_unstable();
         // A unit's every input: a run saved twice copies the files read with it too (lm-eval's
@@ -307,10 +332,11 @@ pub(crate) fn duplicates(
     }
     for (&dup, &kept) in &twin_of {
         let (Some(d), Some(k)) = (units[dup].source(), units[kept].source()) else { continue };
+        let what = if named.contains(&dup) { "the same run id, tests and outcomes" } else { "the same bytes" };
         diagnostics.push(Diagnostic::warning(
             d,
             format!(
-                "the same bytes as `{}` (one run saved twice?): read once; --keep-duplicates reads both",
+                "{what} as `{}` (one run saved twice?): read once; --keep-duplicates reads both",
                 k.to_string_lossy()
             ),
         ));
@@ -339,8 +365,9 @@ fn said_of_readings(
         return BTreeMap::new();
     }
     let at: HashMap<usize, usize> = read.iter().enumerate().map(|(k, (u, _))| (*u, k)).collect();
-    let print = |u: usize| at.get(&u).map(|&k| &read[k].1).filter(|r| !r.runs.is_empty()).map(reading_print);
-    let twins = duplicates(units, print, diagnostics);
+    let reading = |u: usize| at.get(&u).map(|&k| &read[k].1).filter(|r| !r.runs.is_empty());
+    let id = |u: usize| reading(u).and_then(|r| one_id(r.runs.iter().map(|r| r.meta.as_ref()?.run_id.as_deref())));
+    let twins = duplicates(units, id, |u| reading(u).map(reading_print), diagnostics);
     for dup in twins.keys() {
         if let Some(&k) = at.get(dup) {
             read[k].1 = evaltally_format::Read::default();
@@ -1197,7 +1224,9 @@ fn finish_records(
     let twins = if filter.keep_duplicates {
         BTreeMap::new()
     } else {
-        duplicates(units, |u| read.get(u).filter(|r| !r.runs.is_empty()).map(records_print), &mut diagnostics)
+        let records = |u: usize| read.get(u).filter(|r| !r.runs.is_empty());
+        let id = |u: usize| records(u).and_then(|r| one_id(r.runs.iter().map(|r| r.meta.run_id.as_deref())));
+        duplicates(units, id, |u| records(u).map(records_print), &mut diagnostics)
     };
     let mut runs: Vec<(usize, RunRecord)> = Vec::new();
     for (unit, read) in read.into_iter().enumerate() {

@@ -285,6 +285,7 @@ impl GstackRun {
             total_cost_usd: self.total_cost_usd,
             test_set: None,
             setup: None,
+            run_id: None,
         }
     }
 
