@@ -122,6 +122,11 @@ pub struct TestDetail {
     /// Where the score record is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_at: Option<Location>,
+    /// The id its harness gave the run, where it records one (as
+    /// [`crate::RunMeta::run_id`]): `show` tells two files of one run apart from two runs
+    /// by it. Not serialised.
+    #[serde(skip)]
+    pub run_id: Option<String>,
 }
 
 impl TestDetail {
@@ -146,6 +151,7 @@ impl TestDetail {
             latency_seconds: None,
             result_at: None,
             score_at: None,
+            run_id: None,
         }
     }
 }

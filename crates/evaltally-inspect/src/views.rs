@@ -86,6 +86,7 @@ pub(crate) fn show_said(
             d.input_tokens = s.input_tokens;
             d.output_tokens = s.output_tokens;
             d.latency_seconds = s.total_time;
+            d.run_id.clone_from(&log.id);
             if let Some(full) = full.iter().find(|f| f.get("epoch").and_then(Value::as_u64) == Some(s.epoch)) {
                 fill(&mut d, full);
             }

@@ -291,6 +291,9 @@ fn same_named_logs_keep_their_epochs_apart() {
     );
     let doc: serde_json::Value = serde_json::from_str(&once.stdout).unwrap();
     assert_eq!(doc["models"][0]["runs"].as_array().unwrap().len(), 3);
+    let shown = evaltally_in(dir.path(), &["show", ".", "add-1", "--format", "json"], &[]);
+    let doc: serde_json::Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 3, "{}", shown.stderr);
     let run = evaltally_in(dir.path(), &["stability", ".", "--format", "json", "--keep-duplicates"], &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
@@ -341,6 +344,14 @@ fn one_eval_saved_as_two_files_is_one_run() {
     // Records (`export`, `convert`, `push`) alike: 2 epochs of 3 samples, once.
     let lines = |args: &[&str]| evaltally_in(dir.path(), args, &[]).stdout.lines().count();
     assert_eq!((lines(&["export", "."]), lines(&["export", ".", "--keep-duplicates"])), (6, 12));
+    // `show` lists the runs the others read.
+    let shown = |args: &[&str]| {
+        let mut all = vec!["show", ".", "add-1", "--format", "json"];
+        all.extend(args);
+        let doc: serde_json::Value = serde_json::from_str(&evaltally_in(dir.path(), &all, &[]).stdout).unwrap();
+        doc["runs"].as_array().unwrap().len()
+    };
+    assert_eq!((shown(&[]), shown(&["--keep-duplicates"])), (2, 4));
 
     // Before `eval_id` (inspect_ai < 0.3.95) the eval is `run_id`, `task_id` and `created`.
     let mut old = log.clone();
@@ -378,6 +389,9 @@ fn refdata_eval_and_json_of_one_log_are_one_run() {
         "{}",
         run.stderr
     );
+    let shown = evaltally(&["show", dir.to_str().unwrap(), "1", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&shown.stdout).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 1, "{}", shown.stderr);
 }
 
 /// A log whose run stopped (status `cancelled` or `error`) says so once, with how many of

@@ -1154,6 +1154,10 @@ pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, Loa
             details = elsewhere;
         }
     }
+    if !filter.keep_duplicates {
+        let twins = copies_shown(&details, units, &options, &mut diagnostics);
+        details.retain(|(u, _)| !twins.contains_key(u));
+    }
     // Runs named as every command names them.
     let renames = {
         let model = |d: &TestDetail| if filter.pool_models { POOLED.to_string() } else { d.model.clone() };
@@ -1185,6 +1189,64 @@ pub fn show(paths: &[PathBuf], test: &str, filter: &Filter) -> Result<Shown, Loa
             .then_with(|| id::natural_str_cmp(&a.run, &b.run))
     });
     Ok(Shown { details, diagnostics })
+}
+
+/// The units of `details` that hold a copy of an earlier unit's run ([`duplicates`]), so
+/// that `show` lists the runs every other command reads. Only units whose rows for the test
+/// match another unit's (model, category, runs' outcomes and error types), and which have
+/// its run id or its format and size, are read whole to tell.
+fn copies_shown(
+    details: &[(usize, TestDetail)],
+    units: &[Box<dyn Unit>],
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<usize, usize> {
+    /// A row of `show`'s table for the test: model, category, outcome, error type.
+    type Row<'a> = (&'a str, &'a str, Status, Option<&'a str>);
+    /// What a copy shares with its original: the run id, or the format and size.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+    enum Kin<'a> {
+        Id(&'a str),
+        Bytes(&'static str, u64),
+    }
+    let mut rows: BTreeMap<usize, Vec<Row<'_>>> = BTreeMap::new();
+    for (u, d) in details {
+        rows.entry(*u).or_default().push((&d.model, &d.category, d.status, d.error_type.as_deref()));
+    }
+    let mut alike: HashMap<&[Row<'_>], usize> = HashMap::new();
+    for shown in rows.values() {
+        *alike.entry(shown.as_slice()).or_default() += 1;
+    }
+    // Of the units with alike rows: those with a run id another has, and those with the
+    // format and size of another.
+    let kin_of = |u: usize| -> Vec<Kin<'_>> {
+        let id = details.iter().find(|(v, _)| *v == u).and_then(|(_, d)| d.run_id.as_deref());
+        let bytes = (units[u].size() > 0).then(|| Kin::Bytes(units[u].format(), units[u].size()));
+        id.map(Kin::Id).into_iter().chain(bytes).collect()
+    };
+    let alike_rows: Vec<(usize, &[Row<'_>])> =
+        rows.iter().filter(|(_, shown)| alike[shown.as_slice()] > 1).map(|(&u, shown)| (u, shown.as_slice())).collect();
+    let mut kin: HashMap<(&[Row<'_>], Kin<'_>), usize> = HashMap::new();
+    for &(u, shown) in &alike_rows {
+        for k in kin_of(u) {
+            *kin.entry((shown, k)).or_default() += 1;
+        }
+    }
+    let suspects: Vec<usize> = alike_rows
+        .iter()
+        .filter(|&&(u, shown)| kin_of(u).into_iter().any(|k| kin[&(shown, k)] > 1))
+        .map(|&(u, _)| u)
+        .collect();
+    if suspects.is_empty() {
+        return BTreeMap::new();
+    }
+    let read: HashMap<usize, evaltally_format::Read> = suspects
+        .par_iter()
+        .map_init(Scratch::default, |scratch, &u| (u, units[u].read(scratch, options)))
+        .filter(|(_, r)| !r.runs.is_empty())
+        .collect();
+    let id = |u: usize| read.get(&u).and_then(|r| one_id(r.runs.iter().map(|r| r.meta.as_ref()?.run_id.as_deref())));
+    duplicates(units, id, |u| read.get(&u).map(reading_print), diagnostics)
 }
 
 /// Runs with everything their files carry (durations, tokens, messages), for `convert`
