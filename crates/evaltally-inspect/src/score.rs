@@ -183,8 +183,12 @@ pub(crate) fn choose(log: &Log, wanted: Option<&str>) -> Choice {
 /// A sample's verdict, or why it has none.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Judged {
-    /// Passed, failed or errored (or unscored: no score by the chosen scorer).
+    /// Passed, failed or errored (or unscored where the choice of scorer is the problem,
+    /// said once for the log).
     Verdict(Verdict),
+    /// The sample has no score from the chosen scorer (or key), or the log has no scorer:
+    /// unscored, and said.
+    NotScored,
     /// The chosen value is not a number, C/P/I/N or a boolean: unscored, and said.
     Unreadable(Value),
     /// The scorer gave no value (inspect's `Score.unscored()`, written `NaN`): unscored.
@@ -204,12 +208,12 @@ pub(crate) fn verdict(sample: &Sample, choice: &Choice, scoring: &Scoring) -> Ju
     if choice.problem.is_some() {
         return unscored;
     }
-    let Some(scorer) = &choice.scorer else { return unscored };
-    let Some(score) = sample.scores.iter().find(|s| &s.scorer == scorer) else { return unscored };
+    let Some(scorer) = &choice.scorer else { return Judged::NotScored };
+    let Some(score) = sample.scores.iter().find(|s| &s.scorer == scorer) else { return Judged::NotScored };
     let value = match (&choice.key, &score.value) {
         (Some(key), Value::Object(m)) => match m.get(key) {
             Some(v) => v,
-            None => return unscored,
+            None => return Judged::NotScored,
         },
         (_, v) => v,
     };
@@ -245,6 +249,8 @@ pub(crate) fn verdict(sample: &Sample, choice: &Choice, scoring: &Scoring) -> Ju
 pub(crate) struct Unjudged {
     unreadable: Vec<(String, u64, Value)>,
     no_value: usize,
+    /// The samples without a score from the chosen scorer: how many, and the first.
+    not_scored: Option<(usize, String, u64)>,
 }
 
 impl Unjudged {
@@ -260,11 +266,16 @@ impl Unjudged {
                 self.no_value += 1;
                 Verdict { outcome: Outcome::Unscored, label: None, message: None }
             }
+            Judged::NotScored => {
+                let first = self.not_scored.get_or_insert_with(|| (0, sample.id.clone(), sample.epoch));
+                first.0 += 1;
+                Verdict { outcome: Outcome::Unscored, label: None, message: None }
+            }
         }
     }
 
-    /// One warning for the choice's problem, one for the values that could not be read and
-    /// one for those the scorer left without a value.
+    /// One warning for the choice's problem, one for the values that could not be read, one
+    /// for those the scorer left without a value and one for the samples it did not score.
     pub(crate) fn warnings(self, path: &Path, choice: &Choice) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         if let Some(problem) = &choice.problem {
@@ -287,6 +298,18 @@ impl Unjudged {
             out.push(Diagnostic::warning(
                 path,
                 format!("scorer `{name}`: {samples} no value (NaN: unscored by the scorer); unscored"),
+            ));
+        }
+        if let Some((n, id, epoch)) = &self.not_scored {
+            let samples = if *n == 1 { "1 sample has".to_string() } else { format!("{n} samples have") };
+            let whose = if name.is_empty() {
+                " (the log names no scorer)".to_string()
+            } else {
+                format!(" from scorer `{name}`")
+            };
+            out.push(Diagnostic::warning(
+                path,
+                format!("{samples} no score{whose} (first: sample {id} epoch {epoch}); unscored"),
             ));
         }
         out

@@ -394,6 +394,35 @@ fn refdata_eval_and_json_of_one_log_are_one_run() {
     assert_eq!(doc["runs"].as_array().unwrap().len(), 1, "{}", shown.stderr);
 }
 
+/// A sample the chosen scorer did not score is unscored and said on stderr, once per log
+/// with a count and the first sample; so is a log that names no scorer at all.
+#[test]
+fn samples_without_a_score_are_said() {
+    let fixture = evaltally_testkit::workspace_root().join("testdata/shapes/inspect/json-log/arith.json");
+    let log: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut partly = log.clone();
+    for at in [1, 4] {
+        partly["samples"][at]["scores"] = serde_json::json!({});
+    }
+    std::fs::write(dir.path().join("partly.json"), serde_json::to_vec(&partly).unwrap()).unwrap();
+    let mut none = log;
+    none["eval"].as_object_mut().unwrap().remove("scorers");
+    none["results"] = serde_json::Value::Null;
+    for sample in none["samples"].as_array_mut().unwrap() {
+        sample["scores"] = serde_json::Value::Null;
+    }
+    std::fs::write(dir.path().join("unscorable.json"), serde_json::to_vec(&none).unwrap()).unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "partly.json", "unscorable.json", "--format", "json"], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "partly.json: warning: 2 samples have no score from scorer `match` (first: sample add-2 epoch 1); unscored\n\
+         unscorable.json: warning: 5 samples have no score (the log names no scorer) (first: sample add-1 epoch 1); \
+         unscored\n2 warnings, 0 errors\n"
+    );
+}
+
 /// A log whose run stopped (status `cancelled` or `error`) says so once, with how many of
 /// its planned samples it holds and the error's first line; samples that errored are not
 /// taken for a scorer that scored nothing.
