@@ -208,11 +208,51 @@ fn plural(n: impl Into<u64>) -> &'static str {
 ///
 /// The file gets the permissions of the file it replaces; a new file gets the mode any
 /// program's new file gets (0666 less the umask), not the temporary file's 0600.
+///
+/// A symbolic link is followed: the file it names is replaced, the link stays. A path that
+/// names something other than a file or a folder (`/dev/stdout`, a named pipe, a terminal,
+/// `/dev/full`) cannot be replaced and is written into as it is ([`Target`]).
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let dir = folder_of(path);
+    let path = match Target::of(path) {
+        Target::Stream(path) => return write_into(&path, contents),
+        Target::File(path) => path,
+    };
+    let dir = folder_of(&path);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
-    staged(path, contents)?.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
+    staged(&path, contents)?.persist(&path).with_context(|| format!("cannot write {}", shown(&path)))?;
     Ok(())
+}
+
+/// Where a write to a path goes.
+#[derive(Debug, PartialEq)]
+enum Target {
+    /// A file (or none yet) to replace atomically: the path, or the file a link names.
+    File(PathBuf),
+    /// Something that is not a file (a named pipe, a device, a terminal): written into.
+    Stream(PathBuf),
+}
+
+impl Target {
+    fn of(path: &Path) -> Target {
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => return Target::Stream(path.to_path_buf()),
+            _ => {}
+        }
+        // A link, followed to the file it names (a dangling one to the file it would make).
+        let mut at = path.to_path_buf();
+        for _ in 0..40 {
+            let Ok(link) = std::fs::read_link(&at) else { break };
+            at = folder_of(&at).join(link);
+        }
+        Target::File(at)
+    }
+}
+
+/// `contents` written into `path`, which is not a file to replace (see [`Target`]).
+fn write_into(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    let mut out =
+        std::fs::OpenOptions::new().write(true).open(path).with_context(|| format!("cannot write {}", shown(path)))?;
+    out.write_all(contents).and_then(|()| out.flush()).with_context(|| format!("cannot write {}", shown(path)))
 }
 
 /// Writes several files as a set: every one is written beside its place and synced before
@@ -221,10 +261,18 @@ pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
 pub(crate) fn write_atomic_set(files: &[(PathBuf, &[u8])]) -> anyhow::Result<()> {
     // The folders made for the set, outermost first, to take away again if it fails.
     let mut made: Vec<PathBuf> = Vec::new();
-    let staged_all = (|| -> anyhow::Result<Vec<(&Path, tempfile::NamedTempFile)>> {
+    let mut streams: Vec<(PathBuf, &[u8])> = Vec::new();
+    let staged_all = (|| -> anyhow::Result<Vec<(PathBuf, tempfile::NamedTempFile)>> {
         let mut staged_files = Vec::with_capacity(files.len());
         for (path, contents) in files {
-            let dir = folder_of(path);
+            let path = match Target::of(path) {
+                Target::Stream(path) => {
+                    streams.push((path, contents));
+                    continue;
+                }
+                Target::File(path) => path,
+            };
+            let dir = folder_of(&path);
             let missing: Vec<PathBuf> = dir
                 .ancestors()
                 .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
@@ -232,16 +280,17 @@ pub(crate) fn write_atomic_set(files: &[(PathBuf, &[u8])]) -> anyhow::Result<()>
                 .collect();
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
             made.extend(missing.into_iter().rev());
-            staged_files.push((path.as_path(), staged(path, contents)?));
+            let file = staged(&path, contents)?;
+            staged_files.push((path, file));
         }
         Ok(staged_files)
     })();
     match staged_all {
         Ok(staged_files) => {
             for (path, tmp) in staged_files {
-                tmp.persist(path).with_context(|| format!("cannot write {}", shown(path)))?;
+                tmp.persist(&path).with_context(|| format!("cannot write {}", shown(&path)))?;
             }
-            Ok(())
+            streams.iter().try_for_each(|(path, contents)| write_into(path, contents))
         }
         Err(e) => {
             // The temporary files are gone with their handles; the folders made for them are

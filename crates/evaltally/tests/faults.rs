@@ -389,6 +389,37 @@ fn a_store_entry_is_flushed_before_it_is_renamed_into_place() {
 }
 
 /// The exit-code rule is in `--help` and in the README, and the two agree on what 2 means.
+/// `-o` through a symbolic link replaces the file the link names and keeps the link; `-o`
+/// to something that is not a file (a named pipe here; `/dev/stdout`, a terminal or
+/// `/dev/full` alike) is written into, never replaced by a file.
+#[cfg(unix)]
+#[test]
+fn an_output_through_a_link_or_into_a_pipe_keeps_them() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let input = testdata("gstack/standard/nightly-2.json");
+    let input = input.to_str().unwrap();
+    let target = dir.path().join("target.xml");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.path().join("link.xml");
+    std::os::unix::fs::symlink("target.xml", &link).unwrap();
+    let run = evaltally_in(dir.path(), &["convert", "--to", "junit", "-o", "link.xml", input], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays");
+    assert!(std::fs::read_to_string(&target).unwrap().starts_with("<?xml"), "the file it names is replaced");
+
+    let pipe = dir.path().join("pipe.xml");
+    assert!(Command::new("mkfifo").arg(&pipe).status().unwrap().success());
+    let reader = {
+        let pipe = pipe.clone();
+        std::thread::spawn(move || std::fs::read_to_string(pipe).unwrap())
+    };
+    let run = evaltally_in(dir.path(), &["convert", "--to", "junit", "-o", "pipe.xml", input], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(reader.join().unwrap().starts_with("<?xml"), "the reader gets the document");
+    assert!(std::fs::metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe stays a pipe");
+}
+
 #[test]
 fn the_exit_code_rule_is_in_help_and_the_readme() {
     let help = run_in(&["--help"], &[]);
