@@ -108,12 +108,13 @@ impl Format for EvalPlus {
     }
 
     /// An object whose `eval` holds EvalPlus samples (found with the pipeline's scanner); or a
-    /// document cut short or damaged after the header EvalPlus writes before `eval` (`date`,
-    /// `hash`), whose reader then says where it breaks.
+    /// document with the header EvalPlus writes before `eval` (`date`, `hash`) that is cut
+    /// short or damaged after it, in `eval` or beyond, whose reader then says where it breaks.
     fn sniff(&self, file: &Input<'_>, _options: &Options) -> bool {
+        let header = || file.has_before("eval", &["date", "hash", "extra_input_hash"]);
         match file.json_members() {
-            Some(_) => file.json("eval").is_some_and(holds_samples),
-            None => file.has_before("eval", &["date", "hash", "extra_input_hash"]),
+            Some(_) => file.json("eval").is_some_and(holds_samples) || header(),
+            None => header(),
         }
     }
 

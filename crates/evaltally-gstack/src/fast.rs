@@ -101,9 +101,13 @@ pub(crate) fn category_runs(file: &Input<'_>, shape: Shape) -> Option<Vec<Catego
 }
 
 fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
-    // Not UTF-8, or a byte order mark serde_json refuses: the tolerant reader says so.
+    // Not UTF-8, a byte order mark serde_json refuses, a raw control character (in a field
+    // this path would skip too): the tolerant reader says so.
     let t = file.text().ok_or(Slow)?;
     let b = t.as_bytes();
+    if !evaltally_format::damage::find(b, 1).is_empty() {
+        return Err(Slow);
+    }
     let legacy = shape == Shape::Legacy;
     let members = file.json_members().ok_or(Slow)?;
     let top = |key: &str| member(b, members, key);

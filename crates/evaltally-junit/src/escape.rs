@@ -9,6 +9,7 @@
 //! trims only the literal whitespace that pretty-printing puts around element text).
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// Whether XML 1.0 forbids `c` anywhere in a document, even as a character reference.
 fn forbidden(c: char) -> bool {
@@ -41,6 +42,31 @@ pub fn xml_safe(text: &str) -> Cow<'_, str> {
         .collect()
 }
 
+/// Whether `c`, which XML allows, is written as a character reference all the same: the C1
+/// control characters (U+0080–U+009F: U+009B is a terminal's CSI) and the characters that
+/// change the direction or the lines of text around them (U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069, U+2028, U+2029). A parser gives them back exactly; a terminal or a page
+/// showing the file as text shows the reference.
+fn shown_as_ref(c: char) -> bool {
+    matches!(c, '\u{80}'..='\u{9f}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// `text` with every character [`shown_as_ref`] written as a character reference.
+fn with_refs(text: Cow<'_, str>) -> Cow<'_, str> {
+    if !text.chars().any(shown_as_ref) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if shown_as_ref(c) {
+            let _ = write!(out, "&#x{:x};", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// XML whitespace: the characters pretty-printing adds and `read` trims.
 pub(crate) fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
@@ -58,16 +84,18 @@ fn space_ref(c: char) -> &'static str {
 
 /// `value` made [`xml_safe`] and escaped for an attribute value in double quotes, so that
 /// a conforming parser gives it back: markup characters and quotes as entities, tabs and
-/// line breaks as character references (which attribute-value normalisation keeps).
+/// line breaks as character references (which attribute-value normalisation keeps), and C1
+/// controls and bidirectional controls as references too.
 ///
 /// ```
 /// use evaltally_junit::escape_attr;
 /// assert_eq!(escape_attr("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
 /// assert_eq!(escape_attr("two\nlines"), "two&#10;lines");
+/// assert_eq!(escape_attr("csi\u{9b}31m rlo\u{202e}"), "csi&#x9b;31m rlo&#x202e;");
 /// ```
 pub fn escape_attr(value: &str) -> String {
     let safe = xml_safe(value);
-    let escaped = quick_xml::escape::escape(safe.as_ref());
+    let escaped = with_refs(quick_xml::escape::escape(safe.as_ref()));
     if !escaped.contains(['\t', '\n', '\r']) {
         return escaped.into_owned();
     }
@@ -83,12 +111,13 @@ pub fn escape_attr(value: &str) -> String {
 
 /// `value` made [`xml_safe`] and escaped for element content that a reader gives back
 /// unchanged: `<`, `&` and `>` (so `]]>` cannot appear), carriage returns, and leading and
-/// trailing whitespace become references.
+/// trailing whitespace become references, and so do C1 controls and bidirectional controls.
 ///
 /// ```
 /// use evaltally_junit::escape_text;
 /// assert_eq!(escape_text("run-1: failed\nrun-2: a < b"), "run-1: failed\nrun-2: a &lt; b");
 /// assert_eq!(escape_text(" padded\r"), "&#32;padded&#13;");
+/// assert_eq!(escape_text("lri\u{2067}x\u{2069}"), "lri&#x2067;x&#x2069;");
 /// ```
 pub fn escape_text(value: &str) -> String {
     let safe = xml_safe(value);
@@ -97,7 +126,7 @@ pub fn escape_text(value: &str) -> String {
     let trail = if body.is_empty() { "" } else { &safe[lead.len() + body.len()..] };
     let mut out = String::with_capacity(safe.len() + 16);
     lead.chars().for_each(|c| out.push_str(space_ref(c)));
-    let escaped = quick_xml::escape::partial_escape(body);
+    let escaped = with_refs(quick_xml::escape::partial_escape(body));
     if escaped.contains('\r') {
         out.push_str(&escaped.replace('\r', "&#13;"));
     } else {

@@ -23,10 +23,20 @@ fn is_xml(path: &Path) -> bool {
     evaltally_format::has_extension(path, "xml")
 }
 
-/// Whether the start of the bytes looks like a JUnit report (UTF-16 files are left to the
-/// reader when named directly).
+/// Whether the start of the bytes looks like a JUnit report, in UTF-8 or in UTF-16 with a
+/// byte order mark (as the reader reads it).
 fn starts_like_junit(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(64 * 1024)];
+    let utf16 = match head {
+        [0xFF, 0xFE, rest @ ..] => Some((rest, u16::from_le_bytes as fn([u8; 2]) -> u16)),
+        [0xFE, 0xFF, rest @ ..] => Some((rest, u16::from_be_bytes as fn([u8; 2]) -> u16)),
+        _ => None,
+    };
+    if let Some((rest, unit)) = utf16 {
+        let units = rest.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
+        let text: String = char::decode_utf16(units).map_while(Result::ok).collect();
+        return looks_like_junit(&text);
+    }
     // A cut multi-byte character at the end of the window is not a reason to say no.
     let text = evaltally_format::utf8(head).unwrap_or_else(|| {
         let valid = std::str::from_utf8(head).map_or_else(|e| e.valid_up_to(), str::len);

@@ -31,6 +31,11 @@ type Found<'a> = (Cow<'a, str>, Outcome, Option<Cow<'a, str>>);
 fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     let t = file.text().ok_or(Fallback)?;
     let b = t.as_bytes();
+    // A raw control character, in a field this path would skip too: the tolerant reader
+    // says so.
+    if !evaltally_format::damage::find(b, 1).is_empty() {
+        return Err(Fallback);
+    }
     // Sized for an instance per KiB of report, at most 4,096: grown eight times over a
     // report of 300 instances, the set cost 2% of reading it.
     let instances = (b.len() / 1024).min(4096);
@@ -99,7 +104,8 @@ fn instance<'a>(
 ) -> Result<usize, Fallback> {
     let b = t.as_bytes();
     let ([id, status, resolved, error_type], end) = fields(b, i, ["instance_id", "status", "resolved", "error_type"])?;
-    let id = string(t, id.as_ref())?.unwrap_or_default();
+    // An id that is missing, empty or not a string is the tolerant reader's to report.
+    let id = string(t, id.as_ref())?.filter(|id| !id.is_empty()).ok_or(Fallback)?;
     let status = string(t, status.as_ref())?.map_or(TaskStatus::Error, |s| TaskStatus::parse(&s));
     // A `resolved` that is not a boolean, or a repeated instance, is the tolerant reader's
     // to report.

@@ -47,9 +47,14 @@ fn read_document(file: &Input<'_>) -> Read {
 }
 
 fn document_records(file: &Input<'_>) -> Records {
-    evaltally_format::json::document_records(file, detect, |format, doc| {
-        crate::records::document_records(file.path, format, doc)
-    })
+    let mut said = Vec::new();
+    let mut out = evaltally_format::json::document_records(file, detect, |format, doc| {
+        let (runs, notes) = crate::records::document_records_said(file.path, format, doc)?;
+        said = notes;
+        Ok(runs)
+    });
+    out.diagnostics.extend(said);
+    out
 }
 
 fn show_document(file: &Input<'_>, test: &str) -> Shown {

@@ -20,19 +20,30 @@ pub fn records(source: &Source) -> Result<Vec<RunRecord>, Diagnostic> {
 
 /// The run a parsed report document holds, test by test.
 pub fn document_records(path: &Path, format: Format, doc: &serde_json::Value) -> Result<Vec<RunRecord>, Diagnostic> {
+    document_records_said(path, format, doc).map(|(runs, _)| runs)
+}
+
+/// [`document_records`], with a warning for each instance read with a default or left out,
+/// as the analyses say them.
+pub(crate) fn document_records_said(
+    path: &Path,
+    format: Format,
+    doc: &serde_json::Value,
+) -> Result<(Vec<RunRecord>, Vec<Diagnostic>), Diagnostic> {
     let (run, model) = identity(path, format, doc);
     let mut rec = record(run, model, format, path);
-    match format {
+    let said = match format {
         Format::SfbenchV2 => {
             let report = Report::from_value(doc);
             rec.started_at.clone_from(&report.start_time);
             rec.meta.timestamp.clone_from(&report.start_time);
             rec.tests = report.kept().map(sfbench_test).collect();
+            report.notes.iter().map(|n| Diagnostic::warning(path, n.clone())).collect()
         }
         // Said as the analyses say it: a warning, the file's runs none.
         other => return Err(crate::sources::no_outcomes(path, other)),
-    }
-    Ok(vec![rec])
+    };
+    Ok((vec![rec], said))
 }
 
 fn sfbench_test(i: &crate::report::Instance) -> TestRecord {

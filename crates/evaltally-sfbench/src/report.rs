@@ -453,6 +453,16 @@ impl Report {
             notes: Vec::new(),
         };
         for (i, raw) in instances.iter().enumerate() {
+            match raw.get("instance_id") {
+                Some(Value::String(id)) if !id.is_empty() => {}
+                Some(Value::String(_)) => {
+                    report.notes.push(format!("instances[{i}]: `instance_id` is empty; left out"));
+                }
+                found => report.notes.push(format!(
+                    "instances[{i}]: `instance_id` is {}, expected the instance's id, a string; left out",
+                    found.map_or("missing", evaltally_format::check::kind)
+                )),
+            }
             if let Some(flag) = raw.get("resolved").filter(|f| !f.is_boolean()) {
                 let id = &report.instances[i].instance_id;
                 report.notes.push(format!(
@@ -476,11 +486,13 @@ impl Report {
         report
     }
 
-    /// The instances that count, in order: every one but a repetition of an id already
-    /// seen (skipped instances did not run and never repeat one).
+    /// The instances that count, in order: every one with an id but a repetition of an id
+    /// already seen (skipped instances did not run and never repeat one).
     pub fn kept(&self) -> impl Iterator<Item = &Instance> + '_ {
         let mut seen = std::collections::HashSet::new();
-        self.instances.iter().filter(move |i| i.status == TaskStatus::Skipped || seen.insert(i.instance_id.as_str()))
+        self.instances.iter().filter(move |i| {
+            !i.instance_id.is_empty() && (i.status == TaskStatus::Skipped || seen.insert(i.instance_id.as_str()))
+        })
     }
 
     /// The report's tests as category runs, one per task family, named `run`.

@@ -370,6 +370,90 @@ fn reading_never_writes_into_the_inputs() {
     assert_eq!(listing(dir.path()), before);
 }
 
+/// A raw control character inside a string of a gstack result or an SF-Bench report is an
+/// error naming the file, line and column in `stability`, as in `validate`: their fast paths
+/// leave no byte unchecked. A good file beside it is still read (exit 1).
+#[test]
+fn a_raw_control_character_in_a_document_is_an_error_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    for (good, damaged, anchor) in [
+        ("gstack/standard/nightly-1.json", "gstack/standard/nightly-2.json", "\"password-reset\""),
+        ("sfbench-runs/run-1/report.json", "sfbench-runs/run-2/report.json", "\"flow-screen-component-001\""),
+    ] {
+        let folder = dir.path().join(good.split('/').next().unwrap());
+        std::fs::create_dir_all(folder.join("a")).unwrap();
+        std::fs::create_dir_all(folder.join("b")).unwrap();
+        std::fs::copy(testdata(good), folder.join("a/run.json")).unwrap();
+        let text = std::fs::read_to_string(testdata(damaged)).unwrap();
+        assert!(text.contains(anchor), "{damaged}");
+        let text = text.replacen(anchor, &anchor.replacen('-', "-\u{1}", 1), 1);
+        let at = text.find('\u{1}').unwrap();
+        let line = text[..at].matches('\n').count() + 1;
+        std::fs::write(folder.join("b/run.json"), text).unwrap();
+        let run = evaltally(&["stability", folder.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{damaged}: {}", run.stderr);
+        let place = format!("b/run.json:{line}:");
+        assert!(
+            run.stderr.contains(&place) && run.stderr.contains("error: not valid JSON: control character"),
+            "{damaged}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// A JUnit report in UTF-16 with a byte order mark, little- or big-endian, is read when
+/// found in a folder as when named: the same tests as the UTF-8 original.
+#[test]
+fn a_utf16_junit_report_in_a_folder_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(testdata("junit/googletest.xml")).unwrap();
+    let units: Vec<u16> = text.encode_utf16().collect();
+    let le: Vec<u8> = [0xFF, 0xFE].into_iter().chain(units.iter().flat_map(|u| u.to_le_bytes())).collect();
+    let be: Vec<u8> = [0xFE, 0xFF].into_iter().chain(units.iter().flat_map(|u| u.to_be_bytes())).collect();
+    std::fs::write(dir.path().join("le.xml"), le).unwrap();
+    std::fs::write(dir.path().join("be.xml"), be).unwrap();
+    let tests = |path: &str| -> Vec<String> {
+        let run = evaltally(&["export", path]);
+        assert_eq!(run.code, 0, "{path}: {}", run.stderr);
+        let mut ids: Vec<String> = run
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].as_str().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let original = tests(testdata("junit/googletest.xml").to_str().unwrap());
+    assert!(!original.is_empty());
+    let both = tests(dir.path().to_str().unwrap());
+    assert_eq!(both, original.iter().flat_map(|id| [id.clone(), id.clone()]).collect::<Vec<_>>());
+}
+
+/// An SF-Bench instance whose `instance_id` is not a string is left out and said; it is not
+/// a test with an empty id.
+#[test]
+fn an_sfbench_instance_without_a_string_id_is_left_out_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&testdata("sfbench-runs"), dir.path());
+    let report = dir.path().join("run-1/report.json");
+    let text = std::fs::read_to_string(&report).unwrap();
+    let text = text.replacen("\"instance_id\": \"lwc-component-001\"", "\"instance_id\": {\"a\": [1]}", 1);
+    std::fs::write(&report, text).unwrap();
+    let run = evaltally_in(dir.path(), &["export", "."], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "run-1/report.json: warning: instances[0]: `instance_id` is an object, expected the instance's id, a \
+             string; left out"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("\"id\":\"\""), "no test without an id: {}", run.stdout);
+    let run = evaltally_in(dir.path(), &["stability", "."], &[]);
+    assert!(run.stderr.contains("`instance_id` is an object"), "{}", run.stderr);
+}
+
 /// A byte that is not UTF-8 inside a string is placed at its own column, in BFCL's and
 /// lm-eval's line-by-line checks alike (`simd-json` and `serde_json` give no place for it).
 #[test]
