@@ -454,7 +454,10 @@ impl SniffedFile {
                 // JSON Lines under a `.json` name (BFCL's old `result.json` answer files):
                 // said as what it is.
                 Some(broken)
-                    if !broken.damaged && !input.named && unread::json_lines_problem(path, input.bytes).is_none() =>
+                    if !broken.damaged
+                        && !broken.empty
+                        && !input.named
+                        && unread::json_lines_problem(path, input.bytes).is_none() =>
                 {
                     return Diagnostic::note(
                         path,

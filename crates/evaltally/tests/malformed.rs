@@ -401,6 +401,27 @@ fn a_raw_control_character_in_a_document_is_an_error_with_its_place() {
     }
 }
 
+/// An empty `.json` found in a folder is said as an empty file; a folder where `stability
+/// --out` would write an id file is said with `--out` and that folder, before anything is
+/// written.
+#[test]
+fn an_empty_json_and_a_folder_in_the_way_are_said_plainly() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&testdata("gstack/standard"), &dir.path().join("runs"));
+    std::fs::write(dir.path().join("runs/empty.json"), "").unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "runs", "--verbose"], &[]);
+    assert!(run.stderr.contains("runs/empty.json: note: not read: an empty file"), "{}", run.stderr);
+    std::fs::create_dir_all(dir.path().join("out/flaky_tests.json")).unwrap();
+    let run = evaltally_in(dir.path(), &["stability", "runs", "--out", "out"], &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--out out: out/flaky_tests.json is a folder; move it, or give --out another folder"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("out/stable_tests.json").exists(), "nothing written");
+}
+
 /// A JUnit report in UTF-16 with a byte order mark, little- or big-endian, is read when
 /// found in a folder as when named: the same tests as the UTF-8 original.
 #[test]

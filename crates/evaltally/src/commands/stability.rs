@@ -330,6 +330,14 @@ fn write_id_files(dir: &Path, report: &stability::StabilityReport, inputs: &[Pat
         let target = if several { dir.join(output::folder_name(&model.model)) } else { dir.to_path_buf() };
         for (name, contents) in render::id_files(model) {
             let path = target.join(name);
+            if path.is_dir() {
+                let what = format!(
+                    "--out {}: {} is a folder; move it, or give --out another folder",
+                    output::shown(dir),
+                    output::shown(&path)
+                );
+                return Err(crate::UsageError(what).into());
+            }
             output::refuse_overwriting_input(&path, inputs)?;
             files.push((path, contents));
         }
