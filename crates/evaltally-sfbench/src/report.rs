@@ -472,7 +472,8 @@ impl Report {
         }
         let mut first = std::collections::HashMap::new();
         for (i, inst) in report.instances.iter().enumerate() {
-            if inst.status == TaskStatus::Skipped {
+            // Skipped instances never repeat one; those without an id are said above.
+            if inst.status == TaskStatus::Skipped || inst.instance_id.is_empty() {
                 continue;
             }
             if let Some(j) = first.insert(inst.instance_id.as_str(), i) {
