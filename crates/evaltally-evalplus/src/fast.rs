@@ -42,10 +42,10 @@ fn is_ws(c: u8) -> bool {
 fn read(b: &[u8]) -> Result<Results, Slow> {
     // A byte order mark serde_json refuses, bytes that are not UTF-8, a raw control
     // character: the tolerant reader says so.
-    if b.starts_with(b"\xEF\xBB\xBF") || !evaltally_format::damage::find(b, 1).is_empty() {
+    if b.starts_with(b"\xEF\xBB\xBF") {
         return Err(Slow);
     }
-    let t = evaltally_format::utf8(b).ok_or(Slow)?;
+    let t = evaltally_format::damage::clean_text(b).ok_or(Slow)?;
     let start = b.iter().position(|&c| !is_ws(c)).ok_or(Slow)?;
     if b[start] != b'{' {
         return Err(Slow);

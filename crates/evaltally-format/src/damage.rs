@@ -95,6 +95,30 @@ fn may_have_control_avx2(block: &[u8]) -> bool {
         || tail.iter().any(|&b| b < 0x20 && b != b'\n')
 }
 
+/// Whether `bytes` hold a raw control character JSON forbids (below 0x20, except tab, line
+/// feed and carriage return), tested a block at a time: for a fast path whose text is
+/// already known to be UTF-8.
+///
+/// ```
+/// assert!(evaltally_format::damage::has_control(b"{\"id\": \"a\x01\"}"));
+/// assert!(!evaltally_format::damage::has_control(b"{\"id\":\t\"a\"}\r\n"));
+/// ```
+pub fn has_control(bytes: &[u8]) -> bool {
+    bytes.chunks(BLOCK).any(any_control)
+}
+
+/// `bytes` as text when they are UTF-8 with no raw control character ([`find`] finds
+/// nothing): what a fast path reads, leaving any other file to a tolerant reader.
+///
+/// ```
+/// assert_eq!(evaltally_format::damage::clean_text(b"{\"a\": 1}\n"), Some("{\"a\": 1}\n"));
+/// assert_eq!(evaltally_format::damage::clean_text(b"{\"a\": \"\x1b\"}"), None);
+/// assert_eq!(evaltally_format::damage::clean_text(b"{\"a\": \"\xff\"}"), None);
+/// ```
+pub fn clean_text(bytes: &[u8]) -> Option<&str> {
+    crate::utf8(bytes).filter(|_| !has_control(bytes))
+}
+
 /// The damaged places of `bytes`, in file order, at most `limit` of them.
 pub fn find(bytes: &[u8], limit: usize) -> Vec<Damage> {
     let mut out = Vec::new();

@@ -105,7 +105,7 @@ fn runs(file: &Input<'_>, shape: Shape) -> Result<Vec<CategoryRun>, Slow> {
     // this path would skip too): the tolerant reader says so.
     let t = file.text().ok_or(Slow)?;
     let b = t.as_bytes();
-    if !evaltally_format::damage::find(b, 1).is_empty() {
+    if evaltally_format::damage::has_control(b) {
         return Err(Slow);
     }
     let legacy = shape == Shape::Legacy;

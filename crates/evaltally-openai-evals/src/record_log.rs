@@ -108,11 +108,6 @@ fn scan_event(t: &str) -> Result<Event<'_>, Slow> {
     Ok(Event::Sample { id, run: string(t, run_id.as_ref())?, kind, correct })
 }
 
-/// The text of a file whose bytes are UTF-8 with no raw control character, for the scanner.
-fn clean_text(bytes: &[u8]) -> Option<&str> {
-    evaltally_format::damage::find(bytes, 1).is_empty().then(|| evaltally_format::utf8(bytes)).flatten()
-}
-
 /// Every sample of a record log, with what was wrong, naming the line. `outcomes_only`:
 /// event lines are read with the scanner where they are plainly well-formed, and the
 /// items' documents are left null.
@@ -121,7 +116,7 @@ pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: b
     let (mut run, mut model, mut category, mut created) = (None, None, None, None);
     let mut order: Vec<String> = Vec::new();
     let mut samples: HashMap<String, Sample> = HashMap::new();
-    let text = if outcomes_only { clean_text(bytes) } else { None };
+    let text = if outcomes_only { evaltally_format::damage::clean_text(bytes) } else { None };
     let mut offset = 0;
     for (n, line) in evaltally_format::bytes::lines(bytes).enumerate() {
         let line_no = n as u64 + 1;

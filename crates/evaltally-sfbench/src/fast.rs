@@ -33,7 +33,7 @@ fn runs(file: &Input<'_>) -> Result<Vec<CategoryRun>, Fallback> {
     let b = t.as_bytes();
     // A raw control character, in a field this path would skip too: the tolerant reader
     // says so.
-    if !evaltally_format::damage::find(b, 1).is_empty() {
+    if evaltally_format::damage::has_control(b) {
         return Err(Fallback);
     }
     // Sized for an instance per KiB of report, at most 4,096: grown eight times over a

@@ -94,10 +94,7 @@ fn entry(t: &str, i: usize, seen: &mut HashSet<(u64, String)>, tasks: &mut Vec<T
 /// The tasks of a well-formed τ-bench list, with the warnings about repeated keys that the
 /// tolerant reader gives; `None` to take the tolerant path.
 pub(crate) fn trials(path: &Path, bytes: &[u8]) -> Option<(Results, Vec<Diagnostic>)> {
-    if !evaltally_format::damage::find(bytes, 1).is_empty() {
-        return None;
-    }
-    let t = std::str::from_utf8(bytes).ok()?;
+    let t = evaltally_format::damage::clean_text(bytes)?;
     let b = t.as_bytes();
     // JSON's white space (a form feed or a byte order mark is the tolerant reader's to refuse).
     let start = b.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))?;

@@ -63,10 +63,7 @@ fn entry(
 /// The trials of a well-formed results document, with the warnings about repeated keys
 /// that the tolerant reader gives; `None` to take the tolerant path.
 pub(crate) fn trials(path: &Path, bytes: &[u8]) -> Option<(Vec<Trial>, Vec<Diagnostic>)> {
-    if !evaltally_format::damage::find(bytes, 1).is_empty() {
-        return None;
-    }
-    let t = std::str::from_utf8(bytes).ok()?;
+    let t = evaltally_format::damage::clean_text(bytes)?;
     let b = t.as_bytes();
     let start = b.iter().position(|&c| !blank(c))?;
     if b[start] != b'{' {
