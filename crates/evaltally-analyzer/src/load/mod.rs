@@ -260,6 +260,11 @@ fn one_id<'a>(mut ids: impl Iterator<Item = Option<&'a str>>) -> Option<String> 
     ids.all(|i| i == Some(first)).then(|| first.to_string())
 }
 
+/// [`one_id`] of a reading's runs.
+fn reading_id(read: &evaltally_format::Read) -> Option<String> {
+    one_id(read.runs.iter().map(|r| r.meta.as_ref()?.run_id.as_deref()))
+}
+
 /// The units that hold an earlier unit's run, each with that earlier unit, and a warning
 /// naming both. A unit whose harness gave its run the same id and which holds the same
 /// tests and outcomes is one run saved twice, whatever its bytes
@@ -366,8 +371,7 @@ fn said_of_readings(
     }
     let at: HashMap<usize, usize> = read.iter().enumerate().map(|(k, (u, _))| (*u, k)).collect();
     let reading = |u: usize| at.get(&u).map(|&k| &read[k].1).filter(|r| !r.runs.is_empty());
-    let id = |u: usize| reading(u).and_then(|r| one_id(r.runs.iter().map(|r| r.meta.as_ref()?.run_id.as_deref())));
-    let twins = duplicates(units, id, |u| reading(u).map(reading_print), diagnostics);
+    let twins = duplicates(units, |u| reading(u).and_then(reading_id), |u| reading(u).map(reading_print), diagnostics);
     for dup in twins.keys() {
         if let Some(&k) = at.get(dup) {
             read[k].1 = evaltally_format::Read::default();
@@ -1209,34 +1213,34 @@ fn copies_shown(
         Id(&'a str),
         Bytes(&'static str, u64),
     }
-    let mut rows: BTreeMap<usize, Vec<Row<'_>>> = BTreeMap::new();
+    // Each unit's rows, with the run id its first row gives.
+    let mut rows: BTreeMap<usize, (Vec<Row<'_>>, Option<&str>)> = BTreeMap::new();
     for (u, d) in details {
-        rows.entry(*u).or_default().push((&d.model, &d.category, d.status, d.error_type.as_deref()));
+        let (shown, _) = rows.entry(*u).or_insert_with(|| (Vec::new(), d.run_id.as_deref()));
+        shown.push((&d.model, &d.category, d.status, d.error_type.as_deref()));
     }
     let mut alike: HashMap<&[Row<'_>], usize> = HashMap::new();
-    for shown in rows.values() {
+    for (shown, _) in rows.values() {
         *alike.entry(shown.as_slice()).or_default() += 1;
     }
     // Of the units with alike rows: those with a run id another has, and those with the
     // format and size of another.
-    let kin_of = |u: usize| -> Vec<Kin<'_>> {
-        let id = details.iter().find(|(v, _)| *v == u).and_then(|(_, d)| d.run_id.as_deref());
-        let bytes = (units[u].size() > 0).then(|| Kin::Bytes(units[u].format(), units[u].size()));
-        id.map(Kin::Id).into_iter().chain(bytes).collect()
-    };
-    let alike_rows: Vec<(usize, &[Row<'_>])> =
-        rows.iter().filter(|(_, shown)| alike[shown.as_slice()] > 1).map(|(&u, shown)| (u, shown.as_slice())).collect();
+    let kins: Vec<(usize, &[Row<'_>], Vec<Kin<'_>>)> = rows
+        .iter()
+        .filter(|(_, (shown, _))| alike[shown.as_slice()] > 1)
+        .map(|(&u, (shown, id))| {
+            let bytes = (units[u].size() > 0).then(|| Kin::Bytes(units[u].format(), units[u].size()));
+            (u, shown.as_slice(), id.map(Kin::Id).into_iter().chain(bytes).collect())
+        })
+        .collect();
     let mut kin: HashMap<(&[Row<'_>], Kin<'_>), usize> = HashMap::new();
-    for &(u, shown) in &alike_rows {
-        for k in kin_of(u) {
-            *kin.entry((shown, k)).or_default() += 1;
+    for (_, shown, of) in &kins {
+        for &k in of {
+            *kin.entry((*shown, k)).or_default() += 1;
         }
     }
-    let suspects: Vec<usize> = alike_rows
-        .iter()
-        .filter(|&&(u, shown)| kin_of(u).into_iter().any(|k| kin[&(shown, k)] > 1))
-        .map(|&(u, _)| u)
-        .collect();
+    let suspects: Vec<usize> =
+        kins.iter().filter(|(_, shown, of)| of.iter().any(|&k| kin[&(*shown, k)] > 1)).map(|(u, _, _)| *u).collect();
     if suspects.is_empty() {
         return BTreeMap::new();
     }
@@ -1245,8 +1249,7 @@ fn copies_shown(
         .map_init(Scratch::default, |scratch, &u| (u, units[u].read(scratch, options)))
         .filter(|(_, r)| !r.runs.is_empty())
         .collect();
-    let id = |u: usize| read.get(&u).and_then(|r| one_id(r.runs.iter().map(|r| r.meta.as_ref()?.run_id.as_deref())));
-    duplicates(units, id, |u| read.get(&u).map(reading_print), diagnostics)
+    duplicates(units, |u| read.get(&u).and_then(reading_id), |u| read.get(&u).map(reading_print), diagnostics)
 }
 
 /// Runs with everything their files carry (durations, tokens, messages), for `convert`
