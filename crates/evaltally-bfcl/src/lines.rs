@@ -17,7 +17,7 @@ use crate::scan::{ScanError, int_value, scan_object, string_value};
 /// assert_eq!(lines, [(1, &b"{}"[..]), (2, &b""[..]), (3, &b"{\"a\":1}"[..])]);
 /// ```
 pub fn split(buf: &[u8]) -> impl Iterator<Item = (u64, &[u8])> + '_ {
-    let buf = buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(buf);
+    let buf = evaltally_format::json::without_bom(buf);
     let mut rest = buf;
     let mut line_no = 0u64;
     std::iter::from_fn(move || {

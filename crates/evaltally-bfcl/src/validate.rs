@@ -279,7 +279,7 @@ fn read(path: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
 }
 
 fn check_newline(buf: &[u8], report: &mut FileReport) {
-    if buf.starts_with(b"\xEF\xBB\xBF") {
+    if buf.starts_with(evaltally_format::json::BOM) {
         report.warn(1, "starts with a UTF-8 byte order mark: read past it here, but BFCL's own json.loads refuses it");
     }
     if !buf.is_empty() && !buf.ends_with(b"\n") {

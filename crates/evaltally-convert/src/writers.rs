@@ -115,7 +115,7 @@ impl Writer for SfbenchV2 {
     /// An SF-Bench v1 file becomes the v2 report SF-Bench's own migration makes, which
     /// keeps more than a run holds; a v2 file is refused (there is nothing to convert).
     fn migrate(&self, file: &Input<'_>) -> Option<Result<Written, String>> {
-        let doc: serde_json::Value = serde_json::from_slice(file.bytes).ok()?;
+        let doc: serde_json::Value = serde_json::from_slice(file.text_bytes()).ok()?;
         match detect(&doc) {
             Some(Detected::SfbenchV1 | Detected::SfbenchLegacyEvaluate | Detected::SfbenchEngineSummary) => {
                 let Some(m) = migrate::migrate(&doc) else {

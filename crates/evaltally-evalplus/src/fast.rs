@@ -42,7 +42,7 @@ fn is_ws(c: u8) -> bool {
 fn read(b: &[u8]) -> Result<Results, Slow> {
     // A byte order mark serde_json refuses, bytes that are not UTF-8, a raw control
     // character: the tolerant reader says so.
-    if b.starts_with(b"\xEF\xBB\xBF") {
+    if b.starts_with(evaltally_format::json::BOM) {
         return Err(Slow);
     }
     let t = evaltally_format::damage::clean_text(b).ok_or(Slow)?;

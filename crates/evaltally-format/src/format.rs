@@ -108,7 +108,7 @@ impl<'a> Input<'a> {
 
     /// The content without a UTF-8 byte order mark.
     pub fn text_bytes(&self) -> &'a [u8] {
-        self.bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(self.bytes)
+        crate::json::without_bom(self.bytes)
     }
 
     /// The content as text when it is UTF-8 with no byte order mark (checked with SIMD, at
@@ -122,7 +122,7 @@ impl<'a> Input<'a> {
     /// assert_eq!(Input::new(path, b"{\"a\": \"\xFF\"}", false).text(), None);
     /// ```
     pub fn text(&self) -> Option<&'a str> {
-        if self.bytes.starts_with(b"\xEF\xBB\xBF") {
+        if self.bytes.starts_with(crate::json::BOM) {
             return None;
         }
         utf8(self.bytes)

@@ -48,6 +48,40 @@ pub fn error_diagnostic(path: &Path, e: &serde_json::Error) -> Diagnostic {
     Diagnostic::error(path, format!("not valid JSON: {}", message(e))).at(e.line() as u64, column(e) as u64)
 }
 
+/// The offset of `part` in `whole` when `part` is a slice of it (a borrowed `RawValue`'s
+/// text, say), else `None`.
+///
+/// ```
+/// let doc = br#"[{"a": 1}, {"b": 2}]"#;
+/// assert_eq!(evaltally_format::json::offset_in(doc, &doc[11..19]), Some(11));
+/// assert_eq!(evaltally_format::json::offset_in(doc, b"{}"), None);
+/// ```
+pub fn offset_in(whole: &[u8], part: &[u8]) -> Option<usize> {
+    let start = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (start + part.len() <= whole.len()).then_some(start)
+}
+
+/// Where `e`, an error met while reading `part` (a slice of `whole`: a list entry read on
+/// its own), is in `whole`: 1-based line and column. A `part` that is not a slice of
+/// `whole` is placed at the start of the file.
+///
+/// ```
+/// let doc = "[\n {\"reward\": 1e999}]";
+/// let entry = &doc[3..20];
+/// let e = serde_json::from_str::<serde_json::Value>(entry).unwrap_err();
+/// assert_eq!(evaltally_format::json::place_in(doc.as_bytes(), entry.as_bytes(), &e), (2, 17));
+/// ```
+pub fn place_in(whole: &[u8], part: &[u8], e: &serde_json::Error) -> (u64, u64) {
+    let start = offset_in(whole, part).unwrap_or(0);
+    // serde_json's line and column in `part`, as an offset into it.
+    let line_start = match e.line() {
+        0 | 1 => 0,
+        l => memchr::memchr_iter(b'\n', part).nth(l - 2).map_or(part.len(), |i| i + 1),
+    };
+    let at = (line_start + column(e).saturating_sub(1)).min(part.len());
+    line_column(whole, start + at)
+}
+
 /// The same error as a validation finding located by `line L, column C`.
 pub fn error_finding(e: &serde_json::Error) -> Finding {
     let at = match column(e) {
@@ -60,7 +94,7 @@ pub fn error_finding(e: &serde_json::Error) -> Finding {
 /// The syntax error of `bytes` as JSON, if any, worded as every reader words it (for files
 /// no format took, so rarely called).
 pub fn syntax_error(bytes: &[u8]) -> Option<serde_json::Error> {
-    serde_json::from_slice::<serde_json::Value>(bytes).err()
+    serde_json::from_slice::<serde_json::Value>(without_bom(bytes)).err()
 }
 
 /// Whether `bytes` are a JSON list whose first element is an object holding both `a` and
@@ -75,7 +109,7 @@ pub fn syntax_error(bytes: &[u8]) -> Option<serde_json::Error> {
 /// assert!(!first_element_has(br#"{"task_id": 3, "reward": 1}"#, b"task_id", b"reward"));
 /// ```
 pub fn first_element_has(bytes: &[u8], a: &[u8], b: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = without_bom(bytes);
     let Some(start) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
     if bytes[start] != b'[' {
         return false;
@@ -108,14 +142,49 @@ pub fn object_has(bytes: &[u8], start: usize, a: &[u8], b: &[u8]) -> bool {
 
 /// Whether `bytes` start (after a byte order mark and white space) like a JSON document.
 pub fn starts_like_json(bytes: &[u8]) -> bool {
-    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let b = without_bom(bytes);
     b.iter().find(|c| !c.is_ascii_whitespace()).is_some_and(|c| matches!(c, b'{' | b'['))
 }
 
-/// Parses a JSON document already in memory into a value; a syntax error is an error
-/// diagnostic on `path` at its line and column ([`error_diagnostic`]).
+/// `bytes` without a UTF-8 byte order mark at their start. JSON forbids one, but RFC 8259
+/// lets a reader ignore it, and Windows tools write it (PowerShell 5's `Set-Content
+/// -Encoding UTF8`, Notepad before 2019): every reader reads past it, a column on the first
+/// line counted after it, as an editor shows it; `validate` says it is there.
+///
+/// ```
+/// assert_eq!(evaltally_format::json::without_bom(b"\xEF\xBB\xBF{}"), b"{}");
+/// assert_eq!(evaltally_format::json::without_bom(b"{}"), b"{}");
+/// ```
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// A UTF-8 byte order mark.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What `validate` says of a JSON document that starts with a byte order mark, which its
+/// writers' own readers refuse ([`without_bom`]); `None` for any other file.
+///
+/// ```
+/// let found = evaltally_format::json::bom_finding(b"\xEF\xBB\xBF{}").unwrap();
+/// assert_eq!(found.path, "line 1");
+/// assert!(evaltally_format::json::bom_finding(b"\xEF\xBB\xBF<?xml version=\"1.0\"?>").is_none());
+/// ```
+pub fn bom_finding(bytes: &[u8]) -> Option<Finding> {
+    (bytes.starts_with(BOM) && starts_like_json(bytes)).then(|| {
+        Finding::warning(
+            "line 1",
+            "starts with a UTF-8 byte order mark, which JSON does not allow: read past it here, \
+             but Python's json.load and JavaScript's JSON.parse refuse it",
+        )
+    })
+}
+
+/// Parses a JSON document already in memory into a value, past a byte order mark
+/// ([`without_bom`]); a syntax error is an error diagnostic on `path` at its line and
+/// column ([`error_diagnostic`]).
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
-    serde_json::from_slice(bytes).map_err(|e| error_diagnostic(path, &e))
+    serde_json::from_slice(without_bom(bytes)).map_err(|e| error_diagnostic(path, &e))
 }
 
 /// Reads and parses a JSON file (for files a unit reads itself, outside the pipeline's
@@ -167,7 +236,7 @@ const MAX_DEPTH: usize = 128;
 pub fn repeated_keys(bytes: &[u8]) -> Vec<RepeatedKey> {
     let mut out = Vec::new();
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(bytes.len());
-    let start = if bytes[start..].starts_with(b"\xEF\xBB\xBF") { start + 3 } else { start };
+    let start = if bytes[start..].starts_with(BOM) { start + 3 } else { start };
     let _ = walk(bytes, start, 0, &mut Vec::new(), &mut out);
     out
 }
@@ -327,6 +396,7 @@ pub fn repeated_key_findings(bytes: &[u8]) -> Vec<Finding> {
 /// [`parse`], with a warning per repeated key ([`repeated_key_warnings`]) added to `notes`
 /// when the document parses: what a reader that builds a value calls.
 pub fn parse_noting(path: &Path, bytes: &[u8], notes: &mut Vec<Diagnostic>) -> Result<serde_json::Value, Diagnostic> {
+    let bytes = without_bom(bytes);
     let value = parse(path, bytes)?;
     notes.extend(repeated_key_warnings(path, bytes));
     Ok(value)

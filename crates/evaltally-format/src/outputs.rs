@@ -123,6 +123,26 @@ impl FileValidation {
     pub fn notes(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| f.severity == evaltally_core::Severity::Note)
     }
+
+    /// Puts first among the findings of `path` in `files` that its content, `bytes`, starts
+    /// with a byte order mark, when it is a JSON document that does
+    /// ([`bom_finding`](crate::json::bom_finding)): what every reader reads past, said by
+    /// `validate` whichever format checked the file.
+    ///
+    /// ```
+    /// use evaltally_format::FileValidation;
+    /// use std::path::Path;
+    /// let mut files = vec![FileValidation::new(Path::new("r.json"), "gstack", Vec::new())];
+    /// FileValidation::note_bom(&mut files, Path::new("r.json"), b"\xEF\xBB\xBF{}");
+    /// assert_eq!(files[0].warnings().count(), 1);
+    /// ```
+    pub fn note_bom(files: &mut [FileValidation], path: &Path, bytes: &[u8]) {
+        if let Some(file) = files.iter_mut().find(|f| f.path == path)
+            && let Some(bom) = crate::json::bom_finding(bytes)
+        {
+            file.findings.insert(0, bom);
+        }
+    }
 }
 
 /// What validating a unit found.

@@ -647,7 +647,9 @@ impl Unit for SniffedFile {
         let path: &Path = &self.file.path;
         self.with(scratch, options, |sniffed| match sniffed {
             Sniffed::Format(format, input) => {
-                Validated { files: format.validate(&input, options), diagnostics: Vec::new() }
+                let mut files = format.validate(&input, options);
+                FileValidation::note_bom(&mut files, input.path, input.bytes);
+                Validated { files, diagnostics: Vec::new() }
             }
             Sniffed::Unknown(input) => {
                 let finding = Finding::from_diagnostic(self.unknown(&input), "$");

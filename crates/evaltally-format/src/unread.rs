@@ -98,7 +98,7 @@ fn bad_bytes(bytes: &[u8]) -> bool {
 /// What is wrong with a JSON document, if anything.
 pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let e = crate::json::syntax_error(bytes)?;
-    let empty = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes).iter().all(u8::is_ascii_whitespace);
+    let empty = crate::json::without_bom(bytes).iter().all(u8::is_ascii_whitespace);
     Some(Broken { damaged: !empty && damaged(bytes, &e), empty, error: crate::json::error_diagnostic(path, &e) })
 }
 
@@ -106,7 +106,7 @@ pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
 /// and column; blank lines are allowed. Damage when that line is cut short and is the
 /// last, or holds bytes no JSON text may.
 pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = crate::json::without_bom(bytes);
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
     let last = crate::bytes::lines(bytes).enumerate().filter(|(_, l)| !blank(l)).map(|(i, _)| i).last();
     for (i, line) in crate::bytes::lines(bytes).enumerate() {

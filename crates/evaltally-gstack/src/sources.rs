@@ -57,6 +57,7 @@ pub fn looks_like_gstack_name(path: &Path) -> bool {
 /// surrogates, which `JSON.stringify` writes for a string cut mid-pair, and numbers beyond
 /// the double range) is read with JavaScript's rules, with a warning.
 pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<(Value, Option<Diagnostic>), Diagnostic> {
+    let bytes = evaltally_format::json::without_bom(bytes);
     let e = match serde_json::from_slice(bytes) {
         Ok(v) => return Ok((v, None)),
         Err(e) => e,

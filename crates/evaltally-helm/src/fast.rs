@@ -106,7 +106,7 @@ pub(crate) fn instances(bytes: &[u8]) -> Option<Vec<Instance>> {
 fn read(b: &[u8]) -> Result<Vec<Instance>, Slow> {
     // A byte order mark serde_json refuses, bytes that are not UTF-8, a raw control
     // character: the tolerant reader says so.
-    if b.starts_with(b"\xEF\xBB\xBF") || !evaltally_format::damage::find(b, 1).is_empty() {
+    if b.starts_with(evaltally_format::json::BOM) || !evaltally_format::damage::find(b, 1).is_empty() {
         return Err(Slow);
     }
     let is_ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');

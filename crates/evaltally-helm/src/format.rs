@@ -218,7 +218,11 @@ impl Unit for RunFolder {
     fn validate(&self, scratch: &mut Scratch, options: &Options) -> Validated {
         self.with(
             scratch,
-            |input| Validated { files: HELM.validate(input, options), diagnostics: Vec::new() },
+            |input| {
+                let mut files = HELM.validate(input, options);
+                FileValidation::note_bom(&mut files, input.path, input.bytes);
+                Validated { files, diagnostics: Vec::new() }
+            },
             |d| Validated {
                 files: vec![FileValidation::new(&self.file.path, FORMAT, vec![Finding::error("file", d.message)])],
                 diagnostics: Vec::new(),

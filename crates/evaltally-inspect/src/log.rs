@@ -199,7 +199,7 @@ fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
             .at(line, column));
     }
     // inspect_ai writes Python's `NaN` for a value a scorer left unscored.
-    let bytes = &*evaltally_format::json::python_non_finite_as_null(bytes);
+    let bytes = &*evaltally_format::json::python_non_finite_as_null(evaltally_format::json::without_bom(bytes));
     let doc: JsonLog<'_> = serde_json::from_slice(bytes).map_err(|e| reader.syntax(None, &e))?;
     reader.note_keys(None, bytes);
     let mut log = header_log(reader, None, doc.eval.as_ref(), doc.results.as_ref())?;
@@ -461,7 +461,7 @@ fn member_json<T: for<'de> Deserialize<'de>>(
         reader.error(Some(name), format!("not UTF-8 (a byte 0x{byte:02X} at line {line}, column {column}); not read"));
         return None;
     }
-    match serde_json::from_slice(&bytes) {
+    match serde_json::from_slice(evaltally_format::json::without_bom(&bytes)) {
         Ok(v) => {
             reader.note_keys(Some(name), &bytes);
             Some(v)
@@ -542,7 +542,7 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
                         .error(Some(&name), format!("not UTF-8 (a byte 0x{byte:02X} at line {line}, column {column})"));
                     continue;
                 }
-                match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+                match serde_json::from_slice::<serde::de::IgnoredAny>(evaltally_format::json::without_bom(&bytes)) {
                     Ok(_) => reader.note_keys(Some(&name), &bytes),
                     Err(e) => {
                         let d = reader.syntax(Some(&name), &e);

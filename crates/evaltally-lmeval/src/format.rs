@@ -23,7 +23,7 @@ pub static LMEVAL: LmEval = LmEval;
 /// count, so that a damaged first line (a `NaN` Python wrote, bytes cut) is the reader's to
 /// say, not a file no format reads.
 fn first_document_fits(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = evaltally_format::json::without_bom(bytes);
     let Some(start) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
     let (text, start) = if bytes[start] == b'[' {
         match bytes[start + 1..].iter().position(|c| !c.is_ascii_whitespace()) {

@@ -88,7 +88,7 @@ fn read_documents(
     diagnostics: &mut Vec<Diagnostic>,
     keep: bool,
 ) -> Vec<Doc> {
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = evaltally_format::json::without_bom(bytes);
     let mut raw: Vec<(u64, &[u8])> = Vec::new();
     if text.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[') {
         match serde_json::from_slice::<Vec<&RawValue>>(text) {

@@ -25,7 +25,7 @@ const SNIFFED_LINES: usize = 8;
 /// Whether one of the first non-blank lines is an object with both `first` and `second`
 /// (looked at with the pipeline's scanner, nothing built).
 fn early_line_with(bytes: &[u8], first: &[u8], second: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = evaltally_format::json::without_bom(bytes);
     evaltally_format::bytes::lines(bytes).filter(|l| !l.iter().all(u8::is_ascii_whitespace)).take(SNIFFED_LINES).any(
         |line| {
             let start = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(0);
@@ -52,7 +52,7 @@ fn looks_like_list_page(file: &Input<'_>) -> bool {
 /// A record log: a `spec` first line, and an event line with `sample_id` and `type` or the
 /// `final_report` line of a run that recorded no event.
 fn looks_like_record_log(bytes: &[u8]) -> bool {
-    let mut lines = evaltally_format::bytes::lines(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes))
+    let mut lines = evaltally_format::bytes::lines(evaltally_format::json::without_bom(bytes))
         .filter(|l| !l.iter().all(u8::is_ascii_whitespace));
     lines.next().is_some_and(crate::record_log::is_spec_line)
         && (early_line_with(bytes, b"sample_id", b"type")
@@ -176,7 +176,7 @@ impl Format for OpenAiEvals {
     }
 
     fn may_be(&self, _path: &Path, head: &[u8]) -> bool {
-        let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        let head = evaltally_format::json::without_bom(head);
         let rest = head.trim_ascii_start().strip_prefix(b"{").map(<[u8]>::trim_ascii_start);
         rest.is_some_and(|r| r.starts_with(b"\"spec\""))
     }

@@ -255,6 +255,7 @@ fn api_item(doc: Value, line: u64, run: String, warnings: &mut Vec<String>) -> R
 /// The Evals API's list page as it is returned (`{object: "list", data: [item…], first_id,
 /// last_id, has_more}`, saved as `.json`), when the bytes are one.
 fn list_page(bytes: &[u8]) -> Option<serde_json::Map<String, Value>> {
+    let bytes = evaltally_format::json::without_bom(bytes);
     if bytes.trim_ascii_start().first() != Some(&b'{') {
         return None;
     }
@@ -331,7 +332,7 @@ pub(crate) fn note_repeated_keys(path: &Path, line_no: u64, line: &[u8], diagnos
 /// caller reads the items' outcomes, runs and categories, not their documents (a record
 /// log's events are then read with the scanner and [`Item::doc`] is left null).
 pub(crate) fn items(path: &Path, bytes: &[u8], note_keys: bool, outcomes_only: bool) -> (Vec<Item>, Vec<Diagnostic>) {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = evaltally_format::json::without_bom(bytes);
     if evaltally_format::bytes::lines(bytes)
         .find(|l| !l.iter().all(u8::is_ascii_whitespace))
         .is_some_and(record_log::is_spec_line)

@@ -424,7 +424,7 @@ pub(crate) fn parse_entry(i: usize, raw: Value, notes: &mut Vec<Note>) -> Option
 /// as parsers keep it); empty when the document cannot be scanned.
 pub(crate) fn entry_lines(bytes: &[u8]) -> Vec<u64> {
     use evaltally_format::scan::{array_at, object_at, object_members, value_end};
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = evaltally_format::json::without_bom(bytes);
     let Ok(members) = object_members(text) else { return Vec::new() };
     let Some(outer) = members.iter().rev().find(|m| &text[m.key.clone()] == b"results") else { return Vec::new() };
     let mut inner = None;
@@ -506,7 +506,7 @@ pub(crate) fn stem(path: &Path) -> String {
 /// could join two results on one line (`}{`): both are read. A line that is not JSON is an
 /// error note, and the lines after it are still read.
 fn jsonl_values(bytes: &[u8], notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = evaltally_format::json::without_bom(bytes);
     let mut out = Vec::new();
     for (n, line) in evaltally_format::bytes::lines(text).enumerate() {
         let line_no = n as u64 + 1;

@@ -223,7 +223,7 @@ fn eval(file: &Input<'_>) -> Result<Eval, Slow> {
     let b = file.bytes;
     // A byte order mark serde_json refuses, bytes that are not UTF-8, a raw control
     // character: the tolerant reader says so.
-    if b.starts_with(b"\xEF\xBB\xBF") || !evaltally_format::damage::find(b, 1).is_empty() {
+    if b.starts_with(evaltally_format::json::BOM) || !evaltally_format::damage::find(b, 1).is_empty() {
         return Err(Slow);
     }
     let members = file.json_members().ok_or(Slow)?;

@@ -29,7 +29,7 @@ fn looks_like_output(file: &Input<'_>) -> bool {
 /// and `testIdx` or `promptIdx`: promptfoo's `EvaluateResult`, as `-o out.jsonl` writes
 /// one per line.
 fn looks_like_result_line(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = evaltally_format::json::without_bom(bytes);
     let Some(start) = bytes.iter().position(|c| !c.is_ascii_whitespace()) else { return false };
     let end = bytes[start..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |e| start + e);
     let line = &bytes[..end];

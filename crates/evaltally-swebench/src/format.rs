@@ -459,7 +459,11 @@ impl Unit for InstanceLogs {
         let mut files = Vec::new();
         for (_, path) in reports {
             match evaltally_format::file::read(path) {
-                Ok(bytes) => files.extend(validate_document(&Input::new(path, &bytes, false), options)),
+                Ok(bytes) => {
+                    let mut found = validate_document(&Input::new(path, &bytes, false), options);
+                    FileValidation::note_bom(&mut found, path, &bytes);
+                    files.extend(found);
+                }
                 Err(e) => files.push(FileValidation::new(
                     path,
                     "unknown",

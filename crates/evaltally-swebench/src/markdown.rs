@@ -35,7 +35,7 @@ pub(crate) fn is_name(path: &Path) -> bool {
 
 /// Whether the bytes start with the summary's title line.
 pub(crate) fn is_summary(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = evaltally_format::json::without_bom(bytes);
     bytes.strip_prefix(TITLE.as_bytes()).is_some_and(|rest| rest.first().is_none_or(|&c| c == b'\n' || c == b'\r'))
 }
 
@@ -257,7 +257,9 @@ fn text<'a>(file: &Input<'a>) -> Result<&'a str, Diagnostic> {
 fn model(file: &Input<'_>, diagnostics: &mut Vec<Diagnostic>) -> String {
     let metadata = file.beside().iter().find(|p| file_name(p).is_some_and(|n| n == "metadata.json"));
     if let Some(path) = metadata {
-        let doc = evaltally_format::file::read(path).ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+        let doc = evaltally_format::file::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(evaltally_format::json::without_bom(&b)).ok());
         let named =
             doc.as_ref().and_then(|d| d.get("llm_config").or_else(|| d.get("llm"))).and_then(|l| l.get("model"));
         if let Some(Value::String(m)) = named.filter(|m| m.as_str().is_some_and(|s| !s.is_empty())) {

@@ -105,7 +105,7 @@ pub(crate) fn is_attempt_name(path: &Path) -> bool {
 /// Each non-blank line of the file: its number (from 1), its bytes and where its value
 /// starts in them.
 fn lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8], usize)> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = evaltally_format::json::without_bom(bytes);
     evaltally_format::bytes::lines(bytes).enumerate().filter_map(|(i, line)| {
         let start = line.iter().position(|c| !c.is_ascii_whitespace())?;
         Some((i as u64 + 1, line, start))

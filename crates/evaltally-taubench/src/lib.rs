@@ -444,6 +444,24 @@ mod tests {
         assert!(neither.message.contains("`simulation_index`"), "{neither}");
     }
 
+    /// A simulation whose text `serde_json` refuses (a reward beyond the double range) is left
+    /// out with what is wrong and where, not as a simulation without a task id.
+    #[test]
+    fn a_simulation_serde_json_refuses_is_placed_and_named() {
+        let doc = "{\"info\": {}, \"simulations\": [\n  {\"task_id\": \"t0\", \"trial\": 0, \"reward_info\": {\"reward\": 1.0}},\n  {\"task_id\": \"t1\", \"trial\": 0, \"reward_info\": {\"reward\": 1e999}},\n  7]}";
+        let read = crate::read_bytes(Path::new("r.json"), doc.as_bytes()).unwrap();
+        let said: Vec<String> = read.diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            said[2..],
+            [
+                "r.json:3:63: error: simulations[1]: number out of range; left out",
+                "r.json: error: simulations[2]: expected a simulation, an object with task_id; left out",
+            ]
+        );
+        let ids: Vec<&str> = read.runs[0].tests().map(|t| t.id).collect();
+        assert_eq!(ids, ["t0"]);
+    }
+
     #[test]
     fn another_tau2_agent_is_another_model() {
         let doc = |implementation: &str| {

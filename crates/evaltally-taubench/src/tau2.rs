@@ -28,7 +28,7 @@ const DEFAULT_AGENT: &str = "llm_agent";
 
 /// Whether the bytes are a JSON object (a τ²-bench document), not a τ-bench list.
 pub(crate) fn is_document(bytes: &[u8]) -> bool {
-    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let b = evaltally_format::json::without_bom(bytes);
     b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'{')
 }
 
@@ -75,6 +75,7 @@ struct Simulation {
 /// `info.environment_info.domain_name`, each simulation (or entry of a results folder's
 /// simulation index) a task in a trial.
 pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Results, Vec<Diagnostic>), Diagnostic> {
+    let bytes = evaltally_format::json::without_bom(bytes);
     let doc: Document<'_> =
         serde_json::from_slice(bytes).map_err(|e| evaltally_format::json::error_diagnostic(path, &e))?;
     let mut diagnostics =
@@ -117,10 +118,19 @@ pub(crate) fn results(path: &Path, bytes: &[u8], note_keys: bool) -> Result<(Res
     let mut seen: HashSet<(u64, String)> = HashSet::new();
     for (i, raw) in simulations.iter().enumerate() {
         let left_out = |what: String| Diagnostic::error(path, format!("{key}[{i}]: {what}; left out"));
-        let Ok(sim) = serde_json::from_str::<Simulation>(raw.get()) else {
-            let what = if indexed { "an index entry" } else { "a simulation" };
-            diagnostics.push(left_out(format!("expected {what}, an object with task_id")));
-            continue;
+        let sim = match serde_json::from_str::<Simulation>(raw.get()) {
+            Ok(sim) => sim,
+            // Text serde_json refuses inside the entry (a number beyond the double range).
+            Err(e) if e.classify() != serde_json::error::Category::Data => {
+                let (line, column) = evaltally_format::json::place_in(bytes, raw.get().as_bytes(), &e);
+                diagnostics.push(left_out(evaltally_format::json::message(&e)).at(line, column));
+                continue;
+            }
+            Err(_) => {
+                let what = if indexed { "an index entry" } else { "a simulation" };
+                diagnostics.push(left_out(format!("expected {what}, an object with task_id")));
+                continue;
+            }
         };
         let Some(id) = sim.task_id.as_ref().and_then(crate::task_id) else {
             diagnostics.push(left_out("expected task_id, a string or an integer".to_string()));

@@ -163,6 +163,60 @@ fn document_format_cases() {
     }
 }
 
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() { files_under(&path, out) } else { out.push(path) }
+    }
+}
+
+/// A UTF-8 byte order mark before a JSON document (Windows tools write one) is read past in
+/// every format: the analysis and its messages are those of the same files without it, and
+/// `validate` says it is there without failing the file.
+#[test]
+fn a_byte_order_mark_is_read_past_in_every_format() {
+    let bases = ["bfcl", "gstack", "sfbench"].into_iter().chain(DOCUMENT_FORMATS.iter().skip(2).map(|(f, _)| *f));
+    let sources = bases.map(|f| testdata("malformed/_base").join(f)).chain([testdata("swebench"), testdata("tau2")]);
+    let mut said_in_all = 0;
+    for source in sources {
+        let what = source.display().to_string();
+        let dir = tempfile::tempdir().unwrap();
+        let (plain, marked) = (dir.path().join("plain"), dir.path().join("marked"));
+        copy_tree(&source, &plain.join("run"));
+        copy_tree(&source, &marked.join("run"));
+        let mut files = Vec::new();
+        files_under(&marked, &mut files);
+        let mut json = 0;
+        for file in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json" || e == "jsonl")) {
+            let bytes = std::fs::read(file).unwrap();
+            std::fs::write(file, [&b"\xEF\xBB\xBF"[..], &bytes].concat()).unwrap();
+            json += 1;
+        }
+        assert!(json > 0, "{what}");
+        let args = ["stability", "run", "--format", "json"];
+        let (before, after) = (evaltally_in(&plain, &args, &[]), evaltally_in(&marked, &args, &[]));
+        assert_eq!((after.code, &after.stderr), (before.code, &before.stderr), "{what}");
+        assert_eq!(after.stdout, before.stdout, "{what}");
+        let (before, after) =
+            (evaltally_in(&plain, &["validate", "run"], &[]), evaltally_in(&marked, &["validate", "run"], &[]));
+        assert_eq!((before.code, after.code), (0, 0), "{what}\n{}", after.stdout);
+        assert!(!before.stdout.contains("byte order mark"), "{what}");
+        // Each JSON file validated (a file read beside another, such as lighteval's results
+        // file, is its reader's) is said to start with the mark, once.
+        let validated = after
+            .stdout
+            .lines()
+            .filter_map(|l| l.split_once(": valid (").or_else(|| l.split_once(": INVALID (")))
+            .filter(|(path, _)| Path::new(path).extension().is_some_and(|e| e == "json" || e == "jsonl"))
+            .count();
+        let said = after.stdout.matches("line 1: warning: starts with a UTF-8 byte order mark").count();
+        assert_eq!(said, validated, "{what}\n{}", after.stdout);
+        said_in_all += said;
+    }
+    assert!(said_in_all >= 20, "{said_in_all} files said to start with the mark");
+}
+
 /// Inputs made at test time: too big, too deep or impossible to keep in git.
 #[test]
 fn generated_bfcl_cases() {

@@ -163,6 +163,7 @@ pub fn doc_example(bytes: &[u8]) -> Option<(Value, Vec<Finding>)> {
 /// per placeholder when it is a documentation example ([`doc_example`]); or its syntax error
 /// as a finding.
 pub fn parse_for_validation(bytes: &[u8]) -> Result<(Value, Vec<Finding>), Finding> {
+    let bytes = crate::json::without_bom(bytes);
     match serde_json::from_slice::<Value>(bytes) {
         Ok(v) => Ok((v, crate::json::repeated_key_findings(bytes))),
         Err(e) => doc_example(bytes).ok_or_else(|| crate::json::error_finding(&e)),

@@ -6,6 +6,7 @@ use evaltally_core::Finding;
 use serde_json::{Map, Value};
 
 use super::{Checker, key_path};
+use crate::json::without_bom;
 
 /// One kind of object in a format's documents, where it sits and the keys its writers give
 /// it, for [`KeyCheck`].
@@ -338,10 +339,6 @@ pub fn unknown_line_key_findings(bytes: &[u8], levels: &[Level]) -> Vec<Finding>
         keys.add_bytes(line, "$");
     }
     keys.findings()
-}
-
-fn without_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
 /// Calls `f` with every object `path` (the steps after `$`) leads to from `v`.
