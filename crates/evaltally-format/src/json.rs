@@ -30,10 +30,18 @@ pub fn message(e: &serde_json::Error) -> String {
 }
 
 /// The 1-based column of `e`: where the character it expected should be. `serde_json` gives
-/// the last one it read, so a text cut short is placed one past its end.
+/// the last one it read (0 just after a line break), so a text cut short is placed one past
+/// its end.
+///
+/// ```
+/// let column = |text: &str| evaltally_format::json::column(&serde_json::from_str::<serde_json::Value>(text).unwrap_err());
+/// assert_eq!(column("{\"a\": "), 7);
+/// assert_eq!(column("[1,\n"), 1);
+/// assert_eq!(column("[1,\n}"), 1);
+/// ```
 pub fn column(e: &serde_json::Error) -> usize {
     let c = e.column();
-    if e.classify() == serde_json::error::Category::Eof && c > 0 { c + 1 } else { c }
+    if e.classify() == serde_json::error::Category::Eof { c + 1 } else { c.max(1) }
 }
 
 /// A JSON syntax error as an error diagnostic on `path`, at its line and column:

@@ -74,6 +74,25 @@ fn a_file_cut_short_is_said_as_validate_says_it() {
     );
 }
 
+/// A report that starts with a UTF-8 byte order mark is summarised as the same report
+/// without it.
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let dir = tempfile::tempdir().unwrap();
+    for report in ["testdata/sfbench-runs/run-2/report.json", "testdata/swebench/runs/acme-agent-1.5.run-2.json"] {
+        let bytes = std::fs::read(evaltally_testkit::workspace_root().join(report)).unwrap();
+        let marked = dir.path().join("report.json");
+        std::fs::write(&marked, [&b"\xEF\xBB\xBF"[..], &bytes].concat()).unwrap();
+        let (plain, with_mark) = (
+            evaltally(&["summary", report, "--format", "json"]),
+            evaltally(&["summary", marked.to_str().unwrap(), "--format", "json"]),
+        );
+        assert_eq!(with_mark.code, 0, "{report}: {}", with_mark.stderr);
+        let path = |text: &str| text.replace(&*marked.to_string_lossy(), report);
+        assert_eq!(path(&with_mark.stdout), plain.stdout, "{report}");
+    }
+}
+
 /// A `resolved` that is not a boolean is read as false, and said, as `stability` says it:
 /// the counts follow that reading.
 #[test]
