@@ -338,6 +338,8 @@ fn judged(
     } else {
         vec![new_run(date.clone())]
     };
+    // Documents whose metric is Python's `NaN` or `Infinity`: unscored, said once.
+    let mut not_numbers: Vec<&str> = Vec::new();
     for doc in &docs {
         let single = if repeated { None } else { doc.value(&metric) };
         let scores = if repeated { doc.repeated(&metric) } else { single.as_ref().map(std::slice::from_ref) };
@@ -349,13 +351,26 @@ fn judged(
             continue;
         };
         for (k, (&value, run)) in scores.iter().zip(runs.iter_mut()).enumerate() {
-            if scoring.passes(value) {
+            if value.is_nan() {
+                run.push(&doc.id, Outcome::Unscored, None);
+                if k == 0 {
+                    not_numbers.push(&doc.id);
+                }
+            } else if scoring.passes(value) {
                 run.push(&doc.id, Outcome::Pass, None);
             } else {
                 run.push(&doc.id, Outcome::Fail, Some(&label));
                 each(k, &doc.id, &metric, value);
             }
         }
+    }
+    if let Some(first) = not_numbers.first() {
+        let n = not_numbers.len();
+        let documents = if n == 1 { "1 document has" } else { &format!("{n} documents have") };
+        diagnostics.push(Diagnostic::warning(
+            path,
+            format!("{documents} `{metric}` NaN or Infinity, not a score (first: document {first}); unscored"),
+        ));
     }
     runs.retain(|r| !r.is_empty());
     (runs, diagnostics)
@@ -503,6 +518,32 @@ mod tests {
         runs.iter()
             .map(|r| (r.run.clone(), r.tests().map(|t| if t.outcome == Outcome::Pass { 'P' } else { 'F' }).collect()))
             .collect()
+    }
+
+    /// A metric Python's `json` wrote as `NaN` leaves its document unscored, said once per
+    /// file; it does not make a 0-or-1 metric look like a score to threshold.
+    #[test]
+    fn a_nan_metric_is_unscored_and_said() {
+        let path = Path::new("samples_arith_2026-05-20T10-00-00.1.jsonl");
+        let lines = br#"{"doc_id": 0, "metrics": ["exact_match"], "exact_match": NaN}
+{"doc_id": 1, "metrics": ["exact_match"], "exact_match": 1.0}
+{"doc_id": 2, "metrics": ["exact_match"], "exact_match": 0.0}
+{"doc_id": 3, "metrics": ["exact_match"], "exact_match": Infinity, "bypass": null}
+"#;
+        let read = read_bytes(path, lines, "acme-7b", &Scoring::default());
+        let kinds: Vec<(&str, Outcome)> = read.runs[0].tests().map(|t| (t.id, t.outcome)).collect();
+        assert_eq!(
+            kinds,
+            [("0", Outcome::Unscored), ("1", Outcome::Pass), ("2", Outcome::Fail), ("3", Outcome::Unscored)]
+        );
+        let said: Vec<String> = read.diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            said,
+            [format!(
+                "{}: warning: 2 documents have `exact_match` NaN or Infinity, not a score (first: document 0); unscored",
+                path.display()
+            )]
+        );
     }
 
     /// lm-eval 0.5 with `repeats` > 1: each repeat's scores (`scores_per_repeat`) are a run,

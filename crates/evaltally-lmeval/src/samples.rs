@@ -45,7 +45,9 @@ pub(crate) struct Doc {
     pub(crate) id: String,
     /// Its first line in the file.
     pub(crate) line: u64,
-    /// Its numeric metrics (booleans as 1 and 0), in the order the line gives them.
+    /// Its numeric metrics (booleans as 1 and 0), in the order the line gives them; NaN for
+    /// a metric its `metrics` list names whose value is Python's `NaN` or `Infinity`: not a
+    /// score, so the document is not judged by it.
     pub(crate) metrics: Vec<(String, f64)>,
     /// The first metric its `metrics` list names whose value is a list (a `[gold,
     /// prediction]` pair that lm-eval scores over the whole corpus: F1, BLEU).
@@ -149,7 +151,11 @@ fn read_documents(
             });
             continue;
         }
-        let doc: Value = match serde_json::from_slice(bytes) {
+        // lm-eval writes with Python's `json`, which gives `NaN` for a metric that is not a
+        // number: read as no value (the line's other keys as written).
+        let read = evaltally_format::json::python_non_finite_as_null(bytes);
+        let non_finite = matches!(read, std::borrow::Cow::Owned(_));
+        let doc: Value = match serde_json::from_slice(&read) {
             Ok(v) => v,
             Err(e) => {
                 // serde_json gives no column for bytes that are not UTF-8.
@@ -192,7 +198,7 @@ fn read_documents(
             );
             continue;
         }
-        let (metrics, corpus) = metrics_of(&doc);
+        let (metrics, corpus) = metrics_of(&doc, non_finite);
         let repeats = doc.get("scores_per_repeat").map(repeats_of).unwrap_or_default();
         out.push(Doc { id, line: line_no, metrics, corpus, repeats, full: keep.then_some(doc) });
     }
@@ -357,8 +363,10 @@ fn json_number(raw: &[u8]) -> bool {
 }
 
 /// A line's numeric metrics: those `metrics` names, else every key but the fixed ones; and
-/// the first name `metrics` lists whose value is a list (a corpus metric's pair).
-fn metrics_of(doc: &Value) -> (Vec<(String, f64)>, Option<String>) {
+/// the first name `metrics` lists whose value is a list (a corpus metric's pair). When the
+/// line held Python's `NaN` or `Infinity` (`non_finite`, read as null), a metric `metrics`
+/// names whose value is null is NaN.
+fn metrics_of(doc: &Value, non_finite: bool) -> (Vec<(String, f64)>, Option<String>) {
     let Some(names) = doc.get("metrics").and_then(Value::as_array) else {
         let metrics = doc
             .as_object()
@@ -377,6 +385,9 @@ fn metrics_of(doc: &Value) -> (Vec<(String, f64)>, Option<String>) {
             Some((Value::Array(_), None)) => {
                 corpus.get_or_insert_with(|| m.to_string());
             }
+            // Python's `NaN` (or `Infinity`), read as null; a null lm-eval wrote itself
+            // (`--predict_only`'s `bypass`) is no metric.
+            Some((Value::Null, None)) if non_finite => metrics.push((m.to_string(), f64::NAN)),
             _ => {}
         }
     }
@@ -476,7 +487,12 @@ fn decide<'d, I: Iterator<Item = f64>>(
     every: &str,
     what: &str,
 ) -> String {
-    let binary = names.iter().find(|m| values(m).all(|v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12));
+    // A metric that is not a number for a document (NaN) says nothing of which rule it
+    // follows; one that is a number for none is not 0 or 1.
+    let binary = names.iter().find(|m| {
+        let mut numbers = values(m).filter(|v| !v.is_nan()).peekable();
+        numbers.peek().is_some() && numbers.all(|v| v.abs() < 1e-12 || (v - 1.0).abs() < 1e-12)
+    });
     if let Some(m) = binary {
         return (*m).to_string();
     }
@@ -505,7 +521,7 @@ mod tests {
         let id = doc.get("doc_id")?;
         let id = id.as_u64().map(|n| n.to_string()).or_else(|| id.as_str().map(str::to_string))?;
         let filter = doc.get("filter").and_then(Value::as_str).map(str::to_string);
-        let (metrics, corpus) = metrics_of(&doc);
+        let (metrics, corpus) = metrics_of(&doc, false);
         let repeats = doc.get("scores_per_repeat").map(repeats_of).unwrap_or_default();
         Some(Scanned { doc_id: id, filter, metrics, corpus, repeats })
     }
@@ -552,7 +568,7 @@ mod tests {
     #[test]
     fn corpus_metrics_are_said_as_such_and_a_predict_only_log_as_one() {
         let doc = |line: &str| {
-            let (metrics, corpus) = metrics_of(&serde_json::from_str(line).unwrap());
+            let (metrics, corpus) = metrics_of(&serde_json::from_str(line).unwrap(), false);
             Doc { id: "0".to_string(), line: 1, metrics, corpus, repeats: Vec::new(), full: None }
         };
         let scoring = Scoring::default();
