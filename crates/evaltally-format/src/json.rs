@@ -25,7 +25,29 @@ pub fn message(e: &serde_json::Error) -> String {
         "trailing characters" => "more text after the JSON value".to_string(),
         "expected ident" => "expected `true`, `false` or `null` here".to_string(),
         "expected value" => "expected a JSON value here".to_string(),
+        "recursion limit exceeded" => TOO_DEEP.to_string(),
         other => other.to_string(),
+    }
+}
+
+/// What [`message`] says of a document nested deeper than `serde_json` reads: valid JSON
+/// (Python's `json` reads about 1,000 levels), but not read.
+const TOO_DEEP: &str = "lists and objects nested more than 128 deep, deeper than evaltally reads";
+
+/// What is wrong with a document `serde_json` refused: `not valid JSON: <what it met>`, or,
+/// for valid JSON nested too deep to read, that alone.
+///
+/// ```
+/// let e = serde_json::from_str::<serde_json::Value>("[1 2]").unwrap_err();
+/// assert_eq!(evaltally_format::json::problem(&e), "not valid JSON: expected `,` or `]`");
+/// let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+/// let e = serde_json::from_str::<serde_json::Value>(&deep).unwrap_err();
+/// assert_eq!(evaltally_format::json::problem(&e), "lists and objects nested more than 128 deep, deeper than evaltally reads");
+/// ```
+pub fn problem(e: &serde_json::Error) -> String {
+    match message(e) {
+        deep if deep == TOO_DEEP => deep,
+        what => format!("not valid JSON: {what}"),
     }
 }
 
@@ -53,7 +75,7 @@ pub fn column(e: &serde_json::Error) -> usize {
 /// assert_eq!(d.to_string(), "r.json:1:7: error: not valid JSON: the text ends before a value (cut short?)");
 /// ```
 pub fn error_diagnostic(path: &Path, e: &serde_json::Error) -> Diagnostic {
-    Diagnostic::error(path, format!("not valid JSON: {}", message(e))).at(e.line() as u64, column(e) as u64)
+    Diagnostic::error(path, problem(e)).at(e.line() as u64, column(e) as u64)
 }
 
 /// The offset of `part` in `whole` when `part` is a slice of it (a borrowed `RawValue`'s
@@ -96,7 +118,7 @@ pub fn error_finding(e: &serde_json::Error) -> Finding {
         0 => format!("line {}", e.line()),
         column => format!("line {}, column {column}", e.line()),
     };
-    Finding::error(at, format!("not valid JSON: {}", message(e)))
+    Finding::error(at, problem(e))
 }
 
 /// The syntax error of `bytes` as JSON, if any, worded as every reader words it (for files

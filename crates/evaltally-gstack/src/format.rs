@@ -174,11 +174,7 @@ impl Format for Gstack {
                 (Some(l), Some(c)) => format!("line {l}, column {c}"),
                 _ => "file".to_string(),
             };
-            findings.push(Finding::warning(
-                at,
-                "JSON that serde_json refuses but JSON.parse accepts (a lone UTF-16 surrogate or a number \
-                 beyond the double range); checked as gstack reads it",
-            ));
+            findings.push(Finding::warning(at, note.message));
         }
         findings.extend(evaltally_format::json::repeated_key_findings(file.bytes));
         findings.extend(crate::validate::validate_file(&value, options.strict));

@@ -75,7 +75,7 @@ pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<(Value, Option<Dia
         .at(e.line() as u64, column);
         return Ok((doc.to_value(), Some(note)));
     }
-    Err(Diagnostic::error(path, format!("not valid JSON: {msg}")).at(e.line() as u64, column))
+    Err(Diagnostic::error(path, evaltally_format::json::problem(&e)).at(e.line() as u64, column))
 }
 
 /// Reads one result file: the run (with `source` set) and warnings about what was left out

@@ -177,7 +177,7 @@ impl<'p> Reader<'p> {
 
     /// A JSON syntax error, located.
     fn syntax(&self, member: Option<&str>, e: &serde_json::Error) -> Diagnostic {
-        let what = format!("{}not valid JSON: {}", Self::prefix(member), evaltally_format::json::message(e));
+        let what = format!("{}{}", Self::prefix(member), evaltally_format::json::problem(e));
         let column = evaltally_format::json::column(e);
         match member {
             None => Diagnostic::error(self.path, what).at(e.line() as u64, column as u64),

@@ -163,10 +163,7 @@ fn read_documents(
                     Some((_, column, _)) if e.column() == 0 => column,
                     _ => e.column() as u64,
                 };
-                diagnostics.push(
-                    Diagnostic::error(path, format!("not valid JSON: {}", evaltally_format::json::message(&e)))
-                        .at(line_no, column),
-                );
+                diagnostics.push(Diagnostic::error(path, evaltally_format::json::problem(&e)).at(line_no, column));
                 continue;
             }
         };

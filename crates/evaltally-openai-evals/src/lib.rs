@@ -308,7 +308,7 @@ pub(crate) fn parse_line(
     let doc = match serde_json::from_slice(line) {
         Ok(v) => v,
         Err(e) => {
-            let message = format!("not valid JSON: {}; line left out", evaltally_format::json::message(&e));
+            let message = format!("{}; line left out", evaltally_format::json::problem(&e));
             diagnostics.push(Diagnostic::error(path, message).at(line_no, e.column() as u64));
             return None;
         }

@@ -77,7 +77,7 @@ pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
 /// shape, `wrong_shape: ` and what was expected.
 pub(crate) fn json_error(path: &Path, e: &serde_json::Error, wrong_shape: &str) -> crate::UsageError {
     let (msg, column) = (evaltally_format::json::message(e), evaltally_format::json::column(e));
-    let what = if e.is_data() { format!("{wrong_shape}: {msg}") } else { format!("not valid JSON: {msg}") };
+    let what = if e.is_data() { format!("{wrong_shape}: {msg}") } else { evaltally_format::json::problem(e) };
     crate::UsageError(format!("{}:{}:{column}: {what}", shown(path), e.line()))
 }
 
