@@ -61,6 +61,16 @@ impl<'p> Reporter<'p> {
         self.push(kind, Diagnostic::error(self.path, message).at_line(line));
     }
 
+    /// An error at `value`, a slice of `line` (line number `line_no`): placed at its column.
+    pub(super) fn error_at(&mut self, kind: &'static str, line_no: u64, line: &[u8], value: &[u8], message: String) {
+        let diag = Diagnostic::error(self.path, message);
+        let diag = match evaltally_format::json::offset_in(line, value) {
+            Some(offset) => diag.at(line_no, offset as u64 + 1),
+            None => diag.at_line(line_no),
+        };
+        self.push(kind, diag);
+    }
+
     /// A line that is not one complete JSON object; `what` names the record expected.
     pub(super) fn bad_line(&mut self, line: u64, e: &ScanError, what: &str) {
         let column = e.offset as u64 + 1;

@@ -107,10 +107,13 @@ impl Results {
                     (id, IdSource::IntegerId)
                 }
                 Err(IdProblem::WrongType) => {
-                    let raw = lines::excerpt(record.id.or(record.idx).unwrap_or_default());
-                    rep.error(
+                    let value = record.id.or(record.idx).unwrap_or_default();
+                    let raw = lines::excerpt(value);
+                    rep.error_at(
                         "bad id",
                         line_no,
+                        line,
+                        value,
                         format!("`id` must be a JSON string (or an integer in old files), found `{raw}`; line skipped"),
                     );
                     continue;

@@ -97,10 +97,13 @@ pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>)
                     .ok_or_else(|| format!("#{n} (by position)")),
             },
             Some(RawId::Other) => {
-                let raw = lines::excerpt(record.id.unwrap_or_default());
-                rep.error(
+                let value = record.id.unwrap_or_default();
+                let raw = lines::excerpt(value);
+                rep.error_at(
                     "bad id",
                     line_no,
+                    line,
+                    value,
                     format!("`id` must be a JSON string (or an integer in old files), found `{raw}`; line skipped"),
                 );
                 continue;
