@@ -212,16 +212,10 @@ fn plural(n: impl Into<u64>) -> &'static str {
 ///
 /// A symbolic link is followed: the file it names is replaced, the link stays. A path that
 /// names something other than a file or a folder (`/dev/stdout`, a named pipe, a terminal,
-/// `/dev/full`) cannot be replaced and is written into as it is ([`Target`]).
+/// `/dev/full`) cannot be replaced and is written into as it is ([`Target`]). A write that
+/// fails leaves no folder made for it ([`write_atomic_set`] of one file).
 pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let path = match Target::of(path) {
-        Target::Stream(path) => return write_into(&path, contents),
-        Target::File(path) => path,
-    };
-    let dir = folder_of(&path);
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create folder {}", shown(dir)))?;
-    staged(&path, contents)?.persist(&path).with_context(|| format!("cannot write {}", shown(&path)))?;
-    Ok(())
+    write_atomic_set(&[(path.to_path_buf(), contents)])
 }
 
 /// Where a write to a path goes.

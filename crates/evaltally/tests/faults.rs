@@ -78,8 +78,9 @@ fn a_full_disk_names_its_cause_and_exits_2() {
     );
 
     let runs_arg = runs.to_str().unwrap();
-    let report = disk.path().join("report.html");
-    let exported = disk.path().join("runs.jsonl");
+    // Into folders that do not exist yet: a failed write leaves none of them.
+    let report = disk.path().join("reports/report.html");
+    let exported = disk.path().join("exports/runs.jsonl");
     for args in [
         vec!["--no-cache", "report", runs_arg, "-o", report.to_str().unwrap()],
         vec!["--no-cache", "export", runs_arg, "-o", exported.to_str().unwrap()],
@@ -88,7 +89,7 @@ fn a_full_disk_names_its_cause_and_exits_2() {
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
         assert!(out.stderr.contains("No space left on device"), "{args:?}: {}", out.stderr);
     }
-    assert!(!report.exists() && !exported.exists());
+    assert!(!disk.path().join("reports").exists() && !disk.path().join("exports").exists());
     // `stability --out` writes each model's three id files as one set: none of them, and no
     // folder made for them, is left.
     let quarantine = disk.path().join("quarantine");
