@@ -544,6 +544,15 @@ mod tests {
                 path.display()
             )]
         );
+        // A JSON list (lm-eval 0.4.0 – 0.4.2), whose metrics are its documents' other keys.
+        let path = Path::new("samples_arith_2026-05-20T10-00-00.1.json");
+        let list =
+            br#"[{"doc_id": 0, "acc": NaN, "doc": {"q": null}}, {"doc_id": 1, "acc": 1.0}, {"doc_id": 2, "acc": 0}]"#;
+        let read = read_bytes(path, list, "acme-7b", &Scoring::default());
+        let kinds: Vec<(&str, Outcome)> = read.runs[0].tests().map(|t| (t.id, t.outcome)).collect();
+        assert_eq!(kinds, [("0", Outcome::Unscored), ("1", Outcome::Pass), ("2", Outcome::Fail)]);
+        let said: Vec<String> = read.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(said, ["1 document has `acc` NaN or Infinity, not a score (first: document 0); unscored"]);
     }
 
     /// lm-eval 0.5 with `repeats` > 1: each repeat's scores (`scores_per_repeat`) are a run,

@@ -91,13 +91,23 @@ fn read_documents(
     keep: bool,
 ) -> Vec<Doc> {
     let text = evaltally_format::json::without_bom(bytes);
-    let mut raw: Vec<(u64, &[u8])> = Vec::new();
+    // Each document's text, its line, and whether it was read with Python's `NaN` and
+    // `Infinity` as null (a list holding one is split after they are, each of its documents
+    // flagged).
+    let mut raw: Vec<(u64, &[u8], bool)> = Vec::new();
+    let listed;
     if text.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'[') {
-        match serde_json::from_slice::<Vec<&RawValue>>(text) {
+        listed = evaltally_format::json::python_non_finite_as_null(text);
+        let non_finite = matches!(listed, std::borrow::Cow::Owned(_));
+        match serde_json::from_slice::<Vec<&RawValue>>(&listed) {
             Ok(list) => {
                 for item in list {
-                    let offset = item.get().as_ptr() as usize - text.as_ptr() as usize;
-                    raw.push((evaltally_format::json::line_column(text, offset).0, item.get().as_bytes()));
+                    let offset = item.get().as_ptr() as usize - listed.as_ptr() as usize;
+                    raw.push((
+                        evaltally_format::json::line_column(&listed, offset).0,
+                        item.get().as_bytes(),
+                        non_finite,
+                    ));
                 }
             }
             Err(e) => {
@@ -110,15 +120,18 @@ fn read_documents(
             evaltally_format::bytes::lines(text)
                 .enumerate()
                 .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
-                .map(|(n, l)| (n as u64 + 1, l)),
+                .map(|(n, l)| (n as u64 + 1, l, false)),
         );
     }
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(raw.len());
     let mut ids: std::collections::HashSet<String> = std::collections::HashSet::with_capacity(raw.len());
     let mut out = Vec::with_capacity(raw.len());
-    for (line_no, bytes) in raw {
+    for (line_no, bytes, listed_non_finite) in raw {
         let err = |what: String| Diagnostic::error(path, format!("{what}; line left out")).at_line(line_no);
-        if !keep && let Some(line) = scanned(bytes) {
+        if !keep
+            && !listed_non_finite
+            && let Some(line) = scanned(bytes)
+        {
             for r in evaltally_format::json::repeated_keys(bytes) {
                 let message = format!("key `{}` appears twice on this line; the last value is read", r.key);
                 diagnostics.push(Diagnostic::warning(path, message).at(line_no, r.again as u64 + 1));
@@ -154,7 +167,7 @@ fn read_documents(
         // lm-eval writes with Python's `json`, which gives `NaN` for a metric that is not a
         // number: read as no value (the line's other keys as written).
         let read = evaltally_format::json::python_non_finite_as_null(bytes);
-        let non_finite = matches!(read, std::borrow::Cow::Owned(_));
+        let non_finite = listed_non_finite || matches!(read, std::borrow::Cow::Owned(_));
         let doc: Value = match serde_json::from_slice(&read) {
             Ok(v) => v,
             Err(e) => {
@@ -361,8 +374,8 @@ fn json_number(raw: &[u8]) -> bool {
 
 /// A line's numeric metrics: those `metrics` names, else every key but the fixed ones; and
 /// the first name `metrics` lists whose value is a list (a corpus metric's pair). When the
-/// line held Python's `NaN` or `Infinity` (`non_finite`, read as null), a metric `metrics`
-/// names whose value is null is NaN.
+/// line held Python's `NaN` or `Infinity` (`non_finite`, read as null), a metric whose
+/// value is null is NaN.
 fn metrics_of(doc: &Value, non_finite: bool) -> (Vec<(String, f64)>, Option<String>) {
     let Some(names) = doc.get("metrics").and_then(Value::as_array) else {
         let metrics = doc
@@ -370,7 +383,10 @@ fn metrics_of(doc: &Value, non_finite: bool) -> (Vec<(String, f64)>, Option<Stri
             .into_iter()
             .flatten()
             .filter(|(k, _)| !FIXED_KEYS.contains(&k.as_str()))
-            .filter_map(|(k, v)| Some((k.clone(), number(v)?)))
+            .filter_map(|(k, v)| match v {
+                Value::Null if non_finite => Some((k.clone(), f64::NAN)),
+                v => Some((k.clone(), number(v)?)),
+            })
             .collect();
         return (metrics, None);
     };
