@@ -95,6 +95,9 @@ pub struct Counts {
     /// Tests with at least one errored result, whatever their class.
     #[serde(skip_serializing_if = "is_zero")]
     pub with_errors: usize,
+    /// Tests judged in some runs and not scored in others, whatever their class.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub with_unscored: usize,
     /// Of the flaky tests, those flaky under most models that judged them: the benchmark's
     /// ([`crate::across`]).
     #[serde(skip_serializing_if = "is_zero")]
@@ -109,6 +112,7 @@ impl Counts {
         self.stable_fail += other.stable_fail;
         self.errored += other.errored;
         self.with_errors += other.with_errors;
+        self.with_unscored += other.with_unscored;
         self.benchmark_flaky += other.benchmark_flaky;
     }
 
@@ -168,6 +172,10 @@ pub struct CategoryStability {
     /// Tests with at least one errored result in a scored run, whatever their class.
     #[serde(skip_serializing_if = "is_zero")]
     pub with_errors: usize,
+    /// Tests judged in some scored runs and not scored in others (a sample its scorer did not
+    /// score, a metric that is not a number), whatever their class.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub with_unscored: usize,
     /// Errored results (test × run) in the scored runs.
     #[serde(skip_serializing_if = "is_zero")]
     pub errored_results: usize,
@@ -287,6 +295,7 @@ impl CategoryStability {
             stable_fail: self.stable_fail,
             errored: self.errored,
             with_errors: self.with_errors,
+            with_unscored: self.with_unscored,
             benchmark_flaky: self.benchmark_flaky,
         }
     }
@@ -576,6 +585,7 @@ fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
         unscored_runs: (0..m.runs.len()).filter(|&r| !m.runs[r].scored).map(|r| m.runs[r].run.clone()).collect(),
         unscored_tests: 0,
         with_errors: 0,
+        with_unscored: 0,
         errored_results: 0,
         pass_at_k: Vec::new(),
         pass_hat_k: Vec::new(),
@@ -597,6 +607,7 @@ fn category(m: &Matrix<'_>, settings: Settings) -> CategoryStability {
             out.unscored_tests += 1;
             continue;
         };
+        out.with_unscored += usize::from(scored.iter().any(|&r| row[r] == Cell::Unscored));
         let class = test.class();
         let (count, list) = match class {
             Class::StablePass => (&mut out.stable_pass, &mut out.ids.stable_pass),

@@ -97,7 +97,7 @@ fn errored_tests(model: &ModelStability) -> Vec<(&CategoryStability, &TestStabil
 
 /// The lines under the class table that say what was errored (the harness or the inference
 /// failed), when some result was: the `errored` column, then the tests judged on their other
-/// runs.
+/// runs; and the tests judged on fewer runs because some runs did not score them.
 fn errored_legend(overall: stability::Counts) -> Vec<String> {
     let mut lines = Vec::new();
     if overall.errored > 0 {
@@ -115,6 +115,12 @@ fn errored_legend(overall: stability::Counts) -> Vec<String> {
     };
     if overall.with_errors > 0 {
         lines.push(format!("{rest}--errors-as fail counts errors as failures"));
+    }
+    // Results that judge nothing for another reason (stderr says which and why).
+    match overall.with_unscored {
+        0 => {}
+        1 => lines.push("1 test was not scored in some runs and is judged on the rest".to_string()),
+        n => lines.push(format!("{n} tests were not scored in some runs and are judged on the rest")),
     }
     lines
 }

@@ -307,11 +307,9 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
         let _ = writeln!(out, "\n  no flaky tests{one}");
         return;
     }
-    let legend = if model.overall.with_errors > 0 {
-        "P pass, F fail, E errored, - not run"
-    } else {
-        "P pass, F fail, - not run"
-    };
+    let errored = if model.overall.with_errors > 0 { "E errored, " } else { "" };
+    let not_run = if model.overall.with_unscored > 0 { "not run or not scored" } else { "not run" };
+    let legend = format!("P pass, F fail, {errored}- {not_run}");
     let _ = writeln!(out, "\n  flaky tests, least stable first ({legend}; runs in the order above):");
     let id_w = top.iter().map(|t| width_of(&t.test.id)).max().unwrap_or(0).max("test".len());
     let cat_w = top.iter().map(|t| width_of(t.category)).max().unwrap_or(0).max("category".len());
