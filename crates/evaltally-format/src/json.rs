@@ -124,7 +124,7 @@ pub fn error_finding(e: &serde_json::Error) -> Finding {
 /// The syntax error of `bytes` as JSON, if any, worded as every reader words it (for files
 /// no format took, so rarely called).
 pub fn syntax_error(bytes: &[u8]) -> Option<serde_json::Error> {
-    serde_json::from_slice::<serde_json::Value>(without_bom(bytes)).err()
+    from_slice::<serde_json::Value>(bytes).err()
 }
 
 /// Whether `bytes` are a JSON list whose first element is an object holding both `a` and
@@ -192,6 +192,17 @@ pub fn without_bom(bytes: &[u8]) -> &[u8] {
 /// A UTF-8 byte order mark.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// `serde_json::from_slice` past a byte order mark ([`without_bom`]): how a reader
+/// deserializes a whole document.
+///
+/// ```
+/// let v: serde_json::Value = evaltally_format::json::from_slice(b"\xEF\xBB\xBF{\"a\": 1}").unwrap();
+/// assert_eq!(v["a"], 1);
+/// ```
+pub fn from_slice<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> serde_json::Result<T> {
+    serde_json::from_slice(without_bom(bytes))
+}
+
 /// What `validate` says of a JSON document that starts with a byte order mark, which its
 /// writers' own readers refuse ([`without_bom`]); `None` for any other file.
 ///
@@ -214,7 +225,7 @@ pub fn bom_finding(bytes: &[u8]) -> Option<Finding> {
 /// ([`without_bom`]); a syntax error is an error diagnostic on `path` at its line and
 /// column ([`error_diagnostic`]).
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Diagnostic> {
-    serde_json::from_slice(without_bom(bytes)).map_err(|e| error_diagnostic(path, &e))
+    from_slice(bytes).map_err(|e| error_diagnostic(path, &e))
 }
 
 /// Reads and parses a JSON file (for files a unit reads itself, outside the pipeline's

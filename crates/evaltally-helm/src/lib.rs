@@ -54,7 +54,7 @@ impl RunSpec {
     /// The run spec in `bytes`, with what it lacks (what was expected, and what is used
     /// instead: `fallback`'s value).
     fn read(bytes: &[u8], fallback: &Self) -> Result<(Self, Vec<(String, String)>), String> {
-        let doc: Value = serde_json::from_slice(evaltally_format::json::without_bom(bytes)).map_err(|e| {
+        let doc: Value = evaltally_format::json::from_slice(bytes).map_err(|e| {
             format!(
                 "not valid JSON at line {}, column {}: {}",
                 e.line(),

@@ -461,7 +461,7 @@ fn member_json<T: for<'de> Deserialize<'de>>(
         reader.error(Some(name), format!("not UTF-8 (a byte 0x{byte:02X} at line {line}, column {column}); not read"));
         return None;
     }
-    match serde_json::from_slice(evaltally_format::json::without_bom(&bytes)) {
+    match evaltally_format::json::from_slice(&bytes) {
         Ok(v) => {
             reader.note_keys(Some(name), &bytes);
             Some(v)
@@ -542,7 +542,7 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
                         .error(Some(&name), format!("not UTF-8 (a byte 0x{byte:02X} at line {line}, column {column})"));
                     continue;
                 }
-                match serde_json::from_slice::<serde::de::IgnoredAny>(evaltally_format::json::without_bom(&bytes)) {
+                match evaltally_format::json::from_slice::<serde::de::IgnoredAny>(&bytes) {
                     Ok(_) => reader.note_keys(Some(&name), &bytes),
                     Err(e) => {
                         let d = reader.syntax(Some(&name), &e);

@@ -159,7 +159,7 @@ fn full_samples(path: &Path, bytes: &[u8], id: &str) -> (Vec<Value>, Vec<Diagnos
         let (mut full, mut said) = (Vec::new(), Vec::new());
         for name in &names {
             let read = archive.member(name).and_then(|b| {
-                serde_json::from_slice::<Value>(evaltally_format::json::without_bom(&b)).map_err(|e| {
+                evaltally_format::json::from_slice::<Value>(&b).map_err(|e| {
                     format!(
                         "not valid JSON: {} (line {}, column {})",
                         evaltally_format::json::message(&e),

@@ -12,7 +12,7 @@ pub(crate) type Candidate = Result<Value, String>;
 /// A candidate results file read: `None` when it is not there.
 pub(crate) fn read_candidate(path: &Path) -> Option<Candidate> {
     match evaltally_format::file::read(path) {
-        Ok(bytes) => Some(match serde_json::from_slice::<Value>(evaltally_format::json::without_bom(&bytes)) {
+        Ok(bytes) => Some(match evaltally_format::json::from_slice::<Value>(&bytes) {
             Ok(doc) if doc.is_object() => Ok(doc),
             Ok(_) => Err(format!("the results file `{}` is not a JSON object", path.display())),
             Err(e) => Err(format!(

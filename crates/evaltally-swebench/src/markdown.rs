@@ -257,9 +257,8 @@ fn text<'a>(file: &Input<'a>) -> Result<&'a str, Diagnostic> {
 fn model(file: &Input<'_>, diagnostics: &mut Vec<Diagnostic>) -> String {
     let metadata = file.beside().iter().find(|p| file_name(p).is_some_and(|n| n == "metadata.json"));
     if let Some(path) = metadata {
-        let doc = evaltally_format::file::read(path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Value>(evaltally_format::json::without_bom(&b)).ok());
+        let doc =
+            evaltally_format::file::read(path).ok().and_then(|b| evaltally_format::json::from_slice::<Value>(&b).ok());
         let named =
             doc.as_ref().and_then(|d| d.get("llm_config").or_else(|| d.get("llm"))).and_then(|l| l.get("model"));
         if let Some(Value::String(m)) = named.filter(|m| m.as_str().is_some_and(|s| !s.is_empty())) {

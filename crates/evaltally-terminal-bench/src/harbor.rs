@@ -113,8 +113,8 @@ fn text<'a>(v: Option<&'a Value>, key: &str) -> Option<&'a str> {
 
 /// Reads one trial's `result.json`.
 fn trial(path: &Path, bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Result<Trial, Diagnostic> {
-    let doc: Value = serde_json::from_slice(evaltally_format::json::without_bom(bytes))
-        .map_err(|e| evaltally_format::json::error_diagnostic(path, &e))?;
+    let doc: Value =
+        evaltally_format::json::from_slice(bytes).map_err(|e| evaltally_format::json::error_diagnostic(path, &e))?;
     if !doc.is_object() {
         return Err(Diagnostic::error(path, "expected a Harbor trial result, a JSON object with `task_name`"));
     }

@@ -201,8 +201,9 @@ impl Identity {
         };
         let Some(beside) = beside else { return fallback(format!("no {METADATA_FILE} beside it")) };
         let doc = match evaltally_format::file::read(beside) {
-            Ok(bytes) => serde_json::from_slice::<Value>(evaltally_format::json::without_bom(&bytes))
-                .map_err(|e| evaltally_format::json::message(&e)),
+            Ok(bytes) => {
+                evaltally_format::json::from_slice::<Value>(&bytes).map_err(|e| evaltally_format::json::message(&e))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return fallback(format!("no {METADATA_FILE} beside it"));
             }

@@ -68,8 +68,7 @@ pub(crate) fn no_workflow_commands(text: &str) -> std::borrow::Cow<'_, str> {
 /// Reads a JSON file, with an error that names the file, line and column.
 pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
     let bytes = std::fs::read(path).map_err(|e| crate::UsageError(format!("cannot read {}: {e}", shown(path))))?;
-    serde_json::from_slice(evaltally_format::json::without_bom(&bytes))
-        .map_err(|e| json_error(path, &e, "not JSON").into())
+    evaltally_format::json::from_slice(&bytes).map_err(|e| json_error(path, &e, "not JSON").into())
 }
 
 /// `FILE:LINE:COLUMN: …` for a JSON document a command reads whole: `not valid JSON: …`,

@@ -132,7 +132,7 @@ fn counts_table(out: &mut String, model: &ModelStability) {
         table_row(out, &markdown_text(&c.category), Some(c.runs.len()), c.counts(), errored);
     }
     table_row(out, "overall", None, model.overall, errored);
-    let legend: Vec<String> = super::errored_legend(model.overall).iter().map(|l| capitalised(l) + ".").collect();
+    let legend: Vec<String> = super::unjudged_legend(model.overall).iter().map(|l| capitalised(l) + ".").collect();
     if !legend.is_empty() {
         let _ = writeln!(out, "\n{}", legend.join(" "));
     }

@@ -95,10 +95,10 @@ fn errored_tests(model: &ModelStability) -> Vec<(&CategoryStability, &TestStabil
         .collect()
 }
 
-/// The lines under the class table that say what was errored (the harness or the inference
-/// failed), when some result was: the `errored` column, then the tests judged on their other
-/// runs; and the tests judged on fewer runs because some runs did not score them.
-fn errored_legend(overall: stability::Counts) -> Vec<String> {
+/// The lines under the class table that say which results judged nothing: the `errored`
+/// column and the tests judged on the runs where they did not error (the harness or the
+/// inference failed), then the tests judged on the runs that scored them.
+fn unjudged_legend(overall: stability::Counts) -> Vec<String> {
     let mut lines = Vec::new();
     if overall.errored > 0 {
         lines.push(

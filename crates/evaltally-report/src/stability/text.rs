@@ -96,7 +96,7 @@ fn model_text(out: &mut String, model: &ModelStability, options: Options, once: 
                 model.overall.benchmark_flaky
             );
         }
-        for line in super::errored_legend(model.overall) {
+        for line in super::unjudged_legend(model.overall) {
             let _ = writeln!(out, "  {line}");
         }
     }
