@@ -135,6 +135,10 @@ pub(crate) struct Overview<'a> {
     /// `--subset`, in one line; absent without one, or when the model ran no anchor.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) estimate: Option<&'a str>,
+    /// What the class table leaves out, one line per kind: tests judged on fewer runs than
+    /// list them (some errored or were not scored), tests no run scored; absent when none.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub(crate) unjudged: &'a [String],
 }
 
 /// What the run filters can pick from.

@@ -216,6 +216,7 @@ impl Snapshot {
                 least_stable,
                 trend: api::Trend { from, runs: data.runs[from..].iter().map(|r| r.name.as_str()).collect(), series },
                 estimate: data.estimate.as_deref(),
+                unjudged: &data.unjudged,
             }
         });
         api::Summary {
@@ -384,6 +385,7 @@ impl View {
                 least_stable: Vec::new(),
                 trend: Vec::new(),
                 estimate: None,
+                unjudged: Vec::new(),
             });
         let columns = data.runs.iter().filter_map(|r| model.column_of.get(model.raw_run(&r.name)).copied()).collect();
         Self { data, columns, picked, rows: Mutex::default(), trends: Mutex::default() }

@@ -176,6 +176,32 @@ fn heatmap_of_bfcl_v4_in_chromium() {
     assert!(passed > 500 && failed > 200, "heatmap colours: {passed} passed, {failed} failed pixels");
 }
 
+/// The tests the classes leave out (errored in some runs, scored in none) are drawn under
+/// the category table, as the data lists them; a model without any shows none.
+#[test]
+fn unjudged_tests_are_said_in_chromium() {
+    let Some(bin) = chromium() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    // The fixture holds broken lines: the page is written, the exit code says so.
+    let page = tmp.path().join("report.html");
+    let run = evaltally(&["report", "testdata/bfcl/quirks", "-o", page.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let data = report_data(&std::fs::read_to_string(&page).unwrap());
+    let url = format!("{}#selftest=0,0", file_url(&page));
+    let dom = headless(&bin, &["--dump-dom".to_string(), "--virtual-time-budget=5000".to_string()], &url);
+    let found = selftest(&dom);
+    let mut drawn = 0;
+    for (m, shown) in data["models"].as_array().unwrap().iter().zip(found["models"].as_array().unwrap()) {
+        assert_eq!(m["model"], shown["model"]);
+        let lines: Vec<&str> =
+            m["unjudged"].as_array().map(|v| v.iter().map(|l| l.as_str().unwrap()).collect()).unwrap_or_default();
+        let text = shown["unjudged"].as_str().unwrap();
+        assert_eq!(text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>(), lines, "{found}");
+        drawn += lines.len();
+    }
+    assert!(drawn >= 2, "{found}");
+}
+
 /// Timed runs and a comparison: the trend and compare views are drawn, and the script runs
 /// to its end (an exception would leave `#selftest` empty).
 #[test]

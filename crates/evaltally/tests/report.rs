@@ -42,6 +42,57 @@ fn data_of_a_comparison() {
     insta::assert_snapshot!(compact_json(&data));
 }
 
+/// Under the class table the page says which tests it judged on fewer runs than list them
+/// and which no run scored, with the counts `stability` gives: the classes never hide them.
+#[test]
+fn tests_not_judged_everywhere_are_said() {
+    let mut all = Vec::new();
+    // `quirks` holds broken lines: the page is written, the exit code says so.
+    for (fixture, code) in [("testdata/bfcl/quirks", 1), ("testdata/bfcl/v4", 0)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("report.html");
+        let run = evaltally(&["report", fixture, "-o", out.to_str().unwrap()]);
+        assert_eq!(run.code, code, "{}", run.stderr);
+        let data = report_data(&std::fs::read_to_string(&out).unwrap());
+        let stability: Value =
+            serde_json::from_str(&evaltally(&["stability", fixture, "--format", "json"]).stdout).unwrap();
+        for m in stability["models"].as_array().unwrap() {
+            let page = data["models"].as_array().unwrap().iter().find(|p| p["model"] == m["model"]).unwrap();
+            let lines: Vec<String> = page["unjudged"]
+                .as_array()
+                .map(|v| v.iter().map(|l| l.as_str().unwrap().to_string()).collect())
+                .unwrap_or_default();
+            let o = &m["overall"];
+            let n = |k: &str| o[k].as_u64().unwrap_or(0);
+            let (errored, with_errors, with_unscored) = (n("errored"), n("with_errors"), n("with_unscored"));
+            let unscored: u64 =
+                m["categories"].as_array().unwrap().iter().map(|c| c["unscored_tests"].as_u64().unwrap_or(0)).sum();
+            let mut want = Vec::new();
+            // Those errored in most runs first, then those judged on the runs that did not error.
+            if with_errors > 0 {
+                want.push(format!("{} test", if errored > 0 { errored } else { with_errors }));
+            }
+            if with_unscored > 0 {
+                want.push(format!("{with_unscored} test"));
+            }
+            if unscored > 0 {
+                want.push(format!("{unscored} test"));
+            }
+            assert_eq!(lines.len(), want.len(), "{fixture}: {lines:?}");
+            for (line, start) in lines.iter().zip(&want) {
+                assert!(line.starts_with(start.as_str()), "{fixture}: {line:?} should start {start:?}");
+            }
+            assert_eq!(page["overall"]["with_errors"].as_u64().unwrap_or(0), with_errors);
+            all.extend(lines);
+        }
+    }
+    // The fixtures have each kind: tests errored in most runs, errored in some and judged on
+    // the rest, scored in no run.
+    for kind in ["in no other class", "judged on the rest", "not scored in any run ("] {
+        assert!(all.iter().any(|l| l.contains(kind)), "no {kind:?} in {all:?}");
+    }
+}
+
 /// The heatmap's rows and cells against `export`, which reads the same runs another way:
 /// every (model, category, test) a row, one outcome character per run in the right column,
 /// and the details of every cell that did not pass.

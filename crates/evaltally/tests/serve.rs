@@ -110,6 +110,14 @@ fn every_view_answers_what_the_commands_print() {
         }
     }
     assert_eq!(summary["categories"].as_array().unwrap().len(), model["categories"].as_array().unwrap().len());
+    // What the classes leave out, as `stability` counts it, said under the table.
+    let overall = &model["overall"];
+    for key in ["errored", "with_errors", "with_unscored"] {
+        assert_eq!(summary["overall"][key].as_u64().unwrap_or(0), overall[key].as_u64().unwrap_or(0), "{key}");
+    }
+    let left_out = ["with_errors", "with_unscored"].iter().any(|k| overall[k].as_u64().unwrap_or(0) > 0)
+        || model["categories"].as_array().unwrap().iter().any(|c| c["unscored_tests"].as_u64().unwrap_or(0) > 0);
+    assert_eq!(summary["unjudged"].as_array().is_some_and(|l| !l.is_empty()), left_out, "{summary}");
 
     // The whole heatmap at once, against `export`; then a window of it.
     let truth = exported(&[path]);

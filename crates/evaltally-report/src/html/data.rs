@@ -80,6 +80,10 @@ pub struct ModelData {
     /// ran some of its anchors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimate: Option<String>,
+    /// What the class table leaves out, one line per kind, shown under it: tests judged on
+    /// fewer runs than list them (some errored or were not scored), tests no run scored.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<String>,
 }
 
 /// One run (a heatmap column).
@@ -116,6 +120,14 @@ pub struct Counts {
     /// Of the flaky, those flaky under most models that judged them: the benchmark's.
     #[serde(skip_serializing_if = "is_zero")]
     pub benchmark_flaky: usize,
+    /// Tests that errored in some of their runs (the `errored` ones included): the others
+    /// are judged on the rest.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub with_errors: usize,
+    /// Tests judged in some runs and not scored in others: judged on the runs that scored
+    /// them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub with_unscored: usize,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
@@ -132,6 +144,8 @@ impl From<stability::Counts> for Counts {
             stable_fail: c.stable_fail,
             errored: c.errored,
             benchmark_flaky: c.benchmark_flaky,
+            with_errors: c.with_errors,
+            with_unscored: c.with_unscored,
         }
     }
 }
@@ -412,7 +426,30 @@ fn model_data(
         least_stable,
         trend,
         estimate: None,
+        unjudged: unjudged(model),
     }
+}
+
+/// [`ModelData::unjudged`]: the lines `stability` prints under its class table, then the
+/// tests no run scored, with their categories.
+fn unjudged(model: &ModelStability) -> Vec<String> {
+    /// How many categories the line names.
+    const NAMED: usize = 3;
+    let mut lines = crate::stability::judged_on_fewer_runs(model.overall, false);
+    let only: Vec<&stability::CategoryStability> = model.categories.iter().filter(|c| c.unscored_tests > 0).collect();
+    let n: usize = only.iter().map(|c| c.unscored_tests).sum();
+    if n > 0 {
+        let mut named: Vec<String> = only.iter().take(NAMED).map(|c| shown(&c.category)).collect();
+        if only.len() > NAMED {
+            named.push(format!("{} more", only.len() - NAMED));
+        }
+        let (verb, tests) = if n == 1 { ("was", "1 test".to_string()) } else { ("were", format!("{n} tests")) };
+        lines.push(format!(
+            "{tests} {verb} not scored in any run ({}), counted as neither pass nor fail",
+            named.join(", ")
+        ));
+    }
+    lines
 }
 
 fn category_data(c: &stability::CategoryStability) -> CategoryData {

@@ -96,8 +96,7 @@ fn errored_tests(model: &ModelStability) -> Vec<(&CategoryStability, &TestStabil
 }
 
 /// The lines under the class table that say which results judged nothing: the `errored`
-/// column and the tests judged on the runs where they did not error (the harness or the
-/// inference failed), then the tests judged on the runs that scored them.
+/// column, then [`judged_on_fewer_runs`].
 fn unjudged_legend(overall: stability::Counts) -> Vec<String> {
     let mut lines = Vec::new();
     if overall.errored > 0 {
@@ -106,15 +105,35 @@ fn unjudged_legend(overall: stability::Counts) -> Vec<String> {
                 .to_string(),
         );
     }
+    lines.extend(judged_on_fewer_runs(overall, true));
+    lines
+}
+
+/// The tests a class counts on fewer runs than listed them, one line per reason: those
+/// judged on the runs where they did not error (the harness or the inference failed), then
+/// those judged on the runs that scored them. Empty when every test was judged in every run
+/// that lists it. Unless `column_said` (a line above defines the `errored` column), the
+/// first line also counts the tests in it. The HTML report and `serve` show these lines
+/// under their class tables.
+pub(crate) fn judged_on_fewer_runs(overall: stability::Counts, column_said: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut parts = Vec::new();
+    match overall.errored {
+        0 => {}
+        _ if column_said => {}
+        1 => parts.push("1 test errored in more than half of its runs, in no other class".to_string()),
+        n => parts.push(format!("{n} tests errored in more than half of their runs, in no other class")),
+    }
     let judged = overall.with_errors - overall.errored;
     let (some, more) = if overall.errored > 0 { ("more ", "fewer") } else { ("", "some") };
-    let rest = match judged {
-        0 => String::new(),
-        1 => format!("1 {some}test errored in {more} runs and is judged on the rest; "),
-        n => format!("{n} {some}tests errored in {more} runs and are judged on the rest; "),
-    };
+    match judged {
+        0 => {}
+        1 => parts.push(format!("1 {some}test errored in {more} runs and is judged on the rest")),
+        n => parts.push(format!("{n} {some}tests errored in {more} runs and are judged on the rest")),
+    }
     if overall.with_errors > 0 {
-        lines.push(format!("{rest}--errors-as fail counts errors as failures"));
+        parts.push("--errors-as fail counts errors as failures".to_string());
+        lines.push(parts.join("; "));
     }
     // Results that judge nothing for another reason (stderr says which and why).
     match overall.with_unscored {

@@ -199,6 +199,9 @@
           h('td', { text: num(c.errored) }), h('td', { text: num(c.unscored_tests) }),
           h('td', { text: pct(c.pass_hat_k[0]) }), h('td', { text: k > 1 ? pct(c.pass_hat_k[k - 1]) + ' (k=' + k + ')' : '\u2013' }));
       }));
+    var unjudged = d.unjudged || [];
+    $('ov-unjudged').hidden = !unjudged.length;
+    $('ov-unjudged').replaceChildren.apply($('ov-unjudged'), unjudged.map(function (line) { return h('li', { text: line }); }));
     var least = d.least_stable || [];
     if (!least.length) empty($('ov-least'), 'No flaky tests.');
     else table($('ov-least'), ['test', 'category', 'class', 'passed', 'flip rate', 'latest message'], least.map(function (t) {

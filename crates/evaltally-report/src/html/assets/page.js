@@ -129,6 +129,9 @@
       cell(o.stable_pass, o.total), cell(o.flaky, o.total), cell(o.stable_fail, o.total), cell(o.errored, o.total),
       h('td'), h('td'), h('td')));
     $('categories').replaceChildren(h('thead', null, head), body);
+    var unjudged = m.unjudged || [];
+    $('unjudged').hidden = !unjudged.length;
+    $('unjudged').replaceChildren.apply($('unjudged'), unjudged.map(function (line) { return h('li', { text: line }); }));
   }
 
   // ---- least stable --------------------------------------------------------------------
@@ -558,7 +561,7 @@
     data.models.forEach(function (m, i) {
       selectModel(i);
       var n = testRowCount();
-      out.models.push({ model: m.model, tests: n, runs: m.runs.length, cells: n * m.runs.length });
+      out.models.push({ model: m.model, tests: n, runs: m.runs.length, cells: n * m.runs.length, unjudged: $('unjudged').innerText });
       out.cells += n * m.runs.length;
     });
     if (data.models.length) {
