@@ -90,12 +90,48 @@ fn like_it(what: &str, files: &[&FileValidation]) -> String {
     line
 }
 
+/// How many findings of one kind a file lists before it counts the rest in one line
+/// (`--verbose` lists them all).
+const LISTED_PER_KIND: usize = 5;
+
+/// A file's findings, indented, unless `every` at most [`LISTED_PER_KIND`] of each kind
+/// (facts left out), each kind's rest counted in one line after them.
+fn file_findings(out: &mut String, f: &FileValidation, every: bool) {
+    use evaltally_core::Severity::Info;
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for finding in f.findings.iter().filter(|x| every || x.severity != Info) {
+        if !every {
+            let kind = finding.kind();
+            let at = kinds.iter().position(|(k, _)| *k == kind).unwrap_or_else(|| {
+                kinds.push((kind, 0));
+                kinds.len() - 1
+            });
+            let seen = &mut kinds[at].1;
+            *seen += 1;
+            if *seen > LISTED_PER_KIND {
+                continue;
+            }
+        }
+        let _ = writeln!(out, "  {finding}");
+    }
+    for (kind, n) in kinds.iter().filter(|(_, n)| *n > LISTED_PER_KIND) {
+        // `error: what`: the severity's plural, then what the kind says.
+        let (severity, what) = kind.split_once(": ").unwrap_or(("finding", kind));
+        let _ = writeln!(
+            out,
+            "  … {} more {severity}s of this kind: {} (--verbose lists every one)",
+            n - LISTED_PER_KIND,
+            printable(what)
+        );
+    }
+}
+
 /// Above this many files valid with no warning, they are counted in one line, not listed
 /// (`--verbose` lists them).
 const LISTED_CLEAN: usize = 20;
 
 /// Files with errors or warnings, one line each (`valid` / `INVALID`) with those findings
-/// indented below; files valid with no warning listed too when there are at most
+/// indented below (at most [`LISTED_PER_KIND`] of each kind); files valid with no warning listed too when there are at most
 /// 20 of them, else counted; then the facts of the files' shapes (`info`), the
 /// files found and not read, and a count. Facts and files not read are one line per kind
 /// (the first file, how many are like it and the next), unless `every` (`--verbose`) lists
@@ -143,9 +179,7 @@ pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
         }
         let verdict = if f.is_valid() { style.green("valid") } else { style.red("INVALID") };
         let _ = writeln!(out, "{path}: {verdict} ({})", printable(&f.format));
-        for finding in f.findings.iter().filter(|x| every || x.severity != Info) {
-            let _ = writeln!(out, "  {finding}");
-        }
+        file_findings(&mut out, f, every);
     }
     if !list_clean {
         let _ = writeln!(out, "{clean_count} files valid with no warning (--verbose lists them)");

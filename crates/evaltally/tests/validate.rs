@@ -408,3 +408,43 @@ fn a_key_no_writer_gives_is_said_once_with_a_count() {
         assert_eq!(run.code, before.code, "{fixture}: a warning changes no exit code\n{}", run.stdout);
     }
 }
+
+/// A file damaged on every line lists the first five findings of each kind and counts the
+/// rest in one line, so the other files' findings stay on the screen; `--verbose` and the
+/// JSON give every one.
+#[test]
+fn many_findings_of_one_kind_are_counted_not_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run/result/acme-7b/non_live");
+    std::fs::create_dir_all(&dir).unwrap();
+    // 40 lines that are no JSON, then 7 duplicate ids: two kinds, both beyond five.
+    let mut text = "garbage\n".repeat(40);
+    for _ in 0..8 {
+        text.push_str("{\"id\": \"irrelevance_0\", \"result\": \"[]\"}\n");
+    }
+    std::fs::write(dir.join("BFCL_v4_irrelevance_result.json"), text).unwrap();
+    let path = tmp.path().join("run");
+    let path = path.to_str().unwrap();
+
+    let run = evaltally(&["validate", path]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let listed = |out: &str, what: &str| out.lines().filter(|l| l.starts_with("  line ") && l.contains(what)).count();
+    assert_eq!(listed(&run.stdout, "not valid JSON"), 5, "{}", run.stdout);
+    assert_eq!(listed(&run.stdout, "duplicate id"), 5, "{}", run.stdout);
+    assert!(run.stdout.contains("  … 35 more errors of this kind: not valid JSON at column N: "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("  … 2 more errors of this kind: duplicate id `…` (first at line N)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.ends_with("1 file: 0 valid, 1 invalid, 1 with warnings\n"), "{}", run.stdout);
+
+    let every = evaltally(&["--verbose", "validate", path]);
+    assert_eq!(listed(&every.stdout, "not valid JSON"), 40, "{}", every.stdout);
+    assert_eq!(listed(&every.stdout, "duplicate id"), 7, "{}", every.stdout);
+    assert!(!every.stdout.contains(" more errors of this kind"), "{}", every.stdout);
+
+    let json: serde_json::Value =
+        serde_json::from_str(&evaltally(&["validate", path, "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["files"][0]["errors"].as_array().unwrap().len(), 47, "{json}");
+}
