@@ -428,6 +428,10 @@ fn results_in(
         report.file_error("empty result file: expected one JSON object per test");
         return (report, Some(ResultIds::default()));
     }
+    if let Some(spread) = evaltally_format::json::Spread::of(buf) {
+        report.file_error(spread.message("BFCL writes them"));
+        return (report, Some(ResultIds::default()));
+    }
     check_newline(buf, &mut report);
     let mut out = ResultIds::default();
     let mut seen: HashMap<String, u64> = HashMap::new();
@@ -567,6 +571,10 @@ fn scores_in(
 ) -> FileReport {
     if buf.iter().all(u8::is_ascii_whitespace) {
         report.file_error("empty score file: expected a summary line");
+        return report;
+    }
+    if let Some(spread) = evaltally_format::json::Spread::of(buf) {
+        report.file_error(spread.message("BFCL writes them"));
         return report;
     }
     check_newline(buf, &mut report);

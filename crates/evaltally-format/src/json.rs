@@ -203,6 +203,97 @@ pub fn from_slice<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> serde_json:
     serde_json::from_slice(without_bom(bytes))
 }
 
+/// What a file meant to hold one JSON object per line (JSON Lines) holds when it is whole
+/// JSON of another layout: one list, or objects spread over several lines each (what
+/// `jq .` or Python's `json.dump(..., indent=2)` write). [`Spread::of`] finds it;
+/// [`Spread::message`] says it in one line in place of an error per line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spread {
+    /// One JSON list of `items` values, over `lines` lines.
+    List {
+        /// The values in the list.
+        items: usize,
+        /// The lines of the file.
+        lines: u64,
+    },
+    /// `values` JSON values one after another over `lines` lines, more lines than values.
+    Values {
+        /// The values.
+        values: usize,
+        /// The lines of the file.
+        lines: u64,
+    },
+}
+
+impl Spread {
+    /// `bytes` as whole JSON in another layout than one object per line, or `None`: when
+    /// its first line is not `[…` or a lone `{` (a JSON Lines file's first line is a whole
+    /// object, so this costs nothing there), when it is no whole JSON, or when each value
+    /// is on a line of its own.
+    ///
+    /// ```
+    /// use evaltally_format::json::Spread;
+    /// assert_eq!(Spread::of(b"[{\"id\": \"a\"},\n {\"id\": \"b\"}]\n"), Some(Spread::List { items: 2, lines: 2 }));
+    /// assert_eq!(Spread::of(b"{\n  \"id\": \"a\"\n}\n{\n  \"id\": \"b\"\n}\n"), Some(Spread::Values { values: 2, lines: 6 }));
+    /// assert_eq!(Spread::of(b"{\"id\": \"a\"}\n{\"id\": \"b\"}\n"), None);
+    /// assert_eq!(Spread::of(b"[{\"id\": \"a\"},\n"), None);
+    /// ```
+    pub fn of(bytes: &[u8]) -> Option<Spread> {
+        let bytes = without_bom(bytes);
+        let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+        if bytes[start] == b'[' {
+            let items: Vec<serde::de::IgnoredAny> = serde_json::from_slice(bytes).ok()?;
+            return Some(Spread::List { items: items.len(), lines: count_lines(bytes) });
+        }
+        // A lone `{` on the first line: what follows it there is white space alone (in JSON
+        // Lines a whole object follows, so this stops at its first key).
+        let rest = &bytes[start + 1..];
+        let lone = bytes[start] == b'{'
+            && rest.iter().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')).is_none_or(|&b| b == b'\n');
+        if !lone {
+            return None;
+        }
+        let mut values = 0;
+        for value in serde_json::Deserializer::from_slice(bytes).into_iter::<serde::de::IgnoredAny>() {
+            value.ok()?;
+            values += 1;
+        }
+        (values > 0).then(|| Spread::Values { values, lines: count_lines(bytes) })
+    }
+
+    /// What the file holds and how to rewrite it, beside `expected` (`BFCL writes them`):
+    /// who puts one JSON object per line. The caller adds what it does with the file.
+    ///
+    /// ```
+    /// use evaltally_format::json::Spread;
+    /// assert_eq!(
+    ///     Spread::List { items: 2, lines: 24 }.message("BFCL writes them"),
+    ///     "a JSON list of 2 values over 24 lines, not one JSON object per line as BFCL writes them \
+    ///      (`jq -c '.[]' FILE` writes each on a line of its own)"
+    /// );
+    /// ```
+    pub fn message(&self, expected: &str) -> String {
+        let (what, jq) = match *self {
+            Spread::List { items, lines } => {
+                let values = if items == 1 { "1 value".to_string() } else { format!("{items} values") };
+                let over = if lines == 1 { "on one line".to_string() } else { format!("over {lines} lines") };
+                (format!("a JSON list of {values} {over}"), "jq -c '.[]'")
+            }
+            Spread::Values { values, lines } => {
+                let values = if values == 1 { "1 JSON value".to_string() } else { format!("{values} JSON values") };
+                (format!("{values} spread over {lines} lines (pretty-printed?)"), "jq -c .")
+            }
+        };
+        format!("{what}, not one JSON object per line as {expected} (`{jq} FILE` writes each on a line of its own)")
+    }
+}
+
+/// The lines of `bytes`: its line breaks, and one more for a last line without one.
+fn count_lines(bytes: &[u8]) -> u64 {
+    let breaks = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    breaks + u64::from(!bytes.is_empty() && !bytes.ends_with(b"\n"))
+}
+
 /// What `validate` says of a JSON document that starts with a byte order mark, which its
 /// writers' own readers refuse ([`without_bom`]); `None` for any other file.
 ///

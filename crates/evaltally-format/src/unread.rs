@@ -57,6 +57,9 @@ pub(crate) struct Broken {
     pub(crate) damaged: bool,
     /// Empty, or only white space (an output the shell made before the writer wrote it).
     pub(crate) empty: bool,
+    /// Whole JSON in another layout than JSON Lines ([`crate::json::Spread`]): the error
+    /// says what, with no place.
+    pub(crate) spread: bool,
 }
 
 impl Broken {
@@ -69,12 +72,23 @@ impl Broken {
         if self.empty {
             return Diagnostic::note(&self.error.path, "not read: an empty file");
         }
+        if self.spread {
+            let what = self.error.message.split_once(": ").map_or(self.error.message.as_str(), |(_, m)| m);
+            return Diagnostic::note(&self.error.path, format!("not read: {what}"));
+        }
         let place = match (self.error.line, self.error.column) {
             (Some(l), Some(c)) => format!("line {l}, column {c}: "),
             (Some(l), None) => format!("line {l}: "),
             _ => String::new(),
         };
         let what = self.error.message.split_once(": ").map_or(self.error.message.as_str(), |(_, m)| m);
+        // `line N: …` of JSON Lines: the place above says the line.
+        let what = match what.split_once(": ") {
+            Some((line, rest)) if line.strip_prefix("line ").is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) => {
+                rest
+            }
+            _ => what,
+        };
         let kind = if self.error.message.starts_with("not valid JSON Lines") { "JSON Lines" } else { "JSON" };
         Diagnostic::note(
             &self.error.path,
@@ -99,7 +113,12 @@ fn bad_bytes(bytes: &[u8]) -> bool {
 pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let e = crate::json::syntax_error(bytes)?;
     let empty = crate::json::without_bom(bytes).iter().all(u8::is_ascii_whitespace);
-    Some(Broken { damaged: !empty && damaged(bytes, &e), empty, error: crate::json::error_diagnostic(path, &e) })
+    Some(Broken {
+        damaged: !empty && damaged(bytes, &e),
+        empty,
+        spread: false,
+        error: crate::json::error_diagnostic(path, &e),
+    })
 }
 
 /// The first line of a JSON Lines file that is not a JSON document, as an error at its line
@@ -107,6 +126,11 @@ pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
 /// last, or holds bytes no JSON text may.
 pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let bytes = crate::json::without_bom(bytes);
+    // Whole JSON in another layout (`jq .` of the file): said as such, not as its first line.
+    if let Some(spread) = crate::json::Spread::of(bytes) {
+        let message = format!("not valid JSON Lines: {}", spread.message("JSON Lines holds them"));
+        return Some(Broken { damaged: false, empty: false, spread: true, error: Diagnostic::error(path, message) });
+    }
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
     let last = crate::bytes::lines(bytes).enumerate().filter(|(_, l)| !blank(l)).map(|(i, _)| i).last();
     for (i, line) in crate::bytes::lines(bytes).enumerate() {
@@ -120,6 +144,7 @@ pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
             return Some(Broken {
                 damaged,
                 empty: false,
+                spread: false,
                 error: Diagnostic::error(
                     path,
                     format!("not valid JSON Lines: line {}: {}", i + 1, crate::json::message(&e)),
@@ -304,11 +329,34 @@ mod tests {
             "not read: not valid JSON (line 1, column 1: expected a JSON value here), so not a file any format's writer writes"
         );
         assert!(said("result.json", b"{\"id\": 1}\n{\"id\": 2}\n").is_note());
-        assert!(said("s.jsonl", b"# notes\n{\"a\": 1}\n").is_note());
+        // The place is said once, not again as the line's own.
+        assert_eq!(
+            said("s.jsonl", b"# notes\n{\"a\": 1}\n").message,
+            "not read: not valid JSON Lines (line 1, column 1: expected a JSON value here), so not a file any format's writer writes"
+        );
         // Empty: an output file the shell made before its writer wrote it (`> out.json`).
         assert_eq!(said("stability.json", b"").message, "not read: an empty file");
         assert!(said("stability.json", b" \n").is_note());
         // A file the user named is read as asked: its problem is an error.
         assert!(json_problem(Path::new("r.json"), b"// x\n{}").unwrap().said(true).is_error());
+    }
+
+    #[test]
+    fn pretty_printed_json_lines_are_said_as_such() {
+        let path = Path::new("s.jsonl");
+        let pretty = b"{\n  \"a\": 1\n}\n{\n  \"a\": 2\n}\n";
+        let note = json_lines_problem(path, pretty).unwrap().said(false);
+        assert!(note.is_note(), "{note}");
+        assert_eq!(
+            note.message,
+            "not read: 2 JSON values spread over 6 lines (pretty-printed?), not one JSON object per line as JSON \
+             Lines holds them (`jq -c . FILE` writes each on a line of its own)"
+        );
+        // Named, it is an error of the whole file, not of its first line.
+        let error = json_lines_problem(path, pretty).unwrap().said(true);
+        assert!(error.is_error() && error.line.is_none(), "{error}");
+        // Cut short, it is no whole JSON: the line where it breaks is said.
+        let cut = json_lines_problem(path, b"{\n  \"a\": 1\n}\n{\n  \"a\": \n").unwrap();
+        assert_eq!(cut.error.line, Some(1), "{}", cut.error);
     }
 }

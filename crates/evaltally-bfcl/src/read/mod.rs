@@ -186,20 +186,37 @@ fn judge(
             None
         }
         (Some(score_path), Some(Ok(score))) => {
-            let mut rep = Reporter::new(score_path);
-            out.diagnostics.extend(evaltally_format::damage::warnings(score_path, score, DAMAGE_THEN));
-            let parsed = scores::read(score, results, &mut rep);
-            scores::check_summary(&parsed, results, &mut rep);
-            rep.finish(&mut out.diagnostics);
-            run.sources.push(score_path.clone());
-            if parsed.is_summary_only() {
-                out.diagnostics.push(Diagnostic::warning(
+            // Pretty-printed JSON (`jq .` of the file, a list): said once, and no line of
+            // it taken for a verdict.
+            if let Some(spread) = evaltally_format::json::Spread::of(score) {
+                out.diagnostics.push(Diagnostic::error(
                     score_path,
-                    "summary-only score file: the summary counts failures but none are listed; tests left unscored",
+                    format!("{}; file skipped, tests left unscored", spread.message("BFCL writes them")),
                 ));
                 None
             } else {
-                Some(parsed)
+                let mut rep = Reporter::new(score_path);
+                out.diagnostics.extend(evaltally_format::damage::warnings(score_path, score, DAMAGE_THEN));
+                let parsed = scores::read(score, results, &mut rep);
+                scores::check_summary(&parsed, results, &mut rep);
+                rep.finish(&mut out.diagnostics);
+                run.sources.push(score_path.clone());
+                if parsed.is_summary_only() {
+                    out.diagnostics.push(Diagnostic::warning(
+                        score_path,
+                        "summary-only score file: the summary counts failures but none are listed; tests left unscored",
+                    ));
+                    None
+                } else if parsed.records == 0 {
+                    // Every line skipped: no test is a pass for want of a failure line.
+                    out.diagnostics.push(Diagnostic::error(
+                        score_path,
+                        "no line of the score file could be read as a summary or a failure; tests left unscored",
+                    ));
+                    None
+                } else {
+                    Some(parsed)
+                }
             }
         }
     };

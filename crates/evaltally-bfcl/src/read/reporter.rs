@@ -61,6 +61,11 @@ impl<'p> Reporter<'p> {
         self.push(kind, Diagnostic::error(self.path, message).at_line(line));
     }
 
+    /// An error of the whole file.
+    pub(super) fn file_error(&mut self, message: String) {
+        self.out.push(Diagnostic::error(self.path, message));
+    }
+
     /// An error at `value`, a slice of `line` (line number `line_no`): placed at its column.
     pub(super) fn error_at(&mut self, kind: &'static str, line_no: u64, line: &[u8], value: &[u8], message: String) {
         let diag = Diagnostic::error(self.path, message);

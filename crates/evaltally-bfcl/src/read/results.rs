@@ -69,6 +69,11 @@ impl Results {
     /// diagnostics, the same either way.
     pub(super) fn read<const NUMBERS: bool>(&mut self, buf: &[u8], category: &str, rep: &mut Reporter<'_>) {
         self.clear();
+        // Pretty-printed JSON (`jq .` of the file, a list): said once, not once per line.
+        if let Some(spread) = evaltally_format::json::Spread::of(buf) {
+            rep.file_error(format!("{}; file skipped", spread.message("BFCL writes them")));
+            return;
+        }
         rep.check_final_newline(buf);
         let mut first_idx = None;
         let mut first_integer = None;

@@ -27,12 +27,15 @@ pub(super) struct Scores<'b> {
     /// Per result index: the failure, if the test failed.
     pub(super) failures: Vec<Option<Failure<'b>>>,
     pub(super) failure_count: usize,
+    /// Lines read as a summary or a failure (some then set aside, such as a failure of a
+    /// test not in the result file): none, and the file says nothing of any test.
+    pub(super) records: usize,
 }
 
 /// Reads a score file against the tests of its result file.
 pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>) -> Scores<'b> {
     rep.check_final_newline(buf);
-    let mut out = Scores { summary: None, failures: vec![None; results.len()], failure_count: 0 };
+    let mut out = Scores { summary: None, failures: vec![None; results.len()], failure_count: 0, records: 0 };
     let mut failure_line = vec![0u64; results.len()];
     let mut first_record = true;
     for (line_no, line) in lines::split(buf) {
@@ -48,6 +51,7 @@ pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>)
                 continue;
             }
         };
+        out.records += 1;
         if let Some(key) = record.repeated {
             rep.warn(
                 "repeated key",
