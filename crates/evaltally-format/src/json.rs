@@ -226,10 +226,10 @@ pub enum Spread {
 }
 
 impl Spread {
-    /// `bytes` as whole JSON in another layout than one object per line, or `None`: when
-    /// its first line is not `[…` or a lone `{` (a JSON Lines file's first line is a whole
-    /// object, so this costs nothing there), when it is no whole JSON, or when each value
-    /// is on a line of its own.
+    /// `bytes` as whole JSON in another layout than one object per line: a list (on one
+    /// line or more), or values that start with a lone `{` line. `None` when its first line
+    /// is neither `[…` nor a lone `{` (a JSON Lines file of objects starts with a whole one,
+    /// so this costs nothing there), or when it is no whole JSON.
     ///
     /// ```
     /// use evaltally_format::json::Spread;

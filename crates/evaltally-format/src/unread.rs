@@ -126,11 +126,6 @@ pub(crate) fn json_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
 /// last, or holds bytes no JSON text may.
 pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
     let bytes = crate::json::without_bom(bytes);
-    // Whole JSON in another layout (`jq .` of the file): said as such, not as its first line.
-    if let Some(spread) = crate::json::Spread::of(bytes) {
-        let message = format!("not valid JSON Lines: {}", spread.message("JSON Lines holds them"));
-        return Some(Broken { damaged: false, empty: false, spread: true, error: Diagnostic::error(path, message) });
-    }
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
     let last = crate::bytes::lines(bytes).enumerate().filter(|(_, l)| !blank(l)).map(|(i, _)| i).last();
     for (i, line) in crate::bytes::lines(bytes).enumerate() {
@@ -138,6 +133,17 @@ pub(crate) fn json_lines_problem(path: &Path, bytes: &[u8]) -> Option<Broken> {
             continue;
         }
         if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            // Whole JSON in another layout (`jq .` of the file): said as such, not as the
+            // first line it breaks.
+            if let Some(spread) = crate::json::Spread::of(bytes) {
+                let message = format!("not valid JSON Lines: {}", spread.message("JSON Lines holds them"));
+                return Some(Broken {
+                    damaged: false,
+                    empty: false,
+                    spread: true,
+                    error: Diagnostic::error(path, message),
+                });
+            }
             // A line that ends inside its value is cut short only when it is the last.
             let damaged =
                 if e.classify() == serde_json::error::Category::Eof { Some(i) == last } else { bad_bytes(line) };
@@ -355,6 +361,9 @@ mod tests {
         // Named, it is an error of the whole file, not of its first line.
         let error = json_lines_problem(path, pretty).unwrap().said(true);
         assert!(error.is_error() && error.line.is_none(), "{error}");
+        // A list on each line is JSON Lines, a list on the only line too.
+        assert!(json_lines_problem(path, b"[1, 2]\n[3]\n").is_none());
+        assert!(json_lines_problem(path, b"[{\"a\": 1}]\n").is_none());
         // Cut short, it is no whole JSON: the line where it breaks is said.
         let cut = json_lines_problem(path, b"{\n  \"a\": 1\n}\n{\n  \"a\": \n").unwrap();
         assert_eq!(cut.error.line, Some(1), "{}", cut.error);
