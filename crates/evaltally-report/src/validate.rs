@@ -131,11 +131,11 @@ fn file_findings(out: &mut String, f: &FileValidation, every: bool) {
 const LISTED_CLEAN: usize = 20;
 
 /// Files with errors or warnings, one line each (`valid` / `INVALID`) with those findings
-/// indented below (at most [`LISTED_PER_KIND`] of each kind); files valid with no warning listed too when there are at most
-/// 20 of them, else counted; then the facts of the files' shapes (`info`), the
-/// files found and not read, and a count. Facts and files not read are one line per kind
-/// (the first file, how many are like it and the next), unless `every` (`--verbose`) lists
-/// every file with every finding. Paths and findings are shown with [`printable`].
+/// indented below (at most five of each kind, the rest counted); files valid with no
+/// warning listed too when there are at most 20 of them, else counted; then the facts of
+/// the files' shapes (`info`), the files found and not read, and a count. Facts and files
+/// not read are one line per kind (the first file, how many are like it and the next),
+/// unless `every` (`--verbose`) lists every file with every finding. Paths and findings are shown with [`printable`].
 pub fn text(files: &[FileValidation], style: Style, every: bool) -> String {
     use evaltally_core::Severity::Info;
     let mut out = String::new();

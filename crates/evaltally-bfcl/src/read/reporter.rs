@@ -78,12 +78,21 @@ impl<'p> Reporter<'p> {
 
     /// A line that is not one complete JSON object; `what` names the record expected.
     pub(super) fn bad_line(&mut self, line: u64, e: &ScanError, what: &str) {
+        self.bad_line_as("invalid JSON", line, e, what, "line skipped");
+    }
+
+    /// A line that is not one complete JSON object, of which `then` was read.
+    pub(super) fn bad_line_then(&mut self, line: u64, e: &ScanError, what: &str, then: &str) {
+        self.bad_line_as("invalid JSON, id read", line, e, what, then);
+    }
+
+    fn bad_line_as(&mut self, kind: &'static str, line: u64, e: &ScanError, what: &str, then: &str) {
         let column = e.offset as u64 + 1;
         self.push(
-            "invalid JSON",
+            kind,
             Diagnostic::error(
                 self.path,
-                format!("not a complete JSON {what} object: at column {column}, expected {}; line skipped", e.message),
+                format!("not a complete JSON {what} object: at column {column}, expected {}; {then}", e.message),
             )
             .at(line, column),
         );

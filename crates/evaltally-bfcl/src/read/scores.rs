@@ -32,6 +32,18 @@ pub(super) struct Scores<'b> {
     pub(super) records: usize,
 }
 
+/// The id a line starts with as BFCL's writer puts it, first (`{"id": "simple_4", …`): a
+/// string without escapes, read from a line that is not whole JSON.
+fn leading_id(line: &[u8]) -> Option<&str> {
+    let rest = line.trim_ascii_start().strip_prefix(b"{")?.trim_ascii_start().strip_prefix(b"\"id\"")?;
+    let rest = rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii_start().strip_prefix(b"\"")?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    std::str::from_utf8(&rest[..end]).ok()
+}
+
 /// Reads a score file against the tests of its result file.
 pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>) -> Scores<'b> {
     rep.check_final_newline(buf);
@@ -47,7 +59,24 @@ pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>)
         let record = match ScoreRecord::parse(line) {
             Ok(r) => r,
             Err(e) => {
-                rep.bad_line(line_no, &e, "summary or failure");
+                // A score file lists failures only: a broken line whose id can be read
+                // still says that test failed, rather than leaving it to pass.
+                let index = leading_id(line).and_then(|id| results.find(id)).filter(|&i| failure_line[i] == 0);
+                match index {
+                    Some(index) => {
+                        rep.bad_line_then(
+                            line_no,
+                            &e,
+                            "summary or failure",
+                            &format!("its id `{}` read: a failure, of no known error type", results.ids.get(index)),
+                        );
+                        failure_line[index] = line_no;
+                        out.failures[index] = Some(Failure { label: None });
+                        out.failure_count += 1;
+                        out.records += 1;
+                    }
+                    None => rep.bad_line(line_no, &e, "summary or failure"),
+                }
                 continue;
             }
         };
