@@ -19,7 +19,7 @@ pub(crate) fn read_candidate(path: &Path) -> Option<Candidate> {
                 "the results file `{}` is not valid JSON (line {}, column {}: {})",
                 path.display(),
                 e.line(),
-                e.column(),
+                evaltally_format::json::column(&e),
                 evaltally_format::json::message(&e)
             )),
         }),

@@ -174,7 +174,7 @@ fn read_documents(
                 // serde_json gives no column for bytes that are not UTF-8.
                 let column = match evaltally_format::json::not_utf8(bytes) {
                     Some((_, column, _)) if e.column() == 0 => column,
-                    _ => e.column() as u64,
+                    _ => evaltally_format::json::column(&e) as u64,
                 };
                 diagnostics.push(Diagnostic::error(path, evaltally_format::json::problem(&e)).at(line_no, column));
                 continue;

@@ -309,7 +309,7 @@ pub(crate) fn parse_line(
         Ok(v) => v,
         Err(e) => {
             let message = format!("{}; line left out", evaltally_format::json::problem(&e));
-            diagnostics.push(Diagnostic::error(path, message).at(line_no, e.column() as u64));
+            diagnostics.push(Diagnostic::error(path, message).at(line_no, evaltally_format::json::column(&e) as u64));
             return None;
         }
     };
@@ -556,7 +556,7 @@ mod tests {
             "x.jsonl:6: warning: run r, item 3: criterion `A`: expected true or false, found \"yes\"; read as failed",
             "x.jsonl:7: warning: run r: item 0 listed again; the first is kept",
             "x.jsonl:8:62: warning: key `passes` appears twice on this line; the last value is read",
-            "x.jsonl:9:25: error: not valid JSON: the text ends inside a string (cut short?); line left out",
+            "x.jsonl:9:26: error: not valid JSON: the text ends inside a string (cut short?); line left out",
         ];
         assert_eq!(messages(&read), expected);
         let run = &read.runs[0];

@@ -517,8 +517,9 @@ fn jsonl_values(bytes: &[u8], notes: &mut Vec<Note>) -> Vec<(Value, u64)> {
             match value {
                 Ok(v) => out.push((v, line_no)),
                 Err(e) => {
+                    let column = evaltally_format::json::column(&e);
                     let what =
-                        format!("not JSON at column {}: {}; left out", e.column(), evaltally_format::json::message(&e));
+                        format!("not JSON at column {column}: {}; left out", evaltally_format::json::message(&e));
                     notes.push(Note::bad_line(line_no, what));
                     break;
                 }

@@ -36,10 +36,11 @@ pub enum SfbenchError {
 }
 
 impl SfbenchError {
-    /// A JSON syntax error in `path`, with the position `serde_json` reported.
+    /// A JSON syntax error in `path`, placed as every reader places one
+    /// ([`evaltally_format::json::column`]: a text cut short one past its end).
     pub fn json(path: impl Into<PathBuf>, e: &serde_json::Error) -> Self {
         let message = e.to_string();
         let message = message.rfind(" at line ").map_or(message.clone(), |p| message[..p].to_string());
-        Self::Json { path: path.into(), line: e.line(), column: e.column(), message }
+        Self::Json { path: path.into(), line: e.line(), column: evaltally_format::json::column(e), message }
     }
 }

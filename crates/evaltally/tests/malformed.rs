@@ -556,3 +556,36 @@ fn a_byte_that_is_not_utf8_is_placed_at_its_column() {
         assert!(out.stdout.contains("column 11"), "{name}: {}", out.stdout);
     }
 }
+
+/// A text cut short is placed one past its end by every reader, so two messages about one
+/// place never name two columns: lighteval's results file (checked alone, and read beside
+/// the details it names) and a last line cut short in OpenAI Evals' and lm-eval's JSON
+/// Lines.
+#[test]
+fn a_cut_text_is_placed_one_past_its_end_everywhere() {
+    // lighteval: the results file cut after 100 bytes, inside a line.
+    let dir = prepare("lighteval", None);
+    let results = dir.path().join("run/results/acme-7b/results_2026-01-01T00-00-00.000000.json");
+    let bytes = std::fs::read(&results).unwrap();
+    std::fs::write(&results, &bytes[..100]).unwrap();
+    let line = bytes[..100].split(|&b| b == b'\n').count();
+    let column = bytes[..100].split(|&b| b == b'\n').next_back().unwrap().len() + 1;
+    let validate = evaltally_in(dir.path(), &["validate", "run"], &[]);
+    assert!(validate.stdout.contains(&format!("  line {line}, column {column}: error: ")), "{}", validate.stdout);
+    let stability = evaltally_in(dir.path(), &["stability", "run"], &[]);
+    assert!(stability.stderr.contains(&format!(".json:{line}:{column}: error: ")), "{}", stability.stderr);
+    assert!(stability.stderr.contains(&format!("(line {line}, column {column}: ")), "{}", stability.stderr);
+
+    // JSON Lines whose last line is cut: `{"cut": ` is 8 bytes, so column 9.
+    for (format, name) in [("openai-evals", "good.jsonl"), ("lmeval", "samples_arith_2026-01-01T00-00-00.000000.jsonl")]
+    {
+        let dir = prepare(format, None);
+        let file = dir.path().join("run").join(name);
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        let line = text.lines().count() + 1;
+        text.push_str("{\"cut\": ");
+        std::fs::write(&file, text).unwrap();
+        let run = evaltally_in(dir.path(), &["stability", "run"], &[]);
+        assert!(run.stderr.contains(&format!("{name}:{line}:9: error: ")), "{format}: {}", run.stderr);
+    }
+}
