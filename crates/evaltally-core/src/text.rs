@@ -283,6 +283,17 @@ fn redact_one(url: &str) -> (String, bool) {
     (out, changed)
 }
 
+/// A count and its noun for a message, `s` added but for one.
+///
+/// ```
+/// use evaltally_core::text::plural;
+/// assert_eq!(plural(1, "run"), "1 run");
+/// assert_eq!(plural(3, "JSON value"), "3 JSON values");
+/// ```
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A list for a message: `shown` joined with `, `, then ` and N more` when `total` is more
 /// than were shown.
 ///

@@ -275,12 +275,11 @@ impl Spread {
     pub fn message(&self, expected: &str) -> String {
         let (what, jq) = match *self {
             Spread::List { items, lines } => {
-                let values = if items == 1 { "1 value".to_string() } else { format!("{items} values") };
                 let over = if lines == 1 { "on one line".to_string() } else { format!("over {lines} lines") };
-                (format!("a JSON list of {values} {over}"), "jq -c '.[]'")
+                (format!("a JSON list of {} {over}", evaltally_core::text::plural(items, "value")), "jq -c '.[]'")
             }
             Spread::Values { values, lines } => {
-                let values = if values == 1 { "1 JSON value".to_string() } else { format!("{values} JSON values") };
+                let values = evaltally_core::text::plural(values, "JSON value");
                 (format!("{values} spread over {lines} lines (pretty-printed?)"), "jq -c .")
             }
         };

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use evaltally_core::Diagnostic;
+use evaltally_core::text::plural;
 
 use crate::format::Input;
 
@@ -234,10 +235,6 @@ fn keys(keys: &[String]) -> String {
         list.push(format!("{} more", keys.len() - SHOWN));
     }
     list.join(", ")
-}
-
-fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The name of an XML document's root element, after the declaration, comments,

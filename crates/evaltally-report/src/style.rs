@@ -177,6 +177,4 @@ pub(crate) fn errors(diagnostics: &[evaltally_core::Diagnostic]) -> Vec<&evaltal
 }
 
 /// "1 run" / "3 runs".
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+pub(crate) use evaltally_core::text::plural;

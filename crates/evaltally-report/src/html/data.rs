@@ -439,14 +439,12 @@ fn unjudged(model: &ModelStability) -> Vec<String> {
     let only: Vec<&stability::CategoryStability> = model.categories.iter().filter(|c| c.unscored_tests > 0).collect();
     let n: usize = only.iter().map(|c| c.unscored_tests).sum();
     if n > 0 {
-        let mut named: Vec<String> = only.iter().take(NAMED).map(|c| shown(&c.category)).collect();
-        if only.len() > NAMED {
-            named.push(format!("{} more", only.len() - NAMED));
-        }
-        let (verb, tests) = if n == 1 { ("was", "1 test".to_string()) } else { ("were", format!("{n} tests")) };
+        let named: Vec<String> = only.iter().take(NAMED).map(|c| shown(&c.category)).collect();
+        let verb = if n == 1 { "was" } else { "were" };
         lines.push(format!(
-            "{tests} {verb} not scored in any run ({}), counted as neither pass nor fail",
-            named.join(", ")
+            "{} {verb} not scored in any run ({}), counted as neither pass nor fail",
+            crate::plural(n, "test"),
+            crate::and_more(&named, only.len())
         ));
     }
     lines

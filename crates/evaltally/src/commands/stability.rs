@@ -134,9 +134,7 @@ pub(crate) fn with_reference(
 }
 
 /// "1 test" / "3 tests".
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+pub(crate) use evaltally_core::text::plural;
 
 /// The runs below `paths`; nothing read at all is a usage error (`nothing to VERB in …`),
 /// after the diagnostics that say why.
