@@ -121,6 +121,16 @@ fn bfcl_cases() {
         if let Some((passes, _)) = counts(&report, "acme-7b", "irrelevance") {
             assert!(passes <= 3, "{name}: {passes} irrelevance passes of 3\n{transcript}");
         }
+        // A line of the score file that could not be read may be the failure of any test:
+        // the tests are judged only where the summary's counts show every failure listed.
+        let irrelevance = counts(&report, "acme-7b", "irrelevance");
+        match name.as_str() {
+            "score-line-broken-counts-agree" => assert_eq!(irrelevance, Some((3, 1)), "{name}\n{transcript}"),
+            "failure-line-broken-before-id" | "summary-only" => {
+                assert_eq!(irrelevance, Some((0, 0)), "{name}: judged\n{transcript}");
+            }
+            _ => {}
+        }
         insta::assert_snapshot!(format!("bfcl__{name}"), transcript);
     }
 }

@@ -55,7 +55,8 @@ fn read_into(path: &Path, buf: &mut Vec<u8>) -> std::io::Result<()> {
 ///
 /// * pass: listed in the result file and not among the score file's failures;
 /// * fail: listed among the failures;
-/// * unscored: the result file has no score file (a warning says so).
+/// * unscored: the result file has no score file, or the score file cannot say which
+///   tests failed (a line that may be any test's failure, a summary alone; a warning says so).
 ///
 /// A score file without its result file cannot tell passes from tests that never ran; it
 /// is left out with a warning. Every other problem becomes a diagnostic naming the file
@@ -201,17 +202,20 @@ fn judge(
                 scores::check_summary(&parsed, results, &mut rep);
                 rep.finish(&mut out.diagnostics);
                 run.sources.push(score_path.clone());
-                if parsed.is_summary_only() {
-                    out.diagnostics.push(Diagnostic::warning(
-                        score_path,
-                        "summary-only score file: the summary counts failures but none are listed; tests left unscored",
-                    ));
-                    None
-                } else if parsed.records == 0 {
+                if parsed.records == 0 {
                     // Every line skipped: no test is a pass for want of a failure line.
                     out.diagnostics.push(Diagnostic::error(
                         score_path,
                         "no line of the score file could be read as a summary or a failure; tests left unscored",
+                    ));
+                    None
+                } else if let Some(why) = parsed.passes_unknown(results) {
+                    out.diagnostics.push(Diagnostic::warning(score_path, why));
+                    None
+                } else if parsed.is_summary_only() {
+                    out.diagnostics.push(Diagnostic::warning(
+                        score_path,
+                        "summary-only score file: the summary counts failures but none are listed; tests left unscored",
                     ));
                     None
                 } else {

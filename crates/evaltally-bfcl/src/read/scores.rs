@@ -30,6 +30,10 @@ pub(super) struct Scores<'b> {
     /// Lines read as a summary or a failure (some then set aside, such as a failure of a
     /// test not in the result file): none, and the file says nothing of any test.
     pub(super) records: usize,
+    /// Lines that are not whole JSON, whose id could not be read, and that do not look
+    /// like the summary: failures of tests nobody can name, unless the summary's counts
+    /// show that every failure is listed.
+    pub(super) unread: usize,
 }
 
 /// The id a line starts with as BFCL's writer puts it, first (`{"id": "simple_4", …`): a
@@ -47,7 +51,8 @@ fn leading_id(line: &[u8]) -> Option<&str> {
 /// Reads a score file against the tests of its result file.
 pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>) -> Scores<'b> {
     rep.check_final_newline(buf);
-    let mut out = Scores { summary: None, failures: vec![None; results.len()], failure_count: 0, records: 0 };
+    let mut out =
+        Scores { summary: None, failures: vec![None; results.len()], failure_count: 0, records: 0, unread: 0 };
     let mut failure_line = vec![0u64; results.len()];
     let mut first_record = true;
     for (line_no, line) in lines::split(buf) {
@@ -60,22 +65,26 @@ pub(super) fn read<'b>(buf: &'b [u8], results: &Results, rep: &mut Reporter<'_>)
             Ok(r) => r,
             Err(e) => {
                 // A score file lists failures only: a broken line whose id can be read
-                // still says that test failed, rather than leaving it to pass.
-                let index = leading_id(line).and_then(|id| results.find(id)).filter(|&i| failure_line[i] == 0);
-                match index {
-                    Some(index) => {
-                        rep.bad_line_then(
-                            line_no,
-                            &e,
-                            "summary or failure",
-                            &format!("its id `{}` read: a failure, of no known error type", results.ids.get(index)),
-                        );
-                        failure_line[index] = line_no;
-                        out.failures[index] = Some(Failure { label: None });
-                        out.failure_count += 1;
-                        out.records += 1;
+                // still says that test failed, rather than leaving it to pass. One whose id
+                // cannot be read, or names no test (its id may be what broke), may be any
+                // test's failure (a broken summary aside).
+                let index = leading_id(line).and_then(|id| results.find(id));
+                if let Some(index) = index.filter(|&i| failure_line[i] == 0) {
+                    rep.bad_line_then(
+                        line_no,
+                        &e,
+                        "summary or failure",
+                        &format!("its id `{}` read: a failure, of no known error type", results.ids.get(index)),
+                    );
+                    failure_line[index] = line_no;
+                    out.failures[index] = Some(Failure { label: None });
+                    out.failure_count += 1;
+                    out.records += 1;
+                } else {
+                    rep.bad_line(line_no, &e, "summary or failure");
+                    if index.is_none() && memchr::memmem::find(line, b"\"correct_count\"").is_none() {
+                        out.unread += 1;
                     }
-                    None => rep.bad_line(line_no, &e, "summary or failure"),
                 }
                 continue;
             }
@@ -191,7 +200,9 @@ pub(super) fn check_summary(scores: &Scores<'_>, results: &Results, rep: &mut Re
             format!("summary says total_count {total}, the result file lists {listed} tests"),
         );
     }
+    // With lines that could not be read, `passes_unknown` says what the count shows.
     if let Some(correct) = correct
+        && scores.unread == 0
         && correct != listed.saturating_sub(failed)
         && !(failed == 0 && Some(correct) < total)
     {
@@ -211,5 +222,35 @@ impl Scores<'_> {
     pub(super) fn is_summary_only(&self) -> bool {
         self.failure_count == 0
             && matches!(self.summary, Some(Summary { total: Some(t), correct: Some(c), .. }) if c < t)
+    }
+
+    /// Why no test of the file can be called a pass: lines that could not be read may be
+    /// failures of any of them, and the summary does not show that every failure is listed
+    /// (its `total_count` the tests of the result file, its `correct_count` the tests not
+    /// listed as failures). `None` when there is no such line, or the counts agree.
+    pub(super) fn passes_unknown(&self, results: &Results) -> Option<String> {
+        if self.unread == 0 {
+            return None;
+        }
+        let listed = results.len() as u64;
+        let passes = listed.saturating_sub(self.failure_count as u64);
+        let why = match self.summary {
+            Some(Summary { total: Some(t), correct: Some(c), .. }) if t == listed && c == passes => return None,
+            Some(Summary { correct: Some(c), .. }) if c != passes => {
+                format!(
+                    "the summary does not show that every failure is listed (correct_count {c}, the files give {passes})"
+                )
+            }
+            Some(Summary { total: Some(t), correct: Some(_), .. }) => {
+                format!(
+                    "the summary does not show that every failure is listed (total_count {t}, the result file lists {listed})"
+                )
+            }
+            _ => "no summary counts the failures".to_owned(),
+        };
+        Some(format!(
+            "{} of the score file could not be read, and {why}: which tests passed is unknown; tests left unscored",
+            evaltally_core::text::plural(self.unread, "line")
+        ))
     }
 }

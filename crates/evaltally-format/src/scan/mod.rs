@@ -12,8 +12,10 @@
 //! The scan checks the structure that decides the answer: the line must be one complete
 //! object (balanced brackets, terminated strings, `key: value` members separated by
 //! commas at the top level, nothing after the closing brace), so a line cut short is
-//! rejected with the byte where it went wrong. It does not check every byte of the skipped values
-//! (number syntax, escapes, UTF-8 inside strings): that full check belongs to `validate`.
+//! rejected with the byte where it went wrong, and a word among the object's own values must
+//! be `true`, `false` or `null`. It does not check every byte of the skipped values (number
+//! syntax, escapes, UTF-8 inside strings, words inside nested containers): that full check
+//! belongs to `validate`.
 
 mod skip;
 
@@ -77,33 +79,48 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// Whether `c` can be in a number or `true`/`false`/`null` as the scan skips them.
-fn is_scalar_byte(c: u8) -> bool {
-    matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'a'..=b'z')
+/// Whether `c` can be in a number as the scan skips it: digits, `-`, `+`, `.`, `e` and `E`
+/// (the order of these bytes is `validate`'s to check).
+fn is_number_byte(c: u8) -> bool {
+    matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
 }
 
-/// Skips a number or `true`/`false`/`null`; returns the offset just past it. Sixteen bytes
-/// are classified at once where that many remain (a scalar is short: one step mostly).
+/// Skips a number or `true`/`false`/`null`; returns the offset just past it. A word must
+/// be one of the three, exactly, or the scan fails at its first wrong byte, where
+/// `serde_json` does (`"latency": fast` is not a value). A number's bytes are classified
+/// sixteen at once where that many remain (a number is short: one step mostly).
 #[inline]
 fn skip_scalar(b: &[u8], i: usize) -> Result<usize, ScanError> {
+    let word: &[u8] = match b.get(i) {
+        Some(b't') => b"true",
+        Some(b'f') => b"false",
+        Some(b'n') => b"null",
+        Some(b'-' | b'0'..=b'9') => return Ok(skip_number(b, i)),
+        _ => return Err(ScanError::at(i, "a JSON value")),
+    };
+    match (0..word.len()).find(|&k| b.get(i + k) != Some(&word[k])) {
+        Some(k) => Err(ScanError::at(i + k, "`true`, `false` or `null`")),
+        None => Ok(i + word.len()),
+    }
+}
+
+/// The offset just past the run of number bytes starting at `b[i]` (one at least).
+#[inline]
+fn skip_number(b: &[u8], i: usize) -> usize {
     let mut j = i;
-    let end = loop {
+    loop {
         let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<16>) else {
-            while j < b.len() && is_scalar_byte(b[j]) {
+            while j < b.len() && is_number_byte(b[j]) {
                 j += 1;
             }
-            break j;
+            return j;
         };
-        let others = skip::not_scalar_masks(chunk);
+        let others = skip::not_number_masks(chunk);
         if others != 0 {
-            break j + others.trailing_zeros() as usize;
+            return j + others.trailing_zeros() as usize;
         }
         j += 16;
-    };
-    if end == i {
-        return Err(ScanError::at(i, "a JSON value"));
     }
-    Ok(end)
 }
 
 /// Skips one value starting at `b[i]`; returns the offset just past it.
@@ -532,21 +549,33 @@ mod tests {
         }
     }
 
-    /// Scalars of any length end where a byte walk says, whatever follows them and however
+    /// Numbers of any length end where a byte walk says, whatever follows them and however
     /// near the end of the buffer they are.
     #[test]
-    fn scalars_end_where_a_byte_walk_says() {
-        for len in 0..40 {
-            for tail in [&b","[..], b"}", b" ", b"/", b"\"", b""] {
-                let mut doc: Vec<u8> = (0..len).map(|k| b"-1.5e+9true"[k % 11]).collect();
+    fn numbers_end_where_a_byte_walk_says() {
+        for len in 1..40 {
+            for tail in [&b","[..], b"}", b" ", b"/", b"\"", b"x", b""] {
+                let mut doc: Vec<u8> = (0..len).map(|k| b"-1.5e+9E"[k % 8]).collect();
                 doc.extend_from_slice(tail);
-                let want = doc.iter().position(|&c| !is_scalar_byte(c)).unwrap_or(doc.len());
-                let got = skip_scalar(&doc, 0);
-                if want == 0 {
-                    assert!(got.is_err(), "{len} {tail:?}");
-                } else {
-                    assert_eq!(got, Ok(want), "{len} {tail:?}");
-                }
+                let want = doc.iter().position(|&c| !is_number_byte(c)).unwrap_or(doc.len());
+                assert_eq!(skip_scalar(&doc, 0), Ok(want), "{len} {tail:?}");
+            }
+        }
+    }
+
+    /// A word is `true`, `false` or `null` or the scan fails where `serde_json` does: at
+    /// its first wrong byte, or past its end when something follows it.
+    #[test]
+    fn words_are_checked_where_serde_json_checks_them() {
+        for word in ["true", "false", "null", "fast", "nul", "nulls", "tru", "True", "NaN", "xyz", "+1", ".5", "fals e"]
+        {
+            let line = format!(r#"{{"id": "a", "latency": {word}}}"#);
+            let ours = scan(&line, &["id"]).map_err(|e| e.offset + 1);
+            let serde = serde_json::from_str::<serde_json::Value>(&line).map(|_| ()).map_err(|e| e.column());
+            match (ours, serde) {
+                (Ok(_), Ok(())) => {}
+                (Err(ours), Err(serde)) => assert_eq!(ours, serde, "{line}"),
+                (ours, serde) => panic!("{line}: {ours:?} against {serde:?}"),
             }
         }
     }

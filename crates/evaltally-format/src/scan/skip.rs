@@ -110,14 +110,14 @@ fn first_quote_or_backslash(chunk: &[u8; 16]) -> Option<usize> {
     if hits == 0 { None } else { Some(hits.trailing_zeros() as usize) }
 }
 
-/// Bit `k` is set where byte `k` of `chunk` cannot be in a scalar (see `is_scalar_byte`):
-/// `0-9`, `+`, `-`, `.`, `E` and `a-z` can.
+/// Bit `k` is set where byte `k` of `chunk` cannot be in a number (see `is_number_byte`):
+/// `0-9`, `+`, `-`, `.`, `e` and `E` can.
 #[inline(always)]
 #[allow(clippy::inline_always)]
-pub(super) fn not_scalar_masks(chunk: &[u8; 16]) -> u32 {
+pub(super) fn not_number_masks(chunk: &[u8; 16]) -> u32 {
     let c = Chunk::load(chunk);
-    let scalar = c.within(b'-', b'9').and_not(c.eq(b'/')) | c.eq(b'+') | c.eq(b'E') | c.within(b'a', b'z');
-    !scalar.bits() & 0xFFFF
+    let number = c.within(b'-', b'9').and_not(c.eq(b'/')) | c.eq(b'+') | c.eq(b'e') | c.eq(b'E');
+    !number.bits() & 0xFFFF
 }
 
 /// Bit masks of one 64-byte block: bit `k` is set where byte `k` is that character.
@@ -562,8 +562,8 @@ mod tests {
                     let others = chunk
                         .iter()
                         .enumerate()
-                        .fold(0, |m, (k, &x)| m | u32::from(!super::super::is_scalar_byte(x)) << k);
-                    assert_eq!(not_scalar_masks(&chunk), others, "{c:#x} at {pos} among {fill:#x}");
+                        .fold(0, |m, (k, &x)| m | u32::from(!super::super::is_number_byte(x)) << k);
+                    assert_eq!(not_number_masks(&chunk), others, "{c:#x} at {pos} among {fill:#x}");
                 }
             }
         }
