@@ -216,7 +216,7 @@ pub struct TestStability {
     /// Wilson 95% interval of its pass rate.
     pub wilson: [f64; 2],
     /// One character per run of the category, in run order: `P` pass, `F` fail, `E` errored,
-    /// `-` not run.
+    /// `-` not run or not scored.
     pub outcomes: String,
 }
 
