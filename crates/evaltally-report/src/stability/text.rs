@@ -208,6 +208,12 @@ fn row(out: &mut String, name: &str, runs: &str, c: Counts, cols: Columns, bold:
     }
 }
 
+/// What `-` stands for in the model's outcome strings: a run that did not list the test,
+/// or, where some run left a test unscored, that too.
+fn dash(model: &ModelStability) -> &'static str {
+    if model.overall.with_unscored > 0 { "not run or not scored" } else { "not run" }
+}
+
 /// The tests that errored in most runs, up to [`super::SHOWN_ERRORED`], with how many runs
 /// judged each.
 fn errored_tests(out: &mut String, model: &ModelStability) {
@@ -217,8 +223,9 @@ fn errored_tests(out: &mut String, model: &ModelStability) {
     }
     let _ = writeln!(
         out,
-        "\n  {} errored in most runs (P pass, F fail, E errored, - not run; runs in the order above):",
-        plural(tests.len(), "test")
+        "\n  {} errored in most runs (P pass, F fail, E errored, - {}; runs in the order above):",
+        plural(tests.len(), "test"),
+        dash(model)
     );
     let shown = &tests[..tests.len().min(super::SHOWN_ERRORED)];
     let id_w = shown.iter().map(|(_, t)| width_of(&t.id)).max().unwrap_or(0).max("test".len());
@@ -308,8 +315,7 @@ fn top_flaky_table(out: &mut String, model: &ModelStability, n: usize) {
         return;
     }
     let errored = if model.overall.with_errors > 0 { "E errored, " } else { "" };
-    let not_run = if model.overall.with_unscored > 0 { "not run or not scored" } else { "not run" };
-    let legend = format!("P pass, F fail, {errored}- {not_run}");
+    let legend = format!("P pass, F fail, {errored}- {}", dash(model));
     let _ = writeln!(out, "\n  flaky tests, least stable first ({legend}; runs in the order above):");
     let id_w = top.iter().map(|t| width_of(&t.test.id)).max().unwrap_or(0).max("test".len());
     let cat_w = top.iter().map(|t| width_of(t.category)).max().unwrap_or(0).max("category".len());
@@ -347,6 +353,29 @@ mod tests {
             run.push(&format!("t{i}"), *outcome, None);
         }
         run
+    }
+
+    /// `-` in an outcome string is a run that did not list the test, or one that left it
+    /// unscored: the legends of both lists of tests say so when some run did.
+    #[test]
+    fn the_dash_is_said_to_be_unscored_too_where_a_run_left_a_test_unscored() {
+        use Outcome::{Errored, Fail, Pass, Unscored};
+        // t0 errored in most runs, unscored in one; t1 flips.
+        let runs = vec![
+            run("r1", "m", &[Errored, Pass]),
+            run("r2", "m", &[Errored, Fail]),
+            run("r3", "m", &[Unscored, Pass]),
+            run("r4", "m", &[Pass, Fail]),
+        ];
+        let options = Options { style: Style::plain(), top_flaky: None, detail: false };
+        let out = text(&stability::analyze(&runs), options);
+        assert!(out.contains("errored in most runs (P pass, F fail, E errored, - not run or not scored;"), "{out}");
+        assert!(
+            out.contains("flaky tests, least stable first (P pass, F fail, E errored, - not run or not scored;"),
+            "{out}"
+        );
+        let out = text(&stability::analyze(&[runs[0].clone(), runs[1].clone(), runs[3].clone()]), options);
+        assert!(out.contains("errored in most runs (P pass, F fail, E errored, - not run;"), "{out}");
     }
 
     #[test]
