@@ -129,21 +129,32 @@ pub fn pair_records(pair: &FilePair, scratch: &mut Scratch, diags: &mut Vec<Diag
 /// What [`read_pair`](crate::read_pair) gives for `pair` and the pair's test records
 /// ([`pair_records`]), from one reading of its files and one scan of each line.
 pub fn pair_run_and_records(pair: &FilePair, scratch: &mut Scratch) -> (PairOutcome, Vec<TestRecord>) {
-    let read = read_pair_with_numbers(pair, scratch);
+    let mut read = read_pair_with_numbers(pair, scratch);
     let tests = match &read.run {
-        Some(run) => tests_of(pair, run, scratch),
+        Some(run) => tests_of(pair, run, scratch, &mut read.diagnostics),
         None => Vec::new(),
     };
     (read, tests)
 }
 
-fn tests_of(pair: &FilePair, run: &evaltally_core::CategoryRun, scratch: &Scratch) -> Vec<TestRecord> {
+fn tests_of(
+    pair: &FilePair,
+    run: &evaltally_core::CategoryRun,
+    scratch: &Scratch,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<TestRecord> {
     // `read_pair` left the files' contents in the scratch buffers (each file is read once)
     // and each test's numbers beside its id.
     let messages = if pair.score.is_some() { failure_messages(scratch.score_bytes()) } else { HashMap::default() };
-    run.tests()
+    let mut not_counts: (usize, Option<(String, &str)>) = (0, None);
+    let tests = run
+        .tests()
         .map(|t| {
-            let Numbers { latency, input, output } = scratch.numbers_of(t.id);
+            let Numbers { latency, input, output, not_a_count } = scratch.numbers_of(t.id);
+            if let Some(key) = not_a_count {
+                not_counts.0 += 1;
+                not_counts.1.get_or_insert_with(|| (t.id.to_string(), key));
+            }
             TestRecord {
                 id: t.id.to_string(),
                 category: pair.category.clone(),
@@ -156,7 +167,19 @@ fn tests_of(pair: &FilePair, run: &evaltally_core::CategoryRun, scratch: &Scratc
                 cost_usd: None,
             }
         })
-        .collect()
+        .collect();
+    if let (n, Some((id, key))) = not_counts
+        && let Some(path) = &pair.result
+    {
+        diags.push(Diagnostic::warning(
+            path,
+            format!(
+                "{} a token count that is no count (negative, or past 2^64; first: `{id}`'s `{key}`): left out of the token sums",
+                if n == 1 { "1 test has".to_string() } else { format!("{n} tests have") }
+            ),
+        ));
+    }
+    tests
 }
 
 /// The run's tests, one record per model, models in name order.

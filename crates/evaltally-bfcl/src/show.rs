@@ -92,8 +92,8 @@ pub fn show(pair: &FilePair, id: &str) -> Result<Option<TestDetail>, Diagnostic>
     d.answer = line.get("result").cloned();
     d.inference_error =
         line.get("result").and_then(Value::as_str).is_some_and(|s| s.starts_with("Error during inference"));
-    d.input_tokens = line.get("input_token_count").and_then(sum).map(to_count);
-    d.output_tokens = line.get("output_token_count").and_then(sum).map(to_count);
+    d.input_tokens = line.get("input_token_count").and_then(sum).and_then(to_count);
+    d.output_tokens = line.get("output_token_count").and_then(sum).and_then(to_count);
     d.latency_seconds = line.get("latency").and_then(sum);
     if d.inference_error {
         d.error_message = line.get("result").and_then(Value::as_str).map(str::to_string);
@@ -212,10 +212,13 @@ pub(crate) fn sum(v: &Value) -> Option<f64> {
     }
 }
 
-pub(crate) fn to_count(x: f64) -> u64 {
+/// A token count from the sum of a line's numbers: `None` where no count can be (negative,
+/// not a number, or past `u64`), which is left out of the sums and said.
+pub(crate) fn to_count(x: f64) -> Option<u64> {
+    let n = x.round();
+    // 2^64, the first value past `u64::MAX`.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let n = x.max(0.0).round() as u64;
-    n
+    (0.0..18_446_744_073_709_551_616.0).contains(&n).then_some(n as u64)
 }
 
 #[cfg(test)]

@@ -205,8 +205,12 @@ pub fn text(details: &[TestDetail], focus: Option<&str>, style: Style) -> String
     );
     for (d, run) in details.iter().zip(&names) {
         let tokens = match (d.input_tokens, d.output_tokens) {
-            (Some(i), Some(o)) => format!("{i}/{o}"),
-            _ => "-".to_string(),
+            (None, None) => "-".to_string(),
+            (i, o) => format!(
+                "{}/{}",
+                i.map_or("-".to_string(), |i| i.to_string()),
+                o.map_or("-".to_string(), |o| o.to_string())
+            ),
         };
         let latency = d.latency_seconds.map_or("-".to_string(), |s| format!("{s:.2} s"));
         // Pad before colouring so escape codes do not break the columns.

@@ -135,6 +135,37 @@ fn bfcl_cases() {
     }
 }
 
+/// A token count no count can be (negative, past 2^64) is left out of `cost`'s sums and
+/// said once per file, where it was 0 or 18,446,744,073,709,551,615 tokens in silence.
+#[test]
+fn a_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
+    for case in ["negative-token-count", "number-beyond-i64"] {
+        let dir = prepare("bfcl", Some(&testdata("malformed/bfcl").join(case)));
+        let cost = evaltally_in(dir.path(), &["cost", "run", "--format", "json"], &[]);
+        assert_well_behaved(case, &cost);
+        assert!(
+            cost.stderr.contains(
+                "BFCL_v4_irrelevance_result.json: warning: 1 test has a token count that is no count \
+                 (negative, or past 2^64; first: `irrelevance_0`'s `input_token_count`): left out of the token sums"
+            ),
+            "{case}: {}",
+            cost.stderr
+        );
+        // The base's nine other tests give 120 input tokens each.
+        let report: serde_json::Value = serde_json::from_str(&cost.stdout).unwrap();
+        let model = &report["models"][0];
+        assert_eq!(model["input_tokens"], 9 * 120, "{case}: {model}");
+        // `show` gives the count it has beside the one it left out.
+        let show = evaltally_in(dir.path(), &["show", "run", "irrelevance_0"], &[]);
+        assert_well_behaved(case, &show);
+        assert!(
+            show.stdout.contains("  run  passed                         -/18     0.42 s\n"),
+            "{case}: {}",
+            show.stdout
+        );
+    }
+}
+
 /// The formats whose cases are a broken file (or run folder) beside the base's good one,
 /// with the model of the good one: its analysis must not change.
 const DOCUMENT_FORMATS: [(&str, &str); 11] = [

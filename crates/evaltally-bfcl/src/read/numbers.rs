@@ -13,15 +13,27 @@ pub(crate) struct Numbers {
     pub(crate) latency: Option<f64>,
     pub(crate) input: Option<u64>,
     pub(crate) output: Option<u64>,
+    /// The key of a token count the line gives that no count can be (negative, or past
+    /// `u64`): left out of the counts above, for the reader to say.
+    pub(crate) not_a_count: Option<&'static str>,
 }
 
 impl Numbers {
     /// From the raw `latency`, `input_token_count` and `output_token_count` values.
     pub(crate) fn from_raw(raw: RawNumbers<'_>) -> Self {
+        let (input, output) = (raw[1].and_then(sum), raw[2].and_then(sum));
+        let odd = |x: Option<f64>| x.is_some_and(|x| crate::show::to_count(x).is_none());
         Self {
             latency: raw[0].and_then(sum),
-            input: raw[1].and_then(sum).map(crate::show::to_count),
-            output: raw[2].and_then(sum).map(crate::show::to_count),
+            input: input.and_then(crate::show::to_count),
+            output: output.and_then(crate::show::to_count),
+            not_a_count: if odd(input) {
+                Some("input_token_count")
+            } else if odd(output) {
+                Some("output_token_count")
+            } else {
+                None
+            },
         }
     }
 }
@@ -100,7 +112,24 @@ impl<'de> serde::de::Visitor<'de> for SumVisitor {
 
 #[cfg(test)]
 mod tests {
-    use super::sum;
+    use super::{Numbers, sum};
+
+    /// A token count no count can be is left out and named; a latency is left as it is.
+    #[test]
+    fn token_counts_that_are_no_counts_are_left_out_and_named() {
+        let numbers = |input: &str, output: &str| {
+            let n = Numbers::from_raw([Some(b"0.5".as_slice()), Some(input.as_bytes()), Some(output.as_bytes())]);
+            (n.input, n.output, n.not_a_count)
+        };
+        assert_eq!(numbers("12", "[3, 4]"), (Some(12), Some(7), None));
+        assert_eq!(numbers("-5", "3"), (None, Some(3), Some("input_token_count")));
+        assert_eq!(numbers("99999999999999999999999", "3"), (None, Some(3), Some("input_token_count")));
+        assert_eq!(
+            numbers("10000000000000000000", "[1, -2]"),
+            (Some(10_000_000_000_000_000_000), None, Some("output_token_count"))
+        );
+        assert_eq!(numbers("\"12\"", "null"), (None, None, None));
+    }
 
     /// What the records read before: an integer as it is, else the value parsed by
     /// `serde_json` and summed.
