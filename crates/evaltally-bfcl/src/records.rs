@@ -174,8 +174,9 @@ fn tests_of(
         diags.push(Diagnostic::warning(
             path,
             format!(
-                "{} a token count that is no count (negative, or past 2^64; first: `{id}`'s `{key}`): left out of the token sums",
-                if n == 1 { "1 test has".to_string() } else { format!("{n} tests have") }
+                "{} {} a token count that is no count (negative, or past 2^64; first: `{id}`'s `{key}`): left out of the token sums",
+                evaltally_core::text::plural(n, "test"),
+                if n == 1 { "has" } else { "have" }
             ),
         ));
     }

@@ -21,15 +21,16 @@ pub(crate) struct Numbers {
 impl Numbers {
     /// From the raw `latency`, `input_token_count` and `output_token_count` values.
     pub(crate) fn from_raw(raw: RawNumbers<'_>) -> Self {
-        let (input, output) = (raw[1].and_then(sum), raw[2].and_then(sum));
-        let odd = |x: Option<f64>| x.is_some_and(|x| crate::show::to_count(x).is_none());
+        // `Some(None)`: the line gives a number, and no count can be it.
+        let count = |raw: Option<&[u8]>| raw.and_then(sum).map(crate::show::to_count);
+        let (input, output) = (count(raw[1]), count(raw[2]));
         Self {
             latency: raw[0].and_then(sum),
-            input: input.and_then(crate::show::to_count),
-            output: output.and_then(crate::show::to_count),
-            not_a_count: if odd(input) {
+            input: input.flatten(),
+            output: output.flatten(),
+            not_a_count: if input == Some(None) {
                 Some("input_token_count")
-            } else if odd(output) {
+            } else if output == Some(None) {
                 Some("output_token_count")
             } else {
                 None

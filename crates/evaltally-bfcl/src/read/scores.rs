@@ -234,20 +234,20 @@ impl Scores<'_> {
         }
         let listed = results.len() as u64;
         let passes = listed.saturating_sub(self.failure_count as u64);
-        let why = match self.summary {
+        let disagreement = match self.summary {
             Some(Summary { total: Some(t), correct: Some(c), .. }) if t == listed && c == passes => return None,
             Some(Summary { correct: Some(c), .. }) if c != passes => {
-                format!(
-                    "the summary does not show that every failure is listed (correct_count {c}, the files give {passes})"
-                )
+                Some(format!("correct_count {c}, the files give {passes}"))
             }
             Some(Summary { total: Some(t), correct: Some(_), .. }) => {
-                format!(
-                    "the summary does not show that every failure is listed (total_count {t}, the result file lists {listed})"
-                )
+                Some(format!("total_count {t}, the result file lists {listed}"))
             }
-            _ => "no summary counts the failures".to_owned(),
+            _ => None,
         };
+        let why = disagreement.map_or_else(
+            || "no summary counts the failures".to_owned(),
+            |d| format!("the summary does not show that every failure is listed ({d})"),
+        );
         Some(format!(
             "{} of the score file could not be read, and {why}: which tests passed is unknown; tests left unscored",
             evaltally_core::text::plural(self.unread, "line")
