@@ -293,27 +293,66 @@ impl std::error::Error for Diagnostic {}
 /// assert_eq!(kind(Severity::Note, "not read: `a.json` line 3"), "note: not read: `…` line N");
 /// ```
 pub fn kind(severity: Severity, message: &str) -> String {
-    let mut out = String::with_capacity(message.len() + 10);
+    shown_kind(severity, &[message])
+}
+
+/// What varies in a message from one problem of its kind to the next ([`kind`]): a run of
+/// digits, or text between backticks (the backticks with it).
+#[derive(Clone, Copy, PartialEq)]
+enum Part<'a> {
+    Fixed(char),
+    Digits(&'a str),
+    Quoted(&'a str),
+}
+
+/// `message` cut into [`Part`]s; an unclosed backtick quotes the rest.
+fn parts(message: &str) -> impl Iterator<Item = Part<'_>> {
+    let mut rest = message;
+    std::iter::from_fn(move || {
+        let c = rest.chars().next()?;
+        let len = if c == '`' {
+            rest[1..].find('`').map_or(rest.len(), |end| end + 2)
+        } else if c.is_ascii_digit() {
+            rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())
+        } else {
+            let (part, after) = (Part::Fixed(c), &rest[c.len_utf8()..]);
+            rest = after;
+            return Some(part);
+        };
+        let (part, after) = rest.split_at(len);
+        rest = after;
+        Some(if c == '`' { Part::Quoted(part) } else { Part::Digits(part) })
+    })
+}
+
+/// The kind of `messages` (all of one [`kind`]) as people read it: the severity and the
+/// first message, with what differs among them masked as [`kind`] masks it (`` `…` ``, `N`)
+/// and what they share kept, so "ISO 8601" stays as it is where every message says it.
+///
+/// ```
+/// use evaltally_core::{Severity, diag::shown_kind};
+/// let said = ["ISO 8601 expected at line 3, found `x`", "ISO 8601 expected at line 9, found `x`"];
+/// assert_eq!(shown_kind(Severity::Warning, &said), "warning: ISO 8601 expected at line N, found `x`");
+/// ```
+pub fn shown_kind(severity: Severity, messages: &[&str]) -> String {
+    let first = messages.first().copied().unwrap_or_default();
+    let mut others: Vec<_> = messages.iter().skip(1).map(|m| parts(m)).collect();
+    let mut out = String::with_capacity(first.len() + 10);
     out.push_str(severity.word());
     out.push_str(": ");
-    let mut quoted = false;
-    let mut digits = false;
-    for c in message.chars() {
-        if c == '`' {
-            if !quoted {
-                out.push_str("`…`");
-            }
-            quoted = !quoted;
-            digits = false;
-        } else if quoted {
-        } else if c.is_ascii_digit() {
-            if !digits {
-                out.push('N');
-            }
-            digits = true;
-        } else {
-            digits = false;
-            out.push(c);
+    for part in parts(first) {
+        // Every message of one kind has the same parts but for what varies; one that does
+        // not (not of this kind) masks the rest.
+        // Every other message moves on by one part, whatever the one before found.
+        let mut shared = true;
+        for other in &mut others {
+            shared &= other.next() == Some(part);
+        }
+        match part {
+            Part::Fixed(c) => out.push(c),
+            Part::Digits(d) | Part::Quoted(d) if shared && messages.len() > 1 => out.push_str(d),
+            Part::Digits(_) => out.push('N'),
+            Part::Quoted(_) => out.push_str("`…`"),
         }
     }
     out

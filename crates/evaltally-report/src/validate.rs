@@ -6,9 +6,10 @@
 use std::fmt::Write as _;
 
 use evaltally_analyzer::validate::FileValidation;
-use evaltally_core::Finding;
+use evaltally_core::diag::shown_kind;
 use evaltally_core::schema::SchemaId;
 use evaltally_core::text::printable;
+use evaltally_core::{Finding, Severity};
 use serde::Serialize;
 
 use crate::Style;
@@ -98,29 +99,33 @@ const LISTED_PER_KIND: usize = 5;
 /// (facts left out), each kind's rest counted in one line after them.
 fn file_findings(out: &mut String, f: &FileValidation, every: bool) {
     use evaltally_core::Severity::Info;
-    let mut kinds: Vec<(String, usize)> = Vec::new();
+    // Each kind, its severity and the messages of its findings.
+    let mut kinds: Vec<(String, Severity, Vec<&str>)> = Vec::new();
     for finding in f.findings.iter().filter(|x| every || x.severity != Info) {
         if !every {
             let kind = finding.kind();
-            let at = kinds.iter().position(|(k, _)| *k == kind).unwrap_or_else(|| {
-                kinds.push((kind, 0));
+            let at = kinds.iter().position(|(k, ..)| *k == kind).unwrap_or_else(|| {
+                kinds.push((kind, finding.severity, Vec::new()));
                 kinds.len() - 1
             });
-            let seen = &mut kinds[at].1;
-            *seen += 1;
-            if *seen > LISTED_PER_KIND {
+            let said = &mut kinds[at].2;
+            said.push(&finding.message);
+            if said.len() > LISTED_PER_KIND {
                 continue;
             }
         }
         let _ = writeln!(out, "  {finding}");
     }
-    for (kind, n) in kinds.iter().filter(|(_, n)| *n > LISTED_PER_KIND) {
-        // `error: what`: the severity's plural, then what the kind says.
-        let (severity, what) = kind.split_once(": ").unwrap_or(("finding", kind));
+    for (_, severity, said) in kinds.iter().filter(|(.., said)| said.len() > LISTED_PER_KIND) {
+        // `error: what`: the severity's plural, then what the kind says, with what its
+        // findings share kept.
+        let shown = shown_kind(*severity, said);
+        let what = shown.split_once(": ").map_or(shown.as_str(), |(_, what)| what);
         let _ = writeln!(
             out,
-            "  … {} more {severity}s of this kind: {} (--verbose lists every one)",
-            n - LISTED_PER_KIND,
+            "  … {} more {}s of this kind: {} (--verbose lists every one)",
+            said.len() - LISTED_PER_KIND,
+            severity.word(),
             printable(what)
         );
     }
