@@ -3,7 +3,8 @@
 //! SF-Bench and SWE-bench reports, gstack results with gstack's own validator, JUnit
 //! reports).
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use evaltally_cache::Cache;
 use evaltally_core::Diagnostic;
@@ -81,20 +82,41 @@ pub fn validate_cached(
         let path = d.path.clone();
         FileValidation::new(&path, label, vec![evaltally_core::Finding::from_diagnostic(d, "$")])
     }));
-    // A file read beside another (a HELM run spec) is checked with it, not reported alone.
-    if files.iter().any(|f| f.notes().next().is_some()) {
-        let beside: std::collections::HashSet<PathBuf> = found
-            .units
-            .iter()
-            .flat_map(|u| {
-                let own = u.source().map(std::path::Path::to_path_buf);
-                u.inputs().into_iter().filter(move |p| Some(p) != own.as_ref())
-            })
-            .collect();
-        let only_notes = |f: &evaltally_format::FileValidation| {
-            !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == evaltally_core::Severity::Note)
-        };
-        files.retain(|f| !(beside.contains(&f.path) && only_notes(f)));
+    if !files.iter().any(|f| f.format == "unknown" || f.notes().next().is_some()) {
+        return Ok(Validated { files, diagnostics });
     }
+    // Files read beside another (a HELM run spec, a lighteval results file), each with the
+    // file it is read beside, when the unit is one file.
+    let mut beside: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
+    for u in &found.units {
+        let own = u.source();
+        for input in u.inputs() {
+            if Some(input.as_path()) != own {
+                beside.insert(input, own.map(Path::to_path_buf));
+            }
+        }
+    }
+    // One that no format could read (a broken lighteval results file) is of the format of
+    // the file it is read beside.
+    let format_of: HashMap<&Path, &str> =
+        files.iter().filter(|f| f.format != "unknown").map(|f| (f.path.as_path(), f.format.as_str())).collect();
+    let found: Vec<Option<String>> = files
+        .iter()
+        .map(|f| {
+            let by = beside.get(&f.path)?.as_deref()?;
+            let format = format_of.get(by)?;
+            (f.format == "unknown").then(|| (*format).to_string())
+        })
+        .collect();
+    for (f, format) in files.iter_mut().zip(found) {
+        if let Some(format) = format {
+            f.format = format;
+        }
+    }
+    // A file read beside another is checked with it, not reported alone.
+    let only_notes = |f: &evaltally_format::FileValidation| {
+        !f.findings.is_empty() && f.findings.iter().all(|x| x.severity == evaltally_core::Severity::Note)
+    };
+    files.retain(|f| !(beside.contains_key(&f.path) && only_notes(f)));
     Ok(Validated { files, diagnostics })
 }

@@ -116,6 +116,27 @@ fn as_lighteval_reads_the_details_and_skips_the_results() {
     assert!(alone.stderr.contains("skipped: lighteval's aggregate results"), "{}", alone.stderr);
 }
 
+/// A results file cut short is an error of lighteval's file, not of a file no format knows:
+/// it is read beside the details files of its run.
+#[test]
+fn a_broken_results_file_is_lighteval_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("lighteval");
+    evaltally_testkit::copy_folder(&testdata("lighteval"), &copy);
+    let results = copy.join("results/acme/big-70b/results_2025-10-01T10-30-00.500000.json");
+    let text = std::fs::read(&results).unwrap();
+    std::fs::write(&results, &text[..text.len() / 2]).unwrap();
+
+    let run = evaltally_in(dir.path(), &["validate", "lighteval"], &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let line = run.stdout.lines().find(|l| l.contains("results_2025-10-01T10-30-00.500000.json: ")).unwrap();
+    assert!(line.ends_with(": INVALID (lighteval)"), "{}", run.stdout);
+    let json = evaltally_in(dir.path(), &["validate", "lighteval", "--format", "json"], &[]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let file = doc["files"].as_array().unwrap().iter().find(|f| f["path"].as_str().unwrap().ends_with("500000.json"));
+    assert_eq!(file.unwrap()["format"], "lighteval", "{doc}");
+}
+
 /// A file cut short, one without metrics and one that is not Parquet: errors that name the
 /// file, the rest of the folder still read, no panic.
 #[test]
