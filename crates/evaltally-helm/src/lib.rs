@@ -280,7 +280,38 @@ fn checked(path: &Path, entries: Vec<Value>, diagnostics: &mut Vec<Diagnostic>) 
         }
         diagnostics.extend(warnings.into_iter().map(|w| Diagnostic::warning(path, format!("[{i}]: {w}"))));
     }
+    say_not_counts(path, &out, diagnostics);
     out
+}
+
+/// 2^64, the first mean past every token count.
+const PAST_COUNTS: f64 = 18_446_744_073_709_551_616.0;
+
+/// Whether a stat's mean is there but no token count can be it: negative, past 2^64, or
+/// not finite.
+pub(crate) fn not_a_count(mean: Option<f64>) -> bool {
+    mean.is_some_and(|m| !(0.0..PAST_COUNTS).contains(&m))
+}
+
+/// Says once for the file how many instances have a token count that is no count, and the
+/// first: `export`, `cost` and `show` leave it out.
+fn say_not_counts(path: &Path, instances: &[Instance], diagnostics: &mut Vec<Diagnostic>) {
+    // The output's count is `num_completion_tokens` only where `num_output_tokens` is not.
+    let not_counts = |t: &Instance| {
+        let output = if t.stat("num_output_tokens").is_some() { "num_output_tokens" } else { "num_completion_tokens" };
+        ["num_prompt_tokens", output].into_iter().find(|name| not_a_count(t.stat(name)))
+    };
+    let n = instances.iter().filter(|t| not_counts(t).is_some()).count();
+    let Some((t, name)) = instances.iter().find_map(|t| not_counts(t).map(|name| (t, name))) else { return };
+    diagnostics.push(Diagnostic::warning(
+        path,
+        format!(
+            "{} {} a token count that is no count (negative, or past 2^64; first: `{}`'s `{name}`): left out of the token sums",
+            evaltally_core::text::plural(n, "instance"),
+            if n == 1 { "has" } else { "have" },
+            evaltally_core::text::printable(&t.id)
+        ),
+    ));
 }
 
 /// Adds entry `i`'s stats to its instance, noting the judging metrics' means.

@@ -10,10 +10,11 @@ use serde_json::{Map, Value};
 
 use crate::{FORMAT, Instance, RunSpec, instances, run_name, scenario_state_file, stat_name};
 
-/// A token count from a stat's mean (HELM writes them as floats).
+/// A token count from a stat's mean (HELM writes them as floats); `None` for a mean that is
+/// no count (said when the file is read: [`crate::not_a_count`]).
 fn tokens(mean: Option<f64>) -> Option<u64> {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    mean.filter(|m| m.is_finite() && *m >= 0.0).map(|m| m.round() as u64)
+    mean.filter(|m| !crate::not_a_count(Some(*m))).map(|m| m.round() as u64)
 }
 
 /// Why a judged instance failed (`exact_match = 0, pass needs 1`), or that nothing judged it.

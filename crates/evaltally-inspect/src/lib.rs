@@ -58,6 +58,20 @@ pub(crate) fn checked(
         )),
         Some(samples) => log.samples = Some(unique(&mut reader, samples)),
     }
+    let not_counts: Vec<&log::Sample> = log.samples.iter().flatten().filter(|s| s.not_a_count.is_some()).collect();
+    if let (Some(first), n) = (not_counts.first(), not_counts.len()) {
+        reader.diagnostics.push(Diagnostic::warning(
+            path,
+            format!(
+                "{} {} a token count that is no count (negative, a fraction, or past 2^64; first: sample {} epoch {}'s `{}`): left out of the token sums",
+                evaltally_core::text::plural(n, "sample"),
+                if n == 1 { "has" } else { "have" },
+                evaltally_core::text::printable(&first.id),
+                first.epoch,
+                first.not_a_count.unwrap_or_default()
+            ),
+        ));
+    }
     let unknown = reader.keys.map(KeyCheck::findings).unwrap_or_default();
     Ok((log, reader.diagnostics, unknown))
 }

@@ -38,6 +38,9 @@ pub(crate) struct Sample {
     pub(crate) error: Option<String>,
     pub(crate) input_tokens: Option<u64>,
     pub(crate) output_tokens: Option<u64>,
+    /// The first of `input_tokens` and `output_tokens` whose value is no count (negative, a
+    /// fraction, past 2^64); its count is `None`.
+    pub(crate) not_a_count: Option<&'static str>,
     pub(crate) total_time: Option<f64>,
 }
 
@@ -203,7 +206,7 @@ fn read_json(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
     let doc: JsonLog<'_> = serde_json::from_slice(bytes).map_err(|e| reader.syntax(None, &e))?;
     reader.note_keys(None, bytes);
     let mut log = header_log(reader, None, doc.eval.as_ref(), doc.results.as_ref())?;
-    log.usage = usage_of(doc.stats.as_ref());
+    log.usage = usage_of(reader, None, doc.stats.as_ref());
     log.samples = doc.samples.map(|raw| {
         let mut samples = Vec::with_capacity(raw.len());
         for (i, r) in raw.iter().enumerate() {
@@ -277,19 +280,41 @@ fn header_log(
 }
 
 /// Each model's tokens over the log, from the header's `stats.model_usage`
-/// (`{model: {input_tokens, output_tokens, …}}`), in the order given.
-fn usage_of(stats: Option<&Value>) -> Vec<evaltally_core::ModelCost> {
+/// (`{model: {input_tokens, output_tokens, …}}`), in the order given. A value that is no
+/// count is left out, said once.
+fn usage_of(reader: &mut Reader<'_>, member: Option<&str>, stats: Option<&Value>) -> Vec<evaltally_core::ModelCost> {
     let Some(models) = stats.and_then(|s| s.get("model_usage")).and_then(Value::as_object) else { return Vec::new() };
-    models
+    let mut first_not_a_count: Option<(&str, &str)> = None;
+    let usage = models
         .iter()
-        .map(|(model, u)| evaltally_core::ModelCost {
-            model: model.clone(),
-            input_tokens: u.get("input_tokens").and_then(Value::as_u64),
-            output_tokens: u.get("output_tokens").and_then(Value::as_u64),
-            ..evaltally_core::ModelCost::default()
+        .map(|(model, u)| {
+            let mut count = |key: &'static str| match token_count(u.get(key)) {
+                Tokens::Count(n) => Some(n),
+                Tokens::Absent => None,
+                Tokens::NotACount => {
+                    first_not_a_count.get_or_insert((model, key));
+                    None
+                }
+            };
+            evaltally_core::ModelCost {
+                model: model.clone(),
+                input_tokens: count("input_tokens"),
+                output_tokens: count("output_tokens"),
+                ..evaltally_core::ModelCost::default()
+            }
         })
         .filter(|c| c.input_tokens.is_some() || c.output_tokens.is_some())
-        .collect()
+        .collect();
+    if let Some((model, key)) = first_not_a_count {
+        reader.warn(
+            member,
+            format!(
+                "`stats.model_usage` gives `{}`'s `{key}` as no count (negative, a fraction, or past 2^64): left out of the token sums",
+                evaltally_core::text::printable(model)
+            ),
+        );
+    }
+    usage
 }
 
 /// A sample from its JSON text; `None` (with an error naming it) when it cannot be read.
@@ -350,21 +375,69 @@ fn sample(reader: &mut Reader<'_>, member: Option<&str>, name: &str, text: &str)
         Some(Value::String(e)) => Some(e.clone()),
         Some(e) => Some(e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_string)),
     };
+    let input = usage(s.model_usage.as_ref(), "input_tokens");
+    let output = usage(s.model_usage.as_ref(), "output_tokens");
     Some(Sample {
         id,
         epoch,
         scores,
         error,
-        input_tokens: usage(s.model_usage.as_ref(), "input_tokens"),
-        output_tokens: usage(s.model_usage.as_ref(), "output_tokens"),
+        input_tokens: input.count(),
+        output_tokens: output.count(),
+        not_a_count: [(input, "input_tokens"), (output, "output_tokens")]
+            .into_iter()
+            .find_map(|(t, key)| matches!(t, Tokens::NotACount).then_some(key)),
         total_time: seconds(s.total_time.as_ref()),
     })
 }
 
+/// A token count as read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Tokens {
+    /// Absent or `null`.
+    Absent,
+    Count(u64),
+    /// A value no token count can be: negative, a fraction, past 2^64, not a number.
+    NotACount,
+}
+
+impl Tokens {
+    /// The count, when there is one.
+    pub(crate) fn count(self) -> Option<u64> {
+        match self {
+            Tokens::Count(n) => Some(n),
+            Tokens::Absent | Tokens::NotACount => None,
+        }
+    }
+}
+
+/// `value` as a token count.
+fn token_count(value: Option<&Value>) -> Tokens {
+    match value {
+        None | Some(Value::Null) => Tokens::Absent,
+        Some(v) => v.as_u64().map_or(Tokens::NotACount, Tokens::Count),
+    }
+}
+
 /// A token count of a sample's `model_usage` (`{model: {input_tokens, …}}`), summed over its
-/// models; `None` unless every model gives it.
-pub(crate) fn usage(model_usage: Option<&Value>, key: &str) -> Option<u64> {
-    model_usage?.as_object()?.values().map(|u| u.get(key).and_then(Value::as_u64)).sum()
+/// models: absent unless every model gives it, no count when one model's is none (or the sum
+/// passes 2^64).
+pub(crate) fn usage(model_usage: Option<&Value>, key: &str) -> Tokens {
+    let Some(models) = model_usage.and_then(Value::as_object) else { return Tokens::Absent };
+    let mut sum = Some(0_u64);
+    let mut absent = models.is_empty();
+    for u in models.values() {
+        match token_count(u.get(key)) {
+            Tokens::NotACount => return Tokens::NotACount,
+            Tokens::Absent => absent = true,
+            Tokens::Count(n) => sum = sum.and_then(|s| s.checked_add(n)),
+        }
+    }
+    match sum {
+        None => Tokens::NotACount,
+        Some(_) if absent => Tokens::Absent,
+        Some(n) => Tokens::Count(n),
+    }
 }
 
 /// A sample's `total_time`, when a finite number of seconds.
@@ -491,7 +564,7 @@ fn read_eval(reader: &mut Reader<'_>, bytes: &[u8]) -> Result<Log, Diagnostic> {
             .unwrap_or_else(|| Diagnostic::error(reader.path, format!("{header_name}: cannot be read")))
     })?;
     let mut log = header_log(reader, Some(header_name), header.eval.as_ref(), header.results.as_ref())?;
-    log.usage = usage_of(header.stats.as_ref());
+    log.usage = usage_of(reader, Some(header_name), header.stats.as_ref());
 
     // Summaries carry what an analysis needs; the full samples only what `show` adds.
     let mut lists: Vec<String> = Vec::new();

@@ -122,8 +122,8 @@ fn fill(d: &mut TestDetail, sample: &Value) {
     d.answer = sample.get("output").and_then(|o| o.get("completion")).cloned();
     // Summaries of some versions (0.3.89) lack the usage and time the sample itself has.
     let usage = sample.get("model_usage");
-    d.input_tokens = d.input_tokens.or_else(|| crate::log::usage(usage, "input_tokens"));
-    d.output_tokens = d.output_tokens.or_else(|| crate::log::usage(usage, "output_tokens"));
+    d.input_tokens = d.input_tokens.or_else(|| crate::log::usage(usage, "input_tokens").count());
+    d.output_tokens = d.output_tokens.or_else(|| crate::log::usage(usage, "output_tokens").count());
     d.latency_seconds = d.latency_seconds.or_else(|| crate::log::seconds(sample.get("total_time")));
     let mut details = serde_json::Map::new();
     for key in ["scores", "error", "metadata"] {

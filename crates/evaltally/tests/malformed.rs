@@ -166,6 +166,93 @@ fn a_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
     }
 }
 
+/// `inspect_ai`: a sample's token count that is no count (negative, a fraction, past 2^64)
+/// is left out of `cost`'s sums and said once per log, as is one in the header's
+/// `stats.model_usage`; it was left out in silence.
+#[test]
+fn an_inspect_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(testdata("inspect/arith-later.json")).unwrap()).unwrap();
+    let tokens = |s: &serde_json::Value| s["model_usage"]["acme/tiny-7b"]["input_tokens"].as_u64().unwrap();
+    let samples = log["samples"].as_array().unwrap();
+    let others: u64 = samples.iter().skip(1).map(tokens).sum();
+    let (first, epoch_of_first) = (samples[0]["id"].as_str().unwrap(), samples[0]["epoch"].as_u64().unwrap());
+    for bad in [serde_json::json!(-42), serde_json::json!(41.5), serde_json::json!(2e19)] {
+        let mut log = log.clone();
+        log["samples"][0]["model_usage"]["acme/tiny-7b"]["input_tokens"] = bad.clone();
+        log["stats"] = serde_json::json!({"model_usage": {"acme/tiny-7b": {"input_tokens": bad, "output_tokens": 5}}});
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("run")).unwrap();
+        std::fs::write(dir.path().join("run/log.json"), log.to_string()).unwrap();
+        let cost = evaltally_in(dir.path(), &["cost", "run", "--format", "json"], &[]);
+        assert_well_behaved(&bad.to_string(), &cost);
+        assert!(
+            cost.stderr.contains(&format!(
+                "run/log.json: warning: 1 sample has a token count that is no count (negative, a fraction, or past \
+                 2^64; first: sample {first} epoch {epoch_of_first}'s `input_tokens`): left out of the token sums"
+            )),
+            "{bad}: {}",
+            cost.stderr
+        );
+        assert!(
+            cost.stderr.contains(
+                "run/log.json: warning: `stats.model_usage` gives `acme/tiny-7b`'s `input_tokens` as no count"
+            ),
+            "{bad}: {}",
+            cost.stderr
+        );
+        let report: serde_json::Value = serde_json::from_str(&cost.stdout).unwrap();
+        assert_eq!(report["models"][0]["input_tokens"], others, "{bad}: {report}");
+    }
+}
+
+/// HELM: an instance's token count that is no count (a negative mean, one past 2^64) is
+/// left out of `cost`'s sums and said once per stats file, by `cost` and `validate`; it was
+/// left out in silence, or, past 2^64, counted as 18,446,744,073,709,551,615.
+#[test]
+fn a_helm_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
+    let folder = "mmlu-subject=philosophy,method=multiple_choice_joint,model=acme_7b";
+    let stats = testdata("helm/v1").join(folder);
+    let entries: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(stats.join("per_instance_stats.json")).unwrap()).unwrap();
+    let prompt_tokens = |e: &serde_json::Value| {
+        let stats = e["stats"].as_array().unwrap();
+        stats.iter().find(|s| s["name"]["name"] == "num_prompt_tokens").map(|s| s["mean"].as_f64().unwrap())
+    };
+    let entries = entries.as_array().unwrap();
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let others: u64 = entries.iter().skip(1).filter_map(prompt_tokens).map(|m| m.round() as u64).sum();
+    let first = entries[0]["instance_id"].as_str().unwrap();
+    assert!(prompt_tokens(&entries[0]).is_some(), "the first instance gives its prompt's tokens");
+    for bad in [serde_json::json!(-3.0), serde_json::json!(1e20)] {
+        let mut changed = entries.clone();
+        for s in changed[0]["stats"].as_array_mut().unwrap() {
+            if s["name"]["name"] == "num_prompt_tokens" {
+                s["mean"] = bad.clone();
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("run").join(folder);
+        evaltally_testkit::copy_folder(&stats, &run);
+        std::fs::write(run.join("per_instance_stats.json"), serde_json::Value::from(changed).to_string()).unwrap();
+        let said = format!(
+            "per_instance_stats.json: warning: 1 instance has a token count that is no count (negative, or past 2^64; \
+             first: `{first}`'s `num_prompt_tokens`): left out of the token sums"
+        );
+        let cost = evaltally_in(dir.path(), &["cost", "run", "--format", "json"], &[]);
+        assert_well_behaved(&bad.to_string(), &cost);
+        assert!(cost.stderr.contains(&said), "{bad}: {}", cost.stderr);
+        let report: serde_json::Value = serde_json::from_str(&cost.stdout).unwrap();
+        assert_eq!(report["models"][0]["input_tokens"], others, "{bad}: {report}");
+        let validate = evaltally_in(dir.path(), &["validate", "run"], &[]);
+        assert!(
+            validate.stdout.contains(&said.replace("per_instance_stats.json: warning", "  file: warning")),
+            "{bad}: {}",
+            validate.stdout
+        );
+    }
+}
+
 /// The formats whose cases are a broken file (or run folder) beside the base's good one,
 /// with the model of the good one: its analysis must not change.
 const DOCUMENT_FORMATS: [(&str, &str); 11] = [
