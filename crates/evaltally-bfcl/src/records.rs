@@ -173,11 +173,7 @@ fn tests_of(
     {
         diags.push(Diagnostic::warning(
             path,
-            format!(
-                "{} {} a token count that is no count (negative, or past 2^64; first: `{id}`'s `{key}`): left out of the token sums",
-                evaltally_core::text::plural(n, "test"),
-                if n == 1 { "has" } else { "have" }
-            ),
+            evaltally_core::text::tokens_left_out(n, "test", "negative, or past 2^64", &format!("`{id}`'s `{key}`")),
         ));
     }
     tests

@@ -294,6 +294,26 @@ pub fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// What every adapter says, once per file, of token counts it leaves out of the sums
+/// because no count can be them: `n` of its `noun`s have one, `why` says what such a value
+/// is in the format, `first` names the first.
+///
+/// ```
+/// use evaltally_core::text::tokens_left_out;
+/// assert_eq!(
+///     tokens_left_out(2, "test", "negative, or past 2^64", "`a`'s `input_token_count`"),
+///     "2 tests have a token count that is no count (negative, or past 2^64; first: `a`'s \
+///      `input_token_count`): left out of the token sums"
+/// );
+/// ```
+pub fn tokens_left_out(n: usize, noun: &str, why: &str, first: &str) -> String {
+    format!(
+        "{} {} a token count that is no count ({why}; first: {first}): left out of the token sums",
+        plural(n, noun),
+        if n == 1 { "has" } else { "have" }
+    )
+}
+
 /// A list for a message: `shown` joined with `, `, then ` and N more` when `total` is more
 /// than were shown.
 ///

@@ -305,11 +305,11 @@ fn say_not_counts(path: &Path, instances: &[Instance], diagnostics: &mut Vec<Dia
     let Some((t, name)) = instances.iter().find_map(|t| not_counts(t).map(|name| (t, name))) else { return };
     diagnostics.push(Diagnostic::warning(
         path,
-        format!(
-            "{} {} a token count that is no count (negative, or past 2^64; first: `{}`'s `{name}`): left out of the token sums",
-            evaltally_core::text::plural(n, "instance"),
-            if n == 1 { "has" } else { "have" },
-            evaltally_core::text::printable(&t.id)
+        evaltally_core::text::tokens_left_out(
+            n,
+            "instance",
+            "negative, or past 2^64",
+            &format!("`{}`'s `{name}`", evaltally_core::text::printable(&t.id)),
         ),
     ));
 }

@@ -62,13 +62,16 @@ pub(crate) fn checked(
     if let (Some(first), n) = (not_counts.first(), not_counts.len()) {
         reader.diagnostics.push(Diagnostic::warning(
             path,
-            format!(
-                "{} {} a token count that is no count (negative, a fraction, or past 2^64; first: sample {} epoch {}'s `{}`): left out of the token sums",
-                evaltally_core::text::plural(n, "sample"),
-                if n == 1 { "has" } else { "have" },
-                evaltally_core::text::printable(&first.id),
-                first.epoch,
-                first.not_a_count.unwrap_or_default()
+            evaltally_core::text::tokens_left_out(
+                n,
+                "sample",
+                "negative, a fraction, or past 2^64",
+                &format!(
+                    "sample {} epoch {}'s `{}`",
+                    evaltally_core::text::printable(&first.id),
+                    first.epoch,
+                    first.not_a_count.unwrap_or_default()
+                ),
             ),
         ));
     }
