@@ -341,9 +341,9 @@ pub fn shown_kind(severity: Severity, messages: &[&str]) -> String {
     out.push_str(severity.word());
     out.push_str(": ");
     for part in parts(first) {
-        // Every message of one kind has the same parts but for what varies; one that does
-        // not (not of this kind) masks the rest.
-        // Every other message moves on by one part, whatever the one before found.
+        // Every message of one kind has the same parts but for what varies (one that does
+        // not, of another kind, masks the rest); each moves on by one part, whatever the
+        // one before it found.
         let mut shared = true;
         for other in &mut others {
             shared &= other.next() == Some(part);

@@ -411,11 +411,18 @@ impl Tokens {
     }
 }
 
-/// `value` as a token count.
+/// `value` as a token count: a whole number from 0 to 2^64 − 1, written as an integer or
+/// (as a writer other than `inspect_ai` may) as a float with no fraction (`41.0`).
 fn token_count(value: Option<&Value>) -> Tokens {
+    const PAST_COUNTS: f64 = 18_446_744_073_709_551_616.0;
     match value {
         None | Some(Value::Null) => Tokens::Absent,
-        Some(v) => v.as_u64().map_or(Tokens::NotACount, Tokens::Count),
+        Some(v) => match (v.as_u64(), v.as_f64()) {
+            (Some(n), _) => Tokens::Count(n),
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            (None, Some(f)) if (0.0..PAST_COUNTS).contains(&f) && f.fract() == 0.0 => Tokens::Count(f as u64),
+            _ => Tokens::NotACount,
+        },
     }
 }
 
@@ -706,4 +713,32 @@ pub(crate) fn unique(reader: &mut Reader<'_>, samples: Vec<Sample>) -> Vec<Sampl
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whole numbers are counts, written as integers or as floats with no fraction; the
+    /// rest are none, and a sum over models that passes 2^64 is none.
+    #[test]
+    fn token_counts() {
+        let count = |v: Value| token_count(Some(&v));
+        assert_eq!(count(serde_json::json!(41)), Tokens::Count(41));
+        assert_eq!(count(serde_json::json!(41.0)), Tokens::Count(41));
+        assert_eq!(count(Value::Null), Tokens::Absent);
+        assert_eq!(token_count(None), Tokens::Absent);
+        for none in [serde_json::json!(-1), serde_json::json!(41.5), serde_json::json!(2e19), serde_json::json!("41")] {
+            assert_eq!(count(none.clone()), Tokens::NotACount, "{none}");
+        }
+        let usage_of = |v: Value| usage(Some(&v), "input_tokens");
+        assert_eq!(usage_of(serde_json::json!({"a": {"input_tokens": 2}, "b": {"input_tokens": 3}})), Tokens::Count(5));
+        assert_eq!(usage_of(serde_json::json!({"a": {"input_tokens": 2}, "b": {}})), Tokens::Absent);
+        assert_eq!(usage_of(serde_json::json!({"a": {"input_tokens": -2}, "b": {}})), Tokens::NotACount);
+        let big = u64::MAX;
+        assert_eq!(
+            usage_of(serde_json::json!({"a": {"input_tokens": big}, "b": {"input_tokens": 1}})),
+            Tokens::NotACount
+        );
+    }
 }
