@@ -215,10 +215,7 @@ pub(crate) fn sum(v: &Value) -> Option<f64> {
 /// A token count from the sum of a line's numbers: `None` where no count can be (negative,
 /// not a number, or past `u64`), which is left out of the sums and said.
 pub(crate) fn to_count(x: f64) -> Option<u64> {
-    let n = x.round();
-    // 2^64, the first value past `u64::MAX`.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    (0.0..18_446_744_073_709_551_616.0).contains(&n).then_some(n as u64)
+    evaltally_core::count_of(x.round())
 }
 
 #[cfg(test)]

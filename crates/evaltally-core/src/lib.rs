@@ -23,5 +23,5 @@ pub use group::FoundTest;
 pub use meta::RunMeta;
 pub use outcome::Outcome;
 pub use random::SplitMix64;
-pub use record::{ModelCost, RunRecord, TestRecord, seconds_to_ms};
+pub use record::{ModelCost, RunRecord, TestRecord, count_of, seconds_to_ms};
 pub use run::{CategoryRun, IdList, IdPool, TestRef};

@@ -110,6 +110,23 @@ impl RunRecord {
     }
 }
 
+/// `x` as a count when it is one: a whole number from 0 to 2^64 − 1 (`None` for a negative,
+/// a fraction, a number past `u64` or not a number). A token count a file writes as a float
+/// goes through it, rounded first where the format's floats are means.
+///
+/// ```
+/// assert_eq!(evaltally_core::count_of(41.0), Some(41));
+/// assert_eq!(evaltally_core::count_of(41.5), None);
+/// assert_eq!(evaltally_core::count_of(-1.0), None);
+/// assert_eq!(evaltally_core::count_of(2e19), None);
+/// ```
+pub fn count_of(x: f64) -> Option<u64> {
+    // 2^64, the first value past `u64::MAX` (exact as a float).
+    const PAST_U64: f64 = 18_446_744_073_709_551_616.0;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    ((0.0..PAST_U64).contains(&x) && x.fract() == 0.0).then_some(x as u64)
+}
+
 /// Seconds as milliseconds, rounded to the nanosecond so that decimal seconds give the
 /// milliseconds they mean (`1.7` s is `1700` ms, not `1700.0000000000002`).
 ///

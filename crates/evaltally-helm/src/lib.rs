@@ -284,13 +284,15 @@ fn checked(path: &Path, entries: Vec<Value>, diagnostics: &mut Vec<Diagnostic>) 
     out
 }
 
-/// 2^64, the first mean past every token count.
-const PAST_COUNTS: f64 = 18_446_744_073_709_551_616.0;
+/// A token count from a stat's mean (HELM writes them as floats), rounded; `None` for a mean
+/// no count can be: negative, past 2^64, or not finite.
+pub(crate) fn token_count(mean: f64) -> Option<u64> {
+    if mean < 0.0 { None } else { evaltally_core::count_of(mean.round()) }
+}
 
-/// Whether a stat's mean is there but no token count can be it: negative, past 2^64, or
-/// not finite.
-pub(crate) fn not_a_count(mean: Option<f64>) -> bool {
-    mean.is_some_and(|m| !(0.0..PAST_COUNTS).contains(&m))
+/// Whether a stat's mean is there but no token count can be it ([`token_count`]).
+fn not_a_count(mean: Option<f64>) -> bool {
+    mean.is_some_and(|m| token_count(m).is_none())
 }
 
 /// Says once for the file how many instances have a token count that is no count, and the

@@ -10,11 +10,10 @@ use serde_json::{Map, Value};
 
 use crate::{FORMAT, Instance, RunSpec, instances, run_name, scenario_state_file, stat_name};
 
-/// A token count from a stat's mean (HELM writes them as floats); `None` for a mean that is
-/// no count (said when the file is read: [`crate::not_a_count`]).
+/// A stat's mean as a token count ([`crate::token_count`]; one that is none is said when the
+/// file is read).
 fn tokens(mean: Option<f64>) -> Option<u64> {
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    mean.filter(|m| !crate::not_a_count(Some(*m))).map(|m| m.round() as u64)
+    mean.and_then(crate::token_count)
 }
 
 /// Why a judged instance failed (`exact_match = 0, pass needs 1`), or that nothing judged it.

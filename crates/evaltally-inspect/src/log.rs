@@ -414,15 +414,12 @@ impl Tokens {
 /// `value` as a token count: a whole number from 0 to 2^64 − 1, written as an integer or
 /// (as a writer other than `inspect_ai` may) as a float with no fraction (`41.0`).
 fn token_count(value: Option<&Value>) -> Tokens {
-    const PAST_COUNTS: f64 = 18_446_744_073_709_551_616.0;
     match value {
         None | Some(Value::Null) => Tokens::Absent,
-        Some(v) => match (v.as_u64(), v.as_f64()) {
-            (Some(n), _) => Tokens::Count(n),
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            (None, Some(f)) if (0.0..PAST_COUNTS).contains(&f) && f.fract() == 0.0 => Tokens::Count(f as u64),
-            _ => Tokens::NotACount,
-        },
+        Some(v) => v
+            .as_u64()
+            .or_else(|| v.as_f64().and_then(evaltally_core::count_of))
+            .map_or(Tokens::NotACount, Tokens::Count),
     }
 }
 
