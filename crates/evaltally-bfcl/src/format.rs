@@ -183,7 +183,7 @@ impl Unit for PairUnit {
     }
 
     fn show(&self, _scratch: &mut Scratch, test: &str, _options: &Options) -> Shown {
-        crate::show::show(&self.pair, test).map(|detail| detail.into_iter().collect::<Vec<_>>()).into()
+        crate::show::show_said(&self.pair, test).map(|(detail, said)| (detail.into_iter().collect(), said)).into()
     }
 
     fn validate(&self, _scratch: &mut Scratch, _options: &Options) -> Validated {

@@ -173,7 +173,7 @@ fn tests_of(
     {
         diags.push(Diagnostic::warning(
             path,
-            evaltally_core::text::tokens_left_out(n, "test", "negative, or past 2^64", &format!("`{id}`'s `{key}`")),
+            evaltally_core::text::tokens_left_out(n, "test", crate::show::NOT_A_COUNT, &format!("`{id}`'s `{key}`")),
         ));
     }
     tests

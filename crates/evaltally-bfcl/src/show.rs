@@ -81,10 +81,16 @@ fn find_failure(buf: &[u8], id: &str, position: Option<usize>) -> Option<Found> 
 /// `Ok(None)` when the pair has no result file (a score file alone cannot say whether the
 /// test ran). A test absent from the result file is [`Status::NotRun`].
 pub fn show(pair: &FilePair, id: &str) -> Result<Option<TestDetail>, Diagnostic> {
-    let Some(result_path) = &pair.result else { return Ok(None) };
+    show_said(pair, id).map(|(detail, _)| detail)
+}
+
+/// [`show`], with a warning for each of the test's token counts that is no count (shown as
+/// `-`).
+pub(crate) fn show_said(pair: &FilePair, id: &str) -> Result<(Option<TestDetail>, Vec<Diagnostic>), Diagnostic> {
+    let Some(result_path) = &pair.result else { return Ok((None, Vec::new())) };
     let results = read(result_path)?;
     let Some((found, position)) = find_result(&results, &pair.category, id) else {
-        return Ok(Some(TestDetail::new(&pair.run, &pair.model, &pair.category, id, Status::NotRun)));
+        return Ok((Some(TestDetail::new(&pair.run, &pair.model, &pair.category, id, Status::NotRun)), Vec::new()));
     };
     let mut d = TestDetail::new(&pair.run, &pair.model, &pair.category, id, Status::Unscored);
     d.result_at = Some(Location { path: result_path.clone(), line: found.line_no });
@@ -92,15 +98,30 @@ pub fn show(pair: &FilePair, id: &str) -> Result<Option<TestDetail>, Diagnostic>
     d.answer = line.get("result").cloned();
     d.inference_error =
         line.get("result").and_then(Value::as_str).is_some_and(|s| s.starts_with("Error during inference"));
-    d.input_tokens = line.get("input_token_count").and_then(sum).and_then(to_count);
-    d.output_tokens = line.get("output_token_count").and_then(sum).and_then(to_count);
+    let mut not_counts = Vec::new();
+    for (key, count) in [("input_token_count", &mut d.input_tokens), ("output_token_count", &mut d.output_tokens)] {
+        let Some(x) = line.get(key).and_then(sum) else { continue };
+        *count = to_count(x);
+        if count.is_none() {
+            not_counts.push(key);
+        }
+    }
+    let said: Vec<Diagnostic> = not_counts
+        .first()
+        .map(|key| {
+            let first = format!("`{}`'s `{key}`", evaltally_core::text::printable(id));
+            let message = evaltally_core::text::token_not_shown(not_counts.len(), &first, NOT_A_COUNT);
+            Diagnostic::warning(result_path, message)
+        })
+        .into_iter()
+        .collect();
     d.latency_seconds = line.get("latency").and_then(sum);
     if d.inference_error {
         d.error_message = line.get("result").and_then(Value::as_str).map(str::to_string);
         d.error_details = line.get("traceback").cloned();
     }
 
-    let Some(score_path) = &pair.score else { return Ok(Some(d)) };
+    let Some(score_path) = &pair.score else { return Ok((Some(d), said)) };
     let scores = read(score_path)?;
     match find_failure(&scores, id, Some(position)) {
         None => d.status = Status::Passed,
@@ -113,7 +134,7 @@ pub fn show(pair: &FilePair, id: &str) -> Result<Option<TestDetail>, Diagnostic>
             }
         }
     }
-    Ok(Some(d))
+    Ok((Some(d), said))
 }
 
 fn fill_failure(d: &mut TestDetail, entry: &Value) {
@@ -211,6 +232,9 @@ pub(crate) fn sum(v: &Value) -> Option<f64> {
         _ => None,
     }
 }
+
+/// What a token count that is no count is, in BFCL's files ([`to_count`]).
+pub(crate) const NOT_A_COUNT: &str = "negative, or past 2^64";
 
 /// A token count from the sum of a line's numbers: `None` where no count can be (negative,
 /// not a number, or past `u64`), which is left out of the sums and said.

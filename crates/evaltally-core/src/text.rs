@@ -314,6 +314,30 @@ pub fn tokens_left_out(n: usize, noun: &str, why: &str, first: &str) -> String {
     )
 }
 
+/// What `show` says, once per file, of the shown test's token counts that are no count
+/// ([`tokens_left_out`]), which it shows as `-`: `n` of them, `first` names the first, `why`
+/// says what such a value is in the format.
+///
+/// ```
+/// use evaltally_core::text::token_not_shown;
+/// let why = "negative, or past 2^64";
+/// assert_eq!(
+///     token_not_shown(1, "`a`'s `input_token_count`", why),
+///     "`a`'s `input_token_count` is no count (negative, or past 2^64): shown as `-`"
+/// );
+/// assert_eq!(
+///     token_not_shown(2, "`a`'s `input_token_count`", why),
+///     "2 token counts are no count (negative, or past 2^64; first: `a`'s `input_token_count`): shown as `-`"
+/// );
+/// ```
+pub fn token_not_shown(n: usize, first: &str, why: &str) -> String {
+    if n == 1 {
+        format!("{first} is no count ({why}): shown as `-`")
+    } else {
+        format!("{n} token counts are no count ({why}; first: {first}): shown as `-`")
+    }
+}
+
 /// A list for a message: `shown` joined with `, `, then ` and N more` when `total` is more
 /// than were shown.
 ///

@@ -290,27 +290,28 @@ pub(crate) fn token_count(mean: f64) -> Option<u64> {
     if mean < 0.0 { None } else { evaltally_core::count_of(mean.round()) }
 }
 
-/// Whether a stat's mean is there but no token count can be it ([`token_count`]).
-fn not_a_count(mean: Option<f64>) -> bool {
-    mean.is_some_and(|m| token_count(m).is_none())
+/// What a token count that is no count is, in HELM's stats ([`token_count`]).
+pub(crate) const NOT_A_COUNT: &str = "negative, or past 2^64";
+
+/// The token stats of instance `t` whose mean is there but no token count can be it
+/// ([`token_count`]).
+pub(crate) fn not_counts(t: &Instance) -> impl Iterator<Item = &'static str> + '_ {
+    // The output's count is `num_completion_tokens` only where `num_output_tokens` is not.
+    let output = if t.stat("num_output_tokens").is_some() { "num_output_tokens" } else { "num_completion_tokens" };
+    ["num_prompt_tokens", output].into_iter().filter(|name| t.stat(name).is_some_and(|m| token_count(m).is_none()))
 }
 
 /// Says once for the file how many instances have a token count that is no count, and the
-/// first: `export`, `cost` and `show` leave it out.
+/// first: `export` and `cost` leave it out.
 fn say_not_counts(path: &Path, instances: &[Instance], diagnostics: &mut Vec<Diagnostic>) {
-    // The output's count is `num_completion_tokens` only where `num_output_tokens` is not.
-    let not_counts = |t: &Instance| {
-        let output = if t.stat("num_output_tokens").is_some() { "num_output_tokens" } else { "num_completion_tokens" };
-        ["num_prompt_tokens", output].into_iter().find(|name| not_a_count(t.stat(name)))
-    };
-    let n = instances.iter().filter(|t| not_counts(t).is_some()).count();
-    let Some((t, name)) = instances.iter().find_map(|t| not_counts(t).map(|name| (t, name))) else { return };
+    let n = instances.iter().filter(|t| not_counts(t).next().is_some()).count();
+    let Some((t, name)) = instances.iter().find_map(|t| not_counts(t).next().map(|name| (t, name))) else { return };
     diagnostics.push(Diagnostic::warning(
         path,
         evaltally_core::text::tokens_left_out(
             n,
             "instance",
-            "negative, or past 2^64",
+            NOT_A_COUNT,
             &format!("`{}`'s `{name}`", evaltally_core::text::printable(&t.id)),
         ),
     ));

@@ -68,9 +68,11 @@ pub fn show(
     let held: Vec<Instance> = instances.into_iter().filter(|t| t.id == id).collect();
     let mut diagnostics = Vec::new();
     let states = if held.is_empty() { Vec::new() } else { request_states(path, &mut diagnostics) };
+    let mut not_counts: Vec<(u64, &str)> = Vec::new();
     let details = held
         .into_iter()
         .map(|t| {
+            not_counts.extend(crate::not_counts(&t).map(|name| (t.trial, name)));
             let (outcome, error_type) = t.outcome();
             let status = Status::from(outcome);
             let mut d = TestDetail::new(&run_name(path, t.trial), &spec.model, &spec.category, id, status);
@@ -97,6 +99,11 @@ pub fn show(
             d
         })
         .collect();
+    if let Some((trial, name)) = not_counts.first() {
+        let first = format!("`{}`'s `{name}` (trial {trial})", evaltally_core::text::printable(id));
+        let message = evaltally_core::text::token_not_shown(not_counts.len(), &first, crate::NOT_A_COUNT);
+        diagnostics.push(Diagnostic::warning(path, message));
+    }
     Ok((details, diagnostics))
 }
 

@@ -65,7 +65,7 @@ pub(crate) fn checked(
             evaltally_core::text::tokens_left_out(
                 n,
                 "sample",
-                "negative, a fraction, or past 2^64",
+                log::NOT_A_COUNT,
                 &format!(
                     "sample {} epoch {}'s `{}`",
                     evaltally_core::text::printable(&first.id),

@@ -309,7 +309,7 @@ fn usage_of(reader: &mut Reader<'_>, member: Option<&str>, stats: Option<&Value>
         reader.warn(
             member,
             format!(
-                "`stats.model_usage` gives `{}`'s `{key}` as no count (negative, a fraction, or past 2^64): left out of the token sums",
+                "`stats.model_usage` gives `{}`'s `{key}` as no count ({NOT_A_COUNT}): left out of the token sums",
                 evaltally_core::text::printable(model)
             ),
         );
@@ -390,6 +390,9 @@ fn sample(reader: &mut Reader<'_>, member: Option<&str>, name: &str, text: &str)
         total_time: seconds(s.total_time.as_ref()),
     })
 }
+
+/// What a token count that is no count is, in `inspect_ai`'s logs ([`token_count`]).
+pub(crate) const NOT_A_COUNT: &str = "negative, a fraction, or past 2^64";
 
 /// A token count as read.
 #[derive(Clone, Copy, Debug, PartialEq)]

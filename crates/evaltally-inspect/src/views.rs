@@ -63,7 +63,8 @@ pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Ve
 }
 
 /// [`show`], with a warning for each full sample of `id` that could not be read (an
-/// archive member damaged): its epoch is shown from the summary alone.
+/// archive member damaged): its epoch is shown from the summary alone; and one for each
+/// epoch whose token count is no count (shown as `-`).
 pub(crate) fn show_said(
     path: &Path,
     bytes: &[u8],
@@ -72,33 +73,36 @@ pub(crate) fn show_said(
 ) -> Result<(Vec<TestDetail>, Vec<Diagnostic>), Diagnostic> {
     let (log, _, _) = checked(path, bytes, false)?;
     let choice = score::choose(&log, scoring.scorer.as_deref());
-    let (full, said) = full_samples(path, bytes, id);
-    let details = log
-        .samples
-        .iter()
-        .flatten()
-        .filter(|s| s.id == id)
-        .map(|s| {
-            let v = score::Unjudged::default().note(s, score::verdict(s, &choice, scoring));
-            let mut d = TestDetail::new(&run_name(path, s.epoch), &log.model, &log.task, id, Status::from(v.outcome));
-            d.error_type = v.label;
-            d.error_message = v.message;
-            d.input_tokens = s.input_tokens;
-            d.output_tokens = s.output_tokens;
-            d.latency_seconds = s.total_time;
-            d.run_id.clone_from(&log.id);
-            if let Some(full) = full.iter().find(|f| f.get("epoch").and_then(Value::as_u64) == Some(s.epoch)) {
-                fill(&mut d, full);
-            }
-            d
-        })
-        .collect();
+    let (full, mut said) = full_samples(path, bytes, id);
+    let mut details = Vec::new();
+    let mut not_counts: Vec<(u64, &str)> = Vec::new();
+    for s in log.samples.iter().flatten().filter(|s| s.id == id) {
+        let v = score::Unjudged::default().note(s, score::verdict(s, &choice, scoring));
+        let mut d = TestDetail::new(&run_name(path, s.epoch), &log.model, &log.task, id, Status::from(v.outcome));
+        d.error_type = v.label;
+        d.error_message = v.message;
+        d.input_tokens = s.input_tokens;
+        d.output_tokens = s.output_tokens;
+        d.latency_seconds = s.total_time;
+        d.run_id.clone_from(&log.id);
+        let mut not_a_count = s.not_a_count;
+        if let Some(full) = full.iter().find(|f| f.get("epoch").and_then(Value::as_u64) == Some(s.epoch)) {
+            not_a_count = not_a_count.or(fill(&mut d, full));
+        }
+        not_counts.extend(not_a_count.map(|key| (s.epoch, key)));
+        details.push(d);
+    }
+    if let Some((epoch, key)) = not_counts.first() {
+        let first = format!("sample {} epoch {epoch}'s `{key}`", evaltally_core::text::printable(id));
+        let message = evaltally_core::text::token_not_shown(not_counts.len(), &first, crate::log::NOT_A_COUNT);
+        said.push(Diagnostic::warning(path, message));
+    }
     Ok((details, said))
 }
 
 /// The question, answers and details a full sample adds, and its tokens and time where the
-/// summary had none.
-fn fill(d: &mut TestDetail, sample: &Value) {
+/// summary had none; the first of those token counts that is no count.
+fn fill(d: &mut TestDetail, sample: &Value) -> Option<&'static str> {
     match sample.get("input") {
         Some(Value::String(text)) => d.question = vec![vec![Message { role: "user".into(), content: text.clone() }]],
         Some(Value::Array(messages)) => {
@@ -122,8 +126,16 @@ fn fill(d: &mut TestDetail, sample: &Value) {
     d.answer = sample.get("output").and_then(|o| o.get("completion")).cloned();
     // Summaries of some versions (0.3.89) lack the usage and time the sample itself has.
     let usage = sample.get("model_usage");
-    d.input_tokens = d.input_tokens.or_else(|| crate::log::usage(usage, "input_tokens").count());
-    d.output_tokens = d.output_tokens.or_else(|| crate::log::usage(usage, "output_tokens").count());
+    let mut not_a_count = None;
+    for (key, count) in [("input_tokens", &mut d.input_tokens), ("output_tokens", &mut d.output_tokens)] {
+        if count.is_none() {
+            let tokens = crate::log::usage(usage, key);
+            *count = tokens.count();
+            if matches!(tokens, crate::log::Tokens::NotACount) {
+                not_a_count = not_a_count.or(Some(key));
+            }
+        }
+    }
     d.latency_seconds = d.latency_seconds.or_else(|| crate::log::seconds(sample.get("total_time")));
     let mut details = serde_json::Map::new();
     for key in ["scores", "error", "metadata"] {
@@ -140,6 +152,7 @@ fn fill(d: &mut TestDetail, sample: &Value) {
     if !details.is_empty() {
         d.error_details = Some(Value::Object(details));
     }
+    not_a_count
 }
 
 /// The full samples (every field) with id `id`, from the `.json` log's `samples` or the

@@ -155,13 +155,21 @@ fn a_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
         let report: serde_json::Value = serde_json::from_str(&cost.stdout).unwrap();
         let model = &report["models"][0];
         assert_eq!(model["input_tokens"], 9 * 120, "{case}: {model}");
-        // `show` gives the count it has beside the one it left out.
+        // `show` gives the count it has beside the one it left out, and says why.
         let show = evaltally_in(dir.path(), &["show", "run", "irrelevance_0"], &[]);
         assert_well_behaved(case, &show);
         assert!(
             show.stdout.contains("  run  passed                         -/18     0.42 s\n"),
             "{case}: {}",
             show.stdout
+        );
+        assert!(
+            show.stderr.contains(
+                "BFCL_v4_irrelevance_result.json: warning: `irrelevance_0`'s `input_token_count` is no count \
+                 (negative, or past 2^64): shown as `-`"
+            ),
+            "{case}: {}",
+            show.stderr
         );
     }
 }
@@ -203,6 +211,19 @@ fn an_inspect_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
         );
         let report: serde_json::Value = serde_json::from_str(&cost.stdout).unwrap();
         assert_eq!(report["models"][0]["input_tokens"], others, "{bad}: {report}");
+        // `show` gives `-` for it, and says why.
+        let show = evaltally_in(dir.path(), &["show", "run", first], &[]);
+        assert_well_behaved(&bad.to_string(), &show);
+        let row = show.stdout.lines().find(|l| l.starts_with(&format!("  run#epoch-{epoch_of_first} ")));
+        assert!(row.is_some_and(|row| row.contains(" -/")), "{bad}: {}", show.stdout);
+        assert!(
+            show.stderr.contains(&format!(
+                "run/log.json: warning: sample {first} epoch {epoch_of_first}'s `input_tokens` is no count \
+                 (negative, a fraction, or past 2^64): shown as `-`"
+            )),
+            "{bad}: {}",
+            show.stderr
+        );
     }
 }
 
@@ -249,6 +270,19 @@ fn a_helm_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
             validate.stdout.contains(&said.replace("per_instance_stats.json: warning", "  file: warning")),
             "{bad}: {}",
             validate.stdout
+        );
+        let show = evaltally_in(dir.path(), &["show", "run", first, "--format", "json"], &[]);
+        assert_well_behaved(&bad.to_string(), &show);
+        let shown: serde_json::Value = serde_json::from_str(&show.stdout).unwrap();
+        assert!(shown["runs"].as_array().is_some_and(|runs| !runs.is_empty()), "{bad}: {shown}");
+        assert!(shown["runs"].as_array().unwrap().iter().all(|r| r.get("input_tokens").is_none()), "{bad}: {shown}");
+        assert!(
+            show.stderr.contains(&format!(
+                "per_instance_stats.json: warning: `{first}`'s `num_prompt_tokens` (trial 0) is no count \
+                 (negative, or past 2^64): shown as `-`"
+            )),
+            "{bad}: {}",
+            show.stderr
         );
     }
 }
