@@ -125,7 +125,8 @@ pub(crate) enum Command {
     /// Fits an item response model (two-parameter logistic, one ability per model and
     /// category; a model's several runs of a test are binomial trials) on every model the
     /// PATHs hold, and chooses --size anchor tests spread evenly over the categories (in each,
-    /// k-means on the tests' fitted curves, the test nearest each centre). -o writes the
+    /// k-means on the tests' fitted curves, the test nearest each centre); `--size
+    /// CATEGORY=N` gives a category N of them, the others share the rest. -o writes the
     /// subset file that `evaltally estimate` reads: the anchors, their weights, every test's
     /// parameters, the categories' sizes and what it was fitted on.
     ///
@@ -829,9 +830,11 @@ pub(crate) struct SubsetArgs {
     pub(crate) paths: Vec<PathBuf>,
     #[command(flatten)]
     pub(crate) select: Select,
-    /// How many anchor tests, spread evenly over the categories.
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    pub(crate) size: usize,
+    /// How many anchor tests, spread evenly over the categories (default 100); CATEGORY=N
+    /// gives that category N of them, the other categories share the rest (repeatable:
+    /// `--size 120 --size relevance=20`).
+    #[arg(long, value_name = "N|CATEGORY=N", value_parser = size_part)]
+    pub(crate) size: Vec<SizePart>,
     /// Write the subset file here (atomically).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
@@ -847,6 +850,41 @@ pub(crate) struct SubsetArgs {
     pub(crate) strict: bool,
     #[command(flatten)]
     pub(crate) read: ReadArgs,
+}
+
+/// One `--size` of `subset`: the total, or one category's count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SizePart {
+    Total(usize),
+    Category(String, usize),
+}
+
+/// `N` or `CATEGORY=N` (the category's name may itself hold `=`: the count is after the last).
+fn size_part(s: &str) -> Result<SizePart, String> {
+    let count =
+        |n: &str| n.trim().parse::<usize>().map_err(|_| format!("expected a whole number of anchors, found `{n}`"));
+    match s.rsplit_once('=') {
+        None => count(s).map(SizePart::Total),
+        Some(("", _)) => Err("expected CATEGORY=N, found no category".to_string()),
+        Some((category, n)) => Ok(SizePart::Category(category.to_string(), count(n)?)),
+    }
+}
+
+impl SubsetArgs {
+    /// The anchors asked for: the last total given (100 without one), and each category's.
+    pub(crate) fn size(&self) -> evaltally_analyzer::subset::Size {
+        let total = self.size.iter().rev().find_map(|p| match p {
+            SizePart::Total(n) => Some(*n),
+            SizePart::Category(..) => None,
+        });
+        let mut size = evaltally_analyzer::subset::Size::from(total.unwrap_or(100));
+        for part in &self.size {
+            if let SizePart::Category(category, n) = part {
+                size = size.with(category.clone(), *n);
+            }
+        }
+        size
+    }
 }
 
 #[derive(Debug, Args)]

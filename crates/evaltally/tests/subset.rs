@@ -316,3 +316,44 @@ fn check_leaves_out_a_model_that_did_not_run_every_category_and_says_so() {
         text.stdout
     );
 }
+
+/// `--size CATEGORY=N` gives a category its own count out of the total, the others share
+/// the rest; `--check` and the random baseline use the same counts; a category not in the
+/// runs, a count past its tests and fixed counts past the total are usage errors.
+#[test]
+fn a_category_given_its_own_size_gets_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    planted(&tmp.path().join("all"), 12, 240);
+    let even = json(&evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--format", "json"], &[]));
+    let categories: Vec<&str> =
+        even["categories"].as_array().unwrap().iter().map(|c| c["category"].as_str().unwrap()).collect();
+    let anchors = |subset: &Value| -> Vec<u64> {
+        subset["categories"].as_array().unwrap().iter().map(|c| c["anchors"].as_u64().unwrap()).collect()
+    };
+    assert_eq!(anchors(&even), [8, 8, 8], "{even}");
+    let second = format!("{}=12", categories[1]);
+    let fixed =
+        json(&evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--size", &second, "--format", "json"], &[]));
+    assert_eq!(anchors(&fixed), [6, 12, 6], "{fixed}");
+    assert_eq!(fixed["anchors"].as_array().unwrap().len(), 24);
+    // Without a total, the default 100 is shared: 12 here, 44 each to the others.
+    let alone = json(&evaltally_in(tmp.path(), &["subset", "all", "--size", &second, "--format", "json"], &[]));
+    assert_eq!(anchors(&alone), [44, 12, 44], "{alone}");
+    let check = json(&evaltally_in(
+        tmp.path(),
+        &["subset", "all", "--size", "24", "--size", &second, "--check", "--format", "json"],
+        &[],
+    ));
+    assert_eq!(check["size"], 24, "{check}");
+    for (args, said) in [
+        (vec!["--size", "nothing-like-it=3"], "--size: no category `nothing-like-it` in the runs (they have "),
+        (vec!["--size", "24", "--size", &format!("{}=999", categories[0])], "fewer than the 999 anchors asked"),
+        (vec!["--size", "10", "--size", &second], "the categories given take 12 anchors, more than the 10 in all"),
+        (vec!["--size", "=3"], "expected CATEGORY=N, found no category"),
+        (vec!["--size", &format!("{}=many", categories[0])], "expected a whole number of anchors, found `many`"),
+    ] {
+        let run = evaltally_in(tmp.path(), &[&["subset", "all"], args.as_slice()].concat(), &[]);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(said), "{args:?}: {}", run.stderr);
+    }
+}

@@ -1,7 +1,9 @@
 //! Choosing the anchor tests: how many per category, and which.
 
 use super::fit::{Fitted, sigmoid};
-use super::{Anchor, Data};
+use evaltally_core::text::printable;
+
+use super::{Anchor, Data, SubsetError};
 
 /// How many anchors each category gets of `size`: at least `min(4, size / categories)` each
 /// (a category never more than it holds), then one at a time to the category with room
@@ -29,6 +31,87 @@ pub fn allocate(sizes: &[usize], size: usize) -> Vec<usize> {
         left -= 1;
     }
     out
+}
+
+/// How many anchors a subset has: `total`, spread evenly over the categories
+/// ([`allocate`]), except the categories [`Size::fixed`] names, which get the count given
+/// out of the total (a category the subset should cover better, or one to leave to the
+/// others).
+///
+/// ```
+/// use evaltally_analyzer::subset::Size;
+/// assert_eq!(Size::from(20).counts(&["a", "b", "c"], &[50, 50, 50]), Ok(vec![7, 7, 6]));
+/// let size = Size::from(20).with("b", 10);
+/// assert_eq!(size.counts(&["a", "b", "c"], &[50, 50, 50]), Ok(vec![5, 10, 5]));
+/// assert!(Size::from(20).with("b", 30).counts(&["a", "b", "c"], &[50, 50, 50]).is_err());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Anchors in all.
+    pub total: usize,
+    /// Categories whose count is fixed, with the count (a category named twice: the last).
+    pub fixed: Vec<(String, usize)>,
+}
+
+impl From<usize> for Size {
+    fn from(total: usize) -> Self {
+        Self { total, fixed: Vec::new() }
+    }
+}
+
+impl Size {
+    /// `self`, with `category`'s count fixed at `anchors`.
+    #[must_use]
+    pub fn with(mut self, category: impl Into<String>, anchors: usize) -> Self {
+        self.fixed.push((category.into(), anchors));
+        self
+    }
+
+    /// Each category's count, in the order of `categories`, which hold `tests` tests each:
+    /// the fixed counts, and the rest of the total spread over the other categories
+    /// ([`allocate`]).
+    ///
+    /// # Errors
+    ///
+    /// [`SubsetError::Size`] for a total of 0 or more than the tests,
+    /// [`SubsetError::Category`] for a fixed category that is not among `categories` or has
+    /// fewer tests than its count, [`SubsetError::Fixed`] when the fixed counts add up to
+    /// more than the total.
+    pub fn counts(&self, categories: &[impl AsRef<str>], tests: &[usize]) -> Result<Vec<usize>, SubsetError> {
+        let all = tests.iter().sum();
+        if self.total == 0 || self.total > all {
+            return Err(SubsetError::Size { size: self.total, tests: all });
+        }
+        let mut fixed: Vec<Option<usize>> = vec![None; categories.len()];
+        for (name, n) in &self.fixed {
+            let Some(c) = categories.iter().position(|c| c.as_ref() == name) else {
+                let known: Vec<_> = categories.iter().map(|c| printable(c.as_ref())).collect();
+                return Err(SubsetError::Category(format!(
+                    "no category `{}` in the runs (they have {})",
+                    printable(name),
+                    known.join(", ")
+                )));
+            };
+            if *n > tests[c] {
+                return Err(SubsetError::Category(format!(
+                    "category `{}` has {} tests, fewer than the {n} anchors asked",
+                    printable(name),
+                    tests[c]
+                )));
+            }
+            fixed[c] = Some(*n);
+        }
+        let taken: usize = fixed.iter().flatten().sum();
+        if taken > self.total {
+            return Err(SubsetError::Fixed { fixed: taken, total: self.total });
+        }
+        let others: Vec<usize> = (0..categories.len()).filter(|&c| fixed[c].is_none()).collect();
+        let spread = allocate(&others.iter().map(|&c| tests[c]).collect::<Vec<_>>(), self.total - taken);
+        for (c, n) in others.into_iter().zip(spread) {
+            fixed[c] = Some(n);
+        }
+        Ok(fixed.into_iter().map(Option::unwrap_or_default).collect())
+    }
 }
 
 /// The anchors of one category: `k` tests chosen by k-means on the tests' fitted item

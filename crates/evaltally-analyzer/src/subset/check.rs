@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{Data, Fitted, Subset, SubsetError, TAU, allocate, fit};
+use super::{Data, Fitted, Size, Subset, SubsetError, TAU, fit};
 use crate::stats::SplitMix64;
 
 /// Seeds of the random baseline.
@@ -87,7 +87,7 @@ pub struct NotChecked {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Check {
-    /// The subset size.
+    /// The subset size: its anchors in all.
     pub size: usize,
     /// Each model that ran every category.
     pub models: Vec<CheckedModel>,
@@ -114,14 +114,17 @@ pub struct Check {
 /// Leaves each model of `data` out in turn (in parallel; the result does not depend on the
 /// order): fits a subset of `size` on the others and estimates the model from its anchors.
 /// A model that did not run every category is not checked ([`Check::not_checked`]).
-pub fn check(data: &Data, size: usize) -> Result<Check, SubsetError> {
+///
+/// # Errors
+///
+/// [`SubsetError::TooLittle`] for fewer than three models that ran every category; what
+/// [`Size::counts`] refuses.
+pub fn check(data: &Data, size: impl Into<Size>) -> Result<Check, SubsetError> {
     if data.models.len() < 3 {
         return Err(SubsetError::TooLittle { needed: 3, models: data.models.len(), tests: data.tests.len() });
     }
-    if size == 0 || size > data.tests.len() {
-        return Err(SubsetError::Size { size, tests: data.tests.len() });
-    }
-    check_with(data, &LeftOut::fit(data)?, size)
+    let counts = size.into().counts(&data.categories, &data.sizes())?;
+    Ok(check_with(data, &LeftOut::fit(data)?, &counts))
 }
 
 /// Each checked model's fit on the other models: it does not depend on the subset's size,
@@ -143,15 +146,12 @@ impl LeftOut {
     }
 }
 
-/// [`check`] on fits made once.
-fn check_with(data: &Data, left: &LeftOut, size: usize) -> Result<Check, SubsetError> {
-    if size == 0 || size > data.tests.len() {
-        return Err(SubsetError::Size { size, tests: data.tests.len() });
-    }
+/// [`check`] on fits made once, with `counts[c]` anchors of each category `c`.
+fn check_with(data: &Data, left: &LeftOut, counts: &[usize]) -> Check {
     let models: Vec<CheckedModel> = left
         .fits
         .par_iter()
-        .map(|(m, fitted)| left_out(data, *m, &Subset::from_fit(&data.without(*m), fitted, size)))
+        .map(|(m, fitted)| left_out(data, *m, &Subset::from_fit(&data.without(*m), fitted, counts)))
         .collect();
     let errors: Vec<f64> = models.iter().map(CheckedModel::error).collect();
     let category_errors: Vec<f64> =
@@ -160,8 +160,8 @@ fn check_with(data: &Data, left: &LeftOut, size: usize) -> Result<Check, SubsetE
     let pairs = models.iter().map(|m| m.categories.len()).sum::<usize>();
     let truths: Vec<f64> = models.iter().map(|m| m.truth).collect();
     let estimates: Vec<f64> = models.iter().map(|m| m.estimate).collect();
-    Ok(Check {
-        size,
+    Check {
+        size: counts.iter().sum(),
         median_error: quantile(&errors, 0.5),
         p90_error: quantile(&errors, 0.9),
         worst_error: errors.iter().copied().fold(0.0, f64::max),
@@ -170,10 +170,10 @@ fn check_with(data: &Data, left: &LeftOut, size: usize) -> Result<Check, SubsetE
         coverage_categories: covered as f64 / pairs.max(1) as f64,
         coverage_overall: models.iter().filter(|m| m.low <= m.truth && m.truth <= m.high).count() as f64
             / models.len().max(1) as f64,
-        baseline: baseline(data, &left.fits.iter().map(|(m, _)| *m).collect::<Vec<_>>(), size),
+        baseline: baseline(data, &left.fits.iter().map(|(m, _)| *m).collect::<Vec<_>>(), counts),
         models,
         not_checked: left.not_checked.clone(),
-    })
+    }
 }
 
 /// The models that ran a test of every category, and the others.
@@ -226,12 +226,12 @@ fn left_out(data: &Data, m: usize, subset: &Subset) -> CheckedModel {
     }
 }
 
-/// The random baseline over the models `checked`: for each seed, `size` tests drawn without
-/// replacement, allocated over the categories as the subset's anchors are; each category
+/// The random baseline over the models `checked`: for each seed, `counts[c]` tests of each
+/// category `c` drawn without replacement, as many as the subset's anchors; each category
 /// scored by the mean of the model's pass rates on its drawn tests.
-fn baseline(data: &Data, checked: &[usize], size: usize) -> Baseline {
+fn baseline(data: &Data, checked: &[usize], counts: &[usize]) -> Baseline {
     let d = data.categories.len();
-    let counts = allocate(&data.sizes(), size);
+    let size = counts.iter().sum();
     let mut sums = Baseline {
         seeds: SEEDS,
         median_error: 0.0,
@@ -332,7 +332,7 @@ pub fn plan(data: &Data, target_error: f64) -> Result<SubsetPlan, SubsetError> {
     let mut sizes = Vec::new();
     let mut size = 25.min(data.tests.len());
     loop {
-        let c = check_with(data, &left, size)?;
+        let c = check_with(data, &left, &Size::from(size).counts(&data.categories, &data.sizes())?);
         sizes.push(SizeTried {
             size,
             median_error: c.median_error,

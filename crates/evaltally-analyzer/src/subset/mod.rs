@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use evaltally_core::{CategoryRun, Outcome, id};
 use serde::{Deserialize, Serialize};
 
-pub use anchors::allocate;
+pub use anchors::{Size, allocate};
 pub use check::{Baseline, Check, CheckedModel, NotChecked, SizeTried, SubsetPlan, check, plan, spearman};
 pub use estimate::{CategoryEstimate, PERSON_FIT_ANCHORS, PERSON_FIT_WARN, Z90};
 pub use fit::{Fitted, MAX_SWEEPS, TOLERANCE, fit};
@@ -333,6 +333,20 @@ pub enum SubsetError {
         /// The tests there are.
         tests: usize,
     },
+    /// A category whose count is fixed ([`Size::fixed`]) is not in the runs, or has fewer
+    /// tests than its count.
+    #[error("--size: {0}")]
+    Category(String),
+    /// The fixed counts add up to more than the total ([`Size`]).
+    #[error(
+        "--size: the categories given take {fixed} anchors, more than the {total} in all; give a larger total (--size N)"
+    )]
+    Fixed {
+        /// The anchors the fixed counts take.
+        fixed: usize,
+        /// The total asked.
+        total: usize,
+    },
     /// The file is of another schema.
     #[error("not a subset file of this version: its schema is `{0}`, expected `{SUBSET_SCHEMA}`")]
     Schema(String),
@@ -343,15 +357,21 @@ pub enum SubsetError {
 }
 
 impl Subset {
-    /// Fits the model on `data` and chooses `size` anchors, spread evenly over the
-    /// categories ([`allocate`]).
-    pub fn build(data: &Data, size: usize) -> Result<Self, SubsetError> {
-        let fitted = fitted(data, size)?;
-        Ok(Self::from_fit(data, &fitted, size))
+    /// Fits the model on `data` and chooses `size` anchors ([`Size`]: a number is spread
+    /// evenly over the categories, [`allocate`]).
+    ///
+    /// # Errors
+    ///
+    /// [`SubsetError::TooLittle`] for fewer than two models or no test; what
+    /// [`Size::counts`] refuses.
+    pub fn build(data: &Data, size: impl Into<Size>) -> Result<Self, SubsetError> {
+        let (fitted, counts) = fitted(data, &size.into())?;
+        Ok(Self::from_fit(data, &fitted, &counts))
     }
 
-    fn from_fit(data: &Data, fitted: &Fitted, size: usize) -> Self {
-        let chosen = choose(data, fitted, size);
+    /// The subset of `counts` anchors per category on a fit made.
+    fn from_fit(data: &Data, fitted: &Fitted, counts: &[usize]) -> Self {
+        let chosen = choose(data, fitted, counts);
         let d = data.categories.len();
         let sizes = data.sizes();
         let mut per = vec![0usize; d];
@@ -653,20 +673,18 @@ fn bfcl_overall(subset: &Subset, per: &[CategoryEstimate], covariance: &[f64]) -
     Some(BfclEstimate { score: ScoreEstimate::of(None, estimate, var.max(0.0).sqrt(), (run, total), None), missing })
 }
 
-/// The fit, after checking there is enough to fit.
-fn fitted(data: &Data, size: usize) -> Result<Fitted, SubsetError> {
+/// The fit and each category's anchor count, after checking there is enough to fit and
+/// the size asked can be.
+fn fitted(data: &Data, size: &Size) -> Result<(Fitted, Vec<usize>), SubsetError> {
     if data.models.len() < 2 || data.tests.is_empty() {
         return Err(SubsetError::TooLittle { needed: 2, models: data.models.len(), tests: data.tests.len() });
     }
-    if size == 0 || size > data.tests.len() {
-        return Err(SubsetError::Size { size, tests: data.tests.len() });
-    }
-    Ok(fit(data, TAU))
+    let counts = size.counts(&data.categories, &data.sizes())?;
+    Ok((fit(data, TAU), counts))
 }
 
-/// `size` anchors over the categories.
-fn choose(data: &Data, fitted: &Fitted, size: usize) -> Vec<Anchor> {
-    let counts = allocate(&data.sizes(), size);
+/// `counts[c]` anchors of each category `c`.
+fn choose(data: &Data, fitted: &Fitted, counts: &[usize]) -> Vec<Anchor> {
     counts.iter().enumerate().flat_map(|(c, &k)| anchors::choose(data, fitted, c, k)).collect()
 }
 

@@ -26,7 +26,7 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
         if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
             output::note("leaving each model out in turn, one fit each, beside random subsets: this takes a while");
         }
-        let check = subset::check(&data, args.size).map_err(too_little)?;
+        let check = subset::check(&data, args.size()).map_err(too_little)?;
         match args.format {
             FitFormat::Json => render::check_json(&check, &loaded.diagnostics),
             FitFormat::Text => render::check_text(&check),
@@ -35,7 +35,7 @@ pub(crate) fn fit(args: &SubsetArgs) -> anyhow::Result<Exit> {
         String::new()
     };
     if args.output.is_some() || !args.check {
-        let built = Subset::build(&data, args.size).map_err(too_little)?;
+        let built = Subset::build(&data, args.size()).map_err(too_little)?;
         let mut json = serde_json::to_string_pretty(&built)?;
         json.push('\n');
         let shown = args.output.as_deref().map(output::shown);
