@@ -63,8 +63,8 @@ pub fn show(path: &Path, bytes: &[u8], id: &str, scoring: &Scoring) -> Result<Ve
 }
 
 /// [`show`], with a warning for each full sample of `id` that could not be read (an
-/// archive member damaged): its epoch is shown from the summary alone; and one for each
-/// epoch whose token count is no count (shown as `-`).
+/// archive member damaged): its epoch is shown from the summary alone; and one that counts
+/// the token counts of its epochs that are no count (shown as `-`), naming the first.
 pub(crate) fn show_said(
     path: &Path,
     bytes: &[u8],

@@ -1,8 +1,8 @@
 //! Choosing the anchor tests: how many per category, and which.
 
-use super::fit::{Fitted, sigmoid};
 use evaltally_core::text::printable;
 
+use super::fit::{Fitted, sigmoid};
 use super::{Anchor, Data, SubsetError};
 
 /// How many anchors each category gets of `size`: at least `min(4, size / categories)` each
