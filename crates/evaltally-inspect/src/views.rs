@@ -85,11 +85,15 @@ pub(crate) fn show_said(
         d.output_tokens = s.output_tokens;
         d.latency_seconds = s.total_time;
         d.run_id.clone_from(&log.id);
-        let mut not_a_count = s.not_a_count;
+        let mut keys: Vec<&str> = s.not_a_count.into_iter().collect();
         if let Some(full) = full.iter().find(|f| f.get("epoch").and_then(Value::as_u64) == Some(s.epoch)) {
-            not_a_count = not_a_count.or(fill(&mut d, full));
+            for key in fill(&mut d, full) {
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
         }
-        not_counts.extend(not_a_count.map(|key| (s.epoch, key)));
+        not_counts.extend(keys.into_iter().map(|key| (s.epoch, key)));
         details.push(d);
     }
     if let Some((epoch, key)) = not_counts.first() {
@@ -101,8 +105,8 @@ pub(crate) fn show_said(
 }
 
 /// The question, answers and details a full sample adds, and its tokens and time where the
-/// summary had none; the first of those token counts that is no count.
-fn fill(d: &mut TestDetail, sample: &Value) -> Option<&'static str> {
+/// summary had none; the keys of those token counts that are no count.
+fn fill(d: &mut TestDetail, sample: &Value) -> Vec<&'static str> {
     match sample.get("input") {
         Some(Value::String(text)) => d.question = vec![vec![Message { role: "user".into(), content: text.clone() }]],
         Some(Value::Array(messages)) => {
@@ -126,13 +130,13 @@ fn fill(d: &mut TestDetail, sample: &Value) -> Option<&'static str> {
     d.answer = sample.get("output").and_then(|o| o.get("completion")).cloned();
     // Summaries of some versions (0.3.89) lack the usage and time the sample itself has.
     let usage = sample.get("model_usage");
-    let mut not_a_count = None;
+    let mut not_counts = Vec::new();
     for (key, count) in [("input_tokens", &mut d.input_tokens), ("output_tokens", &mut d.output_tokens)] {
         if count.is_none() {
             let tokens = crate::log::usage(usage, key);
             *count = tokens.count();
             if matches!(tokens, crate::log::Tokens::NotACount) {
-                not_a_count = not_a_count.or(Some(key));
+                not_counts.push(key);
             }
         }
     }
@@ -152,7 +156,7 @@ fn fill(d: &mut TestDetail, sample: &Value) -> Option<&'static str> {
     if !details.is_empty() {
         d.error_details = Some(Value::Object(details));
     }
-    not_a_count
+    not_counts
 }
 
 /// The full samples (every field) with id `id`, from the `.json` log's `samples` or the

@@ -225,6 +225,23 @@ fn an_inspect_token_count_that_is_no_count_is_said_and_left_out_of_the_sums() {
             show.stderr
         );
     }
+    // Both counts of an epoch no count: two, named by the first.
+    let mut log = log.clone();
+    for key in ["input_tokens", "output_tokens"] {
+        log["samples"][0]["model_usage"]["acme/tiny-7b"][key] = serde_json::json!(-1);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("run")).unwrap();
+    std::fs::write(dir.path().join("run/log.json"), log.to_string()).unwrap();
+    let show = evaltally_in(dir.path(), &["show", "run", first], &[]);
+    assert!(
+        show.stderr.contains(&format!(
+            "run/log.json: warning: 2 token counts are no count (negative, a fraction, or past 2^64; first: \
+             sample {first} epoch {epoch_of_first}'s `input_tokens`): shown as `-`"
+        )),
+        "{}",
+        show.stderr
+    );
 }
 
 /// HELM: an instance's token count that is no count (a negative mean, one past 2^64) is
