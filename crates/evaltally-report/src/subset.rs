@@ -94,6 +94,25 @@ pub fn check_text(check: &Check) -> String {
         "\nrandom: {} random subsets of the same size, each category the mean of its tests in it",
         b.seeds
     );
+    let width = check.categories.iter().map(|c| printable(&c.category).chars().count()).max().unwrap_or(0).max(8);
+    let _ = writeln!(
+        out,
+        "\nper category (errors in points of its score; `--size CATEGORY=N` sets a category's anchors):\n  \
+         {:<width$} {:>13} {:>7} {:>7} {:>9} {:>7}",
+        "category", "anchors", "median", "worst", "covering", "random"
+    );
+    for c in &check.categories {
+        let _ = writeln!(
+            out,
+            "  {:<width$} {:>13} {:>7} {:>7} {:>9} {:>7}",
+            printable(&c.category),
+            format!("{} of {}", c.anchors, c.tests),
+            points(c.median_error),
+            points(c.worst_error),
+            pct(c.coverage),
+            points(c.random_median_error)
+        );
+    }
     if !check.not_checked.is_empty() {
         let shown: Vec<String> = check
             .not_checked
@@ -509,6 +528,7 @@ mod tests {
                 category_median_error: 0.07,
                 spearman: 0.8,
             },
+            categories: Vec::new(),
         };
         let text = super::check_text(&check);
         let line = |model: &str| text.lines().find(|l| l.starts_with(&format!("  {model}:"))).unwrap_or_default();

@@ -235,6 +235,27 @@ fn check_and_plan_say_how_well_a_size_predicts() {
     assert!(median < check["baseline"]["median_error"].as_f64().unwrap() + 0.01, "{check}");
     assert!(median < 0.05, "{check}");
     assert!(check["spearman"].as_f64().unwrap() > 0.8, "{check}");
+    // Each category's figures are those of the models' estimates of it.
+    let categories = check["categories"].as_array().unwrap();
+    assert_eq!(categories.len(), 3, "{check}");
+    assert_eq!(categories.iter().map(|c| c["anchors"].as_u64().unwrap()).sum::<u64>(), 24);
+    for c in categories {
+        let name = c["category"].as_str().unwrap();
+        let cells: Vec<&Value> = check["models"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["categories"].as_array().unwrap())
+            .filter(|x| x[0] == name)
+            .collect();
+        assert_eq!(cells.len(), 12, "{name}");
+        let error = |x: &&Value| (x[2].as_f64().unwrap() - x[1].as_f64().unwrap()).abs();
+        let worst = cells.iter().map(error).fold(0.0, f64::max);
+        assert!((c["worst_error"].as_f64().unwrap() - worst).abs() < 1e-12, "{c}");
+        let covered = cells.iter().filter(|x| x[3].as_f64() <= x[1].as_f64() && x[1].as_f64() <= x[4].as_f64()).count();
+        assert!((c["coverage"].as_f64().unwrap() - covered as f64 / 12.0).abs() < 1e-12, "{c}");
+        assert!(c["random_median_error"].as_f64().unwrap() > 0.0, "{c}");
+    }
     // Each left-out model's anchor mean is what `estimate` gives it from the subset fitted
     // on the others.
     let first = &check["models"][0];
@@ -260,6 +281,9 @@ fn check_and_plan_say_how_well_a_size_predicts() {
     assert_eq!(first["estimate"], alone["models"][0]["overall"]["estimate"], "{first}");
     let text = evaltally_in(tmp.path(), &["subset", "all", "--size", "24", "--check"], &[]);
     assert!(text.stdout.starts_with("leave-one-model-out over 12 models, 24 anchors"), "{}", text.stdout);
+    let first_category = categories[0]["category"].as_str().unwrap();
+    let row = text.stdout.lines().find(|l| l.starts_with(&format!("  {first_category} "))).unwrap();
+    assert!(row.contains(&format!(" {} of 80 ", categories[0]["anchors"])), "{row}");
     let worst = text.stdout.lines().skip_while(|l| *l != "models predicted worst:").nth(1).unwrap();
     let shown = check["models"]
         .as_array()

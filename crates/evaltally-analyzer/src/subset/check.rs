@@ -69,6 +69,27 @@ pub struct Baseline {
     pub spearman: f64,
 }
 
+/// How well the subset predicts one category, over the models left out in turn.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CategoryCheck {
+    /// The category.
+    pub category: String,
+    /// Its tests.
+    pub tests: usize,
+    /// Its anchors.
+    pub anchors: usize,
+    /// Median absolute error of its score.
+    pub median_error: f64,
+    /// The largest.
+    pub worst_error: f64,
+    /// The share of its 90% intervals that cover the full score.
+    pub coverage: f64,
+    /// The random subsets' median error of its score (as many of its tests drawn as it has
+    /// anchors).
+    pub random_median_error: f64,
+}
+
 /// A model the check leaves out of its figures: it did not run every category, so it has
 /// no full score to hold an estimate of the full score against (its runs still count in
 /// every fit).
@@ -109,6 +130,8 @@ pub struct Check {
     pub coverage_overall: f64,
     /// A random subset of the same size, each category scored by the mean of its tests in it.
     pub baseline: Baseline,
+    /// Each category's figures, in the order of the data's categories.
+    pub categories: Vec<CategoryCheck>,
 }
 
 /// Leaves each model of `data` out in turn (in parallel; the result does not depend on the
@@ -160,6 +183,25 @@ fn check_with(data: &Data, left: &LeftOut, counts: &[usize]) -> Check {
     let pairs = models.iter().map(|m| m.categories.len()).sum::<usize>();
     let truths: Vec<f64> = models.iter().map(|m| m.truth).collect();
     let estimates: Vec<f64> = models.iter().map(|m| m.estimate).collect();
+    let (baseline, random_per) = baseline(data, &left.fits.iter().map(|(m, _)| *m).collect::<Vec<_>>(), counts);
+    let tests = data.sizes();
+    let categories = (0..data.categories.len())
+        .map(|c| {
+            let name = &data.categories[c];
+            let cells: Vec<_> = models.iter().flat_map(|m| &m.categories).filter(|x| &x.0 == name).collect();
+            let errors: Vec<f64> = cells.iter().map(|x| (x.2 - x.1).abs()).collect();
+            let covered = cells.iter().filter(|x| x.3 <= x.1 && x.1 <= x.4).count();
+            CategoryCheck {
+                category: name.clone(),
+                tests: tests[c],
+                anchors: counts[c],
+                median_error: quantile(&errors, 0.5),
+                worst_error: errors.iter().copied().fold(0.0, f64::max),
+                coverage: covered as f64 / cells.len().max(1) as f64,
+                random_median_error: random_per[c],
+            }
+        })
+        .collect();
     Check {
         size: counts.iter().sum(),
         median_error: quantile(&errors, 0.5),
@@ -170,9 +212,10 @@ fn check_with(data: &Data, left: &LeftOut, counts: &[usize]) -> Check {
         coverage_categories: covered as f64 / pairs.max(1) as f64,
         coverage_overall: models.iter().filter(|m| m.low <= m.truth && m.truth <= m.high).count() as f64
             / models.len().max(1) as f64,
-        baseline: baseline(data, &left.fits.iter().map(|(m, _)| *m).collect::<Vec<_>>(), counts),
+        baseline,
         models,
         not_checked: left.not_checked.clone(),
+        categories,
     }
 }
 
@@ -228,9 +271,11 @@ fn left_out(data: &Data, m: usize, subset: &Subset) -> CheckedModel {
 
 /// The random baseline over the models `checked`: for each seed, `counts[c]` tests of each
 /// category `c` drawn without replacement, as many as the subset's anchors; each category
-/// scored by the mean of the model's pass rates on its drawn tests.
-fn baseline(data: &Data, checked: &[usize], counts: &[usize]) -> Baseline {
+/// scored by the mean of the model's pass rates on its drawn tests; with each category's
+/// median error, the mean over the seeds.
+fn baseline(data: &Data, checked: &[usize], counts: &[usize]) -> (Baseline, Vec<f64>) {
     let d = data.categories.len();
+    let mut per_category = vec![0.0; d];
     let size = counts.iter().sum();
     let mut sums = Baseline {
         seeds: SEEDS,
@@ -254,6 +299,7 @@ fn baseline(data: &Data, checked: &[usize], counts: &[usize]) -> Baseline {
         }
         let mut errors = Vec::new();
         let mut category_errors = Vec::new();
+        let mut by_category: Vec<Vec<f64>> = vec![Vec::new(); d];
         let (mut truths, mut estimates) = (Vec::new(), Vec::new());
         for &m in checked {
             let (truth_per, truth) = data.score(m);
@@ -273,11 +319,15 @@ fn baseline(data: &Data, checked: &[usize], counts: &[usize]) -> Baseline {
             errors.push((estimate - truth).abs());
             truths.push(truth);
             estimates.push(estimate);
-            for (e, t) in per.iter().zip(&truth_per) {
+            for (c, (e, t)) in per.iter().zip(&truth_per).enumerate() {
                 if let (Some(e), Some(t)) = (e, t) {
                     category_errors.push((e - t).abs());
+                    by_category[c].push((e - t).abs());
                 }
             }
+        }
+        for (sum, errors) in per_category.iter_mut().zip(&by_category) {
+            *sum += quantile(errors, 0.5);
         }
         sums.median_error += quantile(&errors, 0.5);
         sums.p90_error += quantile(&errors, 0.9);
@@ -286,14 +336,15 @@ fn baseline(data: &Data, checked: &[usize], counts: &[usize]) -> Baseline {
         sums.spearman += spearman(&truths, &estimates);
     }
     let n = SEEDS as f64;
-    Baseline {
+    let baseline = Baseline {
         seeds: SEEDS,
         median_error: sums.median_error / n,
         p90_error: sums.p90_error / n,
         worst_error: sums.worst_error / n,
         category_median_error: sums.category_median_error / n,
         spearman: sums.spearman / n,
-    }
+    };
+    (baseline, per_category.into_iter().map(|s| s / n).collect())
 }
 
 /// The smallest subset whose left-out models' median error reaches a target.

@@ -24,7 +24,9 @@ use evaltally_core::{CategoryRun, Outcome, id};
 use serde::{Deserialize, Serialize};
 
 pub use anchors::{Size, allocate};
-pub use check::{Baseline, Check, CheckedModel, NotChecked, SizeTried, SubsetPlan, check, plan, spearman};
+pub use check::{
+    Baseline, CategoryCheck, Check, CheckedModel, NotChecked, SizeTried, SubsetPlan, check, plan, spearman,
+};
 pub use estimate::{CategoryEstimate, PERSON_FIT_ANCHORS, PERSON_FIT_WARN, Z90};
 pub use fit::{Fitted, MAX_SWEEPS, TOLERANCE, fit};
 
